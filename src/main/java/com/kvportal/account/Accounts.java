@@ -1,0 +1,153 @@
+package com.kvportal.account;
+
+import com.kvportal.account.AccountProblems.EmailTaken;
+import com.kvportal.account.AccountProblems.InvalidCredentials;
+import com.kvportal.account.AccountProblems.ProjectLimitReached;
+import com.kvportal.account.AccountProblems.ProjectNotFound;
+import com.kvportal.account.AccountProblems.SessionRequired;
+import com.kvportal.account.AccountProblems.TooManyAttempts;
+import com.kvportal.common.web.Caller;
+import com.kvportal.common.web.FieldErrors;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Accounts: signup, login, the projects a customer reaches and the active one. */
+@Service
+public class Accounts {
+
+    static final int MAX_PROJECTS_PER_ORGANIZATION = 100;
+    private static final Pattern EMAIL =
+            Pattern.compile("^[^@\\s\\p{Cntrl}]+@[^@\\s\\p{Cntrl}]+\\.[^@\\s\\p{Cntrl}.]+$");
+
+    private final Customers customers;
+    private final Projects projects;
+    private final LoginThrottle throttle;
+    private final PasswordEncoder passwords;
+    private final String unknownCustomerHash;
+
+    Accounts(Customers customers, Projects projects, LoginThrottle throttle, PasswordEncoder passwords) {
+        this.customers = customers;
+        this.projects = projects;
+        this.throttle = throttle;
+        this.passwords = passwords;
+        this.unknownCustomerHash = passwords.encode("a password that nobody has, to equalize timing");
+    }
+
+    record Signup(@Nullable String email, @Nullable String password, @Nullable String organizationName) {}
+
+    record Login(@Nullable String email, @Nullable String password) {}
+
+    record NewProject(@Nullable String name) {}
+
+    /** What the session view shows: the customer, the active project and every project in reach. */
+    public record SessionView(
+            UUID customerId, String email, UUID organizationId, UUID projectId, List<ProjectRef> projects) {}
+
+    public record ProjectRef(UUID id, UUID organizationId, String name) {}
+
+    @Transactional
+    Caller signup(Signup request) {
+        FieldErrors errors = new FieldErrors();
+        String email = request.email() == null ? null : request.email().strip();
+        if (email == null || email.isEmpty()) {
+            errors.add("email", "is required");
+        } else if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
+            errors.add("email", "must be a valid email address of at most 254 characters");
+        }
+        String password = request.password();
+        if (password == null || password.length() < 12 || password.length() > 128) {
+            errors.add("password", "must be 12 to 128 characters");
+        }
+        String organizationName = request.organizationName() == null
+                ? null
+                : errors.name("organization_name", request.organizationName(), 100);
+        errors.throwIfAny();
+        if (customers.emailExists(email)) {
+            throw new EmailTaken();
+        }
+        UUID customerId = UUID.randomUUID();
+        UUID organizationId = UUID.randomUUID();
+        try {
+            customers.insertCustomer(customerId, email, passwords.encode(password));
+        } catch (DuplicateKeyException e) {
+            throw new EmailTaken();
+        }
+        customers.insertOrganization(
+                organizationId, organizationName == null ? email + "'s organization" : organizationName, customerId);
+        Project project = projects.insert(UUID.randomUUID(), organizationId, "Default project");
+        return Caller.ofSession(customerId, organizationId, project.id());
+    }
+
+    Caller login(Login request) {
+        String email = request.email() == null ? "" : request.email().strip();
+        String password = request.password() == null ? "" : request.password();
+        Optional<java.time.Duration> locked = throttle.lockedFor(email);
+        if (locked.isPresent()) {
+            throw new TooManyAttempts(locked.get());
+        }
+        Optional<Customers.Credentials> customer = customers.findByEmail(email);
+        boolean matches = passwords.matches(
+                password, customer.map(Customers.Credentials::passwordHash).orElse(unknownCustomerHash));
+        if (customer.isEmpty() || !matches) {
+            throttle.failed(email);
+            throw new InvalidCredentials();
+        }
+        throttle.succeeded(email);
+        UUID customerId = customer.get().id();
+        Project first = projects.ofCustomer(customerId).stream()
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("customer " + customerId + " has no project"));
+        return Caller.ofSession(customerId, first.organizationId(), first.id());
+    }
+
+    SessionView session(Caller caller) {
+        String email = customers.emailOf(caller.customerId()).orElse("");
+        List<ProjectRef> reach = (caller.viaApiKey()
+                        ? projects.ofOrganization(caller.organizationId())
+                        : projects.ofCustomer(caller.customerId()))
+                .stream()
+                        .map(p -> new ProjectRef(p.id(), p.organizationId(), p.name()))
+                        .toList();
+        return new SessionView(caller.customerId(), email, caller.organizationId(), caller.projectId(), reach);
+    }
+
+    Caller switchProject(Caller caller, @Nullable UUID projectId) {
+        if (caller.viaApiKey()) {
+            throw new SessionRequired();
+        }
+        if (projectId == null) {
+            new FieldErrors().add("project_id", "is required").throwIfAny();
+        }
+        Project project =
+                projects.findForCustomer(caller.customerId(), projectId).orElseThrow(ProjectNotFound::new);
+        return caller.withProject(project.organizationId(), project.id());
+    }
+
+    List<Project> projects(Caller caller) {
+        return projects.ofOrganization(caller.organizationId());
+    }
+
+    @Transactional
+    Project createProject(Caller caller, NewProject request) {
+        FieldErrors errors = new FieldErrors();
+        String name = errors.name("name", request.name(), 100);
+        errors.throwIfAny();
+        projects.lockOrganization(caller.organizationId());
+        if (projects.countInOrganization(caller.organizationId()) >= MAX_PROJECTS_PER_ORGANIZATION) {
+            throw new ProjectLimitReached(MAX_PROJECTS_PER_ORGANIZATION);
+        }
+        return projects.insert(UUID.randomUUID(), caller.organizationId(), name);
+    }
+
+    /** The organization with its owner's email, for other features (e.g. the payment provider's customer). */
+    public Optional<Organization> organization(UUID organizationId) {
+        return customers.organization(organizationId);
+    }
+}

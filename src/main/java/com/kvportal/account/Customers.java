@@ -1,0 +1,66 @@
+package com.kvportal.account;
+
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of customers, organizations and memberships. */
+@Repository
+class Customers {
+
+    record Credentials(UUID id, String email, String passwordHash) {}
+
+    private final JdbcClient jdbc;
+
+    Customers(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    boolean emailExists(String email) {
+        return jdbc.sql("select exists (select 1 from customers where lower(email) = lower(?))")
+                .param(email)
+                .query(Boolean.class)
+                .single();
+    }
+
+    void insertCustomer(UUID id, String email, String passwordHash) {
+        jdbc.sql("insert into customers (id, email, password_hash) values (?, ?, ?)")
+                .params(id, email, passwordHash)
+                .update();
+    }
+
+    void insertOrganization(UUID id, String name, UUID ownerId) {
+        jdbc.sql("insert into organizations (id, name, owner_id) values (?, ?, ?)")
+                .params(id, name, ownerId)
+                .update();
+        jdbc.sql("insert into memberships (organization_id, customer_id, role) values (?, ?, 'owner')")
+                .params(id, ownerId)
+                .update();
+    }
+
+    Optional<Credentials> findByEmail(String email) {
+        return jdbc.sql("select id, email, password_hash from customers where lower(email) = lower(?)")
+                .param(email)
+                .query(Credentials.class)
+                .optional();
+    }
+
+    Optional<String> emailOf(UUID customerId) {
+        return jdbc.sql("select email from customers where id = ?")
+                .param(customerId)
+                .query(String.class)
+                .optional();
+    }
+
+    Optional<Organization> organization(UUID organizationId) {
+        return jdbc.sql(
+                        """
+                        select o.id, o.name, c.email as owner_email
+                        from organizations o join customers c on c.id = o.owner_id
+                        where o.id = ?""")
+                .param(organizationId)
+                .query(Organization.class)
+                .optional();
+    }
+}

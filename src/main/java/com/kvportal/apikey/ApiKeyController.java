@@ -1,0 +1,67 @@
+package com.kvportal.apikey;
+
+import com.kvportal.common.web.Caller;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/api-keys")
+class ApiKeyController {
+
+    static final String HINT = "Store this key now: it is shown only once and cannot be recovered.";
+
+    private final ApiKeys apiKeys;
+
+    ApiKeyController(ApiKeys apiKeys) {
+        this.apiKeys = apiKeys;
+    }
+
+    record CreatedResponse(String apiKey, String hint, ApiKey key) {}
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<CreatedResponse> create(Caller caller, @RequestBody NewApiKey request) {
+        ApiKeys.Created created = apiKeys.create(caller, request);
+        return ResponseEntity.created(
+                        URI.create("/api/v1/api-keys/" + created.key().id()))
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new CreatedResponse(created.rawKey(), HINT, created.key()));
+    }
+
+    @GetMapping
+    Map<String, List<ApiKey>> list(Caller caller) {
+        return Map.of("keys", apiKeys.list(caller));
+    }
+
+    @PostMapping("/verify")
+    VerifiedKey verify(
+            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization) {
+        return apiKeys.verify(bearerToken(authorization));
+    }
+
+    @DeleteMapping("/{id}")
+    ResponseEntity<Void> revoke(Caller caller, @PathVariable UUID id) {
+        apiKeys.revoke(caller, id);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static @Nullable String bearerToken(@Nullable String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        return authorization.substring(7).strip();
+    }
+}

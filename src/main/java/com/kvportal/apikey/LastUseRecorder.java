@@ -1,0 +1,58 @@
+package com.kvportal.apikey;
+
+import jakarta.annotation.PreDestroy;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps {@code last_used_at} off verify's request path: verify notes the time in memory, and a
+ * scheduled flush writes the latest time of every used key in one batch, several times a second.
+ */
+@Component
+class LastUseRecorder {
+
+    private static final Logger log = LoggerFactory.getLogger(LastUseRecorder.class);
+
+    private final ConcurrentHashMap<UUID, Instant> pending = new ConcurrentHashMap<>();
+    private final StoredApiKeys keys;
+
+    LastUseRecorder(StoredApiKeys keys) {
+        this.keys = keys;
+    }
+
+    void used(UUID keyId, Instant at) {
+        pending.merge(keyId, at, (a, b) -> a.isAfter(b) ? a : b);
+    }
+
+    @Scheduled(fixedDelayString = "${kvportal.api-keys.last-used-flush:PT0.5S}")
+    void flush() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        Map<UUID, Instant> batch = new HashMap<>();
+        for (UUID id : pending.keySet()) {
+            Instant at = pending.remove(id);
+            if (at != null) {
+                batch.put(id, at);
+            }
+        }
+        try {
+            keys.recordLastUse(batch);
+        } catch (RuntimeException e) {
+            log.warn("Could not record last use of {} keys; retrying on the next flush", batch.size(), e);
+            batch.forEach(this::used);
+        }
+    }
+
+    @PreDestroy
+    void flushOnShutdown() {
+        flush();
+    }
+}

@@ -1,0 +1,151 @@
+package com.kvportal.apikey;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of the api_keys table. */
+@Repository
+class StoredApiKeys {
+
+    private static final String LIST_COLUMNS =
+            "id, project_id, name, permissions, expires_at, last_used_at, created_at";
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate template;
+
+    StoredApiKeys(JdbcClient jdbc, JdbcTemplate template) {
+        this.jdbc = jdbc;
+        this.template = template;
+    }
+
+    /** The hot path of verify: one lookup through the unique digest index. */
+    Optional<StoredKey> findByDigest(KeyDigest digest) {
+        return jdbc.sql(
+                        """
+                        select id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
+                        from api_keys where digest = ?""")
+                .param(digest.bytes())
+                .query((rs, n) -> new StoredKey(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("customer_id", UUID.class),
+                        rs.getObject("project_id", UUID.class),
+                        rs.getObject("organization_id", UUID.class),
+                        strings(rs.getArray("permissions")),
+                        instant(rs, "expires_at"),
+                        nullableInstant(rs, "revoked_at")))
+                .optional();
+    }
+
+    /** Serializes key creation per project, so that concurrent creates cannot pass the limit together. */
+    void lockProject(UUID projectId) {
+        jdbc.sql("select pg_advisory_xact_lock(hashtextextended(?, 0))")
+                .param(projectId.toString())
+                .query((rs, n) -> 1)
+                .single();
+    }
+
+    int countLive(UUID projectId) {
+        return jdbc.sql("select count(*) from api_keys where project_id = ? and revoked_at is null")
+                .param(projectId)
+                .query(Integer.class)
+                .single();
+    }
+
+    ApiKey insert(
+            UUID id,
+            UUID projectId,
+            UUID organizationId,
+            UUID customerId,
+            String name,
+            KeyDigest digest,
+            List<String> permissions,
+            Instant expiresAt) {
+        return jdbc.sql("insert into api_keys (id, project_id, organization_id, customer_id, name, digest, permissions,"
+                        + " expires_at) values (?, ?, ?, ?, ?, ?, ?::text[], ?) returning " + LIST_COLUMNS)
+                .params(
+                        id,
+                        projectId,
+                        organizationId,
+                        customerId,
+                        name,
+                        digest.bytes(),
+                        postgresArray(permissions),
+                        Timestamp.from(expiresAt))
+                .query(StoredApiKeys::listItem)
+                .single();
+    }
+
+    List<ApiKey> listLive(UUID projectId) {
+        return jdbc.sql("select " + LIST_COLUMNS
+                        + " from api_keys where project_id = ? and revoked_at is null order by created_at desc, id")
+                .param(projectId)
+                .query(StoredApiKeys::listItem)
+                .list();
+    }
+
+    /**
+     * Marks the key revoked when it belongs to the project.
+     *
+     * @return false when the project has no key with this id
+     */
+    boolean revoke(UUID projectId, UUID keyId) {
+        return jdbc.sql(
+                                """
+                        update api_keys set revoked_at = coalesce(revoked_at, now())
+                        where id = ? and project_id = ?""")
+                        .params(keyId, projectId)
+                        .update()
+                > 0;
+    }
+
+    /** Writes the buffered last-use times in one batch; a time never moves backwards. */
+    void recordLastUse(Map<UUID, Instant> lastUse) {
+        List<Object[]> rows = lastUse.entrySet().stream()
+                .map(e -> new Object[] {Timestamp.from(e.getValue()), e.getKey(), Timestamp.from(e.getValue())})
+                .toList();
+        template.batchUpdate(
+                "update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)",
+                rows);
+    }
+
+    private static ApiKey listItem(ResultSet rs, int row) throws SQLException {
+        return new ApiKey(
+                rs.getObject("id", UUID.class),
+                rs.getObject("project_id", UUID.class),
+                rs.getString("name"),
+                strings(rs.getArray("permissions")),
+                instant(rs, "expires_at"),
+                nullableInstant(rs, "last_used_at"),
+                instant(rs, "created_at"));
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return Arrays.asList((String[]) array.getArray());
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        return rs.getTimestamp(column).toInstant();
+    }
+
+    private static @Nullable Instant nullableInstant(ResultSet rs, String column) throws SQLException {
+        Timestamp value = rs.getTimestamp(column);
+        return value == null ? null : value.toInstant();
+    }
+
+    /** Permissions are a closed set of plain words, so the array literal needs no escaping. */
+    private static String postgresArray(List<String> values) {
+        return "{" + String.join(",", values) + "}";
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * API keys of a project: create, list, verify and revoke. Only a key's SHA-256 digest is stored;
+ * {@link com.kvportal.apikey.ApiKeys} is the feature's public surface.
+ */
+@NullMarked
+package com.kvportal.apikey;
+
+import org.jspecify.annotations.NullMarked;

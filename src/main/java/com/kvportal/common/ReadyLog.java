@@ -1,0 +1,29 @@
+package com.kvportal.common;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/** Tells the person who started the service where to go. */
+@Component
+class ReadyLog {
+
+    private static final Logger log = LoggerFactory.getLogger(ReadyLog.class);
+
+    private final AppBaseUrl baseUrl;
+
+    ReadyLog(AppBaseUrl baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void ready() {
+        log.info(
+                "kv-portal is ready. Dashboard: {}  API: {}  API docs: {}",
+                baseUrl.resolve("/dashboard"),
+                baseUrl.resolve("/api/v1"),
+                baseUrl.resolve("/swagger-ui.html"));
+    }
+}

@@ -1,0 +1,7 @@
+/** What truly is shared by every feature: problem details, the caller of a request, the database and base URL. */
+@ApplicationModule(type = ApplicationModule.Type.OPEN)
+@NullMarked
+package com.kvportal.common;
+
+import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

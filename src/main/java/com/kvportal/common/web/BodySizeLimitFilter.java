@@ -1,0 +1,126 @@
+package com.kvportal.common.web;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Refuses request bodies over 64 KiB (the webhook: 1 MiB) with 413, before anything reads them: by the
+ * declared length when there is one, and by counting the bytes of a chunked body.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+class BodySizeLimitFilter extends OncePerRequestFilter {
+
+    static final long API_LIMIT = 64 * 1024;
+    static final long WEBHOOK_LIMIT = 1024 * 1024;
+    private static final String WEBHOOK_PATH = "/api/v1/billing/webhook";
+
+    private final Problems problems;
+
+    BodySizeLimitFilter(Problems problems) {
+        this.problems = problems;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        long limit = WEBHOOK_PATH.equals(request.getRequestURI()) ? WEBHOOK_LIMIT : API_LIMIT;
+        if (request.getContentLengthLong() > limit) {
+            response.setHeader("Connection", "close");
+            problems.write(
+                    response,
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    "payload_too_large",
+                    "The request body is larger than " + limit / 1024 + " KiB.");
+            return;
+        }
+        chain.doFilter(new LimitedRequest(request, limit), response);
+    }
+
+    /** Thrown while reading a body that turns out larger than the limit. */
+    static final class BodyTooLarge extends IOException {
+        BodyTooLarge(long limit) {
+            super("request body larger than " + limit + " bytes");
+        }
+    }
+
+    private static final class LimitedRequest extends HttpServletRequestWrapper {
+        private final long limit;
+        private ServletInputStream stream;
+
+        LimitedRequest(HttpServletRequest request, long limit) {
+            super(request);
+            this.limit = limit;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (stream == null) {
+                stream = new LimitedStream(super.getInputStream(), limit);
+            }
+            return stream;
+        }
+    }
+
+    private static final class LimitedStream extends ServletInputStream {
+        private final ServletInputStream delegate;
+        private final long limit;
+        private long read;
+
+        LimitedStream(ServletInputStream delegate, long limit) {
+            this.delegate = delegate;
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = delegate.read();
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = delegate.read(buffer, offset, length);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        private void count(int n) throws BodyTooLarge {
+            read += n;
+            if (read > limit) {
+                throw new BodyTooLarge(limit);
+            }
+        }
+
+        @Override
+        public boolean isFinished() {
+            return delegate.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return delegate.isReady();
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            delegate.setReadListener(listener);
+        }
+    }
+}

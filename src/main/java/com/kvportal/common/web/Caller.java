@@ -1,0 +1,40 @@
+package com.kvportal.common.web;
+
+import java.io.Serializable;
+import java.util.Set;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who is calling and on whose behalf: the customer, the current organization and the active project,
+ * from a session or from an API key. Controllers take it as a method parameter.
+ *
+ * @param apiKeyId the key used as credential, or null for a session
+ * @param permissions the key's permissions; a session holds every permission
+ */
+public record Caller(
+        UUID customerId, UUID organizationId, UUID projectId, @Nullable UUID apiKeyId, Set<String> permissions)
+        implements Serializable {
+
+    public static final Set<String> ALL_PERMISSIONS = Set.of("read", "write", "admin");
+
+    public Caller {
+        permissions = Set.copyOf(permissions);
+    }
+
+    public static Caller ofSession(UUID customerId, UUID organizationId, UUID projectId) {
+        return new Caller(customerId, organizationId, projectId, null, ALL_PERMISSIONS);
+    }
+
+    public boolean viaApiKey() {
+        return apiKeyId != null;
+    }
+
+    public boolean can(String permission) {
+        return permissions.contains(permission);
+    }
+
+    public Caller withProject(UUID organizationId, UUID projectId) {
+        return new Caller(customerId, organizationId, projectId, apiKeyId, permissions);
+    }
+}

@@ -1,0 +1,150 @@
+package com.kvportal.common.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.databind.exc.MismatchedInputException;
+
+/** The one place where failures become RFC 9457 problem details with a stable {@code code}. */
+@RestControllerAdvice
+class ProblemAdvice extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+    @ExceptionHandler(ProblemException.class)
+    ResponseEntity<ProblemDetail> problem(ProblemException ex) {
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status());
+        ex.headers().forEach(response::header);
+        ProblemDetail problem = Problems.of(ex.status(), ex.code(), ex.getMessage());
+        ex.properties().forEach(problem::setProperty);
+        return response.body(problem);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception ex) {
+        log.error("Unexpected failure", ex);
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
+                .body(Problems.of(
+                        HttpStatus.INTERNAL_SERVER_ERROR, "internal_error", "Something went wrong on our side."));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(
+            MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        for (FieldError error : ex.getBindingResult().getFieldErrors()) {
+            errors.add(fieldError(error.getField(), error.getDefaultMessage()));
+        }
+        ex.getBindingResult()
+                .getGlobalErrors()
+                .forEach(error -> errors.add(fieldError(error.getObjectName(), error.getDefaultMessage())));
+        return ResponseEntity.badRequest().body(Problems.validation("The request has invalid fields.", errors));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(
+            HandlerMethodValidationException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        ex.getParameterValidationResults().forEach(result -> result.getResolvableErrors()
+                .forEach(error -> errors.add(
+                        fieldError(result.getMethodParameter().getParameterName(), error.getDefaultMessage()))));
+        return ResponseEntity.badRequest().body(Problems.validation("The request has invalid fields.", errors));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(
+            TypeMismatchException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        String field = ex.getPropertyName() == null ? "value" : ex.getPropertyName();
+        return ResponseEntity.badRequest()
+                .body(Problems.validation(
+                        "The request has invalid fields.",
+                        List.of(fieldError(field, "is not a valid " + describe(ex.getRequiredType())))));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (causedByOversizedBody(ex)) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+                    .body(Problems.of(
+                            HttpStatus.CONTENT_TOO_LARGE, "payload_too_large", "The request body is too large."));
+        }
+        if (ex.getCause() instanceof MismatchedInputException mismatch
+                && !mismatch.getPath().isEmpty()) {
+            String field = mismatch.getPath().stream()
+                    .map(ref -> ref.getPropertyName() == null ? String.valueOf(ref.getIndex()) : ref.getPropertyName())
+                    .reduce((a, b) -> a + "." + b)
+                    .orElse("body");
+            return ResponseEntity.badRequest()
+                    .body(Problems.validation(
+                            "The request has invalid fields.", List.of(fieldError(field, "has the wrong type"))));
+        }
+        return ResponseEntity.badRequest()
+                .body(Problems.of(HttpStatus.BAD_REQUEST, "malformed_json", "The request body is not valid JSON."));
+    }
+
+    /** Gives every problem that Spring MVC itself raises (404, 405, 415, ...) its stable code. */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception ex, @Nullable Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
+        if (body instanceof ProblemDetail problem
+                && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
+            HttpStatus status = HttpStatus.valueOf(statusCode.value());
+            body = Problems.of(
+                    status,
+                    codeFor(status),
+                    problem.getDetail() == null ? status.getReasonPhrase() : problem.getDetail());
+        }
+        return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+    }
+
+    private static String codeFor(HttpStatus status) {
+        return switch (status) {
+            case NOT_FOUND -> "not_found";
+            case METHOD_NOT_ALLOWED -> "method_not_allowed";
+            case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
+            case NOT_ACCEPTABLE -> "not_acceptable";
+            case CONTENT_TOO_LARGE -> "payload_too_large";
+            case BAD_REQUEST -> "bad_request";
+            default -> status.name().toLowerCase();
+        };
+    }
+
+    private static boolean causedByOversizedBody(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof BodySizeLimitFilter.BodyTooLarge) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describe(@Nullable Class<?> type) {
+        return type == null ? "value" : type.getSimpleName().equals("UUID") ? "UUID" : type.getSimpleName();
+    }
+
+    static Map<String, String> fieldError(String field, @Nullable String message) {
+        return Map.of("field", snakeCase(field), "message", message == null ? "is invalid" : message);
+    }
+
+    private static String snakeCase(String name) {
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase();
+    }
+}

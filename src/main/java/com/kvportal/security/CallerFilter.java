@@ -1,0 +1,52 @@
+package com.kvportal.security;
+
+import com.kvportal.apikey.ApiKeys;
+import com.kvportal.common.web.Caller;
+import com.kvportal.common.web.SessionCaller;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Establishes the caller of a request: an {@code Authorization: Bearer kv_…} header wins and is checked on
+ * every request (so a revoked key is refused at once); without the header, the session's caller.
+ */
+final class CallerFilter extends OncePerRequestFilter {
+
+    static final String VERIFY_PATH = "/api/v1/api-keys/verify";
+
+    private final ApiKeys apiKeys;
+
+    CallerFilter(ApiKeys apiKeys) {
+        this.apiKeys = apiKeys;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        callerOf(request).ifPresent(caller -> {
+            var context = SecurityContextHolder.createEmptyContext();
+            context.setAuthentication(new CallerAuthentication(caller));
+            SecurityContextHolder.setContext(context);
+        });
+        chain.doFilter(request, response);
+    }
+
+    private Optional<Caller> callerOf(HttpServletRequest request) {
+        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (authorization == null) {
+            return SessionCaller.of(request);
+        }
+        // verify reads the key itself and answers with its own codes
+        if (VERIFY_PATH.equals(request.getRequestURI()) || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        return apiKeys.authenticate(authorization.substring(7).strip());
+    }
+}

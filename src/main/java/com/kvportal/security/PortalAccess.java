@@ -1,0 +1,35 @@
+package com.kvportal.security;
+
+import com.kvportal.common.web.Caller;
+import java.util.function.Supplier;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.authorization.AuthorizationManager;
+import org.springframework.security.authorization.AuthorizationResult;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
+
+/**
+ * Portal calls: a session may make any of them; an API key needs {@code admin}, except that any key may
+ * revoke itself.
+ */
+final class PortalAccess implements AuthorizationManager<RequestAuthorizationContext> {
+
+    private static final String KEYS_PATH = "/api/v1/api-keys/";
+
+    @Override
+    public AuthorizationResult authorize(
+            Supplier<? extends Authentication> authentication, RequestAuthorizationContext context) {
+        if (!(authentication.get().getPrincipal() instanceof Caller caller)) {
+            return new AuthorizationDecision(false);
+        }
+        return new AuthorizationDecision(
+                !caller.viaApiKey() || caller.can("admin") || isSelfRevocation(caller, context));
+    }
+
+    private static boolean isSelfRevocation(Caller caller, RequestAuthorizationContext context) {
+        var request = context.getRequest();
+        return HttpMethod.DELETE.matches(request.getMethod())
+                && request.getRequestURI().equals(KEYS_PATH + caller.apiKeyId());
+    }
+}

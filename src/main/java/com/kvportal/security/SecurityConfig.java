@@ -1,0 +1,127 @@
+package com.kvportal.security;
+
+import com.kvportal.apikey.ApiKeys;
+import com.kvportal.common.web.Problems;
+import com.kvportal.common.web.SessionCaller;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Set;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfException;
+import org.springframework.security.web.csrf.CsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
+
+/**
+ * Who may call what. Sessions (the dashboard) and API keys (automation) both reach the portal calls;
+ * state-changing calls with a session must echo the {@code XSRF-TOKEN} cookie in {@code X-XSRF-TOKEN}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableWebSecurity
+class SecurityConfig {
+
+    /** Calls that need no credential at all. */
+    private static final String[] PUBLIC_POSTS = {
+        "/api/v1/auth/signup", "/api/v1/auth/login", CallerFilter.VERIFY_PATH, "/api/v1/billing/webhook"
+    };
+
+    private static final String[] PUBLIC_GETS = {
+        "/api/v1/billing/plans", "/api/v1/billing/checkout/success", "/api/v1/billing/checkout/cancel"
+    };
+
+    /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
+    private static final String[] PORTAL = {
+        "/api/v1/api-keys/**", "/api/v1/projects/**", "/api/v1/session/**", "/api/v1/auth/logout", "/api/v1/billing/**"
+    };
+
+    /** CSRF-exempt: they take JSON only (no cross-site form can send it), or belong to the payment provider. */
+    private static final Set<String> CSRF_EXEMPT =
+            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook");
+
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+
+    @Bean
+    SecurityFilterChain securityFilterChain(
+            HttpSecurity http, ApiKeys apiKeys, Problems problems, CsrfTokenRepository csrfTokens) throws Exception {
+        http.csrf(csrf -> csrf.csrfTokenRepository(csrfTokens)
+                        .csrfTokenRequestHandler(new CsrfTokenRequestAttributeHandler())
+                        .requireCsrfProtectionMatcher(SecurityConfig::needsCsrfCheck))
+                // sessions are ours (SessionCaller); Spring Security must not rotate the CSRF token per request
+                .sessionManagement(session -> session.disable())
+                .securityContext(
+                        context -> context.securityContextRepository(new RequestAttributeSecurityContextRepository()))
+                .requestCache(cache -> cache.disable())
+                .formLogin(form -> form.disable())
+                .httpBasic(basic -> basic.disable())
+                .logout(logout -> logout.disable())
+                .addFilterBefore(new CallerFilter(apiKeys), AnonymousAuthenticationFilter.class)
+                .authorizeHttpRequests(authorize -> authorize
+                        .requestMatchers(HttpMethod.POST, PUBLIC_POSTS)
+                        .permitAll()
+                        .requestMatchers(HttpMethod.GET, PUBLIC_GETS)
+                        .permitAll()
+                        .requestMatchers(PORTAL)
+                        .access(new PortalAccess())
+                        .anyRequest()
+                        .permitAll())
+                .exceptionHandling(errors -> errors.authenticationEntryPoint((request, response, e) -> {
+                            response.setHeader("WWW-Authenticate", "Bearer");
+                            problems.write(
+                                    response,
+                                    HttpStatus.UNAUTHORIZED,
+                                    "unauthenticated",
+                                    "Sign in, or present an API key as Authorization: Bearer kv_...");
+                        })
+                        .accessDeniedHandler((request, response, e) -> {
+                            if (e instanceof CsrfException) {
+                                problems.write(
+                                        response,
+                                        HttpStatus.FORBIDDEN,
+                                        "csrf_failed",
+                                        "Send the value of the XSRF-TOKEN cookie in the X-XSRF-TOKEN header.");
+                            } else {
+                                problems.write(
+                                        response,
+                                        HttpStatus.FORBIDDEN,
+                                        "insufficient_permissions",
+                                        "This API key lacks the admin permission that portal calls need.");
+                            }
+                        }))
+                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(
+                                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                        + "frame-ancestors 'none'; base-uri 'self'; object-src 'none'"))
+                        .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.SAME_ORIGIN)));
+        return http.build();
+    }
+
+    @Bean
+    CsrfTokenRepository csrfTokenRepository() {
+        CookieCsrfTokenRepository repository = CookieCsrfTokenRepository.withHttpOnlyFalse();
+        repository.setCookieCustomizer(cookie -> cookie.sameSite("Lax"));
+        return repository;
+    }
+
+    @Bean
+    PasswordEncoder passwordEncoder() {
+        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+    }
+
+    /** A state-changing call made with a session; bearer calls carry no ambient credential to forge. */
+    private static boolean needsCsrfCheck(HttpServletRequest request) {
+        return !SAFE_METHODS.contains(request.getMethod())
+                && request.getHeader("Authorization") == null
+                && !CSRF_EXEMPT.contains(request.getRequestURI())
+                && !request.getRequestURI().startsWith("/sandbox/")
+                && SessionCaller.of(request).isPresent();
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * Security wiring: who a request is (a session or an API key), CSRF for sessions, and which calls need
+ * which credential. Features read the result as a {@link com.kvportal.common.web.Caller}.
+ */
+@NullMarked
+package com.kvportal.security;
+
+import org.jspecify.annotations.NullMarked;

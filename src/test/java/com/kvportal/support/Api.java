@@ -1,0 +1,167 @@
+package com.kvportal.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.CookieManager;
+import java.net.CookiePolicy;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A small HTTP client for tests: a cookie jar like a browser's, the CSRF echo the dashboard does, an
+ * optional bearer key, and JSON answers.
+ */
+public final class Api {
+
+    public static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String base;
+    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+    private final HttpClient http;
+    private @Nullable String bearer;
+    private boolean echoCsrf = true;
+
+    public Api(String base) {
+        this.base = base;
+        this.http = HttpClient.newBuilder()
+                .cookieHandler(cookies)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    /** A client that sends {@code Authorization: Bearer key} and no cookies. */
+    public static Api withKey(String base, String key) {
+        Api api = new Api(base);
+        api.bearer = key;
+        return api;
+    }
+
+    public Api withoutCsrfEcho() {
+        this.echoCsrf = false;
+        return this;
+    }
+
+    public record Response(int status, HttpResponse<String> raw) {
+        public JsonNode json() {
+            return JSON.readTree(raw.body());
+        }
+
+        public String body() {
+            return raw.body();
+        }
+
+        public @Nullable String header(String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+
+        /** The problem {@code code} of an error answer. */
+        public String code() {
+            return json().path("code").asString();
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + raw.body();
+        }
+    }
+
+    /** Signs up a new customer with a unique email; this client then carries the session. */
+    public Account signup() {
+        String email = "user-" + UUID.randomUUID() + "@example.com";
+        Response response = post("/api/v1/auth/signup", Map.of("email", email, "password", "correct horse battery"));
+        if (response.status() != 201) {
+            throw new IllegalStateException("signup failed: " + response);
+        }
+        JsonNode body = response.json();
+        return new Account(
+                email,
+                UUID.fromString(body.get("customer_id").asString()),
+                UUID.fromString(body.get("organization_id").asString()),
+                UUID.fromString(body.get("project_id").asString()));
+    }
+
+    public record Account(String email, UUID customerId, UUID organizationId, UUID projectId) {}
+
+    /** Creates a key in the active project and answers its raw value. */
+    public String createKey(String name, String... permissions) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        if (permissions.length > 0) {
+            body.put("permissions", permissions);
+        }
+        Response response = post("/api/v1/api-keys", body);
+        if (response.status() != 201) {
+            throw new IllegalStateException("create key failed: " + response);
+        }
+        return response.json().get("api_key").asString();
+    }
+
+    public Response get(String path) {
+        return send("GET", path, null, null);
+    }
+
+    public Response delete(String path) {
+        return send("DELETE", path, null, null);
+    }
+
+    public Response post(String path) {
+        return send("POST", path, null, null);
+    }
+
+    public Response post(String path, Object body) {
+        return send("POST", path, JSON.writeValueAsString(body), "application/json");
+    }
+
+    public Response put(String path, Object body) {
+        return send("PUT", path, JSON.writeValueAsString(body), "application/json");
+    }
+
+    public Response send(String method, String path, @Nullable String body, @Nullable String contentType) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+        request.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        String xsrf = cookie("XSRF-TOKEN");
+        if (echoCsrf && xsrf != null) {
+            request.header("X-XSRF-TOKEN", xsrf);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public @Nullable String cookie(String name) {
+        return cookies.getCookieStore().getCookies().stream()
+                .filter(c -> c.getName().equals(name))
+                .map(HttpCookie::getValue)
+                .findFirst()
+                .orElse(null);
+    }
+
+    public void clearCookies() {
+        cookies.getCookieStore().removeAll();
+    }
+}
