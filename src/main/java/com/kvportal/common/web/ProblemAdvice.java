@@ -109,22 +109,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             HttpStatus status = HttpStatus.valueOf(statusCode.value());
             body = Problems.of(
                     status,
-                    codeFor(status),
+                    Problems.defaultCode(status),
                     problem.getDetail() == null ? status.getReasonPhrase() : problem.getDetail());
         }
         return super.handleExceptionInternal(ex, body, headers, statusCode, request);
-    }
-
-    private static String codeFor(HttpStatus status) {
-        return switch (status) {
-            case NOT_FOUND -> "not_found";
-            case METHOD_NOT_ALLOWED -> "method_not_allowed";
-            case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
-            case NOT_ACCEPTABLE -> "not_acceptable";
-            case CONTENT_TOO_LARGE -> "payload_too_large";
-            case BAD_REQUEST -> "bad_request";
-            default -> status.name().toLowerCase();
-        };
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {

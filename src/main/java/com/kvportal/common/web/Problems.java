@@ -39,6 +39,20 @@ public class Problems {
         return problem;
     }
 
+    /** The code of a problem that only its status describes (404, 405, 415, ...). */
+    public static String defaultCode(HttpStatus status) {
+        return switch (status) {
+            case NOT_FOUND -> "not_found";
+            case METHOD_NOT_ALLOWED -> "method_not_allowed";
+            case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
+            case NOT_ACCEPTABLE -> "not_acceptable";
+            case CONTENT_TOO_LARGE -> "payload_too_large";
+            case UNAUTHORIZED -> "unauthenticated";
+            case INTERNAL_SERVER_ERROR -> "internal_error";
+            default -> status.name().toLowerCase();
+        };
+    }
+
     /** Writes a problem outside Spring MVC (servlet filters, the security layer). */
     public void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
         response.setStatus(problem.getStatus());
