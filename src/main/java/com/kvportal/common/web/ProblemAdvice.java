@@ -14,6 +14,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -104,13 +105,19 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(
             Exception ex, @Nullable Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
-        if (body instanceof ProblemDetail problem
-                && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
+        // Spring MVC passes a null body for the problems it describes itself (415, 405, ...): take the exception's
+        if (body == null && ex instanceof ErrorResponse response) {
+            body = response.getBody();
+        }
+        if (body == null
+                || body instanceof ProblemDetail problem
+                        && (problem.getProperties() == null
+                                || !problem.getProperties().containsKey("code"))) {
             HttpStatus status = HttpStatus.valueOf(statusCode.value());
-            body = Problems.of(
-                    status,
-                    Problems.defaultCode(status),
-                    problem.getDetail() == null ? status.getReasonPhrase() : problem.getDetail());
+            String detail = body instanceof ProblemDetail problem && problem.getDetail() != null
+                    ? problem.getDetail()
+                    : status.getReasonPhrase();
+            body = Problems.of(status, Problems.defaultCode(status), detail);
         }
         return super.handleExceptionInternal(ex, body, headers, statusCode, request);
     }
