@@ -206,6 +206,7 @@ public final class Api {
     public void setCookie(String name, String value) {
         HttpCookie cookie = new HttpCookie(name, value);
         cookie.setPath("/");
+        cookie.setDomain(URI.create(base).getHost());
         cookie.setVersion(0);
         cookies.getCookieStore().add(URI.create(base), cookie);
     }
