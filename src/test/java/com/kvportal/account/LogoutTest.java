@@ -65,8 +65,7 @@ class LogoutTest extends IntegrationTest {
         api.post("/api/v1/auth/logout");
 
         Api.Response login = api.post(
-                "/api/v1/auth/login",
-                java.util.Map.of("email", account.email(), "password", "correct horse battery"));
+                "/api/v1/auth/login", java.util.Map.of("email", account.email(), "password", "correct horse battery"));
 
         assertThat(login.status()).isEqualTo(200);
         assertThat(api.get("/api/v1/session").status()).isEqualTo(200);

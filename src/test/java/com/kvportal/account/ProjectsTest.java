@@ -45,7 +45,8 @@ class ProjectsTest extends IntegrationTest {
         assertThat(project.get("organization_id").asString())
                 .isEqualTo(account.organizationId().toString());
         assertThat(project.get("name").asString()).isEqualTo("Default project");
-        assertThat(project.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+        assertThat(project.get("created_at").asString())
+                .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
     }
 
     @Test
@@ -64,8 +65,10 @@ class ProjectsTest extends IntegrationTest {
         assertThat(project.get("created_at").asString()).endsWith("Z");
         assertThat(projectNames(api)).containsExactly("Default project", "Staging");
         List<String> inSession = new ArrayList<>();
-        api.get("/api/v1/session").json().get("projects").forEach(p -> inSession.add(p.get("id")
-                .asString()));
+        api.get("/api/v1/session")
+                .json()
+                .get("projects")
+                .forEach(p -> inSession.add(p.get("id").asString()));
         assertThat(inSession).contains(id.toString());
     }
 

@@ -17,8 +17,10 @@ class SessionTest extends IntegrationTest {
 
     private static List<String> keyNames(Api api) {
         List<String> names = new ArrayList<>();
-        api.get("/api/v1/api-keys").json().get("keys").forEach(key -> names.add(key.get("name")
-                .asString()));
+        api.get("/api/v1/api-keys")
+                .json()
+                .get("keys")
+                .forEach(key -> names.add(key.get("name").asString()));
         return names;
     }
 
@@ -29,7 +31,8 @@ class SessionTest extends IntegrationTest {
     }
 
     private static void assertSessionView(JsonNode body, Api.Account account, UUID activeProject) {
-        assertThat(body.get("customer_id").asString()).isEqualTo(account.customerId().toString());
+        assertThat(body.get("customer_id").asString())
+                .isEqualTo(account.customerId().toString());
         assertThat(body.get("email").asString()).isEqualTo(account.email());
         assertThat(body.get("organization_id").asString())
                 .isEqualTo(account.organizationId().toString());
@@ -98,7 +101,9 @@ class SessionTest extends IntegrationTest {
 
         api.createKey("in-second");
         assertThat(keyNames(api)).containsExactly("in-second");
-        api.put("/api/v1/session/project", Map.of("project_id", account.projectId().toString()));
+        api.put(
+                "/api/v1/session/project",
+                Map.of("project_id", account.projectId().toString()));
         assertThat(keyNames(api)).isEmpty();
     }
 

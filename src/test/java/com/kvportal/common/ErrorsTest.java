@@ -86,7 +86,9 @@ class ErrorsTest extends IntegrationTest {
         Api session = signedIn();
 
         assertProblem(
-                session.send("POST", "/api/v1/api-keys", "{\"name\":\"x\"}", "text/plain"), 415, "unsupported_media_type");
+                session.send("POST", "/api/v1/api-keys", "{\"name\":\"x\"}", "text/plain"),
+                415,
+                "unsupported_media_type");
         assertProblem(
                 session.send("POST", "/api/v1/projects", "<name>x</name>", "application/xml"),
                 415,
@@ -108,7 +110,8 @@ class ErrorsTest extends IntegrationTest {
     @Test
     void shouldAnswer413ProblemForABodyOver64KibWithContentLength() {
         Api session = signedIn();
-        int projects = jdbc.sql("select count(*) from projects").query(Integer.class).single();
+        int projects =
+                jdbc.sql("select count(*) from projects").query(Integer.class).single();
         byte[] body = jsonOf(64 * KIB + 1);
 
         assertProblem(
@@ -119,7 +122,9 @@ class ErrorsTest extends IntegrationTest {
                 api().sendRaw("POST", "/api/v1/auth/signup", HttpRequest.BodyPublishers.ofByteArray(body), json()),
                 413,
                 "payload_too_large");
-        assertThat(jdbc.sql("select count(*) from projects").query(Integer.class).single())
+        assertThat(jdbc.sql("select count(*) from projects")
+                        .query(Integer.class)
+                        .single())
                 .isEqualTo(projects);
     }
 
@@ -154,8 +159,8 @@ class ErrorsTest extends IntegrationTest {
     void shouldAllowTheWebhookUpTo1Mib() {
         byte[] body = jsonOf(100 * KIB);
 
-        Api.Response declared = api().sendRaw(
-                        "POST", "/api/v1/billing/webhook", HttpRequest.BodyPublishers.ofByteArray(body), json());
+        Api.Response declared =
+                api().sendRaw("POST", "/api/v1/billing/webhook", HttpRequest.BodyPublishers.ofByteArray(body), json());
         Api.Response streamed = api().sendRaw("POST", "/api/v1/billing/webhook", chunked(body), json());
 
         assertThat(declared.status()).as(declared.toString()).isNotEqualTo(413).isLessThan(500);

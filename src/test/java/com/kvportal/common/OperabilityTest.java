@@ -28,8 +28,8 @@ class OperabilityTest extends IntegrationTest {
     @Test
     void shouldReportLivenessAndReadinessUp() {
         Api api = api();
-        for (String path : new String[] {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness",
-            "/livez", "/readyz"
+        for (String path : new String[] {
+            "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness", "/livez", "/readyz"
         }) {
             Api.Response response = api.get(path);
             assertThat(response.status()).as(path + " " + response).isEqualTo(200);
@@ -45,7 +45,8 @@ class OperabilityTest extends IntegrationTest {
 
     @Test
     void shouldExposeNoOtherActuatorEndpoint() {
-        for (String path : new String[] {"/actuator/env", "/actuator/beans", "/actuator/heapdump", "/actuator/loggers"}) {
+        for (String path :
+                new String[] {"/actuator/env", "/actuator/beans", "/actuator/heapdump", "/actuator/loggers"}) {
             assertThat(api().get(path).status()).as(path).isEqualTo(404);
         }
     }
@@ -88,8 +89,8 @@ class OperabilityTest extends IntegrationTest {
         assertThat(page.header("Content-Type")).startsWith("text/html");
         assertThat(page.body()).contains("swagger-ui");
         // the content security policy is default-src 'self': every script must come from a file
-        Matcher scripts = Pattern.compile("<script([^>]*)>(.*?)</script>", Pattern.DOTALL)
-                .matcher(page.body());
+        Matcher scripts =
+                Pattern.compile("<script([^>]*)>(.*?)</script>", Pattern.DOTALL).matcher(page.body());
         while (scripts.find()) {
             assertThat(scripts.group(1)).contains("src=");
             assertThat(scripts.group(2)).isBlank();

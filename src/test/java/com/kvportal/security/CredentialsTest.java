@@ -31,7 +31,9 @@ class CredentialsTest extends IntegrationTest {
     private static void assertUnauthenticated(Api api) {
         for (Api.Response response : portalCalls(api)) {
             assertProblem(response, 401, "unauthenticated");
-            assertThat(response.header("WWW-Authenticate")).as(response.toString()).isEqualTo("Bearer");
+            assertThat(response.header("WWW-Authenticate"))
+                    .as(response.toString())
+                    .isEqualTo("Bearer");
         }
     }
 
@@ -46,8 +48,10 @@ class CredentialsTest extends IntegrationTest {
 
     private static List<String> keyNames(Api session) {
         List<String> names = new ArrayList<>();
-        session.get("/api/v1/api-keys").json().get("keys").forEach(k -> names.add(k.get("name")
-                .asString()));
+        session.get("/api/v1/api-keys")
+                .json()
+                .get("keys")
+                .forEach(k -> names.add(k.get("name").asString()));
         return names;
     }
 
@@ -98,8 +102,7 @@ class CredentialsTest extends IntegrationTest {
         Api session = api();
         session.signup();
         String raw = session.createKey("doomed", "admin");
-        assertThat(Api.withKey(baseUrl(), raw).get("/api/v1/projects").status())
-                .isEqualTo(200);
+        assertThat(Api.withKey(baseUrl(), raw).get("/api/v1/projects").status()).isEqualTo(200);
 
         assertThat(session.delete("/api/v1/api-keys/" + keyId(session, "doomed"))
                         .status())
@@ -175,7 +178,8 @@ class CredentialsTest extends IntegrationTest {
         session.signup();
         Api read = Api.withKey(baseUrl(), session.createKey("self", "read"));
 
-        Api.Response revoked = read.delete("/api/v1/api-keys/" + keyId(session, "self").toUpperCase());
+        Api.Response revoked =
+                read.delete("/api/v1/api-keys/" + keyId(session, "self").toUpperCase());
 
         assertThat(revoked.status()).as(revoked.toString()).isEqualTo(204);
         assertThat(keyNames(session)).isEmpty();
@@ -207,7 +211,8 @@ class CredentialsTest extends IntegrationTest {
         assertThat(rows("api_keys")).isEqualTo(keys);
         assertThat(keyNames(api)).containsExactly("keep");
         JsonNode session = api.get("/api/v1/session").json();
-        assertThat(session.get("project_id").asString()).isEqualTo(account.projectId().toString());
+        assertThat(session.get("project_id").asString())
+                .isEqualTo(account.projectId().toString());
     }
 
     @Test

@@ -64,7 +64,9 @@ class CrossTenantTest extends IntegrationTest {
             assertThat(foreign.json().get("detail")).isEqualTo(unknown.json().get("detail"));
         }
 
-        assertThat(Api.withKey(baseUrl(), firstKey).post("/api/v1/api-keys/verify").status())
+        assertThat(Api.withKey(baseUrl(), firstKey)
+                        .post("/api/v1/api-keys/verify")
+                        .status())
                 .isEqualTo(200);
         assertThat(values(first.get("/api/v1/api-keys").json().get("keys"), "id"))
                 .containsExactly(firstKeyId);
@@ -90,7 +92,8 @@ class CrossTenantTest extends IntegrationTest {
             assertThat(values(intruder.get("/api/v1/api-keys").json().get("keys"), "name"))
                     .containsExactly("second-admin");
             JsonNode projects = intruder.get("/api/v1/projects").json().get("projects");
-            assertThat(values(projects, "id")).containsExactly(secondAccount.projectId().toString());
+            assertThat(values(projects, "id"))
+                    .containsExactly(secondAccount.projectId().toString());
             JsonNode session = intruder.get("/api/v1/session").json();
             assertThat(values(session.get("projects"), "organization_id"))
                     .containsOnly(secondAccount.organizationId().toString());

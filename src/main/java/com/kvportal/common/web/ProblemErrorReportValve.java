@@ -26,7 +26,8 @@ final class ProblemErrorReportValve extends ErrorReportValve {
             status = HttpStatus.BAD_REQUEST;
         }
         String code = Problems.defaultCode(status);
-        String body = "{\"type\":\"https://kv-portal.dev/problems/" + code + "\",\"title\":\"" + status.getReasonPhrase()
+        String body = "{\"type\":\"https://kv-portal.dev/problems/" + code + "\",\"title\":\""
+                + status.getReasonPhrase()
                 + "\",\"status\":" + status.value() + ",\"detail\":\"" + status.getReasonPhrase() + "\",\"code\":\""
                 + code + "\"}";
         try {

@@ -83,9 +83,9 @@ class DatabaseUrlTest {
 
     @Test
     void shouldRefuseAnotherScheme() {
-        for (String value : new String[] {
-            "mysql://user:pass@host/db", "jdbc:mysql://host/db", "http://host/db", "host:5432/db", ""
-        }) {
+        for (String value :
+                new String[] {"mysql://user:pass@host/db", "jdbc:mysql://host/db", "http://host/db", "host:5432/db", ""
+                }) {
             assertThatThrownBy(() -> DatabaseUrl.parse(value))
                     .as(value)
                     .isInstanceOf(IllegalArgumentException.class)

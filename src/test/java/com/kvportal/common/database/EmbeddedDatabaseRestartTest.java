@@ -23,7 +23,8 @@ class EmbeddedDatabaseRestartTest {
 
     private static final String PASSWORD = "correct horse battery";
 
-    private record Started(ConfigurableApplicationContext context, int port, Duration startup) implements AutoCloseable {
+    private record Started(ConfigurableApplicationContext context, int port, Duration startup)
+            implements AutoCloseable {
         String baseUrl() {
             return "http://127.0.0.1:" + port;
         }
@@ -64,7 +65,9 @@ class EmbeddedDatabaseRestartTest {
             email = api.signup().email();
             sessionCookie = api.cookie("SESSION");
         }
-        assertThat(Files.list(dataDir).findAny()).as("PostgreSQL files in " + dataDir).isPresent();
+        assertThat(Files.list(dataDir).findAny())
+                .as("PostgreSQL files in " + dataDir)
+                .isPresent();
 
         try (Started second = start(dataDir)) {
             System.out.printf(
