@@ -1,6 +1,7 @@
 package com.kvportal.security;
 
 import com.kvportal.common.web.Caller;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.authorization.AuthorizationDecision;
@@ -29,7 +30,15 @@ final class PortalAccess implements AuthorizationManager<RequestAuthorizationCon
 
     private static boolean isSelfRevocation(Caller caller, RequestAuthorizationContext context) {
         var request = context.getRequest();
-        return HttpMethod.DELETE.matches(request.getMethod())
-                && request.getRequestURI().equals(KEYS_PATH + caller.apiKeyId());
+        String uri = request.getRequestURI();
+        if (!HttpMethod.DELETE.matches(request.getMethod()) || !uri.startsWith(KEYS_PATH)) {
+            return false;
+        }
+        // compared as UUIDs, as the revoke endpoint reads the id: an upper-case id names the same key
+        try {
+            return UUID.fromString(uri.substring(KEYS_PATH.length())).equals(caller.apiKeyId());
+        } catch (IllegalArgumentException notAnId) {
+            return false;
+        }
     }
 }

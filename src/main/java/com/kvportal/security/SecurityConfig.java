@@ -4,6 +4,7 @@ import com.kvportal.apikey.ApiKeys;
 import com.kvportal.common.web.Problems;
 import com.kvportal.common.web.SessionCaller;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
 import java.util.Set;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -11,7 +12,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
-import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
@@ -111,9 +112,10 @@ class SecurityConfig {
         return repository;
     }
 
+    /** bcrypt behind an id prefix ({@code {bcrypt}...}), so that the hash can be upgraded later. */
     @Bean
     PasswordEncoder passwordEncoder() {
-        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+        return new DelegatingPasswordEncoder("bcrypt", Map.of("bcrypt", new LongPasswordBcrypt()));
     }
 
     /** A state-changing call made with a session; bearer calls carry no ambient credential to forge. */

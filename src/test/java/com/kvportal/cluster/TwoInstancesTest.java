@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.KvPortalApplication;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
-import java.net.HttpCookie;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,8 +78,8 @@ class TwoInstancesTest extends IntegrationTest {
         String xsrf = first.cookie("XSRF-TOKEN");
 
         Api other = new Api(secondInstance());
-        other.setCookie(new HttpCookie("SESSION", session));
-        other.setCookie(new HttpCookie("XSRF-TOKEN", xsrf));
+        other.setCookie("SESSION", session);
+        other.setCookie("XSRF-TOKEN", xsrf);
 
         Api.Response sessionView = other.get("/api/v1/session");
         assertThat(sessionView.status()).isEqualTo(200);

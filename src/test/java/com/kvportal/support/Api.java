@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +31,7 @@ public final class Api {
     private final HttpClient http;
     private @Nullable String bearer;
     private boolean echoCsrf = true;
+    private @Nullable String fixedCsrfToken;
 
     public Api(String base) {
         this.base = base;
@@ -52,6 +54,20 @@ public final class Api {
         return this;
     }
 
+    /** Sends this value as {@code X-XSRF-TOKEN} instead of echoing the cookie (a forged or stale token). */
+    public Api withCsrfToken(String token) {
+        this.echoCsrf = true;
+        this.fixedCsrfToken = token;
+        return this;
+    }
+
+    /** Echoes the {@code XSRF-TOKEN} cookie again, as the dashboard does. */
+    public Api withCsrfEcho() {
+        this.echoCsrf = true;
+        this.fixedCsrfToken = null;
+        return this;
+    }
+
     public record Response(int status, HttpResponse<String> raw) {
         public JsonNode json() {
             return JSON.readTree(raw.body());
@@ -63,6 +79,18 @@ public final class Api {
 
         public @Nullable String header(String name) {
             return raw.headers().firstValue(name).orElse(null);
+        }
+
+        public List<String> headers(String name) {
+            return raw.headers().allValues(name);
+        }
+
+        /** The {@code Set-Cookie} header that sets the named cookie, or null. */
+        public @Nullable String setCookie(String name) {
+            return headers("Set-Cookie").stream()
+                    .filter(header -> header.startsWith(name + "="))
+                    .findFirst()
+                    .orElse(null);
         }
 
         /** The problem {@code code} of an error answer. */
@@ -128,17 +156,30 @@ public final class Api {
     }
 
     public Response send(String method, String path, @Nullable String body, @Nullable String contentType) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (contentType != null) {
+            headers.put("Content-Type", contentType);
+        }
+        return sendRaw(
+                method,
+                path,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body),
+                headers);
+    }
+
+    /**
+     * Sends any body (e.g. {@code BodyPublishers.ofInputStream}, which goes out chunked) with extra headers; the
+     * path is used as is, so it may carry encoded or unusual characters.
+     */
+    public Response sendRaw(String method, String path, HttpRequest.BodyPublisher body, Map<String, String> headers) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
-        request.method(
-                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (contentType != null) {
-            request.header("Content-Type", contentType);
-        }
-        if (bearer != null) {
+        request.method(method, body);
+        headers.forEach(request::header);
+        if (bearer != null && !headers.containsKey("Authorization")) {
             request.header("Authorization", "Bearer " + bearer);
         }
-        String xsrf = cookie("XSRF-TOKEN");
+        String xsrf = fixedCsrfToken != null ? fixedCsrfToken : cookie("XSRF-TOKEN");
         if (echoCsrf && xsrf != null) {
             request.header("X-XSRF-TOKEN", xsrf);
         }
@@ -161,11 +202,20 @@ public final class Api {
                 .orElse(null);
     }
 
-    /** Puts a cookie in this client's jar, e.g. a session cookie taken from another client. */
-    public void setCookie(HttpCookie cookie) {
+    /** Puts a cookie into the jar, as if the server had set it (e.g. an old session id). */
+    public void setCookie(String name, String value) {
+        HttpCookie cookie = new HttpCookie(name, value);
         cookie.setPath("/");
+        cookie.setDomain(URI.create(base).getHost());
         cookie.setVersion(0);
         cookies.getCookieStore().add(URI.create(base), cookie);
+    }
+
+    public void removeCookie(String name) {
+        cookies.getCookieStore().getCookies().stream()
+                .filter(c -> c.getName().equals(name))
+                .toList()
+                .forEach(c -> cookies.getCookieStore().remove(null, c));
     }
 
     public void clearCookies() {

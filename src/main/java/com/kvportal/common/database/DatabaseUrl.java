@@ -1,6 +1,7 @@
 package com.kvportal.common.database;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
@@ -20,7 +21,15 @@ record DatabaseUrl(String jdbcUrl, @Nullable String username, @Nullable String p
             throw new IllegalArgumentException(
                     "DATABASE_URL must start with jdbc:postgresql://, postgres:// or postgresql://");
         }
-        URI uri = URI.create(url);
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            // the parser's message repeats the whole URL, password included
+            throw new IllegalArgumentException(
+                    "DATABASE_URL is not a valid URL (percent-encode special characters of the user and password): "
+                            + redact(url));
+        }
         if (uri.getHost() == null) {
             throw new IllegalArgumentException("DATABASE_URL has no host: " + redact(url));
         }
@@ -37,8 +46,14 @@ record DatabaseUrl(String jdbcUrl, @Nullable String username, @Nullable String p
         return new DatabaseUrl("jdbc:postgresql://" + uri.getHost() + port + path + query, username, password);
     }
 
+    /** Percent-decoding of a URL's user info, where a '+' is a plus (URLDecoder alone would make it a space). */
     private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        try {
+            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            // the decoder's message quotes the broken part of the secret
+            throw new IllegalArgumentException("DATABASE_URL has an invalid %-escape in its user or password");
+        }
     }
 
     private static String redact(String url) {

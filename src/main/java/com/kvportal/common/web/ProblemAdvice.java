@@ -107,10 +107,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         if (body instanceof ProblemDetail problem
                 && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
             HttpStatus status = HttpStatus.valueOf(statusCode.value());
-            body = Problems.of(
-                    status,
-                    Problems.defaultCode(status),
-                    problem.getDetail() == null ? status.getReasonPhrase() : problem.getDetail());
+            String detail = problem.getDetail() != null ? problem.getDetail() : status.getReasonPhrase();
+            body = Problems.of(status, Problems.defaultCode(status), detail);
         }
         return super.createResponseEntity(body, headers, statusCode, request);
     }

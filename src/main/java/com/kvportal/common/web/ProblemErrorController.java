@@ -20,9 +20,15 @@ class ProblemErrorController implements ErrorController {
     @RequestMapping(path = "/error", produces = MediaType.ALL_VALUE)
     ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-        HttpStatus status = code instanceof Integer value && HttpStatus.resolve(value) != null
-                ? HttpStatus.valueOf(value)
-                : HttpStatus.INTERNAL_SERVER_ERROR;
+        HttpStatus status;
+        if (code == null) {
+            // /error asked for directly: there is no error to report, and no such resource
+            status = HttpStatus.NOT_FOUND;
+        } else {
+            status = code instanceof Integer value && HttpStatus.resolve(value) != null
+                    ? HttpStatus.valueOf(value)
+                    : HttpStatus.INTERNAL_SERVER_ERROR;
+        }
         return ResponseEntity.status(status)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(Problems.of(status, Problems.defaultCode(status), status.getReasonPhrase()));

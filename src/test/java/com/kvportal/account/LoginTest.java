@@ -1,0 +1,199 @@
+package com.kvportal.account;
+
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LoginTest extends IntegrationTest {
+
+    private static final String PASSWORD = "correct horse battery";
+
+    private Api.Response login(Api api, String email, String password) {
+        return api.post("/api/v1/auth/login", Map.of("email", email, "password", password));
+    }
+
+    @Test
+    void shouldSignInWithTheRightPasswordAndAnswerTheSignupIds() {
+        Api.Account account = api().signup();
+        Api api = api();
+
+        Api.Response response = login(api, account.email(), PASSWORD);
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(response.json().get("customer_id").asString())
+                .isEqualTo(account.customerId().toString());
+        assertThat(response.json().get("organization_id").asString())
+                .isEqualTo(account.organizationId().toString());
+        assertThat(response.json().get("project_id").asString())
+                .isEqualTo(account.projectId().toString());
+        assertThat(response.setCookie("SESSION")).containsIgnoringCase("HttpOnly");
+        assertThat(response.setCookie("XSRF-TOKEN")).isNotNull().doesNotContainIgnoringCase("HttpOnly");
+        assertThat(api.get("/api/v1/session").status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAcceptTheEmailInAnotherCase() {
+        Api.Account account = api().signup();
+
+        assertThat(login(api(), account.email().toUpperCase(), PASSWORD).status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void shouldChangeTheSessionIdAtLoginAndDropTheOldSession() {
+        Api api = api();
+        Api.Account account = api.signup();
+        String before = api.cookie("SESSION");
+        assertThat(before).isNotNull();
+
+        Api.Response response = login(api, account.email(), PASSWORD);
+
+        assertThat(response.status()).isEqualTo(200);
+        String after = api.cookie("SESSION");
+        assertThat(after).isNotNull().isNotEqualTo(before);
+        assertThat(api.get("/api/v1/session").status()).isEqualTo(200);
+        Api stale = api();
+        stale.setCookie("SESSION", before);
+        assertProblem(stale.get("/api/v1/session"), 401, "unauthenticated");
+    }
+
+    @Test
+    void shouldIgnoreASessionIdPlantedBeforeLogin() {
+        Api.Account account = api().signup();
+        Api victim = api();
+        victim.setCookie("SESSION", "planted-by-an-attacker");
+
+        login(victim, account.email(), PASSWORD);
+
+        assertThat(victim.cookie("SESSION")).isNotEqualTo("planted-by-an-attacker");
+        Api attacker = api();
+        attacker.setCookie("SESSION", "planted-by-an-attacker");
+        assertProblem(attacker.get("/api/v1/session"), 401, "unauthenticated");
+    }
+
+    @Test
+    void shouldAnswerOneAndTheSameProblemForUnknownEmailAndWrongPassword() {
+        Api.Account account = api().signup();
+
+        Api.Response unknown = login(api(), "nobody-" + account.email(), PASSWORD);
+        Api.Response wrong = login(api(), account.email(), "wrong password!");
+
+        assertProblem(unknown, 401, "invalid_credentials");
+        assertProblem(wrong, 401, "invalid_credentials");
+        assertThat(unknown.json()).isEqualTo(wrong.json());
+        assertThat(unknown.setCookie("SESSION")).isNull();
+        assertThat(wrong.setCookie("SESSION")).isNull();
+    }
+
+    @Test
+    void shouldAnswer401ForMissingFields() {
+        assertProblem(api().post("/api/v1/auth/login", Map.of()), 401, "invalid_credentials");
+    }
+
+    @Test
+    void shouldLockTheEmailAfterFiveFailuresEvenForTheRightPassword() {
+        Api.Account account = api().signup();
+        for (int i = 0; i < 5; i++) {
+            assertProblem(login(api(), account.email(), "wrong password " + i), 401, "invalid_credentials");
+        }
+
+        Api.Response locked = login(api(), account.email(), "wrong password again");
+        Api.Response lockedRight = login(api(), account.email(), PASSWORD);
+
+        assertProblem(locked, 429, "too_many_attempts");
+        assertProblem(lockedRight, 429, "too_many_attempts");
+        assertThat(lockedRight.setCookie("SESSION")).isNull();
+        String retryAfter = lockedRight.header("Retry-After");
+        assertThat(retryAfter).isNotNull().matches("\\d+");
+        assertThat(Long.parseLong(retryAfter)).isBetween(1L, 15 * 60L);
+    }
+
+    @Test
+    void shouldCountFailuresOfTheSameEmailInAnyCase() {
+        Api.Account account = api().signup();
+        for (int i = 0; i < 5; i++) {
+            String email = i % 2 == 0 ? account.email().toUpperCase() : account.email();
+            login(api(), email, "wrong password " + i);
+        }
+
+        assertProblem(login(api(), account.email(), PASSWORD), 429, "too_many_attempts");
+    }
+
+    @Test
+    void shouldThrottleEachEmailOnItsOwn() {
+        Api.Account locked = api().signup();
+        Api.Account other = api().signup();
+        for (int i = 0; i < 5; i++) {
+            login(api(), locked.email(), "wrong password " + i);
+        }
+
+        assertProblem(login(api(), locked.email(), PASSWORD), 429, "too_many_attempts");
+        assertThat(login(api(), other.email(), PASSWORD).status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldResetTheCountAfterASuccessfulLogin() {
+        Api.Account account = api().signup();
+        for (int i = 0; i < 4; i++) {
+            login(api(), account.email(), "wrong password " + i);
+        }
+        assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(200);
+
+        for (int i = 0; i < 4; i++) {
+            assertProblem(login(api(), account.email(), "wrong again " + i), 401, "invalid_credentials");
+        }
+        assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldThrottleUnknownEmailsToo() {
+        String email = "ghost-" + java.util.UUID.randomUUID() + "@example.com";
+        for (int i = 0; i < 5; i++) {
+            login(api(), email, "wrong password " + i);
+        }
+
+        assertProblem(login(api(), email, PASSWORD), 429, "too_many_attempts");
+    }
+
+    @Test
+    void shouldAcceptTheRightPasswordOnceTheLockHasPassed() {
+        Api.Account account = api().signup();
+        for (int i = 0; i < 5; i++) {
+            login(api(), account.email(), "wrong password " + i);
+        }
+        assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(429);
+
+        jdbc.sql("update login_failures set locked_until = now() - interval '1 second',"
+                        + " window_start = now() - interval '1 hour' where email = lower(?)")
+                .param(account.email())
+                .update();
+
+        assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldNeedNoCsrfHeader() {
+        Api api = api().withoutCsrfEcho();
+        Api.Account account = api.signup();
+
+        assertThat(login(api, account.email(), PASSWORD).status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldReturn415ForAForm() {
+        Api.Account account = api().signup();
+
+        assertProblem(
+                api().send(
+                                "POST",
+                                "/api/v1/auth/login",
+                                "email=" + account.email() + "&password=correct+horse+battery",
+                                "application/x-www-form-urlencoded"),
+                415,
+                "unsupported_media_type");
+    }
+}

@@ -1,0 +1,163 @@
+package com.kvportal.account;
+
+import static com.kvportal.support.Problems.assertFieldErrors;
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ProjectsTest extends IntegrationTest {
+
+    private static List<String> projectNames(Api api) {
+        Api.Response response = api.get("/api/v1/projects");
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        List<String> names = new ArrayList<>();
+        response.json().get("projects").forEach(p -> names.add(p.get("name").asString()));
+        return names;
+    }
+
+    private int projects(UUID organizationId) {
+        return jdbc.sql("select count(*) from projects where organization_id = ?")
+                .param(organizationId)
+                .query(Integer.class)
+                .single();
+    }
+
+    @Test
+    void shouldListTheProjectsOfTheCurrentOrganization() {
+        Api api = api();
+        Api.Account account = api.signup();
+
+        Api.Response response = api.get("/api/v1/projects");
+
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode projects = response.json().get("projects");
+        assertThat(projects).hasSize(1);
+        JsonNode project = projects.get(0);
+        assertThat(project.get("id").asString()).isEqualTo(account.projectId().toString());
+        assertThat(project.get("organization_id").asString())
+                .isEqualTo(account.organizationId().toString());
+        assertThat(project.get("name").asString()).isEqualTo("Default project");
+        assertThat(project.get("created_at").asString())
+                .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+    }
+
+    @Test
+    void shouldCreateAProjectInTheCurrentOrganization() {
+        Api api = api();
+        Api.Account account = api.signup();
+
+        Api.Response created = api.post("/api/v1/projects", Map.of("name", "  Staging  "));
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        JsonNode project = created.json();
+        UUID id = UUID.fromString(project.get("id").asString());
+        assertThat(project.get("organization_id").asString())
+                .isEqualTo(account.organizationId().toString());
+        assertThat(project.get("name").asString()).isEqualTo("Staging");
+        assertThat(project.get("created_at").asString()).endsWith("Z");
+        assertThat(projectNames(api)).containsExactly("Default project", "Staging");
+        List<String> inSession = new ArrayList<>();
+        api.get("/api/v1/session")
+                .json()
+                .get("projects")
+                .forEach(p -> inSession.add(p.get("id").asString()));
+        assertThat(inSession).contains(id.toString());
+    }
+
+    @Test
+    void shouldKeepSqlAndHtmlInANameLiterally() {
+        Api api = api();
+        api.signup();
+        String name = "<img src=x onerror=alert(1)>'; delete from projects;--";
+
+        Api.Response created = api.post("/api/v1/projects", Map.of("name", name));
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.json().get("name").asString()).isEqualTo(name);
+        assertThat(projectNames(api)).contains(name);
+    }
+
+    @Test
+    void shouldAcceptANameOf100Characters() {
+        Api api = api();
+        api.signup();
+
+        assertThat(api.post("/api/v1/projects", Map.of("name", "n".repeat(100))).status())
+                .isEqualTo(201);
+    }
+
+    @Test
+    void shouldReturn400ForABlankTooLongOrControlCharacterName() {
+        Api api = api();
+        Api.Account account = api.signup();
+
+        for (String name : new String[] {"", "   ", "n".repeat(101), "line\nbreak", "nul\u0000byte", "bell\u0007"}) {
+            assertFieldErrors(api.post("/api/v1/projects", Map.of("name", name)), "name");
+        }
+        assertFieldErrors(api.post("/api/v1/projects", Map.of()), "name");
+        assertFieldErrors(api.post("/api/v1/projects", Map.of("name", List.of("a"))), "name");
+        assertThat(projects(account.organizationId())).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReturn401WithoutACredential() {
+        assertProblem(api().get("/api/v1/projects"), 401, "unauthenticated");
+        assertProblem(api().post("/api/v1/projects", Map.of("name", "x")), 401, "unauthenticated");
+    }
+
+    @Test
+    void shouldReturn403ForAKeyWithoutAdmin() {
+        Api session = api();
+        Api.Account account = session.signup();
+        Api write = Api.withKey(baseUrl(), session.createKey("ci", "write", "read"));
+
+        assertProblem(write.get("/api/v1/projects"), 403, "insufficient_permissions");
+        assertProblem(write.post("/api/v1/projects", Map.of("name", "x")), 403, "insufficient_permissions");
+        assertThat(projects(account.organizationId())).isEqualTo(1);
+    }
+
+    @Test
+    void shouldServeAnAdminKeyWithoutCsrf() {
+        Api session = api();
+        Api.Account account = session.signup();
+        Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
+
+        Api.Response created = admin.post("/api/v1/projects", Map.of("name", "From CI"));
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().get("organization_id").asString())
+                .isEqualTo(account.organizationId().toString());
+        assertThat(projectNames(admin)).containsExactly("Default project", "From CI");
+        assertThat(projectNames(session)).containsExactly("Default project", "From CI");
+    }
+
+    @Test
+    void shouldNeverShowOneOrganizationsProjectsToAnother() {
+        Api first = api();
+        first.signup();
+        first.post("/api/v1/projects", Map.of("name", "Secret plans"));
+        Api second = api();
+        second.signup();
+        Api secondAdmin = Api.withKey(baseUrl(), second.createKey("automation", "admin"));
+
+        assertThat(projectNames(second)).containsExactly("Default project");
+        assertThat(projectNames(secondAdmin)).containsExactly("Default project");
+    }
+
+    @Test
+    void shouldReturn415ForPlainText() {
+        Api api = api();
+        api.signup();
+
+        assertProblem(
+                api.send("POST", "/api/v1/projects", "{\"name\":\"x\"}", "text/plain"), 415, "unsupported_media_type");
+    }
+}

@@ -1,0 +1,270 @@
+package com.kvportal.account;
+
+import static com.kvportal.support.Problems.assertFieldErrors;
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class SignupTest extends IntegrationTest {
+
+    private static final String PASSWORD = "correct horse battery";
+
+    private static String uniqueEmail() {
+        return "signup-" + UUID.randomUUID() + "@example.com";
+    }
+
+    private static Map<String, Object> signup(@Nullable String email, @Nullable String password) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("email", email);
+        body.put("password", password);
+        return body;
+    }
+
+    private int customers() {
+        return jdbc.sql("select count(*) from customers").query(Integer.class).single();
+    }
+
+    @Test
+    void shouldCreateCustomerOrganizationAndProjectAndSignIn() {
+        Api api = api();
+        String email = uniqueEmail();
+
+        Api.Response response = api.post("/api/v1/auth/signup", signup(email, PASSWORD));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(201);
+        JsonNode body = response.json();
+        UUID customerId = UUID.fromString(body.get("customer_id").asString());
+        UUID organizationId = UUID.fromString(body.get("organization_id").asString());
+        UUID projectId = UUID.fromString(body.get("project_id").asString());
+        assertThat(jdbc.sql("select owner_id from organizations where id = ?")
+                        .param(organizationId)
+                        .query(UUID.class)
+                        .single())
+                .isEqualTo(customerId);
+        assertThat(jdbc.sql("select organization_id from projects where id = ?")
+                        .param(projectId)
+                        .query(UUID.class)
+                        .single())
+                .isEqualTo(organizationId);
+
+        Api.Response session = api.get("/api/v1/session");
+        assertThat(session.status()).as(session.toString()).isEqualTo(200);
+        assertThat(session.json().get("customer_id").asString()).isEqualTo(customerId.toString());
+        assertThat(session.json().get("email").asString()).isEqualTo(email);
+    }
+
+    @Test
+    void shouldSetAnHttpOnlyLaxSessionCookieAndAReadableCsrfCookie() {
+        Api.Response response = api().post("/api/v1/auth/signup", signup(uniqueEmail(), PASSWORD));
+
+        assertThat(response.status()).isEqualTo(201);
+        String session = response.setCookie("SESSION");
+        assertThat(session).as(response.headers("Set-Cookie").toString()).isNotNull();
+        assertThat(session).containsIgnoringCase("HttpOnly").containsIgnoringCase("SameSite=Lax");
+        String xsrf = response.setCookie("XSRF-TOKEN");
+        assertThat(xsrf).as(response.headers("Set-Cookie").toString()).isNotNull();
+        assertThat(xsrf).doesNotContainIgnoringCase("HttpOnly");
+        assertThat(xsrf.substring("XSRF-TOKEN=".length())).doesNotStartWith(";");
+    }
+
+    @Test
+    void shouldStoreTheOrganizationNameWhenGiven() {
+        Map<String, Object> body = signup(uniqueEmail(), PASSWORD);
+        body.put("organization_name", "  Acme Storage  ");
+
+        Api.Response response = api().post("/api/v1/auth/signup", body);
+
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(organizationName(response)).isEqualTo("Acme Storage");
+    }
+
+    @Test
+    void shouldNameTheOrganizationAfterTheEmailWhenNoNameIsGiven() {
+        String email = uniqueEmail();
+        Api.Response response = api().post("/api/v1/auth/signup", signup(email, PASSWORD));
+
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(organizationName(response)).contains(email);
+    }
+
+    @Test
+    void shouldStoreSqlAndHtmlInTheOrganizationNameLiterally() {
+        String name = "Robert'); drop table customers;-- <script>alert(1)</script>";
+        Map<String, Object> body = signup(uniqueEmail(), PASSWORD);
+        body.put("organization_name", name);
+
+        Api.Response response = api().post("/api/v1/auth/signup", body);
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(201);
+        assertThat(organizationName(response)).isEqualTo(name);
+        assertThat(customers()).isPositive();
+    }
+
+    @Test
+    void shouldStoreThePasswordAsBcryptHashOnly() {
+        String email = uniqueEmail();
+        api().post("/api/v1/auth/signup", signup(email, PASSWORD));
+
+        String hash = jdbc.sql("select password_hash from customers where email = ?")
+                .param(email)
+                .query(String.class)
+                .single();
+        assertThat(hash).startsWith("{bcrypt}$2").doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void shouldAcceptPasswordsOf12And128CharactersAndSignInWithThem() {
+        for (String password : new String[] {"x".repeat(12), "y".repeat(128), "ü".repeat(128)}) {
+            String email = uniqueEmail();
+            Api.Response created = api().post("/api/v1/auth/signup", signup(email, password));
+            assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+            Api.Response login = api().post("/api/v1/auth/login", Map.of("email", email, "password", password));
+            assertThat(login.status()).as(login.toString()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void shouldNotConfuseLongPasswordsThatShareTheirFirst72Bytes() {
+        String email = uniqueEmail();
+        String prefix = "p".repeat(72);
+        api().post("/api/v1/auth/signup", signup(email, prefix + "first-suffix"));
+
+        Api.Response login = api().post("/api/v1/auth/login", Map.of("email", email, "password", prefix + "other"));
+
+        assertProblem(login, 401, "invalid_credentials");
+    }
+
+    @Test
+    void shouldAcceptAnEmailOf254Characters() {
+        String email = "a".repeat(254 - "@example.com".length()) + "@example.com";
+        assertThat(email).hasSize(254);
+
+        assertThat(api().post("/api/v1/auth/signup", signup(email, PASSWORD)).status())
+                .isEqualTo(201);
+    }
+
+    @Test
+    void shouldReturn400WhenTheEmailIsMissing() {
+        int before = customers();
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(null, PASSWORD)), "email");
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup("   ", PASSWORD)), "email");
+        assertThat(customers()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldReturn400WhenTheEmailIsInvalid() {
+        for (String email : new String[] {"no-at-sign", "two@@example.com", "a@b", "spaces in@example.com", "@x.com"}) {
+            assertFieldErrors(api().post("/api/v1/auth/signup", signup(email, PASSWORD)), "email");
+        }
+    }
+
+    @Test
+    void shouldReturn400WhenTheEmailIsLongerThan254Characters() {
+        String email = "a".repeat(255 - "@example.com".length()) + "@example.com";
+
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(email, PASSWORD)), "email");
+    }
+
+    @Test
+    void shouldReturn400WhenThePasswordIsTooShortTooLongOrMissing() {
+        int before = customers();
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(uniqueEmail(), "x".repeat(11))), "password");
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(uniqueEmail(), "x".repeat(129))), "password");
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(uniqueEmail(), null)), "password");
+        assertThat(customers()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldListEveryInvalidFieldAtOnce() {
+        Map<String, Object> body = signup("nope", "short");
+        body.put("organization_name", " ");
+
+        assertFieldErrors(api().post("/api/v1/auth/signup", body), "email", "password", "organization_name");
+    }
+
+    @Test
+    void shouldReturn400WhenTheOrganizationNameIsBlankOrTooLong() {
+        int before = customers();
+        for (String name : new String[] {"", "   ", "o".repeat(101), "tab\tname"}) {
+            Map<String, Object> body = signup(uniqueEmail(), PASSWORD);
+            body.put("organization_name", name);
+            assertFieldErrors(api().post("/api/v1/auth/signup", body), "organization_name");
+        }
+        assertThat(customers()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldAcceptAnOrganizationNameOf100Characters() {
+        Map<String, Object> body = signup(uniqueEmail(), PASSWORD);
+        body.put("organization_name", "o".repeat(100));
+
+        assertThat(api().post("/api/v1/auth/signup", body).status()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldReturn409WhenTheEmailIsTakenInAnyCase() {
+        String local = "taken-" + UUID.randomUUID();
+        assertThat(api().post("/api/v1/auth/signup", signup(local.toUpperCase() + "@X.com", PASSWORD))
+                        .status())
+                .isEqualTo(201);
+        int before = customers();
+
+        Api second = api();
+        Api.Response response = second.post("/api/v1/auth/signup", signup(local + "@x.com", PASSWORD));
+
+        assertProblem(response, 409, "email_taken");
+        assertThat(customers()).isEqualTo(before);
+        assertThat(second.cookie("SESSION")).isNull();
+    }
+
+    @Test
+    void shouldReturn415ForPlainTextOrAForm() {
+        int before = customers();
+        String json = "{\"email\":\"" + uniqueEmail() + "\",\"password\":\"" + PASSWORD + "\"}";
+
+        assertProblem(api().send("POST", "/api/v1/auth/signup", json, "text/plain"), 415, "unsupported_media_type");
+        assertProblem(
+                api().send(
+                                "POST",
+                                "/api/v1/auth/signup",
+                                "email=" + uniqueEmail() + "&password=correct+horse+battery",
+                                "application/x-www-form-urlencoded"),
+                415,
+                "unsupported_media_type");
+        assertThat(customers()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldReturn400ForMalformedJson() {
+        assertProblem(
+                api().send("POST", "/api/v1/auth/signup", "{\"email\": \"a@b.c\", ", "application/json"),
+                400,
+                "malformed_json");
+        assertProblem(api().send("POST", "/api/v1/auth/signup", "", "application/json"), 400, "malformed_json");
+    }
+
+    @Test
+    void shouldNeedNoCsrfHeader() {
+        Api api = api().withoutCsrfEcho();
+
+        assertThat(api.post("/api/v1/auth/signup", signup(uniqueEmail(), PASSWORD))
+                        .status())
+                .isEqualTo(201);
+    }
+
+    private String organizationName(Api.Response response) {
+        return jdbc.sql("select name from organizations where id = ?")
+                .param(UUID.fromString(response.json().get("organization_id").asString()))
+                .query(String.class)
+                .single();
+    }
+}

@@ -1,0 +1,225 @@
+package com.kvportal.common;
+
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.io.ByteArrayInputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ErrorsTest extends IntegrationTest {
+
+    private static final int KIB = 1024;
+
+    /** A syntactically valid JSON document of exactly {@code size} bytes. */
+    private static byte[] jsonOf(int size) {
+        String head = "{\"name\":\"";
+        String tail = "\"}";
+        byte[] body = new byte[size];
+        Arrays.fill(body, (byte) 'a');
+        System.arraycopy(head.getBytes(StandardCharsets.US_ASCII), 0, body, 0, head.length());
+        System.arraycopy(tail.getBytes(StandardCharsets.US_ASCII), 0, body, size - tail.length(), tail.length());
+        return body;
+    }
+
+    private static HttpRequest.BodyPublisher chunked(byte[] body) {
+        return HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body));
+    }
+
+    private static Map<String, String> json() {
+        return Map.of("Content-Type", "application/json");
+    }
+
+    private Api signedIn() {
+        Api api = api();
+        api.signup();
+        return api;
+    }
+
+    @Test
+    void shouldAnswer404ProblemForAnUnknownPathWithOrWithoutCredentials() {
+        Api session = signedIn();
+        Api admin = Api.withKey(baseUrl(), session.createKey("admin", "admin"));
+
+        for (Api api : new Api[] {api(), session, admin}) {
+            assertProblem(api.get("/api/v1/nothing-here"), 404, "not_found");
+            assertProblem(api.post("/api/v1/nothing-here", Map.of("a", 1)), 404, "not_found");
+            assertProblem(api.get("/api/v2/api-keys"), 404, "not_found");
+        }
+        assertProblem(session.get("/api/v1/projects/nothing/here"), 404, "not_found");
+        assertProblem(admin.get("/api/v1/session/nothing"), 404, "not_found");
+    }
+
+    @Test
+    void shouldAnswer404ProblemEvenWhenTheClientPrefersHtml() {
+        Api.Response response = api().sendRaw(
+                        "GET",
+                        "/api/v1/nothing-here",
+                        HttpRequest.BodyPublishers.noBody(),
+                        Map.of("Accept", "text/html"));
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.body()).doesNotContainIgnoringCase("<html");
+    }
+
+    @Test
+    void shouldAnswer405ProblemForAWrongMethod() {
+        Api session = signedIn();
+
+        assertProblem(api().get("/api/v1/auth/login"), 405, "method_not_allowed");
+        assertProblem(api().send("PATCH", "/api/v1/auth/signup", "{}", "application/json"), 405, "method_not_allowed");
+        assertProblem(session.delete("/api/v1/projects"), 405, "method_not_allowed");
+        assertProblem(session.post("/api/v1/session", Map.of()), 405, "method_not_allowed");
+        Api.Response response = session.put("/api/v1/api-keys", Map.of());
+        assertProblem(response, 405, "method_not_allowed");
+        assertThat(response.header("Allow")).contains("GET").contains("POST");
+    }
+
+    @Test
+    void shouldAnswer415ProblemForAWrongContentType() {
+        Api session = signedIn();
+
+        assertProblem(
+                session.send("POST", "/api/v1/api-keys", "{\"name\":\"x\"}", "text/plain"),
+                415,
+                "unsupported_media_type");
+        assertProblem(
+                session.send("POST", "/api/v1/projects", "<name>x</name>", "application/xml"),
+                415,
+                "unsupported_media_type");
+        assertProblem(
+                session.send("POST", "/api/v1/projects", "{\"name\":\"x\"}", null), 415, "unsupported_media_type");
+    }
+
+    @Test
+    void shouldAnswer400ProblemForMalformedJson() {
+        Api session = signedIn();
+
+        for (String body : new String[] {"{", "not json", "{\"name\": }", "[1, 2", "\"unterminated"}) {
+            assertProblem(session.send("POST", "/api/v1/projects", body, "application/json"), 400, "malformed_json");
+            assertProblem(session.send("POST", "/api/v1/api-keys", body, "application/json"), 400, "malformed_json");
+        }
+    }
+
+    @Test
+    void shouldAnswer413ProblemForABodyOver64KibWithContentLength() {
+        Api session = signedIn();
+        int projects =
+                jdbc.sql("select count(*) from projects").query(Integer.class).single();
+        byte[] body = jsonOf(64 * KIB + 1);
+
+        assertProblem(
+                session.sendRaw("POST", "/api/v1/projects", HttpRequest.BodyPublishers.ofByteArray(body), json()),
+                413,
+                "payload_too_large");
+        assertProblem(
+                api().sendRaw("POST", "/api/v1/auth/signup", HttpRequest.BodyPublishers.ofByteArray(body), json()),
+                413,
+                "payload_too_large");
+        assertThat(jdbc.sql("select count(*) from projects")
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(projects);
+    }
+
+    @Test
+    void shouldAnswer413ProblemForAChunkedBodyOver64Kib() {
+        Api session = signedIn();
+        byte[] body = jsonOf(64 * KIB + 1);
+
+        assertProblem(session.sendRaw("POST", "/api/v1/projects", chunked(body), json()), 413, "payload_too_large");
+        assertProblem(api().sendRaw("POST", "/api/v1/auth/signup", chunked(body), json()), 413, "payload_too_large");
+        assertProblem(
+                api().sendRaw("POST", "/api/v1/auth/login", chunked(jsonOf(200 * KIB)), json()),
+                413,
+                "payload_too_large");
+    }
+
+    @Test
+    void shouldAcceptABodyOfExactly64Kib() {
+        Api session = signedIn();
+        byte[] body = jsonOf(64 * KIB);
+
+        Api.Response declared =
+                session.sendRaw("POST", "/api/v1/projects", HttpRequest.BodyPublishers.ofByteArray(body), json());
+        Api.Response streamed = session.sendRaw("POST", "/api/v1/projects", chunked(body), json());
+
+        // the name is far over 100 characters: a validation failure, not a size one
+        assertProblem(declared, 400, "validation_failed");
+        assertProblem(streamed, 400, "validation_failed");
+    }
+
+    @Test
+    void shouldAllowTheWebhookUpTo1Mib() {
+        byte[] body = jsonOf(100 * KIB);
+
+        Api.Response declared =
+                api().sendRaw("POST", "/api/v1/billing/webhook", HttpRequest.BodyPublishers.ofByteArray(body), json());
+        Api.Response streamed = api().sendRaw("POST", "/api/v1/billing/webhook", chunked(body), json());
+
+        assertThat(declared.status()).as(declared.toString()).isNotEqualTo(413).isLessThan(500);
+        assertThat(streamed.status()).as(streamed.toString()).isNotEqualTo(413).isLessThan(500);
+        assertProblem(
+                api().sendRaw(
+                                "POST",
+                                "/api/v1/billing/webhook",
+                                HttpRequest.BodyPublishers.ofByteArray(jsonOf(1024 * KIB + 1)),
+                                json()),
+                413,
+                "payload_too_large");
+    }
+
+    @Test
+    void shouldAnswerAProblemForRequestsTheFirewallRejects() {
+        Api session = signedIn();
+        for (String path : new String[] {
+            "/api/v1/session;jsessionid=abc",
+            "/api/v1/%2e%2e/v1/session",
+            "/api/v1/projects/%2e%2e/session",
+            "/api/v1/foo%2Fbar",
+            "/api/v1/foo%5Cbar",
+            "/api/v1/%25%32%65",
+            "/api/v1/foo%00bar",
+            "//api/v1/session",
+            "/api/v1/./session"
+        }) {
+            Api.Response response = session.get(path);
+            assertThat(response.status()).as(path + " -> " + response).isBetween(400, 499);
+            assertProblem(response, response.status(), response.code());
+            assertThat(response.code()).as(path).isNotBlank();
+        }
+    }
+
+    @Test
+    void shouldAnswerNoHtmlForARequestLineTomcatCannotParse() throws Exception {
+        for (String target : new String[] {"/api/v1/{x}", "/api/v1/a|b", "/api/v1/<script>"}) {
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(5000);
+                socket.getOutputStream()
+                        .write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertThat(answer)
+                        .as(target)
+                        .startsWith("HTTP/1.1 400")
+                        .contains("application/problem+json")
+                        .contains("\"code\":\"bad_request\"")
+                        .doesNotContainIgnoringCase("<html");
+            }
+        }
+    }
+
+    @Test
+    void shouldNeverAnswer5xxForTheErrorPathItself() {
+        Api.Response response = api().get("/error");
+
+        assertThat(response.status()).as(response.toString()).isLessThan(500);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+    }
+}
