@@ -1,0 +1,230 @@
+package com.kvportal.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.stripe.exception.StripeException;
+import com.stripe.model.Invoice;
+import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionItem;
+import com.stripe.model.checkout.Session;
+import com.stripe.param.SubscriptionUpdateParams;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The sandbox's scriptable surface (CONTRACT 7.1): pay, advance, card, with the events Stripe would send. */
+class SandboxSurfaceTest extends SandboxTest {
+
+    @Test
+    void shouldCompleteTheSessionWithCustomerSubscriptionInvoiceAndEventsInStripesOrder() throws StripeException {
+        Session session = openCheckout("order@example.com");
+        long before = eventCount();
+
+        Reply paid = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
+
+        assertThat(paid.status()).isEqualTo(303);
+        assertThat(paid.header("Location")).endsWith("session_id=" + session.getId());
+        assertThat(eventTypesAfter(before))
+                .containsExactly(
+                        "customer.subscription.created",
+                        "invoice.created",
+                        "invoice.finalized",
+                        "invoice.paid",
+                        "invoice.payment_succeeded",
+                        "checkout.session.completed");
+    }
+
+    @Test
+    void shouldCreateACustomerWhenTheSessionHasNone() throws StripeException {
+        Reply created = stripeApi(
+                "POST",
+                "/v1/checkout/sessions",
+                "mode=subscription&customer_email=new%40example.com&line_items[0][price]=price_sandbox_pro"
+                        + "&success_url=https://example.com/ok?id={CHECKOUT_SESSION_ID}");
+        String id = created.json().get("id").asString();
+        long before = eventCount();
+
+        Reply paid = send("POST", "/sandbox/checkout/" + id + "/pay", "outcome=succeeded", FORM);
+
+        assertThat(paid.status()).isEqualTo(303);
+        assertThat(paid.header("Location")).isEqualTo("https://example.com/ok?id=" + id);
+        Session complete = stripe().v1().checkout().sessions().retrieve(id);
+        assertThat(complete.getCustomer()).startsWith("cus_");
+        assertThat(stripe().v1().customers().retrieve(complete.getCustomer()).getEmail())
+                .isEqualTo("new@example.com");
+        assertThat(eventTypesAfter(before)).startsWith("customer.created", "customer.subscription.created");
+    }
+
+    @Test
+    void shouldAnswer402AndChangeNothingWhenTheCardIsDeclined() throws StripeException {
+        Session session = openCheckout("declined@example.com");
+        long before = eventCount();
+
+        Reply declined = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"card_declined\"}");
+
+        assertThat(declined.status()).isEqualTo(402);
+        assertThat(declined.json().at("/error/type").asString()).isEqualTo("card_error");
+        assertThat(declined.json().at("/error/code").asString()).isEqualTo("card_declined");
+        assertThat(eventCount()).isEqualTo(before);
+        Session still = stripe().v1().checkout().sessions().retrieve(session.getId());
+        assertThat(still.getStatus()).isEqualTo("open");
+        assertThat(still.getPaymentStatus()).isEqualTo("unpaid");
+        assertThat(still.getSubscription()).isNull();
+    }
+
+    @Test
+    void shouldRedirectAgainWithoutNewEffectsWhenACompleteSessionIsPaidAgain() throws StripeException {
+        Session session = openCheckout("twice@example.com");
+        Reply first = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
+        long events = eventCount();
+
+        Reply second = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
+        Reply declinedAfter = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"card_declined\"}");
+
+        assertThat(second.status()).isEqualTo(303);
+        assertThat(second.header("Location")).isEqualTo(first.header("Location"));
+        assertThat(declinedAfter.status()).isEqualTo(303);
+        assertThat(eventCount()).isEqualTo(events);
+        assertThat(jdbc.sql("select count(*) from sandbox_subscriptions where customer = ?")
+                        .param(session.getCustomer())
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1L);
+    }
+
+    @Test
+    void shouldAnswer404ForAnUnknownSessionAnd400ForAnUnknownOutcome() throws StripeException {
+        Session session = openCheckout("outcome@example.com");
+
+        Reply unknown = postJson("/sandbox/checkout/cs_test_nope/pay", "{}");
+        Reply badOutcome = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"maybe\"}");
+        Reply badJson = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{outcome");
+
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.errorCode()).isEqualTo("resource_missing");
+        assertThat(badOutcome.status()).isEqualTo(400);
+        assertThat(badOutcome.json().at("/error/param").asString()).isEqualTo("outcome");
+        assertThat(badJson.status()).isEqualTo(400);
+        assertThat(stripe().v1().checkout().sessions().retrieve(session.getId()).getStatus())
+                .isEqualTo("open");
+    }
+
+    @Test
+    void shouldRenewWithAPaidInvoiceWhenTheCardSucceeds() throws StripeException {
+        String subscriptionId = payAndSubscribe(openCheckout("renew@example.com"));
+        SubscriptionItem first =
+                stripe().v1().subscriptions().retrieve(subscriptionId).getItems().getData().get(0);
+        long before = eventCount();
+
+        Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+
+        assertThat(advanced.status()).isEqualTo(200);
+        JsonNode item = advanced.json().at("/items/data/0");
+        assertThat(item.get("current_period_start").asLong()).isEqualTo(first.getCurrentPeriodEnd());
+        assertThat(item.get("current_period_end").asLong())
+                .isEqualTo(Instant.ofEpochSecond(first.getCurrentPeriodStart())
+                        .atZone(ZoneOffset.UTC)
+                        .plusMonths(2)
+                        .toEpochSecond());
+        assertThat(advanced.json().get("status").asString()).isEqualTo("active");
+        assertThat(eventTypesAfter(before))
+                .containsExactly(
+                        "invoice.created",
+                        "invoice.finalized",
+                        "invoice.paid",
+                        "invoice.payment_succeeded",
+                        "customer.subscription.updated");
+        Invoice renewal =
+                stripe().v1().invoices().retrieve(advanced.json().get("latest_invoice").asString());
+        assertThat(renewal.getStatus()).isEqualTo("paid");
+        assertThat(renewal.getBillingReason()).isEqualTo("subscription_cycle");
+        assertThat(renewal.getLines().getData().get(0).getPeriod().getStart())
+                .isEqualTo(first.getCurrentPeriodEnd());
+    }
+
+    @Test
+    void shouldGoPastDueOnADeclinedRenewalAndRecoverWhenTheCardIsFixed() throws StripeException {
+        Session session = openCheckout("past-due@example.com");
+        String subscriptionId = payAndSubscribe(session);
+        String customerId = session.getCustomer();
+
+        Reply declining = postJson("/sandbox/customers/" + customerId + "/card", "{\"outcome\":\"card_declined\"}");
+        assertThat(declining.status()).isEqualTo(200);
+        assertThat(declining.json().get("outcome").asString()).isEqualTo("card_declined");
+        long beforeAdvance = eventCount();
+
+        Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+
+        assertThat(advanced.status()).isEqualTo(200);
+        assertThat(advanced.json().get("status").asString()).isEqualTo("past_due");
+        assertThat(eventTypesAfter(beforeAdvance))
+                .containsExactly(
+                        "invoice.created",
+                        "invoice.finalized",
+                        "invoice.payment_failed",
+                        "customer.subscription.updated");
+        String invoiceId = advanced.json().get("latest_invoice").asString();
+        Invoice failed = stripe().v1().invoices().retrieve(invoiceId);
+        assertThat(failed.getStatus()).isEqualTo("open");
+        assertThat(failed.getAttemptCount()).isEqualTo(1L);
+        assertThat(failed.getAmountRemaining()).isEqualTo(2000L);
+        long beforeFix = eventCount();
+
+        Reply fixed = send("POST", "/sandbox/customers/" + customerId + "/card", "outcome=succeeded", FORM);
+
+        assertThat(fixed.status()).isEqualTo(200);
+        assertThat(fixed.json().at("/paid_invoices/0").asString()).isEqualTo(invoiceId);
+        assertThat(fixed.json().at("/reactivated_subscriptions/0").asString()).isEqualTo(subscriptionId);
+        assertThat(eventTypesAfter(beforeFix))
+                .containsExactly("invoice.paid", "invoice.payment_succeeded", "customer.subscription.updated");
+        assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("paid");
+        assertThat(stripe().v1().invoices().retrieve(invoiceId).getAttemptCount())
+                .isEqualTo(2L);
+        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getStatus())
+                .isEqualTo("active");
+    }
+
+    @Test
+    void shouldEndASubscriptionSetToCancelAtPeriodEndWhenAdvanced() throws StripeException {
+        String subscriptionId = payAndSubscribe(openCheckout("ends@example.com"));
+        Subscription canceling = stripe().v1()
+                .subscriptions()
+                .update(
+                        subscriptionId,
+                        SubscriptionUpdateParams.builder()
+                                .setCancelAtPeriodEnd(true)
+                                .build());
+        long before = eventCount();
+
+        Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+
+        assertThat(advanced.status()).isEqualTo(200);
+        assertThat(advanced.json().get("status").asString()).isEqualTo("canceled");
+        assertThat(advanced.json().get("ended_at").asLong()).isEqualTo(canceling.getCancelAt());
+        assertThat(eventTypesAfter(before)).containsExactly("customer.subscription.deleted");
+
+        Reply again = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        assertThat(again.status()).isEqualTo(400);
+        assertThat(again.errorCode()).isEqualTo("subscription_ended");
+        assertThat(eventTypesAfter(before)).hasSize(1);
+    }
+
+    @Test
+    void shouldAnswer404ForUnknownSubscriptionsAndCustomersAnd400ForAMissingOutcome() throws StripeException {
+        Session session = openCheckout("surface-errors@example.com");
+
+        Reply advance = send("POST", "/sandbox/subscriptions/sub_nope/advance", null, null);
+        Reply card = postJson("/sandbox/customers/cus_nope/card", "{\"outcome\":\"succeeded\"}");
+        Reply noOutcome = postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{}");
+        Reply badOutcome = postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":1}");
+
+        assertThat(advance.status()).isEqualTo(404);
+        assertThat(advance.errorCode()).isEqualTo("resource_missing");
+        assertThat(card.status()).isEqualTo(404);
+        assertThat(noOutcome.status()).isEqualTo(400);
+        assertThat(noOutcome.errorCode()).isEqualTo("parameter_missing");
+        assertThat(badOutcome.status()).isEqualTo(400);
+        assertThat(badOutcome.errorCode()).isEqualTo("parameter_invalid");
+    }
+}

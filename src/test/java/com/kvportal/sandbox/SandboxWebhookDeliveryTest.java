@@ -1,0 +1,192 @@
+package com.kvportal.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.stripe.Stripe;
+import com.stripe.exception.SignatureVerificationException;
+import com.stripe.exception.StripeException;
+import com.stripe.model.Event;
+import com.stripe.model.StripeObject;
+import com.stripe.model.checkout.Session;
+import com.stripe.net.Webhook;
+import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.SubscriptionUpdateParams;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Delivery of the outbox to a webhook this test controls: every event is signed so that stripe-java's own
+ * {@code Webhook.constructEvent} accepts it, deserializes at stripe-java's API version, arrives in creation order,
+ * and is retried with doubling waits until it is accepted.
+ */
+@Import(SandboxWebhookDeliveryTest.Receiver.class)
+@TestPropertySource(properties = "kvportal.sandbox.webhook-path=" + SandboxWebhookDeliveryTest.Receiver.PATH)
+class SandboxWebhookDeliveryTest extends SandboxTest {
+
+    /** A webhook that refuses the first attempt of every event, and every attempt of marked events until released. */
+    @RestController
+    static class Receiver {
+        static final String PATH = "/test/sandbox-webhook";
+        static final String MARK = "always-fail";
+
+        record Delivery(String eventId, long receivedAtNanos, String payload, String signature, int answered) {}
+
+        final List<Delivery> deliveries = Collections.synchronizedList(new ArrayList<>());
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        final AtomicBoolean releaseMarked = new AtomicBoolean();
+
+        @PostMapping(PATH)
+        ResponseEntity<Void> receive(
+                @RequestBody String payload, @RequestHeader("Stripe-Signature") String signature) {
+            String id = JSON.readTree(payload).get("id").asString();
+            boolean refuse = seen.add(id) || (payload.contains(MARK) && !releaseMarked.get());
+            int status = refuse ? 503 : 200;
+            deliveries.add(new Delivery(id, System.nanoTime(), payload, signature, status));
+            return ResponseEntity.status(status).build();
+        }
+
+        List<Delivery> of(String eventId) {
+            synchronized (deliveries) {
+                return deliveries.stream()
+                        .filter(d -> d.eventId().equals(eventId))
+                        .toList();
+            }
+        }
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    Receiver receiver;
+
+    @Test
+    void shouldDeliverEveryEventSignedInOrderAfterARetry() throws Exception {
+        long before = eventCount();
+        Session session = openCheckout("delivered@example.com");
+        String subscriptionId = payAndSubscribe(session);
+        postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"card_declined\"}");
+        send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"succeeded\"}");
+        stripe().v1()
+                .subscriptions()
+                .update(
+                        subscriptionId,
+                        SubscriptionUpdateParams.builder()
+                                .setCancelAtPeriodEnd(true)
+                                .build());
+        send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        List<String> ids = jdbc.sql("select id from sandbox_events order by seq offset ?")
+                .param(before)
+                .query(String.class)
+                .list();
+
+        await("delivery of every event", Duration.ofSeconds(60), () -> jdbc.sql(
+                                "select count(*) from sandbox_events where delivered_at is null and id in (:ids)")
+                        .param("ids", ids)
+                        .query(Long.class)
+                        .single()
+                == 0);
+
+        Set<String> types = new LinkedHashSet<>();
+        for (String id : ids) {
+            List<Receiver.Delivery> attempts = receiver.of(id);
+            assertThat(attempts).extracting(Receiver.Delivery::answered).containsExactly(503, 200);
+            assertThat(Duration.ofNanos(attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos()))
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+            Receiver.Delivery accepted = attempts.get(1);
+            Event event = Webhook.constructEvent(
+                    accepted.payload(), accepted.signature(), provider.webhookSecret());
+            assertThat(event.getId()).isEqualTo(id);
+            assertThat(event.getApiVersion()).isEqualTo(Stripe.API_VERSION);
+            assertThat(event.getLivemode()).isFalse();
+            StripeObject object = event.getDataObjectDeserializer().getObject().orElse(null);
+            assertThat(object).as("data.object of %s", event.getType()).isNotNull();
+            types.add(event.getType());
+            assertThatThrownBy(() -> Webhook.constructEvent(accepted.payload(), accepted.signature(), "whsec_other"))
+                    .isInstanceOf(SignatureVerificationException.class);
+        }
+        assertThat(types)
+                .contains(
+                        "customer.created",
+                        "customer.subscription.created",
+                        "invoice.paid",
+                        "checkout.session.completed",
+                        "invoice.payment_failed",
+                        "customer.subscription.updated",
+                        "customer.subscription.deleted");
+        List<String> firstAttemptOrder;
+        synchronized (receiver.deliveries) {
+            firstAttemptOrder = receiver.deliveries.stream()
+                    .filter(d -> d.answered() == 503)
+                    .map(Receiver.Delivery::eventId)
+                    .filter(ids::contains)
+                    .distinct()
+                    .toList();
+        }
+        assertThat(firstAttemptOrder).containsExactlyElementsOf(ids);
+        Map<String, Object> row = jdbc.sql("select attempts, last_status, last_error from sandbox_events where id = ?")
+                .param(ids.get(0))
+                .query()
+                .singleRow();
+        assertThat(row).containsEntry("attempts", 2).containsEntry("last_status", 200);
+        assertThat(row.get("last_error")).isNull();
+    }
+
+    @Test
+    void shouldRetryWithDoublingWaitsUntilTheWebhookAccepts() throws StripeException {
+        String customerId = stripe().v1()
+                .customers()
+                .create(CustomerCreateParams.builder()
+                        .setEmail(Receiver.MARK + "@example.com")
+                        .build())
+                .getId();
+        String eventId = jdbc.sql("select id from sandbox_events where type = 'customer.created' and payload like ?")
+                .param("%" + customerId + "%")
+                .query(String.class)
+                .single();
+
+        await("three refused attempts", Duration.ofSeconds(30), () -> receiver.of(eventId).size() >= 3);
+
+        Map<String, Object> failing = jdbc.sql(
+                        "select attempts, last_status, last_error, delivered_at, next_attempt_at > now() as waiting "
+                                + "from sandbox_events where id = ?")
+                .param(eventId)
+                .query()
+                .singleRow();
+        assertThat((Integer) failing.get("attempts")).isGreaterThanOrEqualTo(3);
+        assertThat(failing.get("last_status")).isEqualTo(503);
+        assertThat((String) failing.get("last_error")).startsWith("HTTP 503");
+        assertThat(failing.get("delivered_at")).isNull();
+        List<Receiver.Delivery> attempts = receiver.of(eventId);
+        Duration firstWait = Duration.ofNanos(attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos());
+        Duration secondWait = Duration.ofNanos(attempts.get(2).receivedAtNanos() - attempts.get(1).receivedAtNanos());
+        assertThat(firstWait).isBetween(Duration.ofMillis(900), Duration.ofMillis(1900));
+        assertThat(secondWait).isBetween(Duration.ofMillis(1900), Duration.ofMillis(3500));
+
+        receiver.releaseMarked.set(true);
+        await("delivery once the webhook accepts", Duration.ofSeconds(30), () -> jdbc.sql(
+                                "select delivered_at is not null from sandbox_events where id = ?")
+                        .param(eventId)
+                        .query(Boolean.class)
+                        .single());
+
+        assertThat(receiver.of(eventId).stream().map(Receiver.Delivery::answered).collect(Collectors.toList()))
+                .endsWith(200)
+                .hasSizeGreaterThanOrEqualTo(4);
+    }
+}
