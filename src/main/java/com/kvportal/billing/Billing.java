@@ -23,6 +23,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,6 +45,15 @@ public class Billing {
 
     private static final Logger log = LoggerFactory.getLogger(Billing.class);
     private static final Pattern SESSION_ID = Pattern.compile("cs_[A-Za-z0-9_]{1,250}");
+
+    /** Striped: bounded memory, and organizations rarely share a stripe at the moment of their first checkout. */
+    private static final Lock[] CUSTOMER_CREATION = new Lock[64];
+
+    static {
+        for (int i = 0; i < CUSTOMER_CREATION.length; i++) {
+            CUSTOMER_CREATION[i] = new ReentrantLock();
+        }
+    }
 
     private final Plans plans;
     private final StoredSubscriptions subscriptions;
@@ -101,10 +112,7 @@ public class Billing {
         return invoices.ofOrganization(caller.organizationId());
     }
 
-    /**
-     * Starts a hosted checkout for the tier. The organization's provider customer is made on its first checkout,
-     * under a lock and an idempotency key of the organization, so that it never gets two.
-     */
+    /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
     CheckoutSession checkout(Caller caller, CheckoutRequest request) {
         if (request.tier() == null) {
             new FieldErrors().add("tier", "is required").throwIfAny();
@@ -130,30 +138,50 @@ public class Billing {
                 baseUrl.resolve(CANCEL_PATH));
     }
 
+    /**
+     * The organization's provider customer, made on its first checkout. No database connection is held while
+     * the provider is called (the sandbox answers from this very service and pool), so the guards are: one
+     * creation at a time per organization in this instance, an idempotency key of the organization at the
+     * provider (a concurrent or retried create from any instance answers the same customer), and the primary
+     * key of billing_accounts, which keeps the first link if two instances race.
+     */
     private ProviderCustomerId providerCustomer(Caller caller) {
         UUID organizationId = caller.organizationId();
         Optional<BillingAccount> existing = billingAccounts.find(organizationId);
         if (existing.isPresent()) {
             return existing.get().providerCustomerId();
         }
-        BillingAccount account = transaction.execute(status -> {
-            billingAccounts.lock(organizationId);
-            Optional<BillingAccount> locked = billingAccounts.find(organizationId);
-            if (locked.isPresent()) {
-                return locked.get();
+        Lock lock = CUSTOMER_CREATION[Math.floorMod(organizationId.hashCode(), CUSTOMER_CREATION.length)];
+        lock.lock();
+        try {
+            existing = billingAccounts.find(organizationId);
+            if (existing.isPresent()) {
+                return existing.get().providerCustomerId();
             }
             Organization organization = accounts.organization(organizationId)
                     .orElseThrow(() -> new IllegalStateException(
                             "organization " + organizationId + " of a signed-in caller does not exist"));
-            // a provider failure here rolls back, and nothing is recorded
+            // a provider failure throws here, before anything is recorded
             ProviderCustomerId created =
                     gateway.createCustomer(organizationId, organization.ownerEmail(), organization.name());
-            BillingAccount opened = new BillingAccount(organizationId, created, caller.customerId());
-            billingAccounts.insert(opened);
-            log.info("Organization {} has provider customer {}", organizationId, created);
-            return opened;
-        });
-        return account.providerCustomerId();
+            billingAccounts.insertIfAbsent(new BillingAccount(organizationId, created, caller.customerId()));
+            BillingAccount stored = billingAccounts
+                    .find(organizationId)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "provider customer " + created + " is linked to another organization"));
+            if (stored.providerCustomerId().equals(created)) {
+                log.info("Organization {} has provider customer {}", organizationId, created);
+            } else {
+                log.warn(
+                        "Organization {} keeps provider customer {}; {} was made concurrently and is unused",
+                        organizationId,
+                        stored.providerCustomerId(),
+                        created);
+            }
+            return stored.providerCustomerId();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -18,17 +18,6 @@ class BillingAccounts {
         this.jdbc = jdbc;
     }
 
-    /**
-     * Serializes the creation of the organization's provider customer until the transaction ends, so that two
-     * concurrent checkouts cannot both create one. (A row lock cannot do this: there is no row yet.)
-     */
-    void lock(UUID organizationId) {
-        jdbc.sql("select pg_advisory_xact_lock(hashtextextended(?, 0))")
-                .param("billing-account:" + organizationId)
-                .query((rs, n) -> 1)
-                .single();
-    }
-
     Optional<BillingAccount> find(UUID organizationId) {
         return jdbc.sql("select organization_id, provider_customer_id, customer_id from billing_accounts"
                         + " where organization_id = ?")
@@ -45,8 +34,10 @@ class BillingAccounts {
                 .optional();
     }
 
-    void insert(BillingAccount account) {
-        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
+    /** Links the organization unless it (or the provider customer) is linked already: the first link stays. */
+    void insertIfAbsent(BillingAccount account) {
+        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)"
+                        + " on conflict do nothing")
                 .params(account.organizationId(), account.providerCustomerId().value(), account.customerId())
                 .update();
     }

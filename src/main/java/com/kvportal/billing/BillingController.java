@@ -34,6 +34,9 @@ class BillingController {
 
     record PortalResponse(String url) {}
 
+    /** The provider's hosted checkout: where to send the customer. */
+    record CheckoutResponse(String sessionId, String url) {}
+
     @GetMapping("/plans")
     Map<String, List<Plan>> plans() {
         return Map.of("plans", billing.plans());
@@ -50,8 +53,9 @@ class BillingController {
     }
 
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
-    CheckoutSession checkout(Caller caller, @RequestBody CheckoutRequest request) {
-        return billing.checkout(caller, request);
+    CheckoutResponse checkout(Caller caller, @RequestBody CheckoutRequest request) {
+        CheckoutSession session = billing.checkout(caller, request);
+        return new CheckoutResponse(session.id(), session.url());
     }
 
     @GetMapping("/checkout/success")

@@ -80,7 +80,8 @@ class SandboxSurfaceTest extends SandboxTest {
         long events = eventCount();
 
         Reply second = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
-        Reply declinedAfter = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"card_declined\"}");
+        Reply declinedAfter =
+                postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"card_declined\"}");
 
         assertThat(second.status()).isEqualTo(303);
         assertThat(second.header("Location")).isEqualTo(first.header("Location"));
@@ -113,8 +114,12 @@ class SandboxSurfaceTest extends SandboxTest {
     @Test
     void shouldRenewWithAPaidInvoiceWhenTheCardSucceeds() throws StripeException {
         String subscriptionId = payAndSubscribe(openCheckout("renew@example.com"));
-        SubscriptionItem first =
-                stripe().v1().subscriptions().retrieve(subscriptionId).getItems().getData().get(0);
+        SubscriptionItem first = stripe().v1()
+                .subscriptions()
+                .retrieve(subscriptionId)
+                .getItems()
+                .getData()
+                .get(0);
         long before = eventCount();
 
         Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
@@ -135,12 +140,12 @@ class SandboxSurfaceTest extends SandboxTest {
                         "invoice.paid",
                         "invoice.payment_succeeded",
                         "customer.subscription.updated");
-        Invoice renewal =
-                stripe().v1().invoices().retrieve(advanced.json().get("latest_invoice").asString());
+        Invoice renewal = stripe().v1()
+                .invoices()
+                .retrieve(advanced.json().get("latest_invoice").asString());
         assertThat(renewal.getStatus()).isEqualTo("paid");
         assertThat(renewal.getBillingReason()).isEqualTo("subscription_cycle");
-        assertThat(renewal.getLines().getData().get(0).getPeriod().getStart())
-                .isEqualTo(first.getCurrentPeriodEnd());
+        assertThat(renewal.getLines().getData().get(0).getPeriod().getStart()).isEqualTo(first.getCurrentPeriodEnd());
     }
 
     @Test

@@ -53,8 +53,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         final AtomicBoolean releaseMarked = new AtomicBoolean();
 
         @PostMapping(PATH)
-        ResponseEntity<Void> receive(
-                @RequestBody String payload, @RequestHeader("Stripe-Signature") String signature) {
+        ResponseEntity<Void> receive(@RequestBody String payload, @RequestHeader("Stripe-Signature") String signature) {
             String id = JSON.readTree(payload).get("id").asString();
             boolean refuse = seen.add(id) || (payload.contains(MARK) && !releaseMarked.get());
             int status = refuse ? 503 : 200;
@@ -95,22 +94,24 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                 .query(String.class)
                 .list();
 
-        await("delivery of every event", Duration.ofSeconds(60), () -> jdbc.sql(
-                                "select count(*) from sandbox_events where delivered_at is null and id in (:ids)")
-                        .param("ids", ids)
-                        .query(Long.class)
-                        .single()
-                == 0);
+        await(
+                "delivery of every event",
+                Duration.ofSeconds(60),
+                () -> jdbc.sql("select count(*) from sandbox_events where delivered_at is null and id in (:ids)")
+                                .param("ids", ids)
+                                .query(Long.class)
+                                .single()
+                        == 0);
 
         Set<String> types = new LinkedHashSet<>();
         for (String id : ids) {
             List<Receiver.Delivery> attempts = receiver.of(id);
             assertThat(attempts).extracting(Receiver.Delivery::answered).containsExactly(503, 200);
-            assertThat(Duration.ofNanos(attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos()))
+            assertThat(Duration.ofNanos(
+                            attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos()))
                     .isGreaterThanOrEqualTo(Duration.ofMillis(900));
             Receiver.Delivery accepted = attempts.get(1);
-            Event event = Webhook.constructEvent(
-                    accepted.payload(), accepted.signature(), provider.webhookSecret());
+            Event event = Webhook.constructEvent(accepted.payload(), accepted.signature(), provider.webhookSecret());
             assertThat(event.getId()).isEqualTo(id);
             assertThat(event.getApiVersion()).isEqualTo(Stripe.API_VERSION);
             assertThat(event.getLivemode()).isFalse();
@@ -160,7 +161,10 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                 .query(String.class)
                 .single();
 
-        await("three refused attempts", Duration.ofSeconds(30), () -> receiver.of(eventId).size() >= 3);
+        await(
+                "three refused attempts",
+                Duration.ofSeconds(30),
+                () -> receiver.of(eventId).size() >= 3);
 
         Map<String, Object> failing = jdbc.sql(
                         "select attempts, last_status, last_error, delivered_at, next_attempt_at > now() as waiting "
@@ -173,19 +177,23 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         assertThat((String) failing.get("last_error")).startsWith("HTTP 503");
         assertThat(failing.get("delivered_at")).isNull();
         List<Receiver.Delivery> attempts = receiver.of(eventId);
-        Duration firstWait = Duration.ofNanos(attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos());
-        Duration secondWait = Duration.ofNanos(attempts.get(2).receivedAtNanos() - attempts.get(1).receivedAtNanos());
+        Duration firstWait = Duration.ofNanos(
+                attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos());
+        Duration secondWait = Duration.ofNanos(
+                attempts.get(2).receivedAtNanos() - attempts.get(1).receivedAtNanos());
         assertThat(firstWait).isBetween(Duration.ofMillis(900), Duration.ofMillis(1900));
         assertThat(secondWait).isBetween(Duration.ofMillis(1900), Duration.ofMillis(3500));
 
         receiver.releaseMarked.set(true);
         await("delivery once the webhook accepts", Duration.ofSeconds(30), () -> jdbc.sql(
-                                "select delivered_at is not null from sandbox_events where id = ?")
-                        .param(eventId)
-                        .query(Boolean.class)
-                        .single());
+                        "select delivered_at is not null from sandbox_events where id = ?")
+                .param(eventId)
+                .query(Boolean.class)
+                .single());
 
-        assertThat(receiver.of(eventId).stream().map(Receiver.Delivery::answered).collect(Collectors.toList()))
+        assertThat(receiver.of(eventId).stream()
+                        .map(Receiver.Delivery::answered)
+                        .collect(Collectors.toList()))
                 .endsWith(200)
                 .hasSizeGreaterThanOrEqualTo(4);
     }
