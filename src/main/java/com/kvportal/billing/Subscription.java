@@ -29,11 +29,4 @@ public record Subscription(
 
     /** Statuses of a subscription that is over: the organization is on free again. */
     static final Set<String> ENDED = Set.of("canceled", "incomplete_expired");
-
-    /** Statuses in which the subscription's plan is the organization's plan. */
-    static final Set<String> GRANTING = Set.of("active", "trialing", "past_due");
-
-    boolean grantsPlan() {
-        return GRANTING.contains(status);
-    }
 }

@@ -1,5 +1,6 @@
 package com.kvportal.billing;
 
+import com.kvportal.account.Accounts;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderInvoice;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -47,6 +49,7 @@ class WebhookEvents {
     private final BillingAccounts billingAccounts;
     private final StoredInvoices invoices;
     private final StripeGateway gateway;
+    private final Accounts accounts;
     private final TransactionTemplate transaction;
 
     WebhookEvents(
@@ -55,12 +58,14 @@ class WebhookEvents {
             BillingAccounts billingAccounts,
             StoredInvoices invoices,
             StripeGateway gateway,
+            Accounts accounts,
             TransactionTemplate transaction) {
         this.processed = processed;
         this.ledger = ledger;
         this.billingAccounts = billingAccounts;
         this.invoices = invoices;
         this.gateway = gateway;
+        this.accounts = accounts;
         this.transaction = transaction;
     }
 
@@ -102,17 +107,25 @@ class WebhookEvents {
             log.info("Event {} was applied already", event.id());
             return;
         }
-        if (billingAccounts.findByProviderCustomer(checkout.get().customer()).isEmpty()
-                && checkout.get().portalCustomerId() == null) {
+        if (!concernsUs(checkout.get())) {
             log.info(
-                    "Ignoring event {}: provider customer {} is not ours",
+                    "Ignoring event {}: organization {} with provider customer {} is not ours",
                     event.id(),
+                    checkout.get().organizationId(),
                     checkout.get().customer());
             return;
         }
         Instant asOf = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        ProviderSubscription subscription =
-                gateway.retrieveSubscription(checkout.get().subscription());
+        Optional<ProviderSubscription> found =
+                gateway.findSubscription(checkout.get().subscription());
+        if (found.isEmpty()) {
+            log.info(
+                    "Ignoring event {}: the provider knows no subscription {}",
+                    event.id(),
+                    checkout.get().subscription());
+            return;
+        }
+        ProviderSubscription subscription = found.get();
         transaction.executeWithoutResult(status -> {
             if (!processed.record(event.id(), event.type())) {
                 log.info("Event {} was applied already", event.id());
@@ -120,6 +133,21 @@ class WebhookEvents {
             }
             ledger.completeCheckout(checkout.get(), subscription, asOf);
         });
+    }
+
+    /**
+     * Checked before asking the provider, so that a session of a stranger is answered 200 at once instead of
+     * failing (and being retried) on a subscription the provider may not show us.
+     */
+    private boolean concernsUs(ProviderCheckout checkout) {
+        UUID organizationId = checkout.organizationId();
+        if (organizationId == null || accounts.organization(organizationId).isEmpty()) {
+            return false;
+        }
+        Optional<BillingAccount> account = billingAccounts.find(organizationId);
+        return account.isPresent()
+                ? account.get().providerCustomerId().equals(checkout.customer())
+                : checkout.portalCustomerId() != null;
     }
 
     private void subscriptionChanged(ProviderEvent event, boolean deleted) {

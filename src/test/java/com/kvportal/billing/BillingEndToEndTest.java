@@ -190,6 +190,36 @@ class BillingEndToEndTest extends IntegrationTest {
     }
 
     @Test
+    void shouldActivateTheSubscriptionThroughTheWebhookAloneWhenTheCustomerNeverComesBack() {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        String sessionId = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
+                .json()
+                .get("session_id")
+                .asString();
+
+        // paid, but the browser never follows the redirect to the success callback
+        Api.Response paid = api().send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
+        assertThat(paid.status()).isEqualTo(303);
+
+        await(
+                "the webhook records the subscription",
+                () -> owner.get("/api/v1/billing/subscription").status() == 200);
+        awaitEventsDelivered();
+        JsonNode subscription = subscription(owner);
+        assertThat(subscription.get("status").asString()).isEqualTo("active");
+        assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("pro");
+        assertThat(subscriptionRows(account)).isOne();
+        assertThat(invoices(owner).get(0).get("status").asString()).isEqualTo("paid");
+        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
+        // and the callback, late, is harmless
+        assertThat(api().get("/api/v1/billing/checkout/success?session_id=" + sessionId)
+                        .header("Location"))
+                .isEqualTo(baseUrl() + "/dashboard/billing?checkout=success");
+        assertThat(subscriptionRows(account)).isOne();
+    }
+
+    @Test
     void shouldGiveAnOrganizationOneProviderCustomerUnderConcurrentCheckouts() throws Exception {
         Api owner = api();
         Api.Account account = owner.signup();

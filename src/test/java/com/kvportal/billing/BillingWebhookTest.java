@@ -426,6 +426,63 @@ class BillingWebhookTest extends IntegrationTest {
         assertThat(subscriptionRows()).isZero();
     }
 
+    @Test
+    void shouldIgnoreACompletedCheckoutOfAnOrganizationThatDoesNotExist() {
+        Api.Response response = webhooks.deliver(event(
+                eventId(),
+                "checkout.session.completed",
+                Instant.now(),
+                StripePayloads.checkoutSession(
+                        "cs_test_" + StripePayloads.random(),
+                        java.util.UUID.randomUUID(),
+                        account.customerId(),
+                        customer,
+                        subscriptionId)));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(subscriptionRows()).isZero();
+    }
+
+    @Test
+    void shouldIgnoreACompletedCheckoutNamingAnotherProviderCustomerThanTheOrganizations() {
+        Api.Response response = webhooks.deliver(event(
+                eventId(),
+                "checkout.session.completed",
+                Instant.now(),
+                StripePayloads.checkoutSession(
+                        "cs_test_" + StripePayloads.random(),
+                        account.organizationId(),
+                        account.customerId(),
+                        "cus_" + StripePayloads.random(),
+                        subscriptionId)));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(subscriptionRows()).isZero();
+        assertThat(jdbc.sql("select provider_customer_id from billing_accounts where organization_id = ?")
+                        .param(account.organizationId())
+                        .query(String.class)
+                        .single())
+                .isEqualTo(customer);
+    }
+
+    @Test
+    void shouldIgnoreACompletedCheckoutWhoseSubscriptionTheProviderDoesNotKnow() {
+        // the provider here is the sandbox, which has never heard of this subscription
+        Api.Response response = webhooks.deliver(event(
+                eventId(),
+                "checkout.session.completed",
+                Instant.now(),
+                StripePayloads.checkoutSession(
+                        "cs_test_" + StripePayloads.random(),
+                        account.organizationId(),
+                        account.customerId(),
+                        customer,
+                        subscriptionId)));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(subscriptionRows()).isZero();
+    }
+
     // --- effects ---
 
     @Test

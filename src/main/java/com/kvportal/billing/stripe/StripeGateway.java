@@ -116,6 +116,22 @@ public class StripeGateway {
         }
     }
 
+    /** The subscription; empty when the provider knows no such subscription. */
+    public Optional<ProviderSubscription> findSubscription(ProviderSubscriptionId id) {
+        Subscription subscription;
+        try {
+            subscription = stripe().subscriptions().retrieve(id.value());
+        } catch (InvalidRequestException e) {
+            if (e.getStatusCode() != null && e.getStatusCode() == 404) {
+                return Optional.empty();
+            }
+            throw unavailable("retrieve a subscription", e);
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("retrieve a subscription", e);
+        }
+        return Optional.of(ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id)));
+    }
+
     public ProviderSubscription retrieveSubscription(ProviderSubscriptionId id) {
         Subscription subscription =
                 call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
