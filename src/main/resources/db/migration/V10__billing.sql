@@ -59,8 +59,10 @@ create table invoices (
     period_start             timestamptz,
     period_end               timestamptz,
     provider_state_at        timestamptz not null,
-    -- when the provider created the invoice
+    -- when the provider created the invoice (whole seconds, so the newest-first order breaks ties by period
+    -- and then by when the invoice was first recorded here)
     created_at               timestamptz not null,
+    recorded_at              timestamptz not null default clock_timestamp(),
     updated_at               timestamptz not null default now()
 );
 create index invoices_organization on invoices (organization_id, created_at desc);

@@ -31,7 +31,7 @@ class StoredInvoices {
                         left join subscriptions s on s.provider_subscription_id = i.provider_subscription_id
                                                  and s.organization_id = i.organization_id
                         where i.organization_id = ?
-                        order by i.created_at desc, i.provider_invoice_id desc""")
+                        order by i.created_at desc, i.period_start desc nulls last, i.recorded_at desc, i.id""")
                 .param(organizationId)
                 .query((rs, n) -> new Invoice(
                         rs.getObject("id", UUID.class),

@@ -657,6 +657,38 @@ class BillingWebhookTest extends IntegrationTest {
     }
 
     @Test
+    void shouldListTheLaterPeriodFirstWhenTwoInvoicesWereCreatedInTheSameSecond() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant nextEnd = periodEnd.plus(Duration.ofDays(30));
+        String renewal = "in_" + StripePayloads.random();
+        // the renewal's event arrives first; the order still follows the periods
+        deliverOk(event(
+                eventId(),
+                "invoice.payment_failed",
+                created,
+                invoice(renewal, customer, subscriptionId, "open", 2000, 0, 1, created, periodEnd, nextEnd)));
+        deliverOk(event(
+                eventId(),
+                "invoice.paid",
+                created,
+                invoice(
+                        "in_" + StripePayloads.random(),
+                        customer,
+                        subscriptionId,
+                        "paid",
+                        2000,
+                        2000,
+                        1,
+                        created,
+                        periodStart,
+                        periodEnd)));
+
+        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+        assertThat(invoices.get(0).get("provider_invoice_id").asString()).isEqualTo(renewal);
+        assertThat(invoices.get(1).get("status").asString()).isEqualTo("paid");
+    }
+
+    @Test
     void shouldCancelOnDeletedAndPutTheOrganizationBackOnFree() {
         deliverOk(
                 subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
