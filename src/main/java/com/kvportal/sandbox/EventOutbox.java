@@ -77,8 +77,10 @@ class EventOutbox {
                 .update();
     }
 
-    void forgetOldIdempotencyKeys() {
+    void forgetOldRecords() {
         jdbc.sql("delete from sandbox_idempotency_keys where created_at < now() - interval '24 hours'")
+                .update();
+        jdbc.sql("delete from sandbox_events where delivered_at < now() - interval '30 days'")
                 .update();
     }
 }

@@ -9,11 +9,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Records Stripe events in the outbox within the transaction of the change they describe, and wakes the delivery
- * worker once that transaction has committed, so that an event never leaves before its cause is durable.
+ * worker once that transaction has committed and the request has been answered, so that an event never leaves
+ * before its cause is durable (the worker's poll picks up anything a wake-up misses).
  */
 @Component
 @SandboxMode
@@ -74,6 +77,17 @@ class SandboxEvents {
         return previous;
     }
 
+    /** Within a web request, the worker is woken once the request is done, so that its answer goes out first. */
+    private void wakeAfterResponse() {
+        RequestAttributes request = RequestContextHolder.getRequestAttributes();
+        if (request == null) {
+            delivery.wake();
+        } else {
+            request.registerDestructionCallback(
+                    SandboxEvents.class.getName() + ".wake", delivery::wake, RequestAttributes.SCOPE_REQUEST);
+        }
+    }
+
     private void wakeAfterCommit() {
         if (TransactionSynchronizationManager.isSynchronizationActive()
                 && !TransactionSynchronizationManager.hasResource(this)) {
@@ -83,7 +97,7 @@ class SandboxEvents {
                 public void afterCompletion(int status) {
                     TransactionSynchronizationManager.unbindResourceIfPossible(SandboxEvents.this);
                     if (status == STATUS_COMMITTED) {
-                        delivery.wake();
+                        wakeAfterResponse();
                     }
                 }
             });

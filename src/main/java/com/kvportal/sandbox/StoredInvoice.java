@@ -28,7 +28,7 @@ record StoredInvoice(
         return status.equals("open");
     }
 
-    StoredInvoice finalized(long now) {
+    StoredInvoice finalized(long now, String number) {
         return new StoredInvoice(
                 id,
                 customer,

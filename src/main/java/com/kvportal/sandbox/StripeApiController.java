@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -25,6 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 class StripeApiController {
 
     static final String PREFIX = "/sandbox/stripe";
+    private static final Logger log = LoggerFactory.getLogger(StripeApiController.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -66,6 +69,18 @@ class StripeApiController {
             }
         } catch (StripeError e) {
             answer = new Answer(e.status(), JSON.writeValueAsString(e.body()), false);
+        } catch (RuntimeException e) {
+            log.error("Sandbox Stripe API failed on {} {}", request.getMethod(), request.getRequestURI(), e);
+            answer = new Answer(
+                    500,
+                    JSON.writeValueAsString(Map.of(
+                            "error",
+                            Map.of(
+                                    "type",
+                                    "api_error",
+                                    "message",
+                                    "The sandbox failed to answer (" + requestId + ")."))),
+                    false);
         }
         ResponseEntity.BodyBuilder response = ResponseEntity.status(answer.status())
                 .contentType(MediaType.APPLICATION_JSON)

@@ -51,7 +51,7 @@ class StripeSandbox {
                 StripeIds.customer(),
                 email(params, "email"),
                 text(params, "name"),
-                params.metadata("metadata"),
+                merged(Map.of(), params.metadata("metadata")),
                 CardOutcome.SUCCEEDED,
                 now());
         objects.insert(customer);
@@ -159,12 +159,12 @@ class StripeSandbox {
                 customer,
                 customerEmail,
                 clientReferenceId,
-                params.metadata("metadata"),
+                merged(Map.of(), params.metadata("metadata")),
                 price.id(),
                 quantity,
                 successUrl,
                 cancelUrl,
-                params.metadata("subscription_data[metadata]"),
+                merged(Map.of(), params.metadata("subscription_data[metadata]")),
                 null,
                 now,
                 now + CHECKOUT_SESSION_LIFETIME,
@@ -439,27 +439,7 @@ class StripeSandbox {
         objects.insert(draft);
         events.emit("invoice.created", json.invoice(draft));
         long now = now();
-        StoredInvoice open = draft.finalized(now);
-        open = new StoredInvoice(
-                open.id(),
-                open.customer(),
-                open.subscription(),
-                open.lineId(),
-                open.status(),
-                open.billingReason(),
-                open.price(),
-                open.quantity(),
-                open.amountDue(),
-                open.amountPaid(),
-                open.attemptCount(),
-                open.periodStart(),
-                open.periodEnd(),
-                open.linePeriodStart(),
-                open.linePeriodEnd(),
-                objects.nextInvoiceNumber(open.customer()),
-                open.created(),
-                open.finalizedAt(),
-                open.paidAt());
+        StoredInvoice open = draft.finalized(now, objects.nextInvoiceNumber(draft.customer()));
         objects.update(open);
         events.emit("invoice.finalized", json.invoice(open));
         if (card == CardOutcome.SUCCEEDED) {

@@ -8,13 +8,56 @@ import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.SubscriptionUpdateParams;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** The sandbox's scriptable surface (CONTRACT 7.1): pay, advance, card, with the events Stripe would send. */
 class SandboxSurfaceTest extends SandboxTest {
+
+    @Autowired
+    SandboxProperties properties;
+
+    @Test
+    void shouldSendEventsToTheBillingWebhookByDefault() {
+        assertThat(properties.webhookPath()).isEqualTo("/api/v1/billing/webhook");
+        assertThat(properties.retryAfter(1)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(properties.retryAfter(3)).isEqualTo(Duration.ofSeconds(4));
+        assertThat(properties.retryAfter(40)).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void shouldCreateOneSubscriptionWhenTheSameSessionIsPaidConcurrently() throws Exception {
+        Session session = openCheckout("concurrent@example.com");
+        long before = eventCount();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                replies.add(pool.submit(() -> postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}")));
+            }
+            for (Future<Reply> reply : replies) {
+                assertThat(reply.get().status()).isEqualTo(303);
+            }
+        } finally {
+            pool.shutdown();
+        }
+
+        assertThat(jdbc.sql("select count(*) from sandbox_subscriptions where customer = ?")
+                        .param(session.getCustomer())
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1L);
+        assertThat(eventTypesAfter(before)).hasSize(6);
+    }
 
     @Test
     void shouldCompleteTheSessionWithCustomerSubscriptionInvoiceAndEventsInStripesOrder() throws StripeException {

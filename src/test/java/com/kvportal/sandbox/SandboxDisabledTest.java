@@ -1,0 +1,51 @@
+package com.kvportal.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.IntegrationTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.TestPropertySource;
+
+/** With Stripe configured the sandbox is off: none of its beans exist and its paths are plain 404s. */
+@TestPropertySource(
+        properties = {"STRIPE_SECRET_KEY=sk_test_x", "STRIPE_PRICE_PRO=price_x", "PAYMENT_WEBHOOK_SECRET=whsec_x"})
+class SandboxDisabledTest extends IntegrationTest {
+
+    @Autowired
+    ApplicationContext context;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private int status(String method, String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .header("Authorization", "Bearer sk_test_x")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .method(method, HttpRequest.BodyPublishers.ofString(method.equals("GET") ? "" : "email=a%40b.c"))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void shouldAnswer404OnEverySandboxPath() throws Exception {
+        assertThat(status("GET", "/sandbox/stripe/v1/customers/cus_x")).isEqualTo(404);
+        assertThat(status("POST", "/sandbox/stripe/v1/customers")).isEqualTo(404);
+        assertThat(status("GET", "/sandbox/checkout/x")).isEqualTo(404);
+        assertThat(status("POST", "/sandbox/checkout/x/pay")).isEqualTo(404);
+        assertThat(status("GET", "/sandbox/portal/x")).isEqualTo(404);
+        assertThat(status("POST", "/sandbox/subscriptions/sub_x/advance")).isEqualTo(404);
+        assertThat(status("POST", "/sandbox/customers/cus_x/card")).isEqualTo(404);
+    }
+
+    @Test
+    void shouldRegisterNoSandboxBeans() {
+        assertThat(context.getBeansOfType(StripeSandbox.class)).isEmpty();
+        assertThat(context.getBeansOfType(WebhookDelivery.class)).isEmpty();
+        assertThat(context.getBeansOfType(StripeApiController.class)).isEmpty();
+    }
+}
