@@ -1,0 +1,419 @@
+package com.kvportal.billing;
+
+import static com.kvportal.billing.StripePayloads.event;
+import static com.kvportal.billing.StripePayloads.eventId;
+import static com.kvportal.billing.StripePayloads.invoice;
+import static com.kvportal.billing.StripePayloads.subscription;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.common.PaymentProvider;
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every answer of the billing endpoints that does not need the payment provider: credentials, validation,
+ * conflicts, missing things, and tenant isolation. Subscriptions and invoices are set up through the signed
+ * webhook, as the provider would.
+ */
+@TestPropertySource(properties = "PAYMENT_WEBHOOK_SECRET=" + Webhooks.SECRET)
+class BillingApiTest extends IntegrationTest {
+
+    private static final String FREE_ID = "6b1e0c8a-0f5e-4d4e-9a51-2f0c3f1a0001";
+    private static final String PRO_ID = "6b1e0c8a-0f5e-4d4e-9a51-2f0c3f1a0002";
+
+    private static final List<String> PORTAL_CALLS = List.of(
+            "GET /api/v1/billing/subscription",
+            "GET /api/v1/billing/invoices",
+            "POST /api/v1/billing/checkout",
+            "POST /api/v1/billing/portal",
+            "POST /api/v1/billing/cancel");
+
+    private final Instant periodStart =
+            Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(2));
+    private final Instant periodEnd = periodStart.plus(Duration.ofDays(30));
+
+    /** An organization with a provider customer and, via the webhook, a subscription. */
+    private record Subscribed(Api api, Api.Account account, String customer, String subscriptionId) {}
+
+    private Subscribed subscribed(boolean cancelAtPeriodEnd) {
+        Api api = api();
+        Api.Account account = api.signup();
+        String customer = "cus_" + StripePayloads.random();
+        String subscriptionId = "sub_" + StripePayloads.random();
+        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
+                .params(account.organizationId(), customer, account.customerId())
+                .update();
+        Webhooks webhooks = new Webhooks(baseUrl());
+        Api.Response response = webhooks.deliver(event(
+                eventId(),
+                "customer.subscription.created",
+                Instant.now(),
+                subscription(
+                        subscriptionId,
+                        customer,
+                        "active",
+                        PaymentProvider.SANDBOX_PRICE_PRO,
+                        periodStart,
+                        periodEnd,
+                        null,
+                        cancelAtPeriodEnd)));
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        response = webhooks.deliver(event(
+                eventId(),
+                "invoice.paid",
+                Instant.now(),
+                invoice(
+                        "in_" + StripePayloads.random(),
+                        customer,
+                        subscriptionId,
+                        "paid",
+                        2000,
+                        2000,
+                        1,
+                        periodStart,
+                        periodStart,
+                        periodEnd)));
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return new Subscribed(api, account, customer, subscriptionId);
+    }
+
+    private static Api.Response call(Api api, String call) {
+        String[] parts = call.split(" ");
+        if (parts[0].equals("GET")) {
+            return api.get(parts[1]);
+        }
+        return parts[1].endsWith("/checkout") ? api.post(parts[1], Map.of("tier", "pro")) : api.post(parts[1]);
+    }
+
+    // --- plans ---
+
+    @Test
+    void shouldListThePlansWithoutCredentialCheapestFirst() {
+        Api.Response response = api().get("/api/v1/billing/plans");
+
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode plans = response.json().get("plans");
+        assertThat(plans.size()).isEqualTo(2);
+        JsonNode free = plans.get(0);
+        assertThat(free.get("id").asString()).isEqualTo(FREE_ID);
+        assertThat(free.get("name").asString()).isEqualTo("Free");
+        assertThat(free.get("tier").asString()).isEqualTo("free");
+        assertThat(free.get("storage_bytes").asLong()).isEqualTo(1073741824L);
+        assertThat(free.get("price_cents").asLong()).isZero();
+        assertThat(free.get("overage_bytes").asLong()).isZero();
+        assertThat(free.get("overage_price_cents").asLong()).isZero();
+        JsonNode pro = plans.get(1);
+        assertThat(pro.get("id").asString()).isEqualTo(PRO_ID);
+        assertThat(pro.get("name").asString()).isEqualTo("Pro");
+        assertThat(pro.get("tier").asString()).isEqualTo("pro");
+        assertThat(pro.get("storage_bytes").asLong()).isEqualTo(107374182400L);
+        assertThat(pro.get("price_cents").asLong()).isEqualTo(2000);
+        assertThat(pro.get("overage_bytes").asLong()).isEqualTo(10737418240L);
+        assertThat(pro.get("overage_price_cents").asLong()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldListThePlansToASignedInCustomerToo() {
+        Api session = api();
+        session.signup();
+        assertThat(session.get("/api/v1/billing/plans").status()).isEqualTo(200);
+    }
+
+    // --- credentials ---
+
+    @Test
+    void shouldAnswer401ToEveryPortalCallWithoutCredential() {
+        for (String call : PORTAL_CALLS) {
+            Api.Response response = call(api(), call);
+            assertThat(response.status()).as(call + " " + response).isEqualTo(401);
+            assertThat(response.code()).isEqualTo("unauthenticated");
+            assertThat(response.header("WWW-Authenticate")).isEqualTo("Bearer");
+        }
+    }
+
+    @Test
+    void shouldAnswer401ToAnUnknownKey() {
+        Api stranger = Api.withKey(baseUrl(), "kv_00000000000000000000000000000000");
+        for (String call : PORTAL_CALLS) {
+            assertThat(call(stranger, call).status()).as(call).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void shouldAnswer403ToEveryPortalCallWithAKeyWithoutAdmin() {
+        Subscribed org = subscribed(false);
+        Api writer = Api.withKey(baseUrl(), org.api().createKey("ci", "write", "read"));
+        for (String call : PORTAL_CALLS) {
+            Api.Response response = call(writer, call);
+            assertThat(response.status()).as(call + " " + response).isEqualTo(403);
+            assertThat(response.code()).isEqualTo("insufficient_permissions");
+        }
+        assertThat(jdbc.sql("select cancel_at from subscriptions where provider_subscription_id = ?")
+                        .param(org.subscriptionId())
+                        .query(java.sql.Timestamp.class)
+                        .optional())
+                .isEmpty();
+    }
+
+    @Test
+    void shouldAnswerAnAdminKeyLikeTheSession() {
+        Subscribed org = subscribed(false);
+        Api admin = Api.withKey(baseUrl(), org.api().createKey("automation", "admin"));
+
+        Api.Response subscription = admin.get("/api/v1/billing/subscription");
+        Api.Response invoices = admin.get("/api/v1/billing/invoices");
+
+        assertThat(subscription.status()).isEqualTo(200);
+        assertThat(subscription
+                        .json()
+                        .get("subscription")
+                        .get("provider_subscription_id")
+                        .asString())
+                .isEqualTo(org.subscriptionId());
+        assertThat(invoices.status()).isEqualTo(200);
+        assertThat(invoices.json().get("invoices").size()).isOne();
+    }
+
+    @Test
+    void shouldAnswer403WhenASessionDoesNotEchoTheCsrfToken() {
+        Api session = api();
+        session.signup();
+        session.withoutCsrfEcho();
+        for (String path : List.of("/api/v1/billing/portal", "/api/v1/billing/cancel")) {
+            Api.Response response = session.post(path);
+            assertThat(response.status()).as(path).isEqualTo(403);
+            assertThat(response.code()).isEqualTo("csrf_failed");
+        }
+        Api.Response checkout = session.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
+        assertThat(checkout.status()).isEqualTo(403);
+        assertThat(checkout.code()).isEqualTo("csrf_failed");
+    }
+
+    // --- subscription ---
+
+    @Test
+    void shouldAnswer404WhenTheOrganizationHasNoSubscription() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.get("/api/v1/billing/subscription");
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.code()).isEqualTo("subscription_not_found");
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+    }
+
+    @Test
+    void shouldShowTheSubscriptionWithEveryField() {
+        Subscribed org = subscribed(false);
+
+        JsonNode subscription =
+                org.api().get("/api/v1/billing/subscription").json().get("subscription");
+
+        assertThat(subscription.get("id").asString()).hasSize(36);
+        assertThat(subscription.get("customer_id").asString())
+                .isEqualTo(org.account().customerId().toString());
+        assertThat(subscription.get("organization_id").asString())
+                .isEqualTo(org.account().organizationId().toString());
+        assertThat(subscription.get("plan_id").asString()).isEqualTo(PRO_ID);
+        assertThat(subscription.get("status").asString()).isEqualTo("active");
+        assertThat(subscription.get("provider_customer_id").asString()).isEqualTo(org.customer());
+        assertThat(subscription.get("provider_subscription_id").asString()).isEqualTo(org.subscriptionId());
+        assertThat(subscription.get("current_period_start").asString()).isEqualTo(periodStart.toString());
+        assertThat(subscription.get("current_period_end").asString()).isEqualTo(periodEnd.toString());
+        assertThat(subscription.has("cancel_at")).isTrue();
+        assertThat(subscription.get("cancel_at").isNull()).isTrue();
+        assertThat(Instant.parse(subscription.get("created_at").asString())).isBefore(Instant.now());
+        assertThat(Instant.parse(subscription.get("updated_at").asString())).isBefore(Instant.now());
+        assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("pro");
+    }
+
+    // --- checkout ---
+
+    @Test
+    void shouldAnswer400WhenTheTierIsMissing() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.post("/api/v1/billing/checkout", Map.of());
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.code()).isEqualTo("validation_failed");
+        assertThat(response.json().get("errors").get(0).get("field").asString()).isEqualTo("tier");
+    }
+
+    @Test
+    void shouldAnswer400ToAnUnknownTier() {
+        Api session = api();
+        Api.Account account = session.signup();
+        for (String tier : List.of("enterprise", "PRO", "", " pro", "<script>alert(1)</script>")) {
+            Api.Response response = session.post("/api/v1/billing/checkout", Map.of("tier", tier));
+            assertThat(response.status()).as(tier).isEqualTo(400);
+            assertThat(response.code()).isEqualTo("unknown_tier");
+        }
+        assertThat(jdbc.sql("select count(*) from billing_accounts where organization_id = ?")
+                        .param(account.organizationId())
+                        .query(Integer.class)
+                        .single())
+                .isZero();
+    }
+
+    @Test
+    void shouldAnswer400WhenTheFreeTierIsBought() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.post("/api/v1/billing/checkout", Map.of("tier", "free"));
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.code()).isEqualTo("tier_not_purchasable");
+    }
+
+    @Test
+    void shouldAnswer400ToABodyThatIsNotJsonOrHasTheWrongType() {
+        Api session = api();
+        session.signup();
+
+        Api.Response malformed = session.send("POST", "/api/v1/billing/checkout", "{tier:", "application/json");
+        Api.Response wrongType = session.post("/api/v1/billing/checkout", Map.of("tier", List.of("pro")));
+        Api.Response notJson = session.send("POST", "/api/v1/billing/checkout", "tier=pro", "text/plain");
+
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.code()).isEqualTo("malformed_json");
+        assertThat(wrongType.status()).isEqualTo(400);
+        assertThat(notJson.status()).isEqualTo(415);
+    }
+
+    @Test
+    void shouldAnswer409WhenTheOrganizationIsSubscribedToTheTierAlready() {
+        Subscribed org = subscribed(false);
+
+        Api.Response response = org.api().post("/api/v1/billing/checkout", Map.of("tier", "pro"));
+
+        assertThat(response.status()).isEqualTo(409);
+        assertThat(response.code()).isEqualTo("already_subscribed");
+    }
+
+    // --- callbacks ---
+
+    @Test
+    void shouldRedirectTheCancelCallbackToTheBillingPage() {
+        Api.Response response = api().get("/api/v1/billing/checkout/cancel");
+
+        assertThat(response.status()).isEqualTo(303);
+        assertThat(response.header("Location")).isEqualTo(baseUrl() + "/dashboard/billing?checkout=canceled");
+    }
+
+    @Test
+    void shouldRedirectTheSuccessCallbackToPendingWhenTheSessionIsMissingOrUnknown() {
+        for (String query : List.of(
+                "",
+                "?session_id=",
+                "?session_id=cs_test_doesnotexist",
+                "?session_id=../../v1/customers",
+                "?session_id=%27%20or%201%3D1")) {
+            Api.Response response = api().get("/api/v1/billing/checkout/success" + query);
+            assertThat(response.status()).as(query).isEqualTo(303);
+            assertThat(response.header("Location"))
+                    .as(query)
+                    .isEqualTo(baseUrl() + "/dashboard/billing?checkout=pending");
+        }
+    }
+
+    // --- portal ---
+
+    @Test
+    void shouldAnswer409ToThePortalWithoutProviderCustomer() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.post("/api/v1/billing/portal");
+
+        assertThat(response.status()).isEqualTo(409);
+        assertThat(response.code()).isEqualTo("no_billing_account");
+    }
+
+    // --- cancel ---
+
+    @Test
+    void shouldAnswer404ToCancelWithoutSubscription() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.post("/api/v1/billing/cancel");
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.code()).isEqualTo("subscription_not_found");
+    }
+
+    @Test
+    void shouldAnswer200UnchangedWhenTheCancellationIsScheduledAlready() {
+        Subscribed org = subscribed(true);
+        JsonNode before = org.api().get("/api/v1/billing/subscription").json().get("subscription");
+
+        Api.Response response = org.api().post("/api/v1/billing/cancel");
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        JsonNode subscription = response.json().get("subscription");
+        assertThat(subscription.get("cancel_at").asString()).isEqualTo(periodEnd.toString());
+        assertThat(subscription).isEqualTo(before);
+    }
+
+    // --- invoices ---
+
+    @Test
+    void shouldListNoInvoicesOfANewOrganization() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.get("/api/v1/billing/invoices");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("invoices").isArray()).isTrue();
+        assertThat(response.json().get("invoices").size()).isZero();
+    }
+
+    // --- tenants ---
+
+    @Test
+    void shouldNeverShowAnotherOrganizationsSubscriptionOrInvoices() {
+        Subscribed a = subscribed(false);
+        Api b = api();
+        b.signup();
+
+        assertThat(a.api()
+                        .get("/api/v1/billing/invoices")
+                        .json()
+                        .get("invoices")
+                        .size())
+                .isOne();
+        Api.Response subscription = b.get("/api/v1/billing/subscription");
+        assertThat(subscription.status()).isEqualTo(404);
+        assertThat(subscription.code()).isEqualTo("subscription_not_found");
+        assertThat(b.get("/api/v1/billing/invoices").json().get("invoices").size())
+                .isZero();
+        assertThat(b.post("/api/v1/billing/cancel").status()).isEqualTo(404);
+        assertThat(b.post("/api/v1/billing/portal").code()).isEqualTo("no_billing_account");
+        // b's own admin key does not reach a's data either
+        Api bKey = Api.withKey(baseUrl(), b.createKey("b-admin", "admin"));
+        assertThat(bKey.get("/api/v1/billing/subscription").status()).isEqualTo(404);
+        assertThat(bKey.get("/api/v1/billing/invoices").json().get("invoices").size())
+                .isZero();
+        // a is unchanged
+        assertThat(a.api()
+                        .get("/api/v1/billing/subscription")
+                        .json()
+                        .get("subscription")
+                        .get("cancel_at")
+                        .isNull())
+                .isTrue();
+    }
+}

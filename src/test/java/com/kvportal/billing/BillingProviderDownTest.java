@@ -1,0 +1,165 @@
+package com.kvportal.billing;
+
+import static com.kvportal.billing.StripePayloads.event;
+import static com.kvportal.billing.StripePayloads.eventId;
+import static com.kvportal.billing.StripePayloads.subscription;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Stripe configured, but unreachable (its API base is a closed port): every call that needs the provider answers
+ * 502 {@code payment_provider_unavailable} and leaves nothing half-made behind.
+ */
+class BillingProviderDownTest extends IntegrationTest {
+
+    private static final String PRICE_PRO = "price_test_pro";
+
+    @DynamicPropertySource
+    static void unreachableStripe(DynamicPropertyRegistry registry) {
+        registry.add("STRIPE_SECRET_KEY", () -> "sk_test_unreachable");
+        registry.add("STRIPE_PRICE_PRO", () -> PRICE_PRO);
+        registry.add("PAYMENT_WEBHOOK_SECRET", () -> Webhooks.SECRET);
+        registry.add("kvportal.stripe.api-base", () -> "http://127.0.0.1:" + closedPort());
+    }
+
+    private static int closedPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void assertProviderUnavailable(Api.Response response) {
+        assertThat(response.status()).as(response.toString()).isEqualTo(502);
+        assertThat(response.code()).isEqualTo("payment_provider_unavailable");
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+    }
+
+    private int billingAccounts(UUID organizationId) {
+        return jdbc.sql("select count(*) from billing_accounts where organization_id = ?")
+                .param(organizationId)
+                .query(Integer.class)
+                .single();
+    }
+
+    private String linkCustomer(Api.Account account) {
+        String customer = "cus_" + StripePayloads.random();
+        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
+                .params(account.organizationId(), customer, account.customerId())
+                .update();
+        return customer;
+    }
+
+    @Test
+    void shouldAnswer502ToCheckoutAndRecordNoProviderCustomer() {
+        Api session = api();
+        Api.Account account = session.signup();
+
+        assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
+
+        assertThat(billingAccounts(account.organizationId())).isZero();
+    }
+
+    @Test
+    void shouldAnswer502ToCheckoutWhenOnlyTheSessionCannotBeMade() {
+        Api session = api();
+        Api.Account account = session.signup();
+        linkCustomer(account);
+
+        assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
+
+        assertThat(billingAccounts(account.organizationId())).isOne();
+        assertThat(session.get("/api/v1/billing/subscription").status()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldAnswer502ToThePortal() {
+        Api session = api();
+        Api.Account account = session.signup();
+        linkCustomer(account);
+
+        assertProviderUnavailable(session.post("/api/v1/billing/portal"));
+    }
+
+    @Test
+    void shouldAnswer502ToCancelAndKeepTheSubscriptionRunning() {
+        Api session = api();
+        Api.Account account = session.signup();
+        String customer = linkCustomer(account);
+        Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Api.Response delivered = new Webhooks(baseUrl())
+                .deliver(event(
+                        eventId(),
+                        "customer.subscription.created",
+                        Instant.now(),
+                        subscription(
+                                "sub_" + StripePayloads.random(),
+                                customer,
+                                "active",
+                                PRICE_PRO,
+                                start,
+                                start.plus(Duration.ofDays(30)),
+                                null,
+                                false)));
+        assertThat(delivered.status()).as(delivered.toString()).isEqualTo(200);
+
+        assertProviderUnavailable(session.post("/api/v1/billing/cancel"));
+
+        JsonNode subscription =
+                session.get("/api/v1/billing/subscription").json().get("subscription");
+        assertThat(subscription.get("cancel_at").isNull()).isTrue();
+        assertThat(subscription.get("status").asString()).isEqualTo("active");
+        assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("pro");
+    }
+
+    @Test
+    void shouldSendTheSuccessCallbackToPendingWhenTheProviderCannotBeAsked() {
+        Api.Response response = api().get("/api/v1/billing/checkout/success?session_id=cs_test_a1b2c3");
+
+        assertThat(response.status()).isEqualTo(303);
+        assertThat(response.header("Location")).isEqualTo(baseUrl() + "/dashboard/billing?checkout=pending");
+    }
+
+    @Test
+    void shouldAnswer5xxToACheckoutCompletedEventWhileTheProviderCannotBeAskedSoThatItIsRetried() {
+        Api session = api();
+        Api.Account account = session.signup();
+        String customer = linkCustomer(account);
+        String id = eventId();
+        String body = event(
+                id,
+                "checkout.session.completed",
+                Instant.now(),
+                StripePayloads.checkoutSession(
+                        "cs_test_" + StripePayloads.random(),
+                        account.organizationId(),
+                        account.customerId(),
+                        customer,
+                        "sub_" + StripePayloads.random()));
+
+        Api.Response response = new Webhooks(baseUrl()).deliver(body);
+
+        assertThat(response.status()).isGreaterThanOrEqualTo(500);
+        assertThat(jdbc.sql("select count(*) from processed_webhook_events where event_id = ?")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isZero();
+    }
+}
