@@ -2,6 +2,7 @@ package com.kvportal.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -37,10 +38,9 @@ class AccountDashboardIT extends BrowserIntegration {
         browser.waitUntil(ExpectedConditions.urlContains("/login?reason=expired"));
 
         logInInPage(email, "not the password at all");
-        assertThat(browser.visible("login-form")
-                        .findElement(By.cssSelector("[data-form-error]"))
-                        .getText())
-                .contains("email or password");
+        browser.waitUntil(ExpectedConditions.textToBe(
+                By.cssSelector("#login-form [data-form-error]"), "The email address or the password is wrong."));
+        assertThat(browser.currentUrl()).contains("/login");
         browser.screenshot("login-failed-1440");
 
         logInInPage(email, PASSWORD);
@@ -66,8 +66,7 @@ class AccountDashboardIT extends BrowserIntegration {
         browser.type("email", email.toUpperCase());
         browser.type("password", PASSWORD);
         browser.byId("submit").click();
-        browser.waitUntil(
-                ExpectedConditions.textMatches(By.id("email-error"), java.util.regex.Pattern.compile(".*already.*")));
+        browser.waitUntil(ExpectedConditions.textMatches(By.id("email-error"), Pattern.compile(".*already.*")));
         assertThat(browser.byId("password-error").isDisplayed()).isFalse();
     }
 
