@@ -161,6 +161,13 @@ public final class Api {
                 .orElse(null);
     }
 
+    /** Puts a cookie in this client's jar, e.g. a session cookie taken from another client. */
+    public void setCookie(HttpCookie cookie) {
+        cookie.setPath("/");
+        cookie.setVersion(0);
+        cookies.getCookieStore().add(URI.create(base), cookie);
+    }
+
     public void clearCookies() {
         cookies.getCookieStore().removeAll();
     }

@@ -26,7 +26,9 @@ public abstract class IntegrationTest {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        registry.add("DATABASE_URL", TestDatabase::freshDatabaseUrl);
+        // the supplier is asked on every read of the property: create the database once per context
+        String url = TestDatabase.freshDatabaseUrl();
+        registry.add("DATABASE_URL", () -> url);
     }
 
     /** An HTTP client for this server, with its own cookie jar. */

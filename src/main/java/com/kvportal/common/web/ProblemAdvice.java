@@ -102,8 +102,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     /** Gives every problem that Spring MVC itself raises (404, 405, 415, ...) its stable code. */
     @Override
-    protected ResponseEntity<Object> handleExceptionInternal(
-            Exception ex, @Nullable Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
+    protected ResponseEntity<Object> createResponseEntity(
+            @Nullable Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         if (body instanceof ProblemDetail problem
                 && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
             HttpStatus status = HttpStatus.valueOf(statusCode.value());
@@ -112,7 +112,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                     Problems.defaultCode(status),
                     problem.getDetail() == null ? status.getReasonPhrase() : problem.getDetail());
         }
-        return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        return super.createResponseEntity(body, headers, statusCode, request);
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {

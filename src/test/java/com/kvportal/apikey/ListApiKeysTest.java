@@ -1,0 +1,84 @@
+package com.kvportal.apikey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ListApiKeysTest extends IntegrationTest {
+
+    @Test
+    void shouldListUnrevokedKeysNewestFirstWithoutSecrets() {
+        Api session = api();
+        session.signup();
+        String first = session.createKey("first");
+        session.createKey("second");
+        String revoked = session.post("/api/v1/api-keys", Map.of("name", "revoked"))
+                .json()
+                .get("key")
+                .get("id")
+                .asString();
+        session.delete("/api/v1/api-keys/" + revoked);
+
+        Api.Response response = session.get("/api/v1/api-keys");
+
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode keys = response.json().get("keys");
+        assertThat(keys.findValuesAsString("name")).containsExactly("second", "first");
+        assertThat(keys.get(0).propertyNames())
+                .containsExactlyInAnyOrder(
+                        "id", "project_id", "name", "permissions", "expires_at", "last_used_at", "created_at");
+        assertThat(response.body()).doesNotContain(first).doesNotContain("digest");
+    }
+
+    @Test
+    void shouldKeepExpiredKeysListed() {
+        Api session = api();
+        Api.Account account = session.signup();
+        session.createKey("old");
+        jdbc.sql("update api_keys set expires_at = now() - interval '1 day' where project_id = ?")
+                .param(account.projectId())
+                .update();
+
+        JsonNode keys = session.get("/api/v1/api-keys").json().get("keys");
+        assertThat(keys.size()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldAnswerAnEmptyListForANewProject() {
+        Api session = api();
+        session.signup();
+        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+    }
+
+    @Test
+    void shouldNeverShowAnotherOrganizationsKeys() {
+        Api alice = api();
+        alice.signup();
+        alice.createKey("alice's key");
+        Api bob = api();
+        bob.signup();
+
+        assertThat(bob.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+        Api bobAdmin = Api.withKey(baseUrl(), bob.createKey("bob admin", "admin"));
+        assertThat(bobAdmin.get("/api/v1/api-keys").json().get("keys").findValuesAsString("name"))
+                .containsExactly("bob admin");
+    }
+
+    @Test
+    void shouldReturn401WithoutCredentialAnd403ForANonAdminKey() {
+        Api.Response anonymous = api().get("/api/v1/api-keys");
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.code()).isEqualTo("unauthenticated");
+
+        Api session = api();
+        session.signup();
+        Api reader = Api.withKey(baseUrl(), session.createKey("reader", "read"));
+        Api.Response forbidden = reader.get("/api/v1/api-keys");
+        assertThat(forbidden.status()).isEqualTo(403);
+        assertThat(forbidden.code()).isEqualTo("insufficient_permissions");
+    }
+}

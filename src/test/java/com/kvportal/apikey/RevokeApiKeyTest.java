@@ -1,0 +1,135 @@
+package com.kvportal.apikey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class RevokeApiKeyTest extends IntegrationTest {
+
+    @Test
+    void shouldReturn204AndRefuseTheKeyFromThenOnAsVerifyAndAsCredential() {
+        Api session = api();
+        session.signup();
+        String raw = session.createKey("admin automation", "admin");
+        Api key = Api.withKey(baseUrl(), raw);
+        assertThat(key.get("/api/v1/api-keys").status()).isEqualTo(200);
+
+        assertThat(session.delete("/api/v1/api-keys/" + idOf(session, "admin automation")).status())
+                .isEqualTo(204);
+
+        assertThat(key.post("/api/v1/api-keys/verify").code()).isEqualTo("api_key_revoked");
+        Api.Response asCredential = key.get("/api/v1/api-keys");
+        assertThat(asCredential.status()).isEqualTo(401);
+        assertThat(asCredential.code()).isEqualTo("unauthenticated");
+        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+    }
+
+    @Test
+    void shouldReturn204AgainForAnAlreadyRevokedKey() {
+        Api session = api();
+        session.signup();
+        session.createKey("twice");
+        String id = idOf(session, "twice");
+        assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
+        assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
+    }
+
+    @Test
+    void shouldReturn404ForAnUnknownId() {
+        Api session = api();
+        session.signup();
+        Api.Response response = session.delete("/api/v1/api-keys/" + UUID.randomUUID());
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.code()).isEqualTo("api_key_not_found");
+    }
+
+    @Test
+    void shouldReturn404ForAnotherOrganizationsKeyAndLeaveItUsable() {
+        Api alice = api();
+        alice.signup();
+        String aliceKey = alice.createKey("alice");
+        String aliceKeyId = idOf(alice, "alice");
+        Api bob = api();
+        bob.signup();
+        Api bobAdmin = Api.withKey(baseUrl(), bob.createKey("bob", "admin"));
+
+        Api.Response bySession = bob.delete("/api/v1/api-keys/" + aliceKeyId);
+        Api.Response byKey = bobAdmin.delete("/api/v1/api-keys/" + aliceKeyId);
+
+        assertThat(bySession.status()).isEqualTo(404);
+        assertThat(bySession.code()).isEqualTo("api_key_not_found");
+        assertThat(byKey.status()).isEqualTo(404);
+        assertThat(byKey.code()).isEqualTo("api_key_not_found");
+        assertThat(Api.withKey(baseUrl(), aliceKey).post("/api/v1/api-keys/verify").status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void shouldReturn404ForAKeyOfAnotherProjectOfTheSameOrganization() {
+        Api session = api();
+        session.signup();
+        session.createKey("in default project");
+        String id = idOf(session, "in default project");
+        String other = session.post("/api/v1/projects", java.util.Map.of("name", "other"))
+                .json()
+                .get("id")
+                .asString();
+        session.put("/api/v1/session/project", java.util.Map.of("project_id", other));
+
+        assertThat(session.delete("/api/v1/api-keys/" + id).code()).isEqualTo("api_key_not_found");
+    }
+
+    @Test
+    void shouldReturn400ForAMalformedId() {
+        Api session = api();
+        session.signup();
+        Api.Response response = session.delete("/api/v1/api-keys/not-a-uuid");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.code()).isEqualTo("validation_failed");
+    }
+
+    @Test
+    void shouldLetAnyKeyRevokeItselfButNoOtherKeyWithoutAdmin() {
+        Api session = api();
+        session.signup();
+        Api writer = Api.withKey(baseUrl(), session.createKey("writer"));
+        session.createKey("other");
+
+        Api.Response other = writer.delete("/api/v1/api-keys/" + idOf(session, "other"));
+        assertThat(other.status()).isEqualTo(403);
+        assertThat(other.code()).isEqualTo("insufficient_permissions");
+
+        assertThat(writer.delete("/api/v1/api-keys/" + idOf(session, "writer")).status())
+                .isEqualTo(204);
+        assertThat(writer.post("/api/v1/api-keys/verify").code()).isEqualTo("api_key_revoked");
+    }
+
+    @Test
+    void shouldReturn401WithoutCredentialAnd403WithoutCsrfHeader() {
+        Api session = api();
+        session.signup();
+        session.createKey("kept");
+        String id = idOf(session, "kept");
+
+        Api.Response anonymous = api().delete("/api/v1/api-keys/" + id);
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.code()).isEqualTo("unauthenticated");
+
+        Api.Response forged = session.withoutCsrfEcho().delete("/api/v1/api-keys/" + id);
+        assertThat(forged.status()).isEqualTo(403);
+        assertThat(forged.code()).isEqualTo("csrf_failed");
+        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isEqualTo(1);
+    }
+
+    private static String idOf(Api session, String name) {
+        for (var key : session.get("/api/v1/api-keys").json().get("keys")) {
+            if (key.get("name").asString().equals(name)) {
+                return key.get("id").asString();
+            }
+        }
+        throw new AssertionError("no key named " + name);
+    }
+}
