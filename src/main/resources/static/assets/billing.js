@@ -61,7 +61,7 @@ function failed(what, fallback) {
 function planOf(subscription) {
   if (!subscription) return null;
   return state.plans.find((plan) => plan.id === subscription.plan_id)
-    || state.plans.find((plan) => subscription.tier && plan.tier === subscription.tier) || null;
+    || (subscription.plan && typeof subscription.plan === 'object' ? subscription.plan : null);
 }
 
 /** The plan the organization has now: the subscription's while it is paid for (or in grace), else Free. */
