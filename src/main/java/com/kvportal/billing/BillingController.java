@@ -1,0 +1,83 @@
+package com.kvportal.billing;
+
+import com.kvportal.billing.Billing.CheckoutRequest;
+import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.web.Caller;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/billing")
+class BillingController {
+
+    private final Billing billing;
+    private final AppBaseUrl baseUrl;
+
+    BillingController(Billing billing, AppBaseUrl baseUrl) {
+        this.billing = billing;
+        this.baseUrl = baseUrl;
+    }
+
+    record SubscriptionResponse(Subscription subscription) {}
+
+    record PortalResponse(String url) {}
+
+    @GetMapping("/plans")
+    Map<String, List<Plan>> plans() {
+        return Map.of("plans", billing.plans());
+    }
+
+    @GetMapping("/subscription")
+    SubscriptionResponse subscription(Caller caller) {
+        return new SubscriptionResponse(billing.subscription(caller));
+    }
+
+    @GetMapping("/invoices")
+    Map<String, List<Invoice>> invoices(Caller caller) {
+        return Map.of("invoices", billing.invoices(caller));
+    }
+
+    @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
+    CheckoutSession checkout(Caller caller, @RequestBody CheckoutRequest request) {
+        return billing.checkout(caller, request);
+    }
+
+    @GetMapping("/checkout/success")
+    ResponseEntity<Void> checkoutSucceeded(@RequestParam(name = "session_id", required = false) @Nullable String id) {
+        return backToDashboard(billing.completeCheckout(id) ? "success" : "pending");
+    }
+
+    @GetMapping("/checkout/cancel")
+    ResponseEntity<Void> checkoutCanceled() {
+        return backToDashboard("canceled");
+    }
+
+    @PostMapping("/portal")
+    PortalResponse portal(Caller caller) {
+        return new PortalResponse(billing.portal(caller));
+    }
+
+    @PostMapping("/cancel")
+    SubscriptionResponse cancel(Caller caller) {
+        return new SubscriptionResponse(billing.cancel(caller));
+    }
+
+    private ResponseEntity<Void> backToDashboard(String outcome) {
+        return ResponseEntity.status(HttpStatus.SEE_OTHER)
+                .location(URI.create(baseUrl.resolve(Billing.DASHBOARD_PATH + "?checkout=" + outcome)))
+                .header("Cache-Control", "no-store")
+                .build();
+    }
+}

@@ -1,0 +1,61 @@
+package com.kvportal.billing;
+
+import com.kvportal.common.web.ProblemException;
+import org.springframework.http.HttpStatus;
+
+/** The ways a billing call fails, each with its stable problem code. */
+final class BillingProblems {
+
+    private BillingProblems() {}
+
+    static final class UnknownTier extends ProblemException {
+        UnknownTier(String tier) {
+            super(HttpStatus.BAD_REQUEST, "unknown_tier", "There is no tier named '" + abbreviate(tier) + "'.");
+        }
+    }
+
+    static final class TierNotPurchasable extends ProblemException {
+        TierNotPurchasable(Tier tier) {
+            super(
+                    HttpStatus.BAD_REQUEST,
+                    "tier_not_purchasable",
+                    "The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
+        }
+    }
+
+    static final class AlreadySubscribed extends ProblemException {
+        AlreadySubscribed(Tier tier) {
+            super(
+                    HttpStatus.CONFLICT,
+                    "already_subscribed",
+                    "The organization already has a " + tier.wire() + " subscription.");
+        }
+    }
+
+    static final class SubscriptionNotFound extends ProblemException {
+        SubscriptionNotFound() {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "subscription_not_found",
+                    "The organization has no subscription; it is on the free plan.");
+        }
+    }
+
+    static final class NoBillingAccount extends ProblemException {
+        NoBillingAccount() {
+            super(
+                    HttpStatus.CONFLICT,
+                    "no_billing_account",
+                    "The organization has no account at the payment provider yet; start a checkout first.");
+        }
+    }
+
+    private static String abbreviate(String value) {
+        String printable = value.codePoints()
+                .filter(c -> !Character.isISOControl(c))
+                .limit(40)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
+        return value.length() > printable.length() ? printable + "..." : printable;
+    }
+}

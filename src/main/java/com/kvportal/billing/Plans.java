@@ -1,0 +1,54 @@
+package com.kvportal.billing;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of the plans table (seeded by the migration, never written here). */
+@Repository
+class Plans {
+
+    private static final String COLUMNS =
+            "id, name, tier, storage_bytes, price_cents, overage_bytes, overage_price_cents";
+
+    private final JdbcClient jdbc;
+
+    Plans(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Every plan, cheapest first. */
+    List<Plan> all() {
+        return jdbc.sql("select " + COLUMNS + " from plans order by price_cents, tier")
+                .query(Plans::plan)
+                .list();
+    }
+
+    Plan byTier(Tier tier) {
+        return jdbc.sql("select " + COLUMNS + " from plans where tier = ?")
+                .param(tier.wire())
+                .query(Plans::plan)
+                .single();
+    }
+
+    Plan byId(UUID id) {
+        return jdbc.sql("select " + COLUMNS + " from plans where id = ?")
+                .param(id)
+                .query(Plans::plan)
+                .single();
+    }
+
+    static Plan plan(ResultSet rs, int row) throws SQLException {
+        return new Plan(
+                rs.getObject("id", UUID.class),
+                rs.getString("name"),
+                Tier.of(rs.getString("tier")).orElseThrow(),
+                rs.getLong("storage_bytes"),
+                rs.getLong("price_cents"),
+                rs.getLong("overage_bytes"),
+                rs.getLong("overage_price_cents"));
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Billing: the plans, the organization's subscription bought through the payment provider's hosted checkout,
+ * its invoices, and the provider's signed webhook that keeps them current. {@link com.kvportal.billing.Billing}
+ * is the feature's public surface.
+ */
+@NullMarked
+package com.kvportal.billing;
+
+import org.jspecify.annotations.NullMarked;

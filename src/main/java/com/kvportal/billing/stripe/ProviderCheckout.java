@@ -1,0 +1,57 @@
+package com.kvportal.billing.stripe;
+
+import com.stripe.model.checkout.Session;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A hosted checkout session as the provider states it.
+ *
+ * @param organizationId the organization the session was made for ({@code client_reference_id}, else the
+ *     metadata), when it names one
+ * @param portalCustomerId our customer who started it (metadata), when present
+ */
+public record ProviderCheckout(
+        String id,
+        @Nullable String status,
+        @Nullable UUID organizationId,
+        @Nullable UUID portalCustomerId,
+        @Nullable ProviderCustomerId customer,
+        @Nullable ProviderSubscriptionId subscription) {
+
+    public static final String ORGANIZATION_KEY = "organization_id";
+    public static final String CUSTOMER_KEY = "customer_id";
+
+    /** Paid for and done: the provider has made the subscription. */
+    public boolean isComplete() {
+        return "complete".equals(status) && organizationId != null && customer != null && subscription != null;
+    }
+
+    static ProviderCheckout of(Session session) {
+        String reference = session.getClientReferenceId();
+        if (reference == null && session.getMetadata() != null) {
+            reference = session.getMetadata().get(ORGANIZATION_KEY);
+        }
+        String customer =
+                session.getMetadata() == null ? null : session.getMetadata().get(CUSTOMER_KEY);
+        return new ProviderCheckout(
+                session.getId(),
+                session.getStatus(),
+                uuid(reference).orElse(null),
+                uuid(customer).orElse(null),
+                ProviderCustomerId.parse(session.getCustomer()).orElse(null),
+                ProviderSubscriptionId.parse(session.getSubscription()).orElse(null));
+    }
+
+    private static Optional<UUID> uuid(@Nullable String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(UUID.fromString(value));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package com.kvportal.billing.stripe;
+
+import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionItem;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A subscription as the provider states it, reduced to what billing keeps.
+ *
+ * @param priceId the price of the first item, which names the plan
+ * @param cancelAt when the subscription will end: its {@code cancel_at}, or the period end when it is set to
+ *     cancel at period end; null when nothing is scheduled
+ */
+public record ProviderSubscription(
+        ProviderSubscriptionId id,
+        ProviderCustomerId customer,
+        String status,
+        @Nullable String priceId,
+        @Nullable Instant currentPeriodStart,
+        @Nullable Instant currentPeriodEnd,
+        @Nullable Instant cancelAt) {
+
+    /** Stripe's subscription statuses. */
+    public static final Set<String> STATUSES = Set.of(
+            "incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused");
+
+    private static final Logger log = LoggerFactory.getLogger(ProviderSubscription.class);
+
+    /** Reads a stripe-java subscription; empty (logged) when it lacks what billing needs. */
+    static Optional<ProviderSubscription> of(Subscription subscription) {
+        Optional<ProviderSubscriptionId> id = ProviderSubscriptionId.parse(subscription.getId());
+        Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(subscription.getCustomer());
+        String status = subscription.getStatus();
+        if (id.isEmpty() || customer.isEmpty() || status == null || !STATUSES.contains(status)) {
+            log.warn(
+                    "Ignoring a provider subscription without a usable id, customer or status: {} {} {}",
+                    subscription.getId(),
+                    subscription.getCustomer(),
+                    status);
+            return Optional.empty();
+        }
+        SubscriptionItem item = subscription.getItems() == null
+                        || subscription.getItems().getData() == null
+                        || subscription.getItems().getData().isEmpty()
+                ? null
+                : subscription.getItems().getData().get(0);
+        Instant periodStart = item == null ? null : Epoch.instant(item.getCurrentPeriodStart());
+        Instant periodEnd = item == null ? null : Epoch.instant(item.getCurrentPeriodEnd());
+        Instant cancelAt = Epoch.instant(subscription.getCancelAt());
+        if (cancelAt == null && Boolean.TRUE.equals(subscription.getCancelAtPeriodEnd())) {
+            cancelAt = periodEnd;
+        }
+        String priceId =
+                item == null || item.getPrice() == null ? null : item.getPrice().getId();
+        return Optional.of(
+                new ProviderSubscription(id.get(), customer.get(), status, priceId, periodStart, periodEnd, cancelAt));
+    }
+}

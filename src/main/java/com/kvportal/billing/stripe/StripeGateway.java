@@ -1,0 +1,200 @@
+package com.kvportal.billing.stripe;
+
+import com.kvportal.common.PaymentProvider;
+import com.kvportal.common.web.ProblemException;
+import com.stripe.StripeClient;
+import com.stripe.exception.InvalidRequestException;
+import com.stripe.exception.StripeException;
+import com.stripe.model.Customer;
+import com.stripe.model.Subscription;
+import com.stripe.model.checkout.Session;
+import com.stripe.net.RequestOptions;
+import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.SubscriptionUpdateParams;
+import com.stripe.param.checkout.SessionCreateParams;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * The calls billing makes to the payment provider, through the official stripe-java client: the same code talks
+ * to Stripe and to the sandbox, only the API base differs. Every failure of the provider (unreachable, timeout,
+ * an error answer) becomes {@link PaymentProviderUnavailable}.
+ */
+@Component
+public class StripeGateway {
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
+
+    private static final Logger log = LoggerFactory.getLogger(StripeGateway.class);
+
+    private final PaymentProvider provider;
+    private final String apiBaseOverride;
+    private volatile @Nullable Client client;
+
+    /** A client for one API base; the sandbox's base is known only once the server listens. */
+    private record Client(String apiBase, StripeClient stripe) {}
+
+    StripeGateway(PaymentProvider provider, @Value("${kvportal.stripe.api-base:}") String apiBaseOverride) {
+        this.provider = provider;
+        this.apiBaseOverride = apiBaseOverride;
+    }
+
+    /** A hosted checkout session the customer is sent to. */
+    public record CheckoutSession(String id, String url) {}
+
+    /**
+     * Creates the organization's customer. The idempotency key is the organization's, so that a retried or
+     * concurrent create answers the same customer instead of making a second one.
+     */
+    public ProviderCustomerId createCustomer(UUID organizationId, String email, String name) {
+        CustomerCreateParams params = CustomerCreateParams.builder()
+                .setEmail(email)
+                .setName(name)
+                .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
+                .build();
+        RequestOptions options = RequestOptions.builder()
+                .setIdempotencyKey("kv-portal-customer-" + organizationId)
+                .build();
+        Customer customer = call("create a customer", () -> stripe().customers().create(params, options));
+        return ProviderCustomerId.parse(customer.getId())
+                .orElseThrow(() -> unusable("customer id " + customer.getId()));
+    }
+
+    /** Creates a hosted checkout for a subscription to {@code priceId}, naming the organization in the session. */
+    public CheckoutSession createCheckout(
+            ProviderCustomerId customer,
+            UUID organizationId,
+            UUID portalCustomerId,
+            String priceId,
+            String successUrl,
+            String cancelUrl) {
+        SessionCreateParams params = SessionCreateParams.builder()
+                .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
+                .setCustomer(customer.value())
+                .setClientReferenceId(organizationId.toString())
+                .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
+                .putMetadata(ProviderCheckout.CUSTOMER_KEY, portalCustomerId.toString())
+                .setSubscriptionData(SessionCreateParams.SubscriptionData.builder()
+                        .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
+                        .build())
+                .addLineItem(SessionCreateParams.LineItem.builder()
+                        .setPrice(priceId)
+                        .setQuantity(1L)
+                        .build())
+                .setSuccessUrl(successUrl)
+                .setCancelUrl(cancelUrl)
+                .build();
+        Session session = call(
+                "create a checkout session",
+                () -> stripe().checkout().sessions().create(params));
+        if (session.getId() == null || session.getUrl() == null) {
+            throw unusable("checkout session without id or url");
+        }
+        return new CheckoutSession(session.getId(), session.getUrl());
+    }
+
+    /** The session as the provider knows it; empty when the provider knows no such session. */
+    public Optional<ProviderCheckout> retrieveCheckout(String sessionId) {
+        try {
+            return Optional.of(
+                    ProviderCheckout.of(stripe().checkout().sessions().retrieve(sessionId)));
+        } catch (InvalidRequestException e) {
+            if (e.getStatusCode() != null && e.getStatusCode() == 404) {
+                return Optional.empty();
+            }
+            throw unavailable("retrieve a checkout session", e);
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("retrieve a checkout session", e);
+        }
+    }
+
+    public ProviderSubscription retrieveSubscription(ProviderSubscriptionId id) {
+        Subscription subscription =
+                call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
+    /** Sets the subscription to end at the close of its current period; answers the updated subscription. */
+    public ProviderSubscription cancelAtPeriodEnd(ProviderSubscriptionId id) {
+        SubscriptionUpdateParams params =
+                SubscriptionUpdateParams.builder().setCancelAtPeriodEnd(true).build();
+        Subscription subscription = call("cancel a subscription at period end", () -> stripe().subscriptions()
+                .update(id.value(), params));
+        return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
+    /** A customer-portal session; answers its URL. */
+    public String createPortalSession(ProviderCustomerId customer, String returnUrl) {
+        com.stripe.param.billingportal.SessionCreateParams params =
+                com.stripe.param.billingportal.SessionCreateParams.builder()
+                        .setCustomer(customer.value())
+                        .setReturnUrl(returnUrl)
+                        .build();
+        com.stripe.model.billingportal.Session session = call(
+                "create a portal session",
+                () -> stripe().billingPortal().sessions().create(params));
+        if (session.getUrl() == null) {
+            throw unusable("portal session without url");
+        }
+        return session.getUrl();
+    }
+
+    private StripeClient stripe() {
+        String apiBase = apiBaseOverride.isBlank() ? provider.apiBase() : apiBaseOverride;
+        Client current = client;
+        if (current == null || !current.apiBase().equals(apiBase)) {
+            current = new Client(
+                    apiBase,
+                    StripeClient.builder()
+                            .setApiKey(provider.secretKey())
+                            .setApiBase(apiBase)
+                            .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
+                            .setReadTimeout((int) READ_TIMEOUT.toMillis())
+                            .setMaxNetworkRetries(1)
+                            .build());
+            client = current;
+        }
+        return current.stripe();
+    }
+
+    @FunctionalInterface
+    private interface ProviderCall<T> {
+        T run() throws StripeException;
+    }
+
+    private static <T> T call(String what, ProviderCall<T> call) {
+        try {
+            return call.run();
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable(what, e);
+        }
+    }
+
+    private static PaymentProviderUnavailable unavailable(String what, Exception e) {
+        log.warn("The payment provider failed to {}: {}", what, e.toString());
+        return new PaymentProviderUnavailable();
+    }
+
+    private static PaymentProviderUnavailable unusable(String what) {
+        log.warn("The payment provider answered an unusable {}", what);
+        return new PaymentProviderUnavailable();
+    }
+
+    /** 502: the payment provider failed or did not answer in time; nothing was changed here. */
+    public static final class PaymentProviderUnavailable extends ProblemException {
+        PaymentProviderUnavailable() {
+            super(
+                    HttpStatus.BAD_GATEWAY,
+                    "payment_provider_unavailable",
+                    "The payment provider did not answer as expected; nothing was changed. Try again shortly.");
+        }
+    }
+}
