@@ -1,0 +1,84 @@
+package com.kvportal.sandbox;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The SQL of the {@code sandbox_events} outbox. A row is delivered when {@code delivered_at} is set; until then
+ * {@code attempts}, {@code last_status}, {@code last_error} and {@code next_attempt_at} tell how delivery goes.
+ */
+@Repository
+@SandboxMode
+class EventOutbox {
+
+    /** An event claimed for delivery. */
+    record Pending(long seq, String id, String type, String payload, int attempts) {}
+
+    private final JdbcClient jdbc;
+
+    EventOutbox(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(String id, String type, String payload) {
+        jdbc.sql("insert into sandbox_events (id, type, payload) values (?, ?, ?)")
+                .params(id, type, payload)
+                .update();
+    }
+
+    /**
+     * Claims due events for one instance: the lease moves {@code next_attempt_at} past the time a delivery can
+     * take, so another instance skips these rows now (SKIP LOCKED) and after the lease only if this one died.
+     */
+    List<Pending> claimDue(int limit, Duration lease) {
+        List<Pending> claimed = jdbc.sql(
+                        """
+                        update sandbox_events set next_attempt_at = now() + make_interval(secs => ?)
+                        where seq in (select seq from sandbox_events
+                                      where delivered_at is null and next_attempt_at <= now()
+                                      order by seq limit ? for update skip locked)
+                        returning seq, id, type, payload, attempts""")
+                .params(lease.toSeconds(), limit)
+                .query((rs, n) -> new Pending(
+                        rs.getLong("seq"),
+                        rs.getString("id"),
+                        rs.getString("type"),
+                        rs.getString("payload"),
+                        rs.getInt("attempts")))
+                .list();
+        return claimed.stream().sorted(Comparator.comparingLong(Pending::seq)).toList();
+    }
+
+    void delivered(long seq, int status) {
+        jdbc.sql(
+                        """
+                        update sandbox_events set attempts = attempts + 1, last_attempt_at = now(), last_status = ?,
+                            last_error = null, delivered_at = now()
+                        where seq = ?""")
+                .params(status, seq)
+                .update();
+    }
+
+    void failed(long seq, @Nullable Integer status, String error, Duration retryIn) {
+        jdbc.sql(
+                        """
+                        update sandbox_events set attempts = attempts + 1, last_attempt_at = now(), last_status = ?,
+                            last_error = ?, next_attempt_at = now() + make_interval(secs => ?)
+                        where seq = ?""")
+                .params(
+                        status,
+                        error.length() > 500 ? error.substring(0, 500) : error,
+                        retryIn.toMillis() / 1000.0,
+                        seq)
+                .update();
+    }
+
+    void forgetOldIdempotencyKeys() {
+        jdbc.sql("delete from sandbox_idempotency_keys where created_at < now() - interval '24 hours'")
+                .update();
+    }
+}

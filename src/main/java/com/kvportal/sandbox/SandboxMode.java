@@ -1,0 +1,28 @@
+package com.kvportal.sandbox;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * Registers a bean only while the sandbox is the payment provider ({@code STRIPE_SECRET_KEY} unset, the same
+ * rule as {@code PaymentProvider}), so that with Stripe configured every {@code /sandbox/**} path is a plain 404.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE)
+@Conditional(SandboxMode.Active.class)
+@interface SandboxMode {
+
+    final class Active implements Condition {
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String key = context.getEnvironment().getProperty("STRIPE_SECRET_KEY", "");
+            return key.isBlank();
+        }
+    }
+}

@@ -1,0 +1,439 @@
+package com.kvportal.sandbox;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The SQL of the sandbox's Stripe objects. Methods named {@code lock...} take a row lock until commit. */
+@Repository
+@SandboxMode
+class SandboxObjects {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() {};
+
+    private final JdbcClient jdbc;
+
+    SandboxObjects(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    // prices
+
+    Optional<StoredPrice> price(String id) {
+        return jdbc.sql("select * from sandbox_prices where id = ?")
+                .param(id)
+                .query(SandboxObjects::price)
+                .optional();
+    }
+
+    // customers
+
+    void insert(StoredCustomer customer) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_customers (id, email, name, metadata, card_outcome, created)
+                        values (?, ?, ?, ?::jsonb, ?, ?)""")
+                .params(
+                        customer.id(),
+                        customer.email(),
+                        customer.name(),
+                        json(customer.metadata()),
+                        customer.card().value(),
+                        customer.created())
+                .update();
+    }
+
+    void update(StoredCustomer customer) {
+        jdbc.sql(
+                        """
+                        update sandbox_customers set email = ?, name = ?, metadata = ?::jsonb, card_outcome = ?
+                        where id = ?""")
+                .params(
+                        customer.email(),
+                        customer.name(),
+                        json(customer.metadata()),
+                        customer.card().value(),
+                        customer.id())
+                .update();
+    }
+
+    Optional<StoredCustomer> customer(String id) {
+        return jdbc.sql("select * from sandbox_customers where id = ?")
+                .param(id)
+                .query(SandboxObjects::customer)
+                .optional();
+    }
+
+    Optional<StoredCustomer> lockCustomer(String id) {
+        return jdbc.sql("select * from sandbox_customers where id = ? for update")
+                .param(id)
+                .query(SandboxObjects::customer)
+                .optional();
+    }
+
+    // checkout sessions
+
+    void insert(StoredCheckoutSession s) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
+                            client_reference_id, metadata, price, quantity, success_url, cancel_url,
+                            subscription_metadata, subscription, created, expires_at, completed_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)""")
+                .params(
+                        s.id(),
+                        s.status(),
+                        s.paymentStatus(),
+                        s.mode(),
+                        s.customer(),
+                        s.customerEmail(),
+                        s.clientReferenceId(),
+                        json(s.metadata()),
+                        s.price(),
+                        s.quantity(),
+                        s.successUrl(),
+                        s.cancelUrl(),
+                        json(s.subscriptionMetadata()),
+                        s.subscription(),
+                        s.created(),
+                        s.expiresAt(),
+                        s.completedAt())
+                .update();
+    }
+
+    void update(StoredCheckoutSession s) {
+        jdbc.sql(
+                        """
+                        update sandbox_checkout_sessions set status = ?, payment_status = ?, customer = ?,
+                            subscription = ?, completed_at = ?
+                        where id = ?""")
+                .params(s.status(), s.paymentStatus(), s.customer(), s.subscription(), s.completedAt(), s.id())
+                .update();
+    }
+
+    Optional<StoredCheckoutSession> checkoutSession(String id) {
+        return jdbc.sql("select * from sandbox_checkout_sessions where id = ?")
+                .param(id)
+                .query(SandboxObjects::checkoutSession)
+                .optional();
+    }
+
+    Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
+        return jdbc.sql("select * from sandbox_checkout_sessions where id = ? for update")
+                .param(id)
+                .query(SandboxObjects::checkoutSession)
+                .optional();
+    }
+
+    // subscriptions
+
+    void insert(StoredSubscription s) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
+                            billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
+                            cancel_at, canceled_at, ended_at, metadata, latest_invoice, created)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)""")
+                .params(
+                        s.id(),
+                        s.customer(),
+                        s.status(),
+                        s.price(),
+                        s.quantity(),
+                        s.itemId(),
+                        s.itemCreated(),
+                        s.billingCycleAnchor(),
+                        s.currentPeriodStart(),
+                        s.currentPeriodEnd(),
+                        s.cancelAtPeriodEnd(),
+                        s.cancelAt(),
+                        s.canceledAt(),
+                        s.endedAt(),
+                        json(s.metadata()),
+                        s.latestInvoice(),
+                        s.created())
+                .update();
+    }
+
+    void update(StoredSubscription s) {
+        jdbc.sql(
+                        """
+                        update sandbox_subscriptions set status = ?, current_period_start = ?, current_period_end = ?,
+                            cancel_at_period_end = ?, cancel_at = ?, canceled_at = ?, ended_at = ?, metadata = ?::jsonb,
+                            latest_invoice = ?
+                        where id = ?""")
+                .params(
+                        s.status(),
+                        s.currentPeriodStart(),
+                        s.currentPeriodEnd(),
+                        s.cancelAtPeriodEnd(),
+                        s.cancelAt(),
+                        s.canceledAt(),
+                        s.endedAt(),
+                        json(s.metadata()),
+                        s.latestInvoice(),
+                        s.id())
+                .update();
+    }
+
+    Optional<StoredSubscription> subscription(String id) {
+        return jdbc.sql("select * from sandbox_subscriptions where id = ?")
+                .param(id)
+                .query(SandboxObjects::subscription)
+                .optional();
+    }
+
+    Optional<StoredSubscription> lockSubscription(String id) {
+        return jdbc.sql("select * from sandbox_subscriptions where id = ? for update")
+                .param(id)
+                .query(SandboxObjects::subscription)
+                .optional();
+    }
+
+    /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
+    List<StoredSubscription> subscriptions(@Nullable String customer, @Nullable String status, int limit) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_subscriptions
+                        where (cast(:customer as text) is null or customer = :customer)
+                          and (case when cast(:status as text) is null
+                                    then status not in ('canceled', 'incomplete_expired')
+                                    when :status = 'all' then true
+                                    else status = :status end)
+                        order by created desc, id desc limit :limit""")
+                .param("customer", customer)
+                .param("status", status)
+                .param("limit", limit)
+                .query(SandboxObjects::subscription)
+                .list();
+    }
+
+    List<StoredSubscription> lockPastDueSubscriptions(String customer) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_subscriptions where customer = ? and status = 'past_due'
+                        order by created, id for update""")
+                .param(customer)
+                .query(SandboxObjects::subscription)
+                .list();
+    }
+
+    // invoices
+
+    void insert(StoredInvoice i) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
+                            quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
+                            line_period_start, line_period_end, number, created, finalized_at, paid_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(
+                        i.id(),
+                        i.customer(),
+                        i.subscription(),
+                        i.lineId(),
+                        i.status(),
+                        i.billingReason(),
+                        i.price(),
+                        i.quantity(),
+                        i.amountDue(),
+                        i.amountPaid(),
+                        i.attemptCount(),
+                        i.periodStart(),
+                        i.periodEnd(),
+                        i.linePeriodStart(),
+                        i.linePeriodEnd(),
+                        i.number(),
+                        i.created(),
+                        i.finalizedAt(),
+                        i.paidAt())
+                .update();
+    }
+
+    void update(StoredInvoice i) {
+        jdbc.sql(
+                        """
+                        update sandbox_invoices set status = ?, amount_paid = ?, attempt_count = ?, finalized_at = ?,
+                            paid_at = ?, number = ?
+                        where id = ?""")
+                .params(i.status(), i.amountPaid(), i.attemptCount(), i.finalizedAt(), i.paidAt(), i.number(), i.id())
+                .update();
+    }
+
+    Optional<StoredInvoice> invoice(String id) {
+        return jdbc.sql("select * from sandbox_invoices where id = ?")
+                .param(id)
+                .query(SandboxObjects::invoice)
+                .optional();
+    }
+
+    List<StoredInvoice> invoices(
+            @Nullable String customer, @Nullable String subscription, @Nullable String status, int limit) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoices
+                        where (cast(:customer as text) is null or customer = :customer)
+                          and (cast(:subscription as text) is null or subscription = :subscription)
+                          and (cast(:status as text) is null or status = :status)
+                        order by created desc, id desc limit :limit""")
+                .param("customer", customer)
+                .param("subscription", subscription)
+                .param("status", status)
+                .param("limit", limit)
+                .query(SandboxObjects::invoice)
+                .list();
+    }
+
+    List<StoredInvoice> lockOpenInvoices(String customer) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoices where customer = ? and status = 'open'
+                        order by created, id for update""")
+                .param(customer)
+                .query(SandboxObjects::invoice)
+                .list();
+    }
+
+    /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
+    String nextInvoiceNumber(String customer) {
+        long count = jdbc.sql("select count(*) from sandbox_invoices where customer = ? and number is not null")
+                .param(customer)
+                .query(Long.class)
+                .single();
+        return invoicePrefix(customer) + "-" + String.format("%04d", count + 1);
+    }
+
+    static String invoicePrefix(String customer) {
+        String suffix = customer.substring(customer.indexOf('_') + 1).toUpperCase();
+        return suffix.length() > 8 ? suffix.substring(0, 8) : suffix;
+    }
+
+    // portal sessions
+
+    void insert(StoredPortalSession p) {
+        jdbc.sql("insert into sandbox_portal_sessions (id, customer, return_url, created) values (?, ?, ?, ?)")
+                .params(p.id(), p.customer(), p.returnUrl(), p.created())
+                .update();
+    }
+
+    Optional<StoredPortalSession> portalSession(String id) {
+        return jdbc.sql("select * from sandbox_portal_sessions where id = ?")
+                .param(id)
+                .query((rs, n) -> new StoredPortalSession(
+                        rs.getString("id"),
+                        rs.getString("customer"),
+                        rs.getString("return_url"),
+                        rs.getLong("created")))
+                .optional();
+    }
+
+    // mapping
+
+    static String json(Map<String, String> map) {
+        return JSON.writeValueAsString(map);
+    }
+
+    private static Map<String, String> map(ResultSet rs, String column) throws SQLException {
+        return JSON.readValue(rs.getString(column), STRING_MAP);
+    }
+
+    private static @Nullable Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    private static StoredPrice price(ResultSet rs, int n) throws SQLException {
+        return new StoredPrice(
+                rs.getString("id"),
+                rs.getString("product"),
+                rs.getString("nickname"),
+                rs.getLong("unit_amount"),
+                rs.getString("currency"),
+                rs.getString("recurring_interval"),
+                rs.getLong("created"));
+    }
+
+    private static StoredCustomer customer(ResultSet rs, int n) throws SQLException {
+        return new StoredCustomer(
+                rs.getString("id"),
+                rs.getString("email"),
+                rs.getString("name"),
+                map(rs, "metadata"),
+                CardOutcome.parse(rs.getString("card_outcome")).orElseThrow(),
+                rs.getLong("created"));
+    }
+
+    private static StoredCheckoutSession checkoutSession(ResultSet rs, int n) throws SQLException {
+        return new StoredCheckoutSession(
+                rs.getString("id"),
+                rs.getString("status"),
+                rs.getString("payment_status"),
+                rs.getString("mode"),
+                rs.getString("customer"),
+                rs.getString("customer_email"),
+                rs.getString("client_reference_id"),
+                map(rs, "metadata"),
+                rs.getString("price"),
+                rs.getLong("quantity"),
+                rs.getString("success_url"),
+                rs.getString("cancel_url"),
+                map(rs, "subscription_metadata"),
+                rs.getString("subscription"),
+                rs.getLong("created"),
+                rs.getLong("expires_at"),
+                nullableLong(rs, "completed_at"));
+    }
+
+    private static StoredSubscription subscription(ResultSet rs, int n) throws SQLException {
+        return new StoredSubscription(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("status"),
+                rs.getString("price"),
+                rs.getLong("quantity"),
+                rs.getString("item_id"),
+                rs.getLong("item_created"),
+                rs.getLong("billing_cycle_anchor"),
+                rs.getLong("current_period_start"),
+                rs.getLong("current_period_end"),
+                rs.getBoolean("cancel_at_period_end"),
+                nullableLong(rs, "cancel_at"),
+                nullableLong(rs, "canceled_at"),
+                nullableLong(rs, "ended_at"),
+                map(rs, "metadata"),
+                rs.getString("latest_invoice"),
+                rs.getLong("created"));
+    }
+
+    private static StoredInvoice invoice(ResultSet rs, int n) throws SQLException {
+        return new StoredInvoice(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("subscription"),
+                rs.getString("line_id"),
+                rs.getString("status"),
+                rs.getString("billing_reason"),
+                rs.getString("price"),
+                rs.getLong("quantity"),
+                rs.getLong("amount_due"),
+                rs.getLong("amount_paid"),
+                rs.getInt("attempt_count"),
+                rs.getLong("period_start"),
+                rs.getLong("period_end"),
+                rs.getLong("line_period_start"),
+                rs.getLong("line_period_end"),
+                rs.getString("number"),
+                rs.getLong("created"),
+                nullableLong(rs, "finalized_at"),
+                nullableLong(rs, "paid_at"));
+    }
+}

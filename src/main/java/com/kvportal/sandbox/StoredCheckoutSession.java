@@ -1,0 +1,55 @@
+package com.kvportal.sandbox;
+
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** A hosted checkout session in subscription mode. */
+record StoredCheckoutSession(
+        String id,
+        String status,
+        String paymentStatus,
+        String mode,
+        @Nullable String customer,
+        @Nullable String customerEmail,
+        @Nullable String clientReferenceId,
+        Map<String, String> metadata,
+        String price,
+        long quantity,
+        String successUrl,
+        @Nullable String cancelUrl,
+        Map<String, String> subscriptionMetadata,
+        @Nullable String subscription,
+        long created,
+        long expiresAt,
+        @Nullable Long completedAt) {
+
+    boolean isComplete() {
+        return status.equals("complete");
+    }
+
+    /** Where the browser goes after payment: the success URL with Stripe's template variable filled in. */
+    String successRedirect() {
+        return successUrl.replace("{CHECKOUT_SESSION_ID}", id);
+    }
+
+    StoredCheckoutSession completed(String customer, String subscription, long now) {
+        return new StoredCheckoutSession(
+                id,
+                "complete",
+                "paid",
+                mode,
+                customer,
+                customerEmail,
+                clientReferenceId,
+                metadata,
+                price,
+                quantity,
+                successUrl,
+                cancelUrl,
+                subscriptionMetadata,
+                subscription,
+                created,
+                expiresAt,
+                now);
+    }
+}

@@ -1,0 +1,252 @@
+package com.kvportal.sandbox;
+
+import com.stripe.Stripe;
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The part of Stripe's REST API that the service uses, at Stripe's paths under {@code /sandbox/stripe}: any
+ * {@code sk_test_} key, Stripe's form encoding, JSON shapes and errors, {@code expand}, and {@code Idempotency-Key}.
+ */
+@RestController
+@SandboxMode
+class StripeApiController {
+
+    static final String PREFIX = "/sandbox/stripe";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+    private final StripeSandbox sandbox;
+    private final SandboxObjects objects;
+    private final StripeJson json;
+    private final IdempotencyKeys idempotencyKeys;
+    private final TransactionTemplate transactions;
+
+    StripeApiController(
+            StripeSandbox sandbox,
+            SandboxObjects objects,
+            StripeJson json,
+            IdempotencyKeys idempotencyKeys,
+            TransactionTemplate transactions) {
+        this.sandbox = sandbox;
+        this.objects = objects;
+        this.json = json;
+        this.idempotencyKeys = idempotencyKeys;
+        this.transactions = transactions;
+    }
+
+    private record Answer(int status, String body, boolean replayed) {}
+
+    @RequestMapping(PREFIX + "/**")
+    ResponseEntity<String> handle(HttpServletRequest request) {
+        String requestId = StripeIds.request();
+        Answer answer;
+        try {
+            authenticate(request.getHeader(HttpHeaders.AUTHORIZATION));
+            String method = request.getMethod();
+            String path = request.getRequestURI().substring(PREFIX.length());
+            StripeParams params = StripeParams.of(request.getParameterMap());
+            String key = request.getHeader("Idempotency-Key");
+            if (method.equals("POST") && key != null && !key.isBlank()) {
+                answer = idempotent(key, method + " " + path + "\n" + params.fingerprint(), method, path, params);
+            } else {
+                answer = new Answer(200, JSON.writeValueAsString(route(method, path, params)), false);
+            }
+        } catch (StripeError e) {
+            answer = new Answer(e.status(), JSON.writeValueAsString(e.body()), false);
+        }
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(answer.status())
+                .contentType(MediaType.APPLICATION_JSON)
+                .header("Request-Id", requestId)
+                .header("Stripe-Version", Stripe.API_VERSION)
+                .header(HttpHeaders.CACHE_CONTROL, "no-cache, no-store");
+        if (answer.replayed()) {
+            response.header("Idempotent-Replayed", "true");
+        }
+        return response.body(answer.body());
+    }
+
+    /**
+     * Runs a POST once per key: the key is taken in the transaction of the call's effects and stored with its
+     * answer, so a retry gets the same answer and no second effect; the same key with other parameters is refused.
+     * A call that fails is rolled back with its key, so that it can be retried.
+     */
+    private Answer idempotent(String key, String fingerprint, String method, String path, StripeParams params) {
+        if (key.length() > MAX_IDEMPOTENCY_KEY_LENGTH) {
+            throw StripeError.invalid(
+                    "Idempotency-Key",
+                    "Idempotency keys can have at most " + MAX_IDEMPOTENCY_KEY_LENGTH + " characters.");
+        }
+        Answer answer = transactions.execute(tx -> {
+            if (!idempotencyKeys.claim(key, fingerprint)) {
+                IdempotencyKeys.Stored stored = idempotencyKeys.find(key).orElseThrow();
+                if (!stored.fingerprint().equals(fingerprint)) {
+                    return new Answer(
+                            400,
+                            JSON.writeValueAsString(
+                                    StripeError.idempotencyMismatch(key).body()),
+                            false);
+                }
+                if (stored.status() == null || stored.body() == null) {
+                    throw new IllegalStateException("idempotency key stored without an answer");
+                }
+                return new Answer(stored.status(), stored.body(), true);
+            }
+            try {
+                String body = JSON.writeValueAsString(route(method, path, params));
+                idempotencyKeys.answer(key, 200, body);
+                return new Answer(200, body, false);
+            } catch (StripeError e) {
+                tx.setRollbackOnly();
+                return new Answer(e.status(), JSON.writeValueAsString(e.body()), false);
+            }
+        });
+        if (answer == null) {
+            throw new IllegalStateException("no answer");
+        }
+        return answer;
+    }
+
+    private Map<String, Object> route(String method, String path, StripeParams params) {
+        List<String> expand = params.list("expand");
+        String[] parts = path.split("/");
+        // parts[0] is empty (the path starts with a slash), parts[1] is the version
+        if (parts.length < 3 || !parts[1].equals("v1")) {
+            throw StripeError.unrecognizedUrl(method, path);
+        }
+        String resource = parts[2];
+        @Nullable String id = null;
+        if (resource.equals("checkout") || resource.equals("billing_portal")) {
+            if (parts.length < 4 || !parts[3].equals("sessions")) {
+                throw StripeError.unrecognizedUrl(method, path);
+            }
+            resource = resource + "/sessions";
+            id = parts.length == 5 ? parts[4] : null;
+            if (parts.length > 5) {
+                throw StripeError.unrecognizedUrl(method, path);
+            }
+        } else {
+            id = parts.length == 4 ? parts[3] : null;
+            if (parts.length > 4) {
+                throw StripeError.unrecognizedUrl(method, path);
+            }
+        }
+        Map<String, Object> result = dispatch(method, path, resource, id, params);
+        return json.expand(result, expand);
+    }
+
+    private Map<String, Object> dispatch(
+            String method, String path, String resource, @Nullable String id, StripeParams params) {
+        String call = method + " " + resource + (id == null ? "" : "/{id}");
+        switch (call) {
+            case "POST customers":
+                return sandbox.createCustomer(params);
+            case "GET customers/{id}":
+                return objects.customer(id)
+                        .map(json::customer)
+                        .orElseThrow(() -> StripeError.noSuch("customer", id, "id"));
+            case "POST customers/{id}":
+                return sandbox.updateCustomer(id, params);
+            case "POST checkout/sessions":
+                return sandbox.createCheckoutSession(params);
+            case "GET checkout/sessions/{id}":
+                return objects.checkoutSession(id)
+                        .map(json::checkoutSession)
+                        .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"));
+            case "GET subscriptions": {
+                List<StoredSubscription> subscriptions =
+                        objects.subscriptions(params.text("customer"), params.text("status"), limit(params) + 1);
+                return StripeJson.list(
+                        limited(subscriptions, params, json::subscription),
+                        "/v1/subscriptions",
+                        subscriptions.size() > limit(params));
+            }
+            case "GET subscriptions/{id}":
+                return objects.subscription(id)
+                        .map(json::subscription)
+                        .orElseThrow(() -> StripeError.noSuch("subscription", id, "id"));
+            case "POST subscriptions/{id}":
+                return sandbox.updateSubscription(id, params);
+            case "DELETE subscriptions/{id}":
+                return sandbox.cancelSubscription(id);
+            case "POST billing_portal/sessions":
+                return sandbox.createPortalSession(params);
+            case "GET invoices": {
+                List<StoredInvoice> invoices = objects.invoices(
+                        params.text("customer"), params.text("subscription"), params.text("status"), limit(params) + 1);
+                return StripeJson.list(
+                        limited(invoices, params, json::invoice), "/v1/invoices", invoices.size() > limit(params));
+            }
+            case "GET invoices/{id}":
+                return objects.invoice(id)
+                        .map(json::invoice)
+                        .orElseThrow(() -> StripeError.noSuch("invoice", id, "id"));
+            case "GET prices/{id}":
+                return objects.price(id).map(json::price).orElseThrow(() -> StripeError.noSuch("price", id, "id"));
+            default:
+                throw StripeError.unrecognizedUrl(method, path);
+        }
+    }
+
+    private static int limit(StripeParams params) {
+        Long limit = params.integer("limit");
+        if (limit == null) {
+            return 10;
+        }
+        if (limit < 1 || limit > 100) {
+            throw StripeError.invalid("limit", "limit must be between 1 and 100.");
+        }
+        return limit.intValue();
+    }
+
+    private static <T> List<Map<String, Object>> limited(
+            List<T> rows, StripeParams params, Function<T, Map<String, Object>> render) {
+        return rows.stream().limit(limit(params)).map(render).toList();
+    }
+
+    /** Any test-mode secret key, as a bearer token or as the user name of basic auth (curl's {@code -u sk_test_...:}). */
+    private static void authenticate(@Nullable String authorization) {
+        if (authorization == null || authorization.isBlank()) {
+            throw StripeError.unauthenticated("You did not provide an API key. You need to provide your API key in "
+                    + "the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
+        }
+        String key;
+        if (authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            key = authorization.substring(7).strip();
+        } else if (authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            try {
+                String decoded = new String(
+                        Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
+                int colon = decoded.indexOf(':');
+                key = colon < 0 ? decoded : decoded.substring(0, colon);
+            } catch (IllegalArgumentException e) {
+                key = "";
+            }
+        } else {
+            key = "";
+        }
+        if (!key.startsWith("sk_test_") || key.length() <= "sk_test_".length()) {
+            throw StripeError.unauthenticated("Invalid API Key provided: " + redacted(key)
+                    + ". The sandbox accepts any test-mode secret key (sk_test_...).");
+        }
+    }
+
+    private static String redacted(String key) {
+        if (key.length() <= 8) {
+            return "****";
+        }
+        return key.substring(0, Math.min(8, key.length())) + "****" + key.substring(key.length() - 4);
+    }
+}

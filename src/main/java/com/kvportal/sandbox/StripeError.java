@@ -1,0 +1,127 @@
+package com.kvportal.sandbox;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A failure answered in Stripe's shape, {@code {"error": {type, code, message, param}}}, so that stripe-java
+ * raises the exception it raises for Stripe (404 and 400: InvalidRequestException, 401: AuthenticationException,
+ * 402: CardException, 409 with idempotency_error: IdempotencyException).
+ */
+class StripeError extends RuntimeException {
+
+    private final int status;
+    private final String type;
+    private final @Nullable String code;
+    private final @Nullable String param;
+    private final @Nullable String declineCode;
+
+    StripeError(
+            int status,
+            String type,
+            @Nullable String code,
+            String message,
+            @Nullable String param,
+            @Nullable String declineCode) {
+        super(message, null, false, false);
+        this.status = status;
+        this.type = type;
+        this.code = code;
+        this.param = param;
+        this.declineCode = declineCode;
+    }
+
+    static StripeError noSuch(String kind, String id, @Nullable String param) {
+        return new StripeError(
+                404, "invalid_request_error", "resource_missing", "No such " + kind + ": '" + id + "'", param, null);
+    }
+
+    /** A reference in the parameters to an object that does not exist: 400, as Stripe answers it. */
+    static StripeError noSuchParam(String kind, String id, String param) {
+        return new StripeError(
+                400, "invalid_request_error", "resource_missing", "No such " + kind + ": '" + id + "'", param, null);
+    }
+
+    static StripeError invalid(String param, String message) {
+        return new StripeError(400, "invalid_request_error", "parameter_invalid", message, param, null);
+    }
+
+    static StripeError missing(String param) {
+        return new StripeError(
+                400,
+                "invalid_request_error",
+                "parameter_missing",
+                "Missing required param: " + param + ".",
+                param,
+                null);
+    }
+
+    static StripeError unknownParameter(String param) {
+        return new StripeError(
+                400,
+                "invalid_request_error",
+                "parameter_unknown",
+                "Received unknown parameter: " + param + " (the sandbox does not support it)",
+                param,
+                null);
+    }
+
+    static StripeError unrecognizedUrl(String method, String path) {
+        return new StripeError(
+                404,
+                "invalid_request_error",
+                null,
+                "Unrecognized request URL (" + method + ": " + path + ").",
+                null,
+                null);
+    }
+
+    static StripeError unauthenticated(String message) {
+        return new StripeError(401, "invalid_request_error", null, message, null, null);
+    }
+
+    static StripeError cardDeclined() {
+        return new StripeError(402, "card_error", "card_declined", "Your card was declined.", null, "generic_decline");
+    }
+
+    static StripeError idempotencyMismatch(String key) {
+        return new StripeError(
+                400,
+                "idempotency_error",
+                null,
+                "Keys for idempotent requests can only be used with the same parameters they were first used with. "
+                        + "Try using a key other than '" + key + "' if you meant to execute a different request.",
+                null,
+                null);
+    }
+
+    /** A call that the object's state does not allow (e.g. advancing a canceled subscription). */
+    static StripeError state(String code, String message) {
+        return new StripeError(400, "invalid_request_error", code, message, null, null);
+    }
+
+    int status() {
+        return status;
+    }
+
+    String code() {
+        return code == null ? type : code;
+    }
+
+    Map<String, Object> body() {
+        Map<String, Object> error = new LinkedHashMap<>();
+        if (code != null) {
+            error.put("code", code);
+        }
+        if (declineCode != null) {
+            error.put("decline_code", declineCode);
+        }
+        error.put("message", getMessage());
+        if (param != null) {
+            error.put("param", param);
+        }
+        error.put("type", type);
+        return Map.of("error", error);
+    }
+}

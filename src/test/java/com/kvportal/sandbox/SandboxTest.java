@@ -1,0 +1,186 @@
+package com.kvportal.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.common.PaymentProvider;
+import com.kvportal.support.IntegrationTest;
+import com.stripe.StripeClient;
+import com.stripe.exception.StripeException;
+import com.stripe.model.Customer;
+import com.stripe.model.checkout.Session;
+import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.checkout.SessionCreateParams;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** What the sandbox's tests share: stripe-java pointed at the sandbox, raw HTTP, and the outbox's state. */
+abstract class SandboxTest extends IntegrationTest {
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
+    static final String FORM = "application/x-www-form-urlencoded";
+
+    @Autowired
+    PaymentProvider provider;
+
+    private final HttpClient http = HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    /** The official client, configured exactly as the billing feature configures it. */
+    StripeClient stripe() {
+        return StripeClient.builder()
+                .setApiKey(provider.secretKey())
+                .setApiBase(provider.apiBase())
+                .build();
+    }
+
+    record Reply(int status, String body, HttpResponse<String> raw) {
+        JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        @Nullable
+        String header(String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+
+        /** Stripe's {@code error.code}, or {@code error.type} when there is no code. */
+        String errorCode() {
+            JsonNode error = json().path("error");
+            return error.has("code")
+                    ? error.get("code").asString()
+                    : error.path("type").asString();
+        }
+    }
+
+    Reply send(String method, String path, @Nullable String body, @Nullable String contentType, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), response.body(), response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    Reply get(String path, String... headers) {
+        return send("GET", path, null, null, headers);
+    }
+
+    /** A page as a browser asks for it. */
+    Reply page(String path) {
+        return get(path, "Accept", "text/html,application/xhtml+xml");
+    }
+
+    Reply postJson(String path, String json) {
+        return send("POST", path, json, "application/json");
+    }
+
+    /** A form post as a browser sends it from a page. */
+    Reply postForm(String path, String form) {
+        return send("POST", path, form, FORM, "Accept", "text/html,application/xhtml+xml");
+    }
+
+    Reply stripeApi(String method, String path, @Nullable String form) {
+        return send(
+                method,
+                "/sandbox/stripe" + path,
+                form,
+                form == null ? null : FORM,
+                "Authorization",
+                "Bearer " + provider.secretKey());
+    }
+
+    /** A customer and an open checkout session for the pro price, made through stripe-java. */
+    Session openCheckout(String email) throws StripeException {
+        Customer customer = stripe().v1()
+                .customers()
+                .create(CustomerCreateParams.builder()
+                        .setEmail(email)
+                        .putMetadata("organization_id", "org-1")
+                        .build());
+        return stripe().v1()
+                .checkout()
+                .sessions()
+                .create(SessionCreateParams.builder()
+                        .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
+                        .setCustomer(customer.getId())
+                        .setClientReferenceId("org-1")
+                        .putMetadata("organization_id", "org-1")
+                        .addLineItem(SessionCreateParams.LineItem.builder()
+                                .setPrice(PaymentProvider.SANDBOX_PRICE_PRO)
+                                .setQuantity(1L)
+                                .build())
+                        .setSuccessUrl(baseUrl() + "/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}")
+                        .setCancelUrl(baseUrl() + "/api/v1/billing/checkout/cancel")
+                        .setSubscriptionData(SessionCreateParams.SubscriptionData.builder()
+                                .putMetadata("organization_id", "org-1")
+                                .build())
+                        .build());
+    }
+
+    /** Pays an open session with a succeeding card and answers the id of the new subscription. */
+    String payAndSubscribe(Session session) throws StripeException {
+        Reply paid = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"succeeded\"}");
+        assertThat(paid.status()).as(paid.body()).isEqualTo(303);
+        return stripe().v1().checkout().sessions().retrieve(session.getId()).getSubscription();
+    }
+
+    List<String> eventTypes() {
+        return jdbc.sql("select type from sandbox_events order by seq")
+                .query(String.class)
+                .list();
+    }
+
+    long eventCount() {
+        return jdbc.sql("select count(*) from sandbox_events").query(Long.class).single();
+    }
+
+    /** The types of the events recorded after {@code seq}, in creation order. */
+    List<String> eventTypesAfter(long count) {
+        return jdbc.sql("select type from sandbox_events order by seq offset ?")
+                .param(count)
+                .query(String.class)
+                .list();
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}
