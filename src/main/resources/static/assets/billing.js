@@ -127,7 +127,7 @@ function planCard(plan, current) {
   const isCurrent = current && current.id === plan.id;
   let action = null;
   if (isCurrent) {
-    action = el('span', { class: 'badge badge-info' }, 'Your plan');
+    action = null;
   } else if (plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
     action = el('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'upgrade-' + plan.tier, 'data-tier': plan.tier }, 'Upgrade to ' + plan.name);
     action.addEventListener('click', () => upgrade(plan, action));
@@ -156,8 +156,7 @@ function renderInvoices() {
     const url = safeUrl(invoice.hosted_invoice_url);
     return el('tr', { 'data-invoice-id': invoice.id, 'data-status': invoice.status },
       el('td', { class: 'num', 'data-label': 'Date' }, timeEl(invoice.created_at)),
-      el('td', { class: 'num', 'data-label': 'Period' },
-        invoice.period_start && invoice.period_end ? [timeEl(invoice.period_start), ' – ', timeEl(invoice.period_end)] : '—'),
+      el('td', { class: 'num', 'data-label': 'Period' }, periodOf(invoice)),
       el('td', { class: 'num', 'data-label': 'Amount' }, formatMoney(amount, invoice.currency || 'usd')),
       el('td', { 'data-label': 'Status' }, el('span', { class: 'badge ' + kind }, text)),
       el('td', { class: 'actions-cell' }, url
@@ -165,6 +164,13 @@ function renderInvoices() {
           el('span', { class: 'visually-hidden' }, ' (opens in a new tab)'))
         : null));
   }));
+}
+
+/** An invoice's billing period; the first invoice of a subscription covers an instant (Stripe's start = end). */
+function periodOf(invoice) {
+  if (!invoice.period_start || !invoice.period_end) return '—';
+  if (formatDate(invoice.period_start) === formatDate(invoice.period_end)) return timeEl(invoice.period_start);
+  return el('span', {}, timeEl(invoice.period_start), ' – ', timeEl(invoice.period_end));
 }
 
 function showCheckoutBanner() {

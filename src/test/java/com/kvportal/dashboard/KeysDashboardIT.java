@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.kvportal.support.Api;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,6 +15,7 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 
 /** The API keys page in a real browser: create, see once, copy, list, revoke, and its error messages. */
 class KeysDashboardIT extends BrowserIntegration {
@@ -113,6 +117,31 @@ class KeysDashboardIT extends BrowserIntegration {
     }
 
     @Test
+    void shouldCreateAKeyThatExpiresOnAChosenDateAndExplainADateInThePast() {
+        signUpInPage();
+        new Select(browser.byId("key-expiry")).selectByVisibleText("On a date…");
+        browser.visible("key-expiry-date");
+        submitKey("dated");
+        assertThat(browser.visible("key-expiry-error").getText()).isEqualTo("Choose the date the key expires.");
+
+        setDate("key-expiry-date", LocalDate.now().minusDays(1));
+        browser.byId("create-key").click();
+        browser.waitUntil(ExpectedConditions.textToBe(By.id("key-expiry-error"), "Expiry must be in the future."));
+
+        LocalDate chosen = LocalDate.now().plusDays(30);
+        setDate("key-expiry-date", chosen);
+        browser.byId("create-key").click();
+        browser.visible("new-key");
+        String expires = rowNamed("dated")
+                .findElement(By.cssSelector("td[data-label=Expires] time"))
+                .getDomAttribute("datetime");
+        assertThat(OffsetDateTime.parse(expires)
+                        .atZoneSameInstant(ZoneId.systemDefault())
+                        .toLocalDate())
+                .isEqualTo(chosen);
+    }
+
+    @Test
     void shouldShowAKeyNamedLikeMarkupLiterallyWithoutRunningIt() {
         String markup = "<img src=x onerror=alert(1)>";
         signUpInPage();
@@ -167,6 +196,11 @@ class KeysDashboardIT extends BrowserIntegration {
                         .findElement(By.cssSelector("[data-expired]"))
                         .getText())
                 .isEqualTo("Expired");
+    }
+
+    /** Date inputs take typed dates in the browser's locale; setting the value is what a picker does. */
+    private static void setDate(String id, LocalDate date) {
+        browser.script("arguments[0].value = arguments[1];", browser.byId(id), date.toString());
     }
 
     private static void assertNoAlert() {
