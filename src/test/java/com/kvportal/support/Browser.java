@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -19,6 +20,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.util.FileSystemUtils;
@@ -80,6 +83,7 @@ public final class Browser implements AutoCloseable {
                 "--disable-sync",
                 "--window-size=" + DESKTOP_WIDTH + ",900",
                 "--user-data-dir=" + profile.toAbsolutePath());
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         return new Browser(new ChromeDriver(service, options), profile);
     }
 
@@ -160,11 +164,25 @@ public final class Browser implements AutoCloseable {
                 return nameless;""");
     }
 
+    /**
+     * Errors the page's scripts raised since the last call (uncaught exceptions, CSP refusals), without the
+     * console lines Chromium writes for every HTTP error answer, which the pages handle.
+     */
+    public List<String> scriptErrors() {
+        return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
+                .filter(message -> !message.contains("Failed to load resource"))
+                .toList();
+    }
+
     /** Saves the whole page (not only the viewport) at the current width as target/screenshots/{name}.png. */
     public Path screenshot(String name) {
         try {
             Files.createDirectories(SCREENSHOTS);
-            Number width = (Number) script("return document.documentElement.clientWidth;");
+            // the capture grows the viewport to the page's height, so the scrollbar goes and the page is innerWidth
+            // wide
+            Number width = (Number) script("return window.innerWidth;");
             Number height = (Number) script("return Math.max(document.documentElement.scrollHeight, innerHeight);");
             Map<String, Object> shot = driver.executeCdpCommand(
                     "Page.captureScreenshot",
