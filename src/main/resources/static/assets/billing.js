@@ -261,8 +261,9 @@ async function cancelSubscription() {
       const body = await api('POST', '/api/v1/billing/cancel');
       state.subscription = body.subscription;
       render();
-      showAlert(status, 'success', 'Your subscription is canceled. It ends on '
-        + (body.subscription.cancel_at ? formatDate(body.subscription.cancel_at) : 'the end of the period') + '.');
+      showAlert(status, 'success', 'Canceled: your subscription ends on '
+        + (body.subscription.cancel_at ? formatDate(body.subscription.cancel_at) : 'the end of the period')
+        + '. Until then nothing changes.');
     } catch (error) {
       showAlert(status, 'error', error instanceof ApiError ? error.message : 'The subscription could not be canceled.');
     }

@@ -43,6 +43,9 @@ class BillingDashboardIT extends BrowserIntegration {
         assertThat(browser.byId("upgrade-pro").getText()).isEqualTo("Upgrade to Pro");
         assertThat(browser.visible("invoices-empty").getText()).contains("No invoices yet");
         checkLayout("billing-free");
+
+        browser.open(baseUrl() + "/dashboard/billing?checkout=pending");
+        assertThat(checkoutBanner()).contains("waiting for the payment provider");
     }
 
     @Test
@@ -83,7 +86,7 @@ class BillingDashboardIT extends BrowserIntegration {
 
         browser.waitUntil(ExpectedConditions.textMatches(By.id("renewal"), Pattern.compile("^Cancels on .*")));
         assertThat(browser.byId("renewal").getDomAttribute("data-cancel-at")).isNotBlank();
-        assertThat(browser.byId("billing-status").getText()).contains("It ends on");
+        assertThat(browser.byId("billing-status").getText()).startsWith("Canceled: your subscription ends on ");
         assertThat(browser.byId("cancel-subscription").isDisplayed()).isFalse();
         assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Pro");
         browser.screenshot("billing-canceling-1440");
