@@ -141,8 +141,7 @@ function planCard(plan, current) {
       el('li', {}, formatGiB(plan.storage_bytes) + ' storage'),
       el('li', {}, plan.overage_bytes > 0
         ? 'Overage: ' + formatMoney(plan.overage_price_cents) + ' per ' + formatGiB(plan.overage_bytes)
-        : 'No overage charges'),
-      el('li', {}, 'Unlimited projects and API keys')),
+        : 'No overage charges')),
     el('div', { class: 'plan-action' }, action));
 }
 
