@@ -35,19 +35,24 @@ class CreateApiKeyTest extends IntegrationTest {
         assertThat(body.get("hint").asString()).containsIgnoringCase("store");
         JsonNode key = body.get("key");
         assertThat(key.get("name").asString()).isEqualTo("ci deploy");
-        assertThat(key.get("project_id").asString()).isEqualTo(account.projectId().toString());
+        assertThat(key.get("project_id").asString())
+                .isEqualTo(account.projectId().toString());
         assertThat(key.get("permissions").toString()).isEqualTo("[\"write\"]");
         assertThat(key.get("last_used_at").isNull()).isTrue();
         assertThat(key.has("api_key")).isFalse();
         Instant expiresAt = Instant.parse(key.get("expires_at").asString());
         assertThat(expiresAt).isCloseTo(Instant.now().plus(90, ChronoUnit.DAYS), within(Duration.ofMinutes(1)));
-        assertThat(response.header("Location")).isEqualTo("/api/v1/api-keys/" + key.get("id").asString());
+        assertThat(response.header("Location"))
+                .isEqualTo("/api/v1/api-keys/" + key.get("id").asString());
         assertThat(response.header("Cache-Control")).contains("no-store");
     }
 
     @Test
     void shouldTrimTheNameDropDuplicatePermissionsAndKeepTheGivenExpiry() {
-        String expiry = Instant.now().plus(30, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS).toString();
+        String expiry = Instant.now()
+                .plus(30, ChronoUnit.DAYS)
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toString();
         Api.Response response = session.post(
                 "/api/v1/api-keys",
                 Map.of("name", "  reader  ", "permissions", List.of("read", "admin", "read"), "expires_at", expiry));
@@ -65,7 +70,12 @@ class CreateApiKeyTest extends IntegrationTest {
         Api.Response response = session.post("/api/v1/api-keys", Map.of("name", name));
 
         assertThat(response.status()).isEqualTo(201);
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").get(0).get("name").asString())
+        assertThat(session.get("/api/v1/api-keys")
+                        .json()
+                        .get("keys")
+                        .get(0)
+                        .get("name")
+                        .asString())
                 .isEqualTo(name);
     }
 
@@ -78,9 +88,19 @@ class CreateApiKeyTest extends IntegrationTest {
         assertInvalid(Map.of("name", "ok", "permissions", List.of("owner")), "permissions");
         assertInvalid(Map.of("name", "ok", "permissions", List.of()), "permissions");
         assertInvalid(Map.of("name", "ok", "expires_at", "tomorrow"), "expires_at");
-        assertInvalid(Map.of("name", "ok", "expires_at", Instant.now().minusSeconds(60).toString()), "expires_at");
         assertInvalid(
-                Map.of("name", "ok", "expires_at", Instant.now().plus(366, ChronoUnit.DAYS).toString()),
+                Map.of(
+                        "name",
+                        "ok",
+                        "expires_at",
+                        Instant.now().minusSeconds(60).toString()),
+                "expires_at");
+        assertInvalid(
+                Map.of(
+                        "name",
+                        "ok",
+                        "expires_at",
+                        Instant.now().plus(366, ChronoUnit.DAYS).toString()),
                 "expires_at");
         assertInvalid(Map.of("name", Map.of("nested", true)), "name");
         assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
@@ -88,7 +108,8 @@ class CreateApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldAcceptANameOfExactly100Characters() {
-        assertThat(session.post("/api/v1/api-keys", Map.of("name", "x".repeat(100))).status())
+        assertThat(session.post("/api/v1/api-keys", Map.of("name", "x".repeat(100)))
+                        .status())
                 .isEqualTo(201);
     }
 
@@ -155,17 +176,30 @@ class CreateApiKeyTest extends IntegrationTest {
                         select gen_random_uuid(), ?, ?, ?, 'bulk ' || n, sha256(('bulk' || n || ?)::bytea), '{write}',
                                now() + interval '1 day'
                         from generate_series(1, 999) n""")
-                .params(account.projectId(), account.organizationId(), account.customerId(), UUID.randomUUID().toString())
+                .params(
+                        account.projectId(),
+                        account.organizationId(),
+                        account.customerId(),
+                        UUID.randomUUID().toString())
                 .update();
-        assertThat(session.post("/api/v1/api-keys", Map.of("name", "the 1000th")).status()).isEqualTo(201);
+        assertThat(session.post("/api/v1/api-keys", Map.of("name", "the 1000th"))
+                        .status())
+                .isEqualTo(201);
 
         Api.Response refused = session.post("/api/v1/api-keys", Map.of("name", "the 1001st"));
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.code()).isEqualTo("key_limit_reached");
 
-        String id = session.get("/api/v1/api-keys").json().get("keys").get(0).get("id").asString();
+        String id = session.get("/api/v1/api-keys")
+                .json()
+                .get("keys")
+                .get(0)
+                .get("id")
+                .asString();
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
-        assertThat(session.post("/api/v1/api-keys", Map.of("name", "after a revoke")).status()).isEqualTo(201);
+        assertThat(session.post("/api/v1/api-keys", Map.of("name", "after a revoke"))
+                        .status())
+                .isEqualTo(201);
     }
 
     private void assertInvalid(Map<String, ?> body, String field) {

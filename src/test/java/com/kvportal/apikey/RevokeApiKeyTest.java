@@ -17,7 +17,8 @@ class RevokeApiKeyTest extends IntegrationTest {
         Api key = Api.withKey(baseUrl(), raw);
         assertThat(key.get("/api/v1/api-keys").status()).isEqualTo(200);
 
-        assertThat(session.delete("/api/v1/api-keys/" + idOf(session, "admin automation")).status())
+        assertThat(session.delete("/api/v1/api-keys/" + idOf(session, "admin automation"))
+                        .status())
                 .isEqualTo(204);
 
         assertThat(key.post("/api/v1/api-keys/verify").code()).isEqualTo("api_key_revoked");
@@ -63,7 +64,9 @@ class RevokeApiKeyTest extends IntegrationTest {
         assertThat(bySession.code()).isEqualTo("api_key_not_found");
         assertThat(byKey.status()).isEqualTo(404);
         assertThat(byKey.code()).isEqualTo("api_key_not_found");
-        assertThat(Api.withKey(baseUrl(), aliceKey).post("/api/v1/api-keys/verify").status())
+        assertThat(Api.withKey(baseUrl(), aliceKey)
+                        .post("/api/v1/api-keys/verify")
+                        .status())
                 .isEqualTo(200);
     }
 

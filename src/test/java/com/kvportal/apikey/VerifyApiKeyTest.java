@@ -23,9 +23,12 @@ class VerifyApiKeyTest extends IntegrationTest {
 
         assertThat(response.status()).isEqualTo(200);
         JsonNode body = response.json();
-        assertThat(body.get("customer_id").asString()).isEqualTo(account.customerId().toString());
-        assertThat(body.get("project_id").asString()).isEqualTo(account.projectId().toString());
-        assertThat(body.get("organization_id").asString()).isEqualTo(account.organizationId().toString());
+        assertThat(body.get("customer_id").asString())
+                .isEqualTo(account.customerId().toString());
+        assertThat(body.get("project_id").asString())
+                .isEqualTo(account.projectId().toString());
+        assertThat(body.get("organization_id").asString())
+                .isEqualTo(account.organizationId().toString());
         assertThat(body.get("permissions").toString()).isEqualTo("[\"read\",\"write\"]");
     }
 
@@ -34,7 +37,12 @@ class VerifyApiKeyTest extends IntegrationTest {
         Api session = api();
         session.signup();
         String raw = session.createKey("service");
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").get(0).get("last_used_at").isNull())
+        assertThat(session.get("/api/v1/api-keys")
+                        .json()
+                        .get("keys")
+                        .get(0)
+                        .get("last_used_at")
+                        .isNull())
                 .isTrue();
 
         Api.withKey(baseUrl(), raw).post("/api/v1/api-keys/verify");
@@ -83,7 +91,12 @@ class VerifyApiKeyTest extends IntegrationTest {
         Api session = api();
         session.signup();
         String raw = session.createKey("soon gone");
-        String id = session.get("/api/v1/api-keys").json().get("keys").get(0).get("id").asString();
+        String id = session.get("/api/v1/api-keys")
+                .json()
+                .get("keys")
+                .get(0)
+                .get("id")
+                .asString();
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
 
         assertRefused(Api.withKey(baseUrl(), raw).post("/api/v1/api-keys/verify"), "api_key_revoked");

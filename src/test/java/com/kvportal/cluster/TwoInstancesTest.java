@@ -40,7 +40,8 @@ class TwoInstancesTest extends IntegrationTest {
                             "DATABASE_URL=" + databaseUrl,
                             "kvportal.database.pool-size=3")
                     .run();
-            secondBase = "http://127.0.0.1:" + ((WebServerApplicationContext) second).getWebServer().getPort();
+            secondBase = "http://127.0.0.1:"
+                    + ((WebServerApplicationContext) second).getWebServer().getPort();
         }
         return secondBase;
     }
@@ -57,7 +58,12 @@ class TwoInstancesTest extends IntegrationTest {
         Api first = api();
         first.signup();
         String raw = first.createKey("shared", "admin");
-        String id = first.get("/api/v1/api-keys").json().get("keys").get(0).get("id").asString();
+        String id = first.get("/api/v1/api-keys")
+                .json()
+                .get("keys")
+                .get(0)
+                .get("id")
+                .asString();
         Api onSecond = Api.withKey(secondInstance(), raw);
         assertThat(onSecond.post("/api/v1/api-keys/verify").status()).isEqualTo(200);
         assertThat(onSecond.get("/api/v1/api-keys").status()).isEqualTo(200);
@@ -83,10 +89,17 @@ class TwoInstancesTest extends IntegrationTest {
 
         Api.Response sessionView = other.get("/api/v1/session");
         assertThat(sessionView.status()).isEqualTo(200);
-        assertThat(sessionView.json().get("customer_id").asString()).isEqualTo(account.customerId().toString());
-        assertThat(other.post("/api/v1/api-keys", Map.of("name", "made on the second instance")).status())
+        assertThat(sessionView.json().get("customer_id").asString())
+                .isEqualTo(account.customerId().toString());
+        assertThat(other.post("/api/v1/api-keys", Map.of("name", "made on the second instance"))
+                        .status())
                 .isEqualTo(201);
-        assertThat(first.get("/api/v1/api-keys").json().get("keys").get(0).get("name").asString())
+        assertThat(first.get("/api/v1/api-keys")
+                        .json()
+                        .get("keys")
+                        .get(0)
+                        .get("name")
+                        .asString())
                 .isEqualTo("made on the second instance");
     }
 }

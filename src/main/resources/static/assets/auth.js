@@ -1,0 +1,72 @@
+// Log-in and sign-up pages.
+import { api, ApiError } from './api.js';
+import { busy, clearErrors, showAlert, showErrors } from './ui.js';
+
+const params = new URLSearchParams(location.search);
+
+/** Only our own dashboard pages may be the destination after signing in (no open redirect). */
+function destination() {
+  const next = params.get('next');
+  return next === '/dashboard' || next === '/dashboard/billing' ? next : '/dashboard';
+}
+
+const notices = {
+  expired: ['info', 'Your session has ended. Log in again to continue.'],
+  signed_out: ['success', 'You have been logged out.'],
+};
+
+async function main() {
+  const notice = document.getElementById('notice');
+  const reason = notices[params.get('reason')];
+  if (reason) showAlert(notice, reason[0], reason[1]);
+
+  // keep "next" when moving between the two pages
+  for (const link of document.querySelectorAll('#to-signup, #to-login')) {
+    if (params.get('next')) link.search = '?' + new URLSearchParams({ next: destination() });
+  }
+
+  const login = document.getElementById('login-form');
+  const signup = document.getElementById('signup-form');
+  const form = login || signup;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const data = new FormData(form);
+    const body = { email: String(data.get('email') || ''), password: String(data.get('password') || '') };
+    if (signup) {
+      const organization = String(data.get('organization_name') || '').trim();
+      if (organization) body.organization_name = organization;
+    }
+    const submit = form.querySelector('button[type="submit"]');
+    const signedIn = await busy(submit, login ? 'Logging in…' : 'Creating account…', async () => {
+      try {
+        await api('POST', login ? '/api/v1/auth/login' : '/api/v1/auth/signup', body, { expectUnauthenticated: true });
+        return true;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === 'too_many_attempts' && error.retryAfter) {
+          error.message = error.message + ' Try again in ' + waitText(error.retryAfter) + '.';
+        }
+        showErrors(form, error, { email_taken: 'email' });
+        return false;
+      }
+    });
+    if (signedIn) location.replace(destination());
+  });
+
+  // already signed in: nothing to do here
+  try {
+    await api('GET', '/api/v1/session', undefined, { expectUnauthenticated: true });
+    location.replace(destination());
+  } catch (error) {
+    // not signed in (401) or the service is unreachable: stay on this page
+  }
+}
+
+function waitText(retryAfter) {
+  const seconds = Number(retryAfter);
+  if (!Number.isFinite(seconds)) return 'a moment';
+  return seconds < 90 ? Math.max(1, Math.ceil(seconds)) + ' seconds' : Math.ceil(seconds / 60) + ' minutes';
+}
+
+main();

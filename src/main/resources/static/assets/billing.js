@@ -1,0 +1,272 @@
+// The billing page: current plan and status, the plans, checkout, the provider's portal, cancel, invoices.
+import { api, ApiError } from './api.js';
+import { startShell } from './shell.js';
+import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
+
+const $ = (id) => document.getElementById(id);
+const PAID_STATUSES = ['active', 'trialing', 'past_due'];
+const STATUS_TEXT = {
+  active: ['Active', 'badge-success'],
+  trialing: ['Trial', 'badge-info'],
+  past_due: ['Past due', 'badge-warning'],
+  incomplete: ['Incomplete', 'badge-warning'],
+  unpaid: ['Unpaid', 'badge-danger'],
+  paused: ['Paused', ''],
+  canceled: ['Canceled', ''],
+  incomplete_expired: ['Expired', ''],
+};
+const INVOICE_STATUS = {
+  paid: ['Paid', 'badge-success'],
+  open: ['Open', 'badge-warning'],
+  draft: ['Draft', ''],
+  void: ['Void', ''],
+  uncollectible: ['Uncollectible', 'badge-danger'],
+};
+
+let state = { plans: [], subscription: null, invoices: [] };
+
+async function main() {
+  // the organization's billing does not depend on the project, but a project of another organization might
+  await startShell({ onProjectChange: refresh });
+  const checkout = showCheckoutBanner();
+  wireActions();
+  await refresh();
+  $('loading').hidden = true;
+  $('content').hidden = false;
+  if (checkout === 'success' || checkout === 'pending') awaitProviderConfirmation();
+}
+
+async function refresh() {
+  const [plans, subscription, invoices] = await Promise.all([
+    api('GET', '/api/v1/billing/plans').then((body) => body.plans).catch(failed('plans', [])),
+    api('GET', '/api/v1/billing/subscription')
+      .then((body) => body.subscription)
+      .catch((error) => {
+        if (error instanceof ApiError && error.status === 404) return null; // subscription_not_found: the free plan
+        return failed('subscription', null)(error);
+      }),
+    api('GET', '/api/v1/billing/invoices').then((body) => body.invoices).catch(failed('invoices', [])),
+  ]);
+  state = { plans: [...plans].sort((a, b) => a.price_cents - b.price_cents), subscription, invoices };
+  render();
+}
+
+function failed(what, fallback) {
+  return (error) => {
+    showAlert($('billing-status'), 'error', 'Your ' + what + ' could not be loaded: ' + (error instanceof ApiError ? error.message : String(error)));
+    return fallback;
+  };
+}
+
+function planOf(subscription) {
+  if (!subscription) return null;
+  return state.plans.find((plan) => plan.id === subscription.plan_id)
+    || (subscription.plan && typeof subscription.plan === 'object' ? subscription.plan : null);
+}
+
+/** The plan the organization has now: the subscription's while it is paid for (or in grace), else Free. */
+function effectivePlan() {
+  const subscription = state.subscription;
+  if (subscription && PAID_STATUSES.includes(subscription.status)) return planOf(subscription);
+  return state.plans.find((plan) => plan.tier === 'free') || null;
+}
+
+function render() {
+  const subscription = state.subscription;
+  const current = effectivePlan();
+  $('past-due').hidden = !(subscription && subscription.status === 'past_due');
+
+  const subscribedPlan = planOf(subscription);
+  $('current-plan-name').textContent = subscription
+    ? (subscribedPlan ? subscribedPlan.name : 'Paid plan')
+    : 'Free plan';
+  const badge = $('subscription-status');
+  if (subscription) {
+    const [text, kind] = STATUS_TEXT[subscription.status] || [subscription.status, ''];
+    badge.textContent = text;
+    badge.className = 'badge ' + kind;
+    badge.hidden = false;
+  } else {
+    badge.hidden = true;
+  }
+  $('current-plan-detail').textContent = current ? planSummary(current) : '';
+
+  const renewal = $('renewal');
+  renewal.replaceChildren();
+  if (subscription && subscription.cancel_at) {
+    renewal.append('Cancels on ', strong(formatDate(subscription.cancel_at)),
+      '. You keep ' + (subscribedPlan ? subscribedPlan.name : 'your plan') + ' until then; after that your organization is on the Free plan. To keep it, use Manage payment.');
+    renewal.dataset.cancelAt = subscription.cancel_at;
+  } else if (subscription && subscription.current_period_end && PAID_STATUSES.includes(subscription.status)) {
+    renewal.append('Renews on ', strong(formatDate(subscription.current_period_end)), '.');
+    delete renewal.dataset.cancelAt;
+  } else if (!subscription) {
+    renewal.append('Upgrade to get more storage.');
+    delete renewal.dataset.cancelAt;
+  }
+
+  const hasBillingAccount = Boolean(subscription) || state.invoices.length > 0;
+  $('manage-payment').hidden = !hasBillingAccount;
+  $('cancel-subscription').hidden = !(subscription && !subscription.cancel_at && PAID_STATUSES.includes(subscription.status));
+
+  $('plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
+  renderInvoices();
+}
+
+function strong(text) {
+  return el('strong', {}, text);
+}
+
+function planSummary(plan) {
+  return formatGiB(plan.storage_bytes) + ' storage'
+    + (plan.overage_bytes > 0 ? ', then ' + formatMoney(plan.overage_price_cents) + ' per extra ' + formatGiB(plan.overage_bytes) : '')
+    + '.';
+}
+
+function planCard(plan, current) {
+  const isCurrent = current && current.id === plan.id;
+  let action = null;
+  if (isCurrent) {
+    action = null;
+  } else if (plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
+    action = el('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'upgrade-' + plan.tier, 'data-tier': plan.tier }, 'Upgrade to ' + plan.name);
+    action.addEventListener('click', () => upgrade(plan, action));
+  } else if (plan.price_cents === 0) {
+    action = el('p', { class: 'muted' }, 'Cancel your subscription to return to this plan.');
+  }
+  return el('article', { class: 'plan' + (isCurrent ? ' current' : ''), 'data-tier': plan.tier, 'aria-label': plan.name + ' plan' },
+    el('div', { class: 'plan-head' }, el('h3', {}, plan.name), isCurrent ? el('span', { class: 'badge badge-success' }, 'Current') : null),
+    el('div', { class: 'plan-price' }, plan.price_cents > 0 ? formatMoney(plan.price_cents) : formatMoney(0), el('small', {}, ' / month')),
+    el('ul', {},
+      el('li', {}, formatGiB(plan.storage_bytes) + ' storage'),
+      el('li', {}, plan.overage_bytes > 0
+        ? 'Overage: ' + formatMoney(plan.overage_price_cents) + ' per ' + formatGiB(plan.overage_bytes)
+        : 'No overage charges')),
+    el('div', { class: 'plan-action' }, action));
+}
+
+function renderInvoices() {
+  const invoices = state.invoices;
+  $('invoices-empty').hidden = invoices.length > 0;
+  $('invoices-table-wrap').hidden = invoices.length === 0;
+  $('invoices-body').replaceChildren(...invoices.map((invoice) => {
+    const [text, kind] = INVOICE_STATUS[invoice.status] || [invoice.status, ''];
+    const amount = invoice.status === 'paid' ? invoice.amount_paid_cents : invoice.amount_due_cents;
+    const url = safeUrl(invoice.hosted_invoice_url);
+    return el('tr', { 'data-invoice-id': invoice.id, 'data-status': invoice.status },
+      el('td', { class: 'num', 'data-label': 'Date' }, timeEl(invoice.created_at)),
+      el('td', { class: 'num', 'data-label': 'Period' }, periodOf(invoice)),
+      el('td', { class: 'num', 'data-label': 'Amount' }, formatMoney(amount, invoice.currency || 'usd')),
+      el('td', { 'data-label': 'Status' }, el('span', { class: 'badge ' + kind }, text)),
+      el('td', { class: 'actions-cell' }, url
+        ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'View invoice',
+          el('span', { class: 'visually-hidden' }, ' (opens in a new tab)'))
+        : null));
+  }));
+}
+
+/** An invoice's billing period; the first invoice of a subscription covers an instant (Stripe's start = end). */
+function periodOf(invoice) {
+  if (!invoice.period_start || !invoice.period_end) return '—';
+  if (formatDate(invoice.period_start) === formatDate(invoice.period_end)) return timeEl(invoice.period_start);
+  return el('span', {}, timeEl(invoice.period_start), ' – ', timeEl(invoice.period_end));
+}
+
+function showCheckoutBanner() {
+  const params = new URLSearchParams(location.search);
+  const checkout = params.get('checkout');
+  const banner = $('checkout-banner');
+  if (checkout === 'success') {
+    showAlert(banner, 'success', 'Thank you! Your payment went through and your new plan is active.');
+  } else if (checkout === 'pending') {
+    showAlert(banner, 'info', 'We are waiting for the payment provider to confirm your payment. This page updates by itself.');
+  } else if (checkout === 'canceled') {
+    showAlert(banner, 'info', 'Checkout canceled. You have not been charged.');
+  }
+  if (checkout) {
+    // a reload should not repeat the banner
+    params.delete('checkout');
+    const query = params.toString();
+    history.replaceState(null, '', location.pathname + (query ? '?' + query : ''));
+  }
+  return checkout;
+}
+
+/** After checkout, the provider's webhook may land a moment later: look again for a little while. */
+async function awaitProviderConfirmation() {
+  for (let attempt = 0; attempt < 15; attempt++) {
+    const subscription = state.subscription;
+    if (subscription && PAID_STATUSES.includes(subscription.status) && state.invoices.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await refresh();
+  }
+}
+
+function wireActions() {
+  for (const id of ['manage-payment', 'past-due-fix']) {
+    const button = $(id);
+    button.addEventListener('click', () => openPortal(button));
+  }
+  $('cancel-subscription').addEventListener('click', cancelSubscription);
+}
+
+async function upgrade(plan, button) {
+  clearAlert($('billing-status'));
+  await busy(button, 'Opening checkout…', async () => {
+    try {
+      const session = await api('POST', '/api/v1/billing/checkout', { tier: plan.tier });
+      await leaveFor(session.url, 'checkout');
+    } catch (error) {
+      showAlert($('billing-status'), 'error', error instanceof ApiError ? error.message : 'Checkout could not be started.');
+    }
+  });
+}
+
+async function openPortal(button) {
+  clearAlert($('billing-status'));
+  await busy(button, 'Opening…', async () => {
+    try {
+      const portal = await api('POST', '/api/v1/billing/portal');
+      await leaveFor(portal.url, 'payment portal');
+    } catch (error) {
+      showAlert($('billing-status'), 'error', error instanceof ApiError ? error.message : 'The payment portal could not be opened.');
+    }
+  });
+}
+
+/** Goes to the provider's page; the promise stays pending so that the button stays busy until the page leaves. */
+function leaveFor(address, what) {
+  const url = safeUrl(address);
+  if (!url) throw new ApiError(502, { detail: 'The payment provider answered with an unusable ' + what + ' address.' });
+  location.assign(url);
+  return new Promise(() => {});
+}
+
+async function cancelSubscription() {
+  const subscription = state.subscription;
+  const plan = planOf(subscription);
+  const name = plan ? plan.name : 'your plan';
+  $('cancel-text').textContent = 'You keep ' + name + ' until the end of the current period'
+    + (subscription.current_period_end ? ' (' + formatDate(subscription.current_period_end) + ')' : '')
+    + '. After that your organization moves to the Free plan with '
+    + formatGiB((state.plans.find((p) => p.tier === 'free') || { storage_bytes: 1073741824 }).storage_bytes) + ' of storage.';
+  if (!(await confirmDialog($('cancel-dialog')))) {
+    $('cancel-subscription').focus();
+    return;
+  }
+  const status = $('billing-status');
+  await busy($('cancel-subscription'), 'Canceling…', async () => {
+    try {
+      const body = await api('POST', '/api/v1/billing/cancel');
+      state.subscription = body.subscription;
+      render();
+      showAlert(status, 'success', 'Canceled: your subscription ends on '
+        + (body.subscription.cancel_at ? formatDate(body.subscription.cancel_at) : 'the end of the period')
+        + '. Until then nothing changes.');
+    } catch (error) {
+      showAlert(status, 'error', error instanceof ApiError ? error.message : 'The subscription could not be canceled.');
+    }
+  });
+}
+
+main();

@@ -1,0 +1,186 @@
+// The API keys page: list, create (the raw key shown once), revoke behind a confirmation.
+import { api, ApiError } from './api.js';
+import { startShell } from './shell.js';
+import { busy, clearAlert, clearErrors, confirmDialog, el, showAlert, showErrors, timeEl } from './ui.js';
+
+const DAY_MS = 86400000;
+// the server refuses an expiry beyond 365 days from its own clock; stay an hour inside in case ours runs ahead
+const MAX_LIFETIME_MS = 365 * DAY_MS - 3600000;
+
+const $ = (id) => document.getElementById(id);
+let keys = [];
+
+async function main() {
+  const shell = await startShell({
+    onProjectChange: async () => {
+      hideNewKey();
+      clearErrors($('create-key-form'));
+      $('project-title').textContent = shell.activeProjectName();
+      await loadKeys();
+    },
+  });
+  $('project-title').textContent = shell.activeProjectName();
+  wireCreateForm();
+  wireNewKeyPanel();
+  await loadKeys();
+  $('loading').hidden = true;
+  $('content').hidden = false;
+}
+
+async function loadKeys() {
+  const status = $('list-status');
+  try {
+    const body = await api('GET', '/api/v1/api-keys');
+    keys = body.keys;
+    clearAlert(status);
+  } catch (error) {
+    keys = [];
+    showAlert(status, 'error', error instanceof ApiError ? error.message : 'The keys could not be loaded.');
+  }
+  renderKeys();
+}
+
+function renderKeys() {
+  const now = Date.now();
+  $('keys-body').replaceChildren(...keys.map((key) => keyRow(key, now)));
+  $('keys-empty').hidden = keys.length > 0;
+  $('keys-table-wrap').hidden = keys.length === 0;
+  $('key-count').textContent = keys.length === 1 ? '1 key' : keys.length + ' keys';
+}
+
+function keyRow(key, now) {
+  const expired = new Date(key.expires_at).getTime() <= now;
+  const revoke = el('button', { type: 'button', class: 'btn btn-danger-outline btn-small', 'data-action': 'revoke', 'aria-label': 'Revoke key ' + key.name }, 'Revoke');
+  revoke.addEventListener('click', () => revokeKey(key, revoke));
+  return el('tr', { 'data-key-id': key.id },
+    el('td', { class: 'name', 'data-label': 'Name' }, key.name),
+    el('td', { 'data-label': 'Permissions' }, el('span', { class: 'badges' },
+      key.permissions.map((permission) => el('span', { class: permission === 'admin' ? 'badge badge-warning' : 'badge' }, permission)))),
+    el('td', { class: 'num', 'data-label': 'Created' }, timeEl(key.created_at)),
+    el('td', { class: 'num', 'data-label': 'Expires' }, el('span', { class: 'badges' }, timeEl(key.expires_at),
+      expired ? el('span', { class: 'badge badge-danger', 'data-expired': '' }, 'Expired') : null)),
+    el('td', { class: 'num', 'data-label': 'Last used' }, key.last_used_at ? timeEl(key.last_used_at, true) : el('span', { class: 'muted' }, 'Never')),
+    el('td', { class: 'actions-cell' }, revoke));
+}
+
+function wireCreateForm() {
+  const form = $('create-key-form');
+  const expiry = $('key-expiry');
+  const dateField = $('key-expiry-date-field');
+  const dateInput = $('key-expiry-date');
+  const today = new Date();
+  dateInput.min = isoDay(new Date(today.getTime() + DAY_MS));
+  dateInput.max = isoDay(new Date(today.getTime() + 364 * DAY_MS));
+  expiry.addEventListener('change', () => {
+    dateField.hidden = expiry.value !== 'date';
+    if (!dateField.hidden) dateInput.focus();
+  });
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const body = {
+      name: $('key-name').value,
+      permissions: [...form.querySelectorAll('input[name="permissions"]:checked')].map((box) => box.value),
+    };
+    const expiresAt = chosenExpiry(expiry.value, dateInput.value);
+    if (expiresAt === undefined) {
+      showErrors(form, new ApiError(400, { errors: [{ field: 'expires_at', message: 'Choose the date the key expires.' }] }));
+      return;
+    }
+    body.expires_at = expiresAt;
+    await busy($('create-key'), 'Creating…', async () => {
+      try {
+        const created = await api('POST', '/api/v1/api-keys', body);
+        form.reset();
+        dateField.hidden = true;
+        keys = [created.key, ...keys.filter((key) => key.id !== created.key.id)];
+        renderKeys();
+        showNewKey(created);
+      } catch (error) {
+        if (error instanceof ApiError) showErrors(form, error);
+        else throw error;
+      }
+    });
+  });
+}
+
+/** The expiry to send: a preset number of days from now, or the end of the chosen local day. */
+function chosenExpiry(choice, date) {
+  if (choice === 'date') {
+    if (!date) return undefined;
+    return new Date(date + 'T23:59:59').toISOString();
+  }
+  const ms = Math.min(Number(choice) * DAY_MS, MAX_LIFETIME_MS);
+  return new Date(Date.now() + ms).toISOString();
+}
+
+function isoDay(date) {
+  const pad = (n) => String(n).padStart(2, '0');
+  return date.getFullYear() + '-' + pad(date.getMonth() + 1) + '-' + pad(date.getDate());
+}
+
+function wireNewKeyPanel() {
+  $('copy-key').addEventListener('click', async () => {
+    const input = $('new-key-value');
+    const status = $('copy-status');
+    try {
+      await navigator.clipboard.writeText(input.value);
+      status.textContent = 'Copied to the clipboard.';
+    } catch (e) {
+      // no clipboard permission (or not a secure context): select it so that Ctrl+C / long-press copies it
+      input.focus();
+      input.select();
+      status.textContent = document.execCommand && document.execCommand('copy')
+        ? 'Copied to the clipboard.'
+        : 'Press Ctrl+C (or ⌘C) to copy the selected key.';
+    }
+  });
+  $('dismiss-key').addEventListener('click', () => {
+    hideNewKey();
+    $('key-name').focus();
+  });
+}
+
+function showNewKey(created) {
+  $('new-key-title').textContent = 'New key “' + created.key.name + '” created';
+  $('new-key-hint').textContent = created.hint;
+  $('new-key-value').value = created.api_key;
+  $('copy-status').textContent = '';
+  const panel = $('new-key');
+  panel.hidden = false;
+  panel.focus();
+  $('new-key-value').select();
+}
+
+/** The raw key leaves the page for good: it exists nowhere else. */
+function hideNewKey() {
+  $('new-key-value').value = '';
+  $('copy-status').textContent = '';
+  $('new-key').hidden = true;
+}
+
+async function revokeKey(key, button) {
+  $('revoke-name').textContent = key.name;
+  if (!(await confirmDialog($('revoke-dialog')))) {
+    button.focus();
+    return;
+  }
+  const status = $('list-status');
+  await busy(button, 'Revoking…', async () => {
+    try {
+      await api('DELETE', '/api/v1/api-keys/' + encodeURIComponent(key.id));
+      showAlert(status, 'success', 'Key “' + key.name + '” was revoked. Applications using it are refused from now on.');
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'api_key_not_found') {
+        showAlert(status, 'error', error instanceof ApiError ? error.message : 'The key could not be revoked.');
+        return;
+      }
+      showAlert(status, 'info', 'Key “' + key.name + '” no longer exists in this project.');
+    }
+    keys = keys.filter((k) => k.id !== key.id);
+    renderKeys();
+  });
+}
+
+main();

@@ -1,0 +1,95 @@
+// The frame of every signed-in page: who is signed in, the project switcher, "New project" and log-out.
+import { api, ApiError } from './api.js';
+import { busy, clearErrors, el, showAlert, showErrors } from './ui.js';
+
+/**
+ * Loads the session (a 401 leads to the log-in page) and wires the top bar. `onProjectChange(session)` runs
+ * after the active project changed, so that the page can reload its own data without a full reload.
+ */
+export async function startShell({ onProjectChange }) {
+  let session = await api('GET', '/api/v1/session');
+  const select = document.getElementById('project-select');
+  const email = document.getElementById('account-email');
+  const status = document.getElementById('shell-status');
+  email.textContent = session.email;
+  email.title = session.email;
+  renderProjects(select, session);
+
+  select.addEventListener('change', async () => {
+    const projectId = select.value;
+    select.disabled = true;
+    try {
+      session = await api('PUT', '/api/v1/session/project', { project_id: projectId });
+      renderProjects(select, session);
+      await onProjectChange(session);
+    } catch (error) {
+      renderProjects(select, session);
+      showAlert(status, 'error', error instanceof ApiError ? error.message : 'The project could not be switched.');
+    } finally {
+      select.disabled = false;
+    }
+  });
+
+  wireNewProject(select, () => session, async (switched) => {
+    session = switched;
+    renderProjects(select, session);
+    await onProjectChange(session);
+  });
+
+  document.getElementById('logout').addEventListener('click', async (event) => {
+    await busy(event.currentTarget, 'Logging out…', async () => {
+      try {
+        await api('POST', '/api/v1/auth/logout');
+      } catch (error) {
+        // the session is of no use to us any more either way; the log-in page is the right place
+      }
+      location.replace('/login?reason=signed_out');
+    });
+  });
+
+  return {
+    get session() {
+      return session;
+    },
+    activeProjectName() {
+      const project = session.projects.find((p) => p.id === session.project_id);
+      return project ? project.name : '';
+    },
+  };
+}
+
+function renderProjects(select, session) {
+  select.replaceChildren(...session.projects.map((project) =>
+    el('option', { value: project.id, selected: project.id === session.project_id }, project.name)));
+  select.value = session.project_id;
+}
+
+function wireNewProject(select, currentSession, switched) {
+  const dialog = document.getElementById('project-dialog');
+  const form = document.getElementById('project-form');
+  const input = document.getElementById('project-name');
+  document.getElementById('new-project').addEventListener('click', () => {
+    form.reset();
+    clearErrors(form);
+    dialog.showModal();
+    input.focus();
+  });
+  document.getElementById('project-cancel').addEventListener('click', () => dialog.close());
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const submit = form.querySelector('button[type="submit"]');
+    await busy(submit, 'Creating…', async () => {
+      try {
+        const project = await api('POST', '/api/v1/projects', { name: input.value });
+        const session = await api('PUT', '/api/v1/session/project', { project_id: project.id });
+        dialog.close();
+        await switched(session);
+        const status = document.getElementById('shell-status');
+        showAlert(status, 'success', 'Project “' + project.name + '” created. It is now the active project.');
+      } catch (error) {
+        if (error instanceof ApiError) showErrors(form, error);
+        else throw error;
+      }
+    });
+  });
+}

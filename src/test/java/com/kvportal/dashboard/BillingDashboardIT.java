@@ -1,0 +1,186 @@
+package com.kvportal.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The billing page in a real browser against the sandbox provider: its hosted checkout and portal pages, and the
+ * signed webhook events it sends, which the page shows once they have landed.
+ */
+class BillingDashboardIT extends BrowserIntegration {
+
+    /** Webhook events arrive after the response that caused them, possibly retried. */
+    private static final Duration WEBHOOK_TIMEOUT = Duration.ofSeconds(60);
+
+    @Test
+    void shouldShowTheFreePlanAndThePlansSideBySide() {
+        signUpInPage();
+        openBillingPage();
+
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Free plan");
+        assertThat(browser.byId("subscription-status").isDisplayed()).isFalse();
+        assertThat(browser.byId("manage-payment").isDisplayed()).isFalse();
+        assertThat(browser.byId("cancel-subscription").isDisplayed()).isFalse();
+        assertThat(browser.byId("past-due").isDisplayed()).isFalse();
+        WebElement free = plan("free");
+        assertThat(free.getText()).contains("Free", "1 GiB storage", "No overage charges", "Current");
+        WebElement pro = plan("pro");
+        assertThat(pro.getText()).contains("Pro", "$20.00", "100 GiB storage", "$2.00 per 10 GiB");
+        assertThat(browser.byId("upgrade-pro").getText()).isEqualTo("Upgrade to Pro");
+        assertThat(browser.visible("invoices-empty").getText()).contains("No invoices yet");
+        checkLayout("billing-free");
+
+        browser.open(baseUrl() + "/dashboard/billing?checkout=pending");
+        assertThat(checkoutBanner()).contains("waiting for the payment provider");
+    }
+
+    @Test
+    void shouldUpgradeThroughTheHostedCheckoutThenCancelAtPeriodEndAndResumeInThePortal() {
+        signUpInPage();
+        openBillingPage();
+
+        browser.byId("upgrade-pro").click();
+        awaitSandboxCheckout();
+        browser.screenshot("sandbox-checkout-1440");
+        browser.byId("go-back").click();
+        assertThat(checkoutBanner()).contains("Checkout canceled");
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Free plan");
+
+        browser.byId("upgrade-pro").click();
+        awaitSandboxCheckout();
+        browser.byId("pay-declined").click();
+        assertThat(browser.visible("error").getText()).isNotBlank();
+        browser.byId("pay").click();
+
+        assertThat(checkoutBanner()).contains("Thank you");
+        awaitOnPage(driver -> browser.byId("subscription-status").getText().equals("Active")
+                && !browser.all("#invoices-body tr[data-status=paid]").isEmpty());
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Pro");
+        assertThat(browser.byId("renewal").getText()).startsWith("Renews on ");
+        assertThat(plan("pro").getText()).contains("Current");
+        assertThat(browser.all("#upgrade-pro")).isEmpty();
+        WebElement invoice = browser.all("#invoices-body tr[data-status=paid]").get(0);
+        assertThat(invoice.getText()).contains("$20.00", "Paid");
+        assertThat(invoice.findElement(By.cssSelector("a[target=_blank]")).getDomAttribute("href"))
+                .startsWith("http");
+        checkLayout("billing-pro");
+
+        browser.byId("cancel-subscription").click();
+        assertThat(browser.visible("cancel-dialog").getText()).contains("Free plan");
+        browser.screenshot("billing-cancel-dialog-1440");
+        browser.byId("cancel-confirm").click();
+
+        browser.waitUntil(ExpectedConditions.textMatches(By.id("renewal"), Pattern.compile("^Cancels on .*")));
+        assertThat(browser.byId("renewal").getDomAttribute("data-cancel-at")).isNotBlank();
+        assertThat(browser.byId("billing-status").getText()).startsWith("Canceled: your subscription ends on ");
+        assertThat(browser.byId("cancel-subscription").isDisplayed()).isFalse();
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Pro");
+        browser.screenshot("billing-canceling-1440");
+
+        browser.byId("manage-payment").click();
+        browser.waitUntil(ExpectedConditions.urlContains("/sandbox/portal/bps_"));
+        browser.screenshot("sandbox-portal-1440");
+        browser.visible("resume-subscription").click();
+        browser.visible("return").click();
+        browser.waitUntil(ExpectedConditions.urlContains("/dashboard/billing"));
+        awaitAfterReloads(driver -> browser.byId("renewal").getText().startsWith("Renews on "));
+        assertThat(browser.byId("cancel-subscription").isDisplayed()).isTrue();
+    }
+
+    @Test
+    void shouldWarnWhenARenewalPaymentFailsAndLeadToThePaymentPortal() {
+        signUpInPage();
+        String adminKey = createKeyInPage("billing automation", "admin");
+        openBillingPage();
+        browser.byId("upgrade-pro").click();
+        awaitSandboxCheckout();
+        browser.byId("pay").click();
+        awaitOnPage(driver -> browser.byId("subscription-status").getText().equals("Active"));
+        JsonNode subscription = Api.withKey(baseUrl(), adminKey)
+                .get("/api/v1/billing/subscription")
+                .json()
+                .get("subscription");
+        String customer = subscription.get("provider_customer_id").asString();
+        String providerSubscription =
+                subscription.get("provider_subscription_id").asString();
+        Api sandbox = api();
+
+        assertThat(sandbox.post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "card_declined"))
+                        .status())
+                .isBetween(200, 299);
+        assertThat(sandbox.post("/sandbox/subscriptions/" + providerSubscription + "/advance")
+                        .status())
+                .isBetween(200, 299);
+
+        awaitAfterReloads(driver -> browser.byId("past-due").isDisplayed());
+        assertThat(browser.byId("past-due").getText()).contains("Your last payment failed");
+        assertThat(browser.byId("subscription-status").getText()).isEqualTo("Past due");
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Pro");
+        assertThat(browser.all("#invoices-body tr[data-status=open]")).isNotEmpty();
+        checkLayout("billing-past-due");
+
+        browser.byId("past-due-fix").click();
+        browser.waitUntil(ExpectedConditions.urlContains("/sandbox/portal/bps_"));
+        browser.driver().navigate().back();
+
+        assertThat(sandbox.post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "succeeded"))
+                        .status())
+                .isBetween(200, 299);
+        awaitAfterReloads(
+                driver -> browser.byId("subscription-status").getText().equals("Active"));
+        assertThat(browser.byId("past-due").isDisplayed()).isFalse();
+    }
+
+    private void openBillingPage() {
+        browser.open(baseUrl() + "/dashboard/billing");
+        browser.visible("content");
+    }
+
+    private void awaitSandboxCheckout() {
+        browser.waitUntil(ExpectedConditions.urlContains("/sandbox/checkout/cs_"));
+        browser.visible("pay");
+    }
+
+    private String checkoutBanner() {
+        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/dashboard/billing"));
+        return browser.visible("checkout-banner").getText();
+    }
+
+    private WebElement plan(String tier) {
+        return browser.visible("plans").findElement(By.cssSelector("[data-tier=" + tier + "]"));
+    }
+
+    /** Waits while the page itself looks again (it does so for a while after checkout). */
+    private void awaitOnPage(Function<WebDriver, Boolean> condition) {
+        browser.waitUntil(WEBHOOK_TIMEOUT, driver -> condition.apply(driver) ? Boolean.TRUE : null);
+    }
+
+    /** Reloads the page until the condition holds: a person pressing F5 while the webhook is on its way. */
+    private void awaitAfterReloads(Function<WebDriver, Boolean> condition) {
+        new WebDriverWait(browser.driver(), WEBHOOK_TIMEOUT)
+                .pollingEvery(Duration.ofSeconds(2))
+                .ignoring(StaleElementReferenceException.class)
+                .ignoring(NoSuchElementException.class)
+                .until(driver -> {
+                    if (driver.findElement(By.id("content")).isDisplayed() && condition.apply(driver)) {
+                        return true;
+                    }
+                    driver.navigate().refresh();
+                    return null;
+                });
+    }
+}
