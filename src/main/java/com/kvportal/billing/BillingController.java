@@ -2,7 +2,6 @@ package com.kvportal.billing;
 
 import com.kvportal.billing.Billing.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
-import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.web.Caller;
 import java.net.URI;
 import java.util.List;
@@ -23,11 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 class BillingController {
 
     private final Billing billing;
-    private final AppBaseUrl baseUrl;
 
-    BillingController(Billing billing, AppBaseUrl baseUrl) {
+    BillingController(Billing billing) {
         this.billing = billing;
-        this.baseUrl = baseUrl;
     }
 
     record SubscriptionResponse(Subscription subscription) {}
@@ -80,7 +77,7 @@ class BillingController {
 
     private ResponseEntity<Void> backToDashboard(String outcome) {
         return ResponseEntity.status(HttpStatus.SEE_OTHER)
-                .location(URI.create(baseUrl.resolve(Billing.DASHBOARD_PATH + "?checkout=" + outcome)))
+                .location(URI.create(Billing.DASHBOARD_PATH + "?checkout=" + outcome))
                 .header("Cache-Control", "no-store")
                 .build();
     }

@@ -51,7 +51,7 @@ class BillingEndToEndTest extends IntegrationTest {
         // not paid yet: the callback says pending and records nothing
         assertThat(browser.get("/api/v1/billing/checkout/success?session_id=" + sessionId)
                         .header("Location"))
-                .isEqualTo(baseUrl() + "/dashboard/billing?checkout=pending");
+                .isEqualTo("/dashboard/billing?checkout=pending");
         assertThat(owner.get("/api/v1/billing/subscription").status()).isEqualTo(404);
 
         // a declined card leaves the session open
@@ -67,7 +67,7 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(callback).isEqualTo(baseUrl() + "/api/v1/billing/checkout/success?session_id=" + sessionId);
         Api.Response back = browser.get(callback.substring(baseUrl().length()));
         assertThat(back.status()).isEqualTo(303);
-        assertThat(back.header("Location")).isEqualTo(baseUrl() + "/dashboard/billing?checkout=success");
+        assertThat(back.header("Location")).isEqualTo("/dashboard/billing?checkout=success");
 
         // the callback itself recorded the subscription, whether or not the webhook was there first
         JsonNode subscription = subscription(owner);
@@ -100,7 +100,7 @@ class BillingEndToEndTest extends IntegrationTest {
 
         // the callback again, after the webhook: harmless
         Api.Response again = browser.get(callback.substring(baseUrl().length()));
-        assertThat(again.header("Location")).isEqualTo(baseUrl() + "/dashboard/billing?checkout=success");
+        assertThat(again.header("Location")).isEqualTo("/dashboard/billing?checkout=success");
         assertThat(subscriptionRows(account)).isOne();
         assertThat(subscription(owner).get("id").asString())
                 .isEqualTo(subscription.get("id").asString());
@@ -215,7 +215,7 @@ class BillingEndToEndTest extends IntegrationTest {
         // and the callback, late, is harmless
         assertThat(api().get("/api/v1/billing/checkout/success?session_id=" + sessionId)
                         .header("Location"))
-                .isEqualTo(baseUrl() + "/dashboard/billing?checkout=success");
+                .isEqualTo("/dashboard/billing?checkout=success");
         assertThat(subscriptionRows(account)).isOne();
     }
 

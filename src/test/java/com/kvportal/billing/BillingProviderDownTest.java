@@ -133,7 +133,7 @@ class BillingProviderDownTest extends IntegrationTest {
         Api.Response response = api().get("/api/v1/billing/checkout/success?session_id=cs_test_a1b2c3");
 
         assertThat(response.status()).isEqualTo(303);
-        assertThat(response.header("Location")).isEqualTo(baseUrl() + "/dashboard/billing?checkout=pending");
+        assertThat(response.header("Location")).isEqualTo("/dashboard/billing?checkout=pending");
     }
 
     @Test
