@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_CASE=${1:-10}
 CONNECTIONS=${2:-16}
+THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
 PORT=${BENCH_PORT:-18181}
 BASE=http://127.0.0.1:$PORT
 
@@ -42,7 +43,7 @@ MALFORMED=kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ8 # checksum wrong
 run() { # name, then wrk arguments
   local name=$1; shift
   local file; file=$DATA/$(echo "$name" | tr -c 'A-Za-z0-9' '_')
-  wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency "$@" >"$file.txt"
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency "$@" >"$file.txt"
   local rps p50 p99
   rps=$(awk '/Requests\/sec/{print $2}' "$file.txt")
   p50=$(awk '$1=="50%"{print $2}' "$file.txt")
@@ -53,10 +54,10 @@ run() { # name, then wrk arguments
 }
 
 echo "Warming up..."
-KEY=$KEY wrk -t2 -c"$CONNECTIONS" -d5s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
-wrk -t2 -c"$CONNECTIONS" -d3s "$BASE/actuator/health/liveness" >/dev/null
+KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
+wrk -t"$THREADS" -c"$CONNECTIONS" -d3s "$BASE/actuator/health/liveness" >/dev/null
 
-echo "wrk: 2 threads, $CONNECTIONS connections, ${SECONDS_PER_CASE}s per case, $(nproc) cores shared by server and load"
+echo "wrk: $THREADS threads, $CONNECTIONS connections, ${SECONDS_PER_CASE}s per case, $(nproc) cores shared by server and load"
 run "baseline GET /actuator/health/liveness" "$BASE/actuator/health/liveness"
 KEY=$KEY run "verify: valid key (1 indexed query)" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
 KEY=$UNKNOWN run "verify: unknown well-formed key" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
