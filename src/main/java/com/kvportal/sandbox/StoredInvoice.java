@@ -29,52 +29,25 @@ record StoredInvoice(
     }
 
     StoredInvoice finalized(long now, String number) {
-        return new StoredInvoice(
-                id,
-                customer,
-                subscription,
-                lineId,
-                "open",
-                billingReason,
-                price,
-                quantity,
-                amountDue,
-                amountPaid,
-                attemptCount,
-                periodStart,
-                periodEnd,
-                linePeriodStart,
-                linePeriodEnd,
-                number,
-                created,
-                now,
-                paidAt);
+        return with("open", amountPaid, attemptCount, number, now, paidAt);
     }
 
     StoredInvoice paid(long now) {
-        return new StoredInvoice(
-                id,
-                customer,
-                subscription,
-                lineId,
-                "paid",
-                billingReason,
-                price,
-                quantity,
-                amountDue,
-                amountDue,
-                attemptCount + 1,
-                periodStart,
-                periodEnd,
-                linePeriodStart,
-                linePeriodEnd,
-                number,
-                created,
-                finalizedAt,
-                now);
+        return with("paid", amountDue, attemptCount + 1, number, finalizedAt, now);
     }
 
     StoredInvoice paymentFailed() {
+        return with(status, amountPaid, attemptCount + 1, number, finalizedAt, paidAt);
+    }
+
+    /** A copy with new values of the fields that change over an invoice's life (those that updates write). */
+    private StoredInvoice with(
+            String status,
+            long amountPaid,
+            int attemptCount,
+            @Nullable String number,
+            @Nullable Long finalizedAt,
+            @Nullable Long paidAt) {
         return new StoredInvoice(
                 id,
                 customer,
@@ -86,7 +59,7 @@ record StoredInvoice(
                 quantity,
                 amountDue,
                 amountPaid,
-                attemptCount + 1,
+                attemptCount,
                 periodStart,
                 periodEnd,
                 linePeriodStart,

@@ -33,90 +33,73 @@ record StoredSubscription(
     }
 
     StoredSubscription withStatus(String status) {
-        return new StoredSubscription(
-                id,
-                customer,
+        return with(
                 status,
-                price,
-                quantity,
-                itemId,
-                itemCreated,
-                billingCycleAnchor,
                 currentPeriodStart,
                 currentPeriodEnd,
+                latestInvoice,
                 cancelAtPeriodEnd,
                 cancelAt,
                 canceledAt,
                 endedAt,
-                metadata,
-                latestInvoice,
-                created);
+                metadata);
     }
 
     StoredSubscription withCancellation(boolean cancelAtPeriodEnd, @Nullable Long cancelAt, @Nullable Long canceledAt) {
-        return new StoredSubscription(
-                id,
-                customer,
+        return with(
                 status,
-                price,
-                quantity,
-                itemId,
-                itemCreated,
-                billingCycleAnchor,
                 currentPeriodStart,
                 currentPeriodEnd,
+                latestInvoice,
                 cancelAtPeriodEnd,
                 cancelAt,
                 canceledAt,
                 endedAt,
-                metadata,
-                latestInvoice,
-                created);
+                metadata);
     }
 
     StoredSubscription ended(long endedAt, long canceledAt) {
-        return new StoredSubscription(
-                id,
-                customer,
+        return with(
                 "canceled",
-                price,
-                quantity,
-                itemId,
-                itemCreated,
-                billingCycleAnchor,
                 currentPeriodStart,
                 currentPeriodEnd,
+                latestInvoice,
                 cancelAtPeriodEnd,
                 cancelAt,
                 canceledAt,
                 endedAt,
-                metadata,
-                latestInvoice,
-                created);
+                metadata);
     }
 
     StoredSubscription renewed(long periodStart, long periodEnd, String invoice, String status) {
-        return new StoredSubscription(
-                id,
-                customer,
+        return with(
+                status, periodStart, periodEnd, invoice, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+    }
+
+    StoredSubscription withMetadata(Map<String, String> metadata) {
+        return with(
                 status,
-                price,
-                quantity,
-                itemId,
-                itemCreated,
-                billingCycleAnchor,
-                periodStart,
-                periodEnd,
+                currentPeriodStart,
+                currentPeriodEnd,
+                latestInvoice,
                 cancelAtPeriodEnd,
                 cancelAt,
                 canceledAt,
                 endedAt,
-                metadata,
-                invoice,
-                created);
+                metadata);
     }
 
-    StoredSubscription withMetadata(Map<String, String> metadata) {
+    /** A copy with new values of the fields that change over a subscription's life (those that updates write). */
+    private StoredSubscription with(
+            String status,
+            long currentPeriodStart,
+            long currentPeriodEnd,
+            @Nullable String latestInvoice,
+            boolean cancelAtPeriodEnd,
+            @Nullable Long cancelAt,
+            @Nullable Long canceledAt,
+            @Nullable Long endedAt,
+            Map<String, String> metadata) {
         return new StoredSubscription(
                 id,
                 customer,
