@@ -24,6 +24,39 @@ record StoredInvoice(
         @Nullable Long finalizedAt,
         @Nullable Long paidAt) {
 
+    /** A new draft invoice of the subscription's price and quantity, with a new line, nothing paid yet. */
+    static StoredInvoice draft(
+            String id,
+            StoredSubscription subscription,
+            String billingReason,
+            StoredPrice price,
+            long periodStart,
+            long periodEnd,
+            long linePeriodStart,
+            long linePeriodEnd,
+            long created) {
+        return new StoredInvoice(
+                id,
+                subscription.customer(),
+                subscription.id(),
+                StripeIds.invoiceLine(),
+                "draft",
+                billingReason,
+                price.id(),
+                subscription.quantity(),
+                price.unitAmount() * subscription.quantity(),
+                0,
+                0,
+                periodStart,
+                periodEnd,
+                linePeriodStart,
+                linePeriodEnd,
+                null,
+                created,
+                null,
+                null);
+    }
+
     boolean isOpen() {
         return status.equals("open");
     }

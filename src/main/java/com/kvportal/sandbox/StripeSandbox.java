@@ -24,9 +24,12 @@ import org.springframework.transaction.annotation.Transactional;
 @SandboxMode
 class StripeSandbox {
 
-    static final long CHECKOUT_SESSION_LIFETIME = 24 * 3600;
+    private static final long CHECKOUT_SESSION_LIFETIME = 24 * 3600;
     private static final int MAX_URL_LENGTH = 5000;
     private static final int MAX_TEXT_LENGTH = 500;
+    private static final Set<String> CUSTOMER_PARAMETERS = Set.of("email", "name", "metadata");
+    private static final Set<String> IGNORED_CUSTOMER_PARAMETERS =
+            Set.of("description", "phone", "address", "preferred_locales", "invoice_settings", "shipping");
 
     private final SandboxObjects objects;
     private final StripeJson json;
@@ -44,9 +47,7 @@ class StripeSandbox {
 
     @Transactional
     Map<String, Object> createCustomer(StripeParams params) {
-        params.allowOnly(
-                Set.of("email", "name", "metadata"),
-                Set.of("description", "phone", "address", "preferred_locales", "invoice_settings", "shipping"));
+        params.allowOnly(CUSTOMER_PARAMETERS, IGNORED_CUSTOMER_PARAMETERS);
         StoredCustomer customer = new StoredCustomer(
                 StripeIds.customer(),
                 email(params, "email"),
@@ -62,9 +63,7 @@ class StripeSandbox {
 
     @Transactional
     Map<String, Object> updateCustomer(String id, StripeParams params) {
-        params.allowOnly(
-                Set.of("email", "name", "metadata"),
-                Set.of("description", "phone", "address", "preferred_locales", "invoice_settings", "shipping"));
+        params.allowOnly(CUSTOMER_PARAMETERS, IGNORED_CUSTOMER_PARAMETERS);
         StoredCustomer customer = objects.lockCustomer(id).orElseThrow(() -> StripeError.noSuch("customer", id, "id"));
         Map<String, Object> before = json.customer(customer);
         StoredCustomer updated = customer.withDetails(
@@ -232,27 +231,10 @@ class StripeSandbox {
                 now);
         objects.insert(subscription);
         events.emit("customer.subscription.created", json.subscription(subscription));
+        // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
         issue(
-                new StoredInvoice(
-                        invoiceId,
-                        customer.id(),
-                        subscription.id(),
-                        StripeIds.invoiceLine(),
-                        "draft",
-                        "subscription_create",
-                        price.id(),
-                        session.quantity(),
-                        price.unitAmount() * session.quantity(),
-                        0,
-                        0,
-                        now,
-                        now,
-                        now,
-                        periodEnd,
-                        null,
-                        now,
-                        null,
-                        null),
+                StoredInvoice.draft(
+                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now),
                 CardOutcome.SUCCEEDED);
         StoredCheckoutSession completed = session.completed(customer.id(), subscription.id(), now);
         objects.update(completed);
@@ -312,11 +294,7 @@ class StripeSandbox {
             throw StripeError.state("subscription_ended", "This subscription has already been canceled.");
         }
         long now = now();
-        StoredSubscription ended = subscription.ended(now, now);
-        objects.update(ended);
-        Map<String, Object> after = json.subscription(ended);
-        events.emit("customer.subscription.deleted", after);
-        return after;
+        return endAndAnnounce(subscription.ended(now, now));
     }
 
     /**
@@ -339,37 +317,24 @@ class StripeSandbox {
             long endedAt = cancelAt == null
                     ? subscription.currentPeriodEnd()
                     : Math.min(cancelAt, subscription.currentPeriodEnd());
-            StoredSubscription ended =
-                    subscription.ended(endedAt, subscription.canceledAt() == null ? now : subscription.canceledAt());
-            objects.update(ended);
-            Map<String, Object> after = json.subscription(ended);
-            events.emit("customer.subscription.deleted", after);
-            return after;
+            return endAndAnnounce(
+                    subscription.ended(endedAt, subscription.canceledAt() == null ? now : subscription.canceledAt()));
         }
         StoredPrice price = objects.price(subscription.price()).orElseThrow();
         long start = subscription.currentPeriodEnd();
         long end = periodEnd(subscription.billingCycleAnchor(), price.interval(), start);
+        // a renewal invoice's period is the one that just ended; its line covers the new one
         StoredInvoice invoice = issue(
-                new StoredInvoice(
+                StoredInvoice.draft(
                         StripeIds.invoice(),
-                        customer.id(),
-                        subscription.id(),
-                        StripeIds.invoiceLine(),
-                        "draft",
+                        subscription,
                         "subscription_cycle",
-                        price.id(),
-                        subscription.quantity(),
-                        price.unitAmount() * subscription.quantity(),
-                        0,
-                        0,
+                        price,
                         subscription.currentPeriodStart(),
                         subscription.currentPeriodEnd(),
                         start,
                         end,
-                        null,
-                        now,
-                        null,
-                        null),
+                        now),
                 customer.card());
         boolean settled = !invoice.isOpen()
                 && objects.invoices(null, subscription.id(), "open", 1).isEmpty();
@@ -393,12 +358,7 @@ class StripeSandbox {
         if (card == CardOutcome.SUCCEEDED) {
             long now = now();
             for (StoredInvoice invoice : objects.lockOpenInvoices(customerId)) {
-                StoredInvoice settled = invoice.paid(now);
-                objects.update(settled);
-                Map<String, Object> after = json.invoice(settled);
-                events.emit("invoice.paid", after);
-                events.emit("invoice.payment_succeeded", after);
-                paid.add(settled.id());
+                paid.add(markPaid(invoice, now).id());
             }
             for (StoredSubscription subscription : objects.lockPastDueSubscriptions(customerId)) {
                 saveAndAnnounce(subscription, subscription.withStatus("active"));
@@ -443,17 +403,30 @@ class StripeSandbox {
         objects.update(open);
         events.emit("invoice.finalized", json.invoice(open));
         if (card == CardOutcome.SUCCEEDED) {
-            StoredInvoice paid = open.paid(now);
-            objects.update(paid);
-            Map<String, Object> after = json.invoice(paid);
-            events.emit("invoice.paid", after);
-            events.emit("invoice.payment_succeeded", after);
-            return paid;
+            return markPaid(open, now);
         }
         StoredInvoice failed = open.paymentFailed();
         objects.update(failed);
         events.emit("invoice.payment_failed", json.invoice(failed));
         return failed;
+    }
+
+    /** Charges an open invoice successfully, with Stripe's invoice.paid and invoice.payment_succeeded. */
+    private StoredInvoice markPaid(StoredInvoice open, long now) {
+        StoredInvoice paid = open.paid(now);
+        objects.update(paid);
+        Map<String, Object> after = json.invoice(paid);
+        events.emit("invoice.paid", after);
+        events.emit("invoice.payment_succeeded", after);
+        return paid;
+    }
+
+    /** Stores a subscription that has just ended and announces it with customer.subscription.deleted. */
+    private Map<String, Object> endAndAnnounce(StoredSubscription ended) {
+        objects.update(ended);
+        Map<String, Object> after = json.subscription(ended);
+        events.emit("customer.subscription.deleted", after);
+        return after;
     }
 
     /** Stores a changed subscription and announces it with customer.subscription.updated; no change, no event. */
