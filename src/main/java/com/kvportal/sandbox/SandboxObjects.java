@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import tools.jackson.core.type.TypeReference;
@@ -29,10 +30,7 @@ class SandboxObjects {
     // prices
 
     Optional<StoredPrice> price(String id) {
-        return jdbc.sql("select * from sandbox_prices where id = ?")
-                .param(id)
-                .query(SandboxObjects::price)
-                .optional();
+        return one("select * from sandbox_prices where id = ?", id, SandboxObjects::price);
     }
 
     // customers
@@ -67,17 +65,11 @@ class SandboxObjects {
     }
 
     Optional<StoredCustomer> customer(String id) {
-        return jdbc.sql("select * from sandbox_customers where id = ?")
-                .param(id)
-                .query(SandboxObjects::customer)
-                .optional();
+        return one("select * from sandbox_customers where id = ?", id, SandboxObjects::customer);
     }
 
     Optional<StoredCustomer> lockCustomer(String id) {
-        return jdbc.sql("select * from sandbox_customers where id = ? for update")
-                .param(id)
-                .query(SandboxObjects::customer)
-                .optional();
+        return one("select * from sandbox_customers where id = ? for update", id, SandboxObjects::customer);
     }
 
     // checkout sessions
@@ -121,17 +113,12 @@ class SandboxObjects {
     }
 
     Optional<StoredCheckoutSession> checkoutSession(String id) {
-        return jdbc.sql("select * from sandbox_checkout_sessions where id = ?")
-                .param(id)
-                .query(SandboxObjects::checkoutSession)
-                .optional();
+        return one("select * from sandbox_checkout_sessions where id = ?", id, SandboxObjects::checkoutSession);
     }
 
     Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
-        return jdbc.sql("select * from sandbox_checkout_sessions where id = ? for update")
-                .param(id)
-                .query(SandboxObjects::checkoutSession)
-                .optional();
+        return one(
+                "select * from sandbox_checkout_sessions where id = ? for update", id, SandboxObjects::checkoutSession);
     }
 
     // subscriptions
@@ -186,17 +173,11 @@ class SandboxObjects {
     }
 
     Optional<StoredSubscription> subscription(String id) {
-        return jdbc.sql("select * from sandbox_subscriptions where id = ?")
-                .param(id)
-                .query(SandboxObjects::subscription)
-                .optional();
+        return one("select * from sandbox_subscriptions where id = ?", id, SandboxObjects::subscription);
     }
 
     Optional<StoredSubscription> lockSubscription(String id) {
-        return jdbc.sql("select * from sandbox_subscriptions where id = ? for update")
-                .param(id)
-                .query(SandboxObjects::subscription)
-                .optional();
+        return one("select * from sandbox_subscriptions where id = ? for update", id, SandboxObjects::subscription);
     }
 
     /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
@@ -270,10 +251,7 @@ class SandboxObjects {
     }
 
     Optional<StoredInvoice> invoice(String id) {
-        return jdbc.sql("select * from sandbox_invoices where id = ?")
-                .param(id)
-                .query(SandboxObjects::invoice)
-                .optional();
+        return one("select * from sandbox_invoices where id = ?", id, SandboxObjects::invoice);
     }
 
     List<StoredInvoice> invoices(
@@ -326,19 +304,17 @@ class SandboxObjects {
     }
 
     Optional<StoredPortalSession> portalSession(String id) {
-        return jdbc.sql("select * from sandbox_portal_sessions where id = ?")
-                .param(id)
-                .query((rs, n) -> new StoredPortalSession(
-                        rs.getString("id"),
-                        rs.getString("customer"),
-                        rs.getString("return_url"),
-                        rs.getLong("created")))
-                .optional();
+        return one("select * from sandbox_portal_sessions where id = ?", id, SandboxObjects::portalSession);
     }
 
     // mapping
 
-    static String json(Map<String, String> map) {
+    /** The row with this id, if any, mapped to its record. */
+    private <T> Optional<T> one(String sql, String id, RowMapper<T> mapper) {
+        return jdbc.sql(sql).param(id).query(mapper).optional();
+    }
+
+    private static String json(Map<String, String> map) {
         return JSON.writeValueAsString(map);
     }
 
@@ -360,6 +336,11 @@ class SandboxObjects {
                 rs.getString("currency"),
                 rs.getString("recurring_interval"),
                 rs.getLong("created"));
+    }
+
+    private static StoredPortalSession portalSession(ResultSet rs, int n) throws SQLException {
+        return new StoredPortalSession(
+                rs.getString("id"), rs.getString("customer"), rs.getString("return_url"), rs.getLong("created"));
     }
 
     private static StoredCustomer customer(ResultSet rs, int n) throws SQLException {
