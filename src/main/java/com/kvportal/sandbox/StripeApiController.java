@@ -142,22 +142,18 @@ class StripeApiController {
             throw StripeError.unrecognizedUrl(method, path);
         }
         String resource = parts[2];
-        @Nullable String id = null;
+        int idIndex = 3;
         if (resource.equals("checkout") || resource.equals("billing_portal")) {
             if (parts.length < 4 || !parts[3].equals("sessions")) {
                 throw StripeError.unrecognizedUrl(method, path);
             }
             resource = resource + "/sessions";
-            id = parts.length == 5 ? parts[4] : null;
-            if (parts.length > 5) {
-                throw StripeError.unrecognizedUrl(method, path);
-            }
-        } else {
-            id = parts.length == 4 ? parts[3] : null;
-            if (parts.length > 4) {
-                throw StripeError.unrecognizedUrl(method, path);
-            }
+            idIndex = 4;
         }
+        if (parts.length > idIndex + 1) {
+            throw StripeError.unrecognizedUrl(method, path);
+        }
+        @Nullable String id = parts.length == idIndex + 1 ? parts[idIndex] : null;
         Map<String, Object> result = dispatch(method, path, resource, id, params);
         return json.expand(result, expand);
     }
@@ -181,12 +177,12 @@ class StripeApiController {
                         .map(json::checkoutSession)
                         .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"));
             case "GET subscriptions": {
-                List<StoredSubscription> subscriptions =
-                        objects.subscriptions(params.text("customer"), params.text("status"), limit(params) + 1);
-                return StripeJson.list(
-                        limited(subscriptions, params, json::subscription),
-                        "/v1/subscriptions",
-                        subscriptions.size() > limit(params));
+                int limit = limit(params);
+                return page(
+                        objects.subscriptions(params.text("customer"), params.text("status"), limit + 1),
+                        limit,
+                        json::subscription,
+                        "/v1/subscriptions");
             }
             case "GET subscriptions/{id}":
                 return objects.subscription(id)
@@ -199,10 +195,13 @@ class StripeApiController {
             case "POST billing_portal/sessions":
                 return sandbox.createPortalSession(params);
             case "GET invoices": {
-                List<StoredInvoice> invoices = objects.invoices(
-                        params.text("customer"), params.text("subscription"), params.text("status"), limit(params) + 1);
-                return StripeJson.list(
-                        limited(invoices, params, json::invoice), "/v1/invoices", invoices.size() > limit(params));
+                int limit = limit(params);
+                return page(
+                        objects.invoices(
+                                params.text("customer"), params.text("subscription"), params.text("status"), limit + 1),
+                        limit,
+                        json::invoice,
+                        "/v1/invoices");
             }
             case "GET invoices/{id}":
                 return objects.invoice(id)
@@ -226,9 +225,10 @@ class StripeApiController {
         return limit.intValue();
     }
 
-    private static <T> List<Map<String, Object>> limited(
-            List<T> rows, StripeParams params, Function<T, Map<String, Object>> render) {
-        return rows.stream().limit(limit(params)).map(render).toList();
+    /** A list of at most {@code limit} objects; {@code rows} holds one more when there are more. */
+    private static <T> Map<String, Object> page(
+            List<T> rows, int limit, Function<T, Map<String, Object>> render, String url) {
+        return StripeJson.list(rows.stream().limit(limit).map(render).toList(), url, rows.size() > limit);
     }
 
     /** Any test-mode secret key, as a bearer token or as the user name of basic auth (curl's {@code -u sk_test_...:}). */
@@ -262,6 +262,6 @@ class StripeApiController {
         if (key.length() <= 8) {
             return "****";
         }
-        return key.substring(0, Math.min(8, key.length())) + "****" + key.substring(key.length() - 4);
+        return key.substring(0, 8) + "****" + key.substring(key.length() - 4);
     }
 }
