@@ -77,9 +77,7 @@ class EventOutbox {
                 .update();
     }
 
-    void forgetOldRecords() {
-        jdbc.sql("delete from sandbox_idempotency_keys where created_at < now() - interval '24 hours'")
-                .update();
+    void forgetDeliveredAfter30Days() {
         jdbc.sql("delete from sandbox_events where delivered_at < now() - interval '30 days'")
                 .update();
     }

@@ -37,6 +37,11 @@ class IdempotencyKeys {
                 .optional();
     }
 
+    void forgetAfter24Hours() {
+        jdbc.sql("delete from sandbox_idempotency_keys where created_at < now() - interval '24 hours'")
+                .update();
+    }
+
     void answer(String key, int status, String body) {
         jdbc.sql("update sandbox_idempotency_keys set status = ?, body = ? where key = ?")
                 .params(status, body, key)

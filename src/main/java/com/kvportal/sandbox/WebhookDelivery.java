@@ -22,7 +22,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -120,7 +119,7 @@ class WebhookDelivery implements SmartLifecycle {
         }
     }
 
-    void deliverDue() throws InterruptedException {
+    private void deliverDue() throws InterruptedException {
         List<EventOutbox.Pending> due;
         do {
             due = outbox.claimDue(BATCH, LEASE);
@@ -168,12 +167,12 @@ class WebhookDelivery implements SmartLifecycle {
     }
 
     /** Stripe's scheme: {@code t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.payload" keyed with the secret>}. */
-    String signatureHeader(String payload) {
+    private String signatureHeader(String payload) {
         long timestamp = clock.instant().getEpochSecond();
         return "t=" + timestamp + ",v1=" + hmacSha256(provider.webhookSecret(), timestamp + "." + payload);
     }
 
-    static String hmacSha256(String secret, String message) {
+    private static String hmacSha256(String secret, String message) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
@@ -181,11 +180,5 @@ class WebhookDelivery implements SmartLifecycle {
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HMAC-SHA256 is unavailable", e);
         }
-    }
-
-    /** Idempotency keys are kept for 24 hours and delivered events for 30 days, as at Stripe. */
-    @Scheduled(fixedDelay = 1, initialDelay = 1, timeUnit = TimeUnit.HOURS)
-    void forgetOldRecords() {
-        outbox.forgetOldRecords();
     }
 }
