@@ -1,5 +1,6 @@
 package com.kvportal.sandbox;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -56,7 +57,7 @@ final class Html {
                 + "<div class=\"banner\" id=\"sandbox-banner\">SANDBOX — no real money</div><main>" + body
                 + "</main></body></html>\n";
         return ResponseEntity.status(status)
-                .contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
+                .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .body(html);
     }

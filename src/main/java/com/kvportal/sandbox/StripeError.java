@@ -105,10 +105,6 @@ class StripeError extends RuntimeException {
         return status;
     }
 
-    String code() {
-        return code == null ? type : code;
-    }
-
     Map<String, Object> body() {
         Map<String, Object> error = new LinkedHashMap<>();
         if (code != null) {

@@ -175,7 +175,7 @@ class StripeJson {
         return json;
     }
 
-    String checkoutUrl(String sessionId) {
+    private String checkoutUrl(String sessionId) {
         return baseUrl.resolve("/sandbox/checkout/" + sessionId);
     }
 
@@ -258,9 +258,7 @@ class StripeJson {
     Map<String, Object> invoice(StoredInvoice i) {
         StoredPrice price = priceOf(i.price());
         StoredCustomer customer = objects.customer(i.customer()).orElse(null);
-        Map<String, String> subscriptionMetadata = objects.subscription(i.subscription())
-                .map(StoredSubscription::metadata)
-                .orElse(Map.of());
+        StoredSubscription subscription = objects.subscription(i.subscription()).orElse(null);
         boolean draft = i.status().equals("draft");
 
         Map<String, Object> line = new LinkedHashMap<>();
@@ -283,11 +281,7 @@ class StripeJson {
         itemDetails.put("proration", false);
         itemDetails.put("proration_details", nullValued("credited_items"));
         itemDetails.put("subscription", i.subscription());
-        itemDetails.put(
-                "subscription_item",
-                objects.subscription(i.subscription())
-                        .map(StoredSubscription::itemId)
-                        .orElse(null));
+        itemDetails.put("subscription_item", subscription == null ? null : subscription.itemId());
         Map<String, Object> lineParent = new LinkedHashMap<>();
         lineParent.put("invoice_item_details", null);
         lineParent.put("subscription_item_details", itemDetails);
@@ -362,7 +356,7 @@ class StripeJson {
         json.put("number", i.number());
         json.put("on_behalf_of", null);
         Map<String, Object> subscriptionDetails = new LinkedHashMap<>();
-        subscriptionDetails.put("metadata", subscriptionMetadata);
+        subscriptionDetails.put("metadata", subscription == null ? Map.of() : subscription.metadata());
         subscriptionDetails.put("subscription", i.subscription());
         Map<String, Object> parent = new LinkedHashMap<>();
         parent.put("quote_details", null);
@@ -404,7 +398,7 @@ class StripeJson {
         return json;
     }
 
-    String invoiceUrl(String invoiceId) {
+    private String invoiceUrl(String invoiceId) {
         return baseUrl.resolve("/sandbox/invoices/" + invoiceId);
     }
 

@@ -21,6 +21,8 @@ final class StripeParams {
     static final int MAX_METADATA_KEY_LENGTH = 40;
     static final int MAX_METADATA_VALUE_LENGTH = 500;
     private static final Pattern LIST_ITEM = Pattern.compile("\\[(\\d*)]$");
+    /** Parameters every call accepts. */
+    private static final Set<String> COMMON = Set.of("expand");
 
     private final Map<String, String> values;
 
@@ -33,11 +35,6 @@ final class StripeParams {
         Map<String, String> values = new LinkedHashMap<>();
         raw.forEach((key, vals) -> values.put(key, vals.length == 0 ? "" : vals[0]));
         return new StripeParams(values);
-    }
-
-    @Nullable
-    String get(String key) {
-        return values.get(key);
     }
 
     /** A value that is present and not empty (Stripe treats an empty value as "unset"). */
@@ -151,8 +148,6 @@ final class StripeParams {
             }
         }
     }
-
-    private static final Set<String> COMMON = Set.of("expand");
 
     /** The parameters in a stable order: two calls with the same parameters have the same fingerprint. */
     String fingerprint() {

@@ -161,7 +161,7 @@ abstract class SandboxTest extends IntegrationTest {
         return jdbc.sql("select count(*) from sandbox_events").query(Long.class).single();
     }
 
-    /** The types of the events recorded after {@code seq}, in creation order. */
+    /** The types of the events recorded after the first {@code count}, in creation order. */
     List<String> eventTypesAfter(long count) {
         return jdbc.sql("select type from sandbox_events order by seq offset ?")
                 .param(count)
