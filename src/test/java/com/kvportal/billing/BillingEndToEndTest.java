@@ -3,19 +3,16 @@ package com.kvportal.billing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.Callable;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -224,27 +221,13 @@ class BillingEndToEndTest extends IntegrationTest {
         Api owner = api();
         Api.Account account = owner.signup();
         int checkouts = 6;
-        ExecutorService pool = Executors.newFixedThreadPool(checkouts);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Api.Response>> answers = new ArrayList<>();
-        try {
-            for (int i = 0; i < checkouts; i++) {
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
-                }));
-            }
-            start.countDown();
-            Set<String> sessions = new HashSet<>();
-            for (Future<Api.Response> answer : answers) {
-                Api.Response response = answer.get();
-                assertThat(response.status()).as(response.toString()).isEqualTo(200);
-                sessions.add(response.json().get("session_id").asString());
-            }
-            assertThat(sessions).hasSize(checkouts);
-        } finally {
-            pool.shutdownNow();
+        Set<String> sessions = new HashSet<>();
+        for (Api.Response response :
+                Concurrently.run(checkouts, () -> owner.post("/api/v1/billing/checkout", Map.of("tier", "pro")))) {
+            assertThat(response.status()).as(response.toString()).isEqualTo(200);
+            sessions.add(response.json().get("session_id").asString());
         }
+        assertThat(sessions).hasSize(checkouts);
         assertThat(billingAccounts(account)).hasSize(1);
     }
 
@@ -310,18 +293,7 @@ class BillingEndToEndTest extends IntegrationTest {
                         == 0);
     }
 
-    private static void await(String what, BooleanSupplier condition) {
-        Instant deadline = Instant.now().plus(WEBHOOK_WAIT);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("Timed out waiting until " + what);
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+    private static void await(String what, Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(WEBHOOK_WAIT).until(condition);
     }
 }

@@ -8,18 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -261,24 +257,8 @@ class BillingWebhookTest extends IntegrationTest {
                 Instant.now(),
                 subscription(subscriptionId, customer, "past_due", PRICE_PRO, periodStart, periodEnd, null, false));
 
-        int deliveries = 20;
-        ExecutorService pool = Executors.newFixedThreadPool(deliveries);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Api.Response>> answers = new ArrayList<>();
-        try {
-            for (int i = 0; i < deliveries; i++) {
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return webhooks.deliver(body);
-                }));
-            }
-            start.countDown();
-            for (Future<Api.Response> answer : answers) {
-                Api.Response response = answer.get();
-                assertThat(response.status()).as(response.toString()).isEqualTo(200);
-            }
-        } finally {
-            pool.shutdownNow();
+        for (Api.Response response : Concurrently.run(20, () -> webhooks.deliver(body))) {
+            assertThat(response.status()).as(response.toString()).isEqualTo(200);
         }
 
         assertThat(jdbc.sql("select count(*) from processed_webhook_events where event_id = ?")

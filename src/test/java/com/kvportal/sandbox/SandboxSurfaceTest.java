@@ -2,6 +2,7 @@ package com.kvportal.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.Concurrently;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
@@ -11,11 +12,6 @@ import com.stripe.param.SubscriptionUpdateParams;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -38,17 +34,8 @@ class SandboxSurfaceTest extends SandboxTest {
     void shouldCreateOneSubscriptionWhenTheSameSessionIsPaidConcurrently() throws Exception {
         Session session = openCheckout("concurrent@example.com");
         long before = eventCount();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<Reply>> replies = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                replies.add(pool.submit(() -> postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}")));
-            }
-            for (Future<Reply> reply : replies) {
-                assertThat(reply.get().status()).isEqualTo(303);
-            }
-        } finally {
-            pool.shutdown();
+        for (Reply reply : Concurrently.run(4, () -> postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}"))) {
+            assertThat(reply.status()).isEqualTo(303);
         }
 
         assertThat(jdbc.sql("select count(*) from sandbox_subscriptions where customer = ?")

@@ -18,7 +18,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.Callable;
+import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -169,18 +170,10 @@ abstract class SandboxTest extends IntegrationTest {
                 .list();
     }
 
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+    static void await(String what, Duration timeout, Callable<Boolean> condition) {
+        Awaitility.await(what)
+                .atMost(timeout)
+                .pollInterval(Duration.ofMillis(50))
+                .until(condition);
     }
 }
