@@ -1,8 +1,9 @@
 package com.kvportal.dashboard;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -13,12 +14,18 @@ import org.springframework.web.bind.annotation.GetMapping;
 
 /**
  * Serves the dashboard's pages at clean paths. The pages are static: their scripts ask the API who is signed in
- * and send the browser to {@code /login} on a 401, so no page here needs to know about the session.
+ * and send the browser to {@code /login} on a 401, so no page here needs to know about the session. The signed-in
+ * pages share the top bar and the new-project dialog, written once in {@code dashboard/fragments}.
  */
 @Controller
 class DashboardController {
 
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
+
+    private final String login = page("login.html", "/login");
+    private final String signup = page("signup.html", "/signup");
+    private final String keys = page("keys.html", "/dashboard");
+    private final String billing = page("billing.html", "/dashboard/billing");
 
     @GetMapping("/")
     ResponseEntity<Void> home() {
@@ -28,30 +35,46 @@ class DashboardController {
     }
 
     @GetMapping("/login")
-    ResponseEntity<Resource> login() {
-        return page("login.html");
+    ResponseEntity<String> login() {
+        return html(login);
     }
 
     @GetMapping("/signup")
-    ResponseEntity<Resource> signup() {
-        return page("signup.html");
+    ResponseEntity<String> signup() {
+        return html(signup);
     }
 
     @GetMapping("/dashboard")
-    ResponseEntity<Resource> keys() {
-        return page("keys.html");
+    ResponseEntity<String> keys() {
+        return html(keys);
     }
 
     @GetMapping("/dashboard/billing")
-    ResponseEntity<Resource> billing() {
-        return page("billing.html");
+    ResponseEntity<String> billing() {
+        return html(billing);
     }
 
     /** Pages change with each release and carry no data, so the browser revalidates them every time. */
-    private static ResponseEntity<Resource> page(String file) {
+    private static ResponseEntity<String> html(String page) {
         return ResponseEntity.ok()
                 .contentType(HTML)
                 .cacheControl(CacheControl.noCache())
-                .body(new ClassPathResource("dashboard/" + file));
+                .body(page);
+    }
+
+    /** The page with its fragments in place and its own link in the main navigation marked as current. */
+    private static String page(String file, String path) {
+        return read(file)
+                .replace("<!--#topbar-->\n", read("fragments/topbar.html"))
+                .replace("<!--#project-dialog-->\n", read("fragments/project-dialog.html"))
+                .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
+    }
+
+    private static String read(String file) {
+        try {
+            return new ClassPathResource("dashboard/" + file).getContentAsString(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
