@@ -13,6 +13,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the person about a failed call: the API's own words, or `fallback` for any other failure. */
+export function messageOf(error, fallback) {
+  return error instanceof ApiError ? error.message : fallback;
+}
+
 function defaultMessage(status) {
   if (status === 0) return 'The service could not be reached. Check your connection and try again.';
   if (status >= 500) return 'Something went wrong on our side. Please try again in a moment.';

@@ -1,5 +1,5 @@
 // The billing page: current plan and status, the plans, checkout, the provider's portal, cancel, invoices.
-import { api, ApiError } from './api.js';
+import { api, ApiError, messageOf } from './api.js';
 import { startShell } from './shell.js';
 import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
@@ -53,7 +53,7 @@ async function refresh() {
 
 function failed(what, fallback) {
   return (error) => {
-    showAlert($('billing-status'), 'error', 'Your ' + what + ' could not be loaded: ' + (error instanceof ApiError ? error.message : String(error)));
+    showAlert($('billing-status'), 'error', 'Your ' + what + ' could not be loaded: ' + messageOf(error, String(error)));
     return fallback;
   };
 }
@@ -93,16 +93,15 @@ function render() {
 
   const renewal = $('renewal');
   renewal.replaceChildren();
+  delete renewal.dataset.cancelAt;
   if (subscription && subscription.cancel_at) {
     renewal.append('Cancels on ', strong(formatDate(subscription.cancel_at)),
       '. You keep ' + (subscribedPlan ? subscribedPlan.name : 'your plan') + ' until then; after that your organization is on the Free plan. To keep it, use Manage payment.');
     renewal.dataset.cancelAt = subscription.cancel_at;
   } else if (subscription && subscription.current_period_end && PAID_STATUSES.includes(subscription.status)) {
     renewal.append('Renews on ', strong(formatDate(subscription.current_period_end)), '.');
-    delete renewal.dataset.cancelAt;
   } else if (!subscription) {
     renewal.append('Upgrade to get more storage.');
-    delete renewal.dataset.cancelAt;
   }
 
   const hasBillingAccount = Boolean(subscription) || state.invoices.length > 0;
@@ -126,17 +125,15 @@ function planSummary(plan) {
 function planCard(plan, current) {
   const isCurrent = current && current.id === plan.id;
   let action = null;
-  if (isCurrent) {
-    action = null;
-  } else if (plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
+  if (!isCurrent && plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
     action = el('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'upgrade-' + plan.tier, 'data-tier': plan.tier }, 'Upgrade to ' + plan.name);
     action.addEventListener('click', () => upgrade(plan, action));
-  } else if (plan.price_cents === 0) {
+  } else if (!isCurrent && plan.price_cents === 0) {
     action = el('p', { class: 'muted' }, 'Cancel your subscription to return to this plan.');
   }
   return el('article', { class: 'plan' + (isCurrent ? ' current' : ''), 'data-tier': plan.tier, 'aria-label': plan.name + ' plan' },
     el('div', { class: 'plan-head' }, el('h3', {}, plan.name), isCurrent ? el('span', { class: 'badge badge-success' }, 'Current') : null),
-    el('div', { class: 'plan-price' }, plan.price_cents > 0 ? formatMoney(plan.price_cents) : formatMoney(0), el('small', {}, ' / month')),
+    el('div', { class: 'plan-price' }, formatMoney(plan.price_cents), el('small', {}, ' / month')),
     el('ul', {},
       el('li', {}, formatGiB(plan.storage_bytes) + ' storage'),
       el('li', {}, plan.overage_bytes > 0
@@ -217,7 +214,7 @@ async function upgrade(plan, button) {
       const session = await api('POST', '/api/v1/billing/checkout', { tier: plan.tier });
       await leaveFor(session.url, 'checkout');
     } catch (error) {
-      showAlert($('billing-status'), 'error', error instanceof ApiError ? error.message : 'Checkout could not be started.');
+      showAlert($('billing-status'), 'error', messageOf(error, 'Checkout could not be started.'));
     }
   });
 }
@@ -229,7 +226,7 @@ async function openPortal(button) {
       const portal = await api('POST', '/api/v1/billing/portal');
       await leaveFor(portal.url, 'payment portal');
     } catch (error) {
-      showAlert($('billing-status'), 'error', error instanceof ApiError ? error.message : 'The payment portal could not be opened.');
+      showAlert($('billing-status'), 'error', messageOf(error, 'The payment portal could not be opened.'));
     }
   });
 }
@@ -264,7 +261,7 @@ async function cancelSubscription() {
         + (body.subscription.cancel_at ? formatDate(body.subscription.cancel_at) : 'the end of the period')
         + '. Until then nothing changes.');
     } catch (error) {
-      showAlert(status, 'error', error instanceof ApiError ? error.message : 'The subscription could not be canceled.');
+      showAlert(status, 'error', messageOf(error, 'The subscription could not be canceled.'));
     }
   });
 }

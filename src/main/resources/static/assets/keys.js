@@ -1,5 +1,5 @@
 // The API keys page: list, create (the raw key shown once), revoke behind a confirmation.
-import { api, ApiError } from './api.js';
+import { api, ApiError, messageOf } from './api.js';
 import { startShell } from './shell.js';
 import { busy, clearAlert, clearErrors, confirmDialog, el, showAlert, showErrors, timeEl } from './ui.js';
 
@@ -35,7 +35,7 @@ async function loadKeys() {
     clearAlert(status);
   } catch (error) {
     keys = [];
-    showAlert(status, 'error', error instanceof ApiError ? error.message : 'The keys could not be loaded.');
+    showAlert(status, 'error', messageOf(error, 'The keys could not be loaded.'));
   }
   renderKeys();
 }
@@ -173,7 +173,7 @@ async function revokeKey(key, button) {
       showAlert(status, 'success', 'Key “' + key.name + '” was revoked. Applications using it are refused from now on.');
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'api_key_not_found') {
-        showAlert(status, 'error', error instanceof ApiError ? error.message : 'The key could not be revoked.');
+        showAlert(status, 'error', messageOf(error, 'The key could not be revoked.'));
         return;
       }
       showAlert(status, 'info', 'Key “' + key.name + '” no longer exists in this project.');

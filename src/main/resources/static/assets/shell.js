@@ -1,5 +1,5 @@
 // The frame of every signed-in page: who is signed in, the project switcher, "New project" and log-out.
-import { api, ApiError } from './api.js';
+import { api, ApiError, messageOf } from './api.js';
 import { busy, clearErrors, el, showAlert, showErrors } from './ui.js';
 
 /**
@@ -24,13 +24,13 @@ export async function startShell({ onProjectChange }) {
       await onProjectChange(session);
     } catch (error) {
       renderProjects(select, session);
-      showAlert(status, 'error', error instanceof ApiError ? error.message : 'The project could not be switched.');
+      showAlert(status, 'error', messageOf(error, 'The project could not be switched.'));
     } finally {
       select.disabled = false;
     }
   });
 
-  wireNewProject(select, () => session, async (switched) => {
+  wireNewProject(async (switched) => {
     session = switched;
     renderProjects(select, session);
     await onProjectChange(session);
@@ -64,7 +64,7 @@ function renderProjects(select, session) {
   select.value = session.project_id;
 }
 
-function wireNewProject(select, currentSession, switched) {
+function wireNewProject(switched) {
   const dialog = document.getElementById('project-dialog');
   const form = document.getElementById('project-form');
   const input = document.getElementById('project-name');
