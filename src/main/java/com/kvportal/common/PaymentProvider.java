@@ -30,7 +30,7 @@ public class PaymentProvider {
             @Value("${PAYMENT_WEBHOOK_SECRET:}") String webhookSecret,
             AppBaseUrl baseUrl) {
         this.baseUrl = baseUrl;
-        if (stripeSecretKey.isBlank()) {
+        if (selectsSandbox(stripeSecretKey)) {
             this.stripeSecretKey = null;
             this.pricePro = pricePro.isBlank() ? SANDBOX_PRICE_PRO : pricePro;
             this.webhookSecret = webhookSecret.isBlank() ? randomSecret() : webhookSecret;
@@ -47,6 +47,11 @@ public class PaymentProvider {
             this.pricePro = pricePro;
             this.webhookSecret = webhookSecret;
         }
+    }
+
+    /** The one rule that picks the provider: the sandbox unless a Stripe secret key is configured. */
+    public static boolean selectsSandbox(@Nullable String stripeSecretKey) {
+        return stripeSecretKey == null || stripeSecretKey.isBlank();
     }
 
     /** True when the built-in Stripe stand-in is the provider. */

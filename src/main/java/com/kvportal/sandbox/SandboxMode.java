@@ -1,5 +1,6 @@
 package com.kvportal.sandbox;
 
+import com.kvportal.common.PaymentProvider;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -21,8 +22,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
     final class Active implements Condition {
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String key = context.getEnvironment().getProperty("STRIPE_SECRET_KEY", "");
-            return key.isBlank();
+            return PaymentProvider.selectsSandbox(context.getEnvironment().getProperty("STRIPE_SECRET_KEY"));
         }
     }
 }
