@@ -46,6 +46,22 @@ class SandboxStripeApiTest extends SandboxTest {
     }
 
     @Test
+    void shouldShowAnOpenSessionPastItsExpiryAsExpiredAndRefuseToPayIt() throws StripeException {
+        com.stripe.model.checkout.Session open = openCheckout("late@example.com");
+        jdbc.sql("update sandbox_checkout_sessions set expires_at = ? where id = ?")
+                .params(Instant.now().getEpochSecond() - 1, open.getId())
+                .update();
+
+        com.stripe.model.checkout.Session expired =
+                stripe().v1().checkout().sessions().retrieve(open.getId());
+        assertThat(expired.getStatus()).isEqualTo("expired");
+
+        Reply pay = postJson("/sandbox/checkout/" + open.getId() + "/pay", "{\"outcome\":\"succeeded\"}");
+        assertThat(pay.status()).isEqualTo(400);
+        assertThat(expired.getSubscription()).isNull();
+    }
+
+    @Test
     void shouldRunACheckoutFromSessionToPaidSubscriptionAndInvoice() throws StripeException {
         com.stripe.model.checkout.Session open = openCheckout("buyer@example.com");
 
