@@ -1,5 +1,6 @@
 package com.kvportal.common;
 
+import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class ErrorsTest extends IntegrationTest {
 
@@ -79,6 +81,39 @@ class ErrorsTest extends IntegrationTest {
         Api.Response response = session.put("/api/v1/api-keys", Map.of());
         assertProblem(response, 405, "method_not_allowed");
         assertThat(response.header("Allow")).contains("GET").contains("POST");
+    }
+
+    @Test
+    void shouldAnswer405NotA401ForAWrongMethodOnAPublicPath() {
+        assertProblem(api().get("/api/v1/billing/webhook"), 405, "method_not_allowed");
+        assertProblem(api().delete("/api/v1/billing/plans"), 405, "method_not_allowed");
+        assertProblem(api().post("/api/v1/billing/checkout/success", Map.of()), 405, "method_not_allowed");
+        assertProblem(api().post("/api/v1/billing/checkout/cancel", Map.of()), 405, "method_not_allowed");
+        assertProblem(api().get("/api/v1/api-keys/verify"), 405, "method_not_allowed");
+        Api.Response response = api().put("/api/v1/auth/login", Map.of());
+        assertProblem(response, 405, "method_not_allowed");
+        assertThat(response.header("Allow")).contains("POST");
+    }
+
+    @Test
+    void shouldAnswer400NotAcceptANumberOrBooleanWhereAStringBelongs() {
+        Api session = signedIn();
+
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", 42)), "name");
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", 4.2)), "name");
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", false)), "name");
+        assertThat(session.get("/api/v1/projects").json().get("projects").size())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldWriteTimestampsInWholeSecondsUtcWithZ() {
+        Api session = signedIn();
+        session.post("/api/v1/projects", Map.of("name", "second"));
+
+        for (JsonNode project : session.get("/api/v1/projects").json().get("projects")) {
+            assertThat(project.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        }
     }
 
     @Test
