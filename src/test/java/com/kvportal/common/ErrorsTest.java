@@ -117,6 +117,31 @@ class ErrorsTest extends IntegrationTest {
     }
 
     @Test
+    void shouldAnswer400NotA500ForAQueryStringOrFormThatCannotBeDecoded() {
+        Api session = signedIn();
+
+        // java.net.URI refuses to send a bad %-escape; a socket does
+        assertThat(rawGet("/api/v1/billing/checkout/success?session_id=%ZZ"))
+                .startsWith("HTTP/1.1 400")
+                .contains("\"code\":\"malformed_parameters\"");
+        // bytes that are not UTF-8 once decoded
+        assertProblem(api().get("/api/v1/billing/checkout/success?session_id=%C0%AF"), 400, "malformed_parameters");
+        assertProblem(
+                session.send("POST", "/api/v1/projects?x=%C0%AF", "{\"name\":\"p\"}", "application/json"),
+                400,
+                "malformed_parameters");
+        Api.Response nul = api().get("/api/v1/billing/checkout/success?session_id=cs_x&%00=1");
+        assertProblem(nul, 400, nul.code());
+        // PUT/PATCH/DELETE form bodies are parsed by nobody: the wrong method, not a failure
+        assertProblem(
+                session.send("PUT", "/api/v1/billing/plans", "a=%ZZ", "application/x-www-form-urlencoded"),
+                405,
+                "method_not_allowed");
+        assertThat(session.get("/api/v1/projects").json().get("projects").size())
+                .isEqualTo(1);
+    }
+
+    @Test
     void shouldAnswer415ProblemForAWrongContentType() {
         Api session = signedIn();
 
@@ -228,6 +253,18 @@ class ErrorsTest extends IntegrationTest {
             assertThat(response.status()).as(path + " -> " + response).isBetween(400, 499);
             assertProblem(response, response.status(), response.code());
             assertThat(response.code()).as(path).isNotBlank();
+        }
+    }
+
+    private String rawGet(String target) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream()
+                    .write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
