@@ -49,9 +49,12 @@ class SecurityConfig {
         "/api/v1/api-keys/**", "/api/v1/projects/**", "/api/v1/session/**", "/api/v1/auth/logout", "/api/v1/billing/**"
     };
 
-    /** CSRF-exempt: they take JSON only (no cross-site form can send it), or belong to the payment provider. */
+    /**
+     * CSRF-exempt: they take JSON only (no cross-site form can send it), belong to the payment provider, or (verify)
+     * read nothing but the Authorization header, which a cross-site request cannot set.
+     */
     private static final Set<String> CSRF_EXEMPT =
-            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook");
+            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook", CallerFilter.VERIFY_PATH);
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
