@@ -18,6 +18,8 @@ final class AccountProblems {
     static final class InvalidCredentials extends ProblemException {
         InvalidCredentials() {
             super(HttpStatus.UNAUTHORIZED, "invalid_credentials", "The email address or the password is wrong.");
+            // every 401 carries a challenge (RFC 9110 15.5.2); the same one as the portal calls
+            withHeader("WWW-Authenticate", "Bearer");
         }
     }
 

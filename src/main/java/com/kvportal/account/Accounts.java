@@ -62,7 +62,9 @@ public class Accounts {
             errors.add("email", "must be a valid email address of at most 254 characters");
         }
         String password = request.password();
-        if (password == null || password.length() < 12 || password.length() > 128) {
+        // characters as a person counts them: an emoji is one, not two UTF-16 units
+        int passwordLength = password == null ? 0 : password.codePointCount(0, password.length());
+        if (passwordLength < 12 || passwordLength > 128) {
             errors.add("password", "must be 12 to 128 characters");
         }
         String organizationName = request.organizationName() == null

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -52,12 +53,13 @@ public record NewApiKey(@Nullable String name, @Nullable List<String> permission
     }
 
     private @Nullable Instant validExpiry(FieldErrors errors, Instant now) {
+        // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
         if (expiresAt == null) {
-            return now.plus(DEFAULT_LIFETIME);
+            return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
         }
         Instant at;
         try {
-            at = OffsetDateTime.parse(expiresAt).toInstant();
+            at = OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
         } catch (DateTimeParseException e) {
             errors.add("expires_at", "must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z");
             return null;

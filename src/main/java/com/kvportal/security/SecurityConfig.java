@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
@@ -31,13 +30,18 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 @EnableWebSecurity
 class SecurityConfig {
 
-    /** Calls that need no credential at all. */
-    private static final String[] PUBLIC_POSTS = {
-        "/api/v1/auth/signup", "/api/v1/auth/login", CallerFilter.VERIFY_PATH, "/api/v1/billing/webhook"
-    };
-
-    private static final String[] PUBLIC_GETS = {
-        "/api/v1/billing/plans", "/api/v1/billing/checkout/success", "/api/v1/billing/checkout/cancel"
+    /**
+     * Calls that need no credential at all. Matched for every method, so that a wrong method on them answers 405
+     * (from Spring MVC), not 401: these paths have no handler that needs a credential.
+     */
+    private static final String[] PUBLIC = {
+        "/api/v1/auth/signup",
+        "/api/v1/auth/login",
+        CallerFilter.VERIFY_PATH,
+        "/api/v1/billing/webhook",
+        "/api/v1/billing/plans",
+        "/api/v1/billing/checkout/success",
+        "/api/v1/billing/checkout/cancel"
     };
 
     /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
@@ -45,9 +49,12 @@ class SecurityConfig {
         "/api/v1/api-keys/**", "/api/v1/projects/**", "/api/v1/session/**", "/api/v1/auth/logout", "/api/v1/billing/**"
     };
 
-    /** CSRF-exempt: they take JSON only (no cross-site form can send it), or belong to the payment provider. */
+    /**
+     * CSRF-exempt: they take JSON only (no cross-site form can send it), belong to the payment provider, or (verify)
+     * read nothing but the Authorization header, which a cross-site request cannot set.
+     */
     private static final Set<String> CSRF_EXEMPT =
-            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook");
+            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook", CallerFilter.VERIFY_PATH);
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
@@ -67,9 +74,7 @@ class SecurityConfig {
                 .logout(logout -> logout.disable())
                 .addFilterBefore(new CallerFilter(apiKeys), AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(authorize -> authorize
-                        .requestMatchers(HttpMethod.POST, PUBLIC_POSTS)
-                        .permitAll()
-                        .requestMatchers(HttpMethod.GET, PUBLIC_GETS)
+                        .requestMatchers(PUBLIC)
                         .permitAll()
                         .requestMatchers(PORTAL)
                         .access(new PortalAccess())

@@ -85,6 +85,9 @@ class LoginTest extends IntegrationTest {
         assertProblem(unknown, 401, "invalid_credentials");
         assertProblem(wrong, 401, "invalid_credentials");
         assertThat(unknown.json()).isEqualTo(wrong.json());
+        // a 401 carries a challenge (RFC 9110 15.5.2)
+        assertThat(unknown.header("WWW-Authenticate")).isEqualTo("Bearer");
+        assertThat(wrong.header("WWW-Authenticate")).isEqualTo("Bearer");
         assertThat(unknown.setCookie("SESSION")).isNull();
         assertThat(wrong.setCookie("SESSION")).isNull();
     }

@@ -184,6 +184,31 @@ class SignupTest extends IntegrationTest {
     }
 
     @Test
+    void shouldCountPasswordCharactersAsAPersonDoesNotAsUtf16Units() {
+        String emoji = "\uD83D\uDE00"; // one character, two UTF-16 units
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(uniqueEmail(), emoji.repeat(11))), "password");
+        assertFieldErrors(api().post("/api/v1/auth/signup", signup(uniqueEmail(), emoji.repeat(129))), "password");
+
+        for (String password : new String[] {emoji.repeat(12), emoji.repeat(128)}) {
+            String email = uniqueEmail();
+            Api.Response created = api().post("/api/v1/auth/signup", signup(email, password));
+            assertThat(created.status()).as(created.toString()).isEqualTo(201);
+            Api.Response login = api().post("/api/v1/auth/login", Map.of("email", email, "password", password));
+            assertThat(login.status()).as(login.toString()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void shouldReturn400WhenAFieldIsANumberOrABooleanInsteadOfAString() {
+        int before = customers();
+        assertFieldErrors(
+                api().post("/api/v1/auth/signup", Map.of("email", uniqueEmail(), "password", 123456789012345L)),
+                "password");
+        assertFieldErrors(api().post("/api/v1/auth/signup", Map.of("email", true, "password", PASSWORD)), "email");
+        assertThat(customers()).isEqualTo(before);
+    }
+
+    @Test
     void shouldListEveryInvalidFieldAtOnce() {
         Map<String, Object> body = signup("nope", "short");
         body.put("organization_name", " ");

@@ -40,6 +40,9 @@ class CreateApiKeyTest extends IntegrationTest {
         assertThat(key.get("permissions").toString()).isEqualTo("[\"write\"]");
         assertThat(key.get("last_used_at").isNull()).isTrue();
         assertThat(key.has("api_key")).isFalse();
+        // whole seconds, UTC, with a Z, as the contract writes them
+        assertThat(key.get("expires_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(key.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
         Instant expiresAt = Instant.parse(key.get("expires_at").asString());
         assertThat(expiresAt).isCloseTo(Instant.now().plus(90, ChronoUnit.DAYS), within(Duration.ofMinutes(1)));
         assertThat(response.header("Location"))
@@ -103,6 +106,10 @@ class CreateApiKeyTest extends IntegrationTest {
                         Instant.now().plus(366, ChronoUnit.DAYS).toString()),
                 "expires_at");
         assertInvalid(Map.of("name", Map.of("nested", true)), "name");
+        assertInvalid(Map.of("name", 5), "name");
+        assertInvalid(Map.of("name", true), "name");
+        assertInvalid(Map.of("name", "ok", "permissions", List.of(1)), "permissions.0");
+        assertInvalid(Map.of("name", "ok", "expires_at", 1893456000), "expires_at");
         assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
     }
 

@@ -62,6 +62,23 @@ class VerifyApiKeyTest extends IntegrationTest {
         assertRefused(api().post("/api/v1/api-keys/verify"), "invalid_api_key");
     }
 
+    @Test
+    void shouldReturn401InvalidApiKeyNot403WhenASignedInBrowserCallsVerifyWithoutAKey() {
+        // verify reads only the Authorization header, so the session's CSRF rule has nothing to protect there
+        Api session = api();
+        session.signup();
+        String raw = session.createKey("service");
+
+        assertRefused(session.withoutCsrfEcho().post("/api/v1/api-keys/verify"), "invalid_api_key");
+        Api.Response withKey = session.withoutCsrfEcho()
+                .sendRaw(
+                        "POST",
+                        "/api/v1/api-keys/verify",
+                        java.net.http.HttpRequest.BodyPublishers.noBody(),
+                        java.util.Map.of("Authorization", "Bearer " + raw));
+        assertThat(withKey.status()).as(withKey.toString()).isEqualTo(200);
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {

@@ -71,6 +71,12 @@ class BillingWebhookTest extends IntegrationTest {
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
     }
 
+    private int processedEvents() {
+        return jdbc.sql("select count(*) from processed_webhook_events")
+                .query(Integer.class)
+                .single();
+    }
+
     private int subscriptionRows() {
         return jdbc.sql("select count(*) from subscriptions where organization_id = ?")
                 .param(account.organizationId())
@@ -242,6 +248,62 @@ class BillingWebhookTest extends IntegrationTest {
             assertThat(response.status()).as(body + " " + response).isEqualTo(400);
             assertThat(response.code()).isEqualTo("malformed_event");
         }
+    }
+
+    @Test
+    void shouldAnswer400AndChangeNothingForASignedEventWithATimestampNoProviderSends() {
+        Instant farFuture = Instant.ofEpochSecond(1_000_000_000_000_000L); // a valid Instant, the year 31 million
+        String now = subscriptionEvent("customer.subscription.updated", Instant.now(), "active");
+        List<String> bodies = List.of(
+                // beyond what an Instant holds
+                now.replaceFirst("\"created\": \\d+", "\"created\": 100000000000000000000"),
+                now.replaceFirst("\"created\": \\d+", "\"created\": 100000000000000000"),
+                event(
+                        eventId(),
+                        "customer.subscription.updated",
+                        Instant.now(),
+                        subscription(
+                                subscriptionId, customer, "active", PRICE_PRO, periodStart, farFuture, null, false)),
+                event(
+                        eventId(),
+                        "customer.subscription.updated",
+                        Instant.now(),
+                        subscription(
+                                subscriptionId,
+                                customer,
+                                "active",
+                                PRICE_PRO,
+                                periodStart,
+                                periodEnd,
+                                farFuture,
+                                false)),
+                event(
+                        eventId(),
+                        "invoice.paid",
+                        Instant.now(),
+                        invoice(
+                                "in_" + StripePayloads.random(),
+                                customer,
+                                subscriptionId,
+                                "paid",
+                                2000,
+                                2000,
+                                1,
+                                farFuture,
+                                periodStart,
+                                periodEnd)));
+
+        int processed = processedEvents();
+
+        for (String body : bodies) {
+            Api.Response response = webhooks.deliver(body);
+            assertThat(response.status()).as(response.toString()).isEqualTo(400);
+            assertThat(response.code()).isEqualTo("malformed_event");
+        }
+        assertThat(subscriptionRows()).isZero();
+        assertThat(owner.get("/api/v1/billing/invoices").json().get("invoices").size())
+                .isZero();
+        assertThat(processedEvents()).isEqualTo(processed);
     }
 
     // --- exactly once, in order ---

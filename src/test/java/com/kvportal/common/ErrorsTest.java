@@ -1,5 +1,6 @@
 package com.kvportal.common;
 
+import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class ErrorsTest extends IntegrationTest {
 
@@ -79,6 +81,64 @@ class ErrorsTest extends IntegrationTest {
         Api.Response response = session.put("/api/v1/api-keys", Map.of());
         assertProblem(response, 405, "method_not_allowed");
         assertThat(response.header("Allow")).contains("GET").contains("POST");
+    }
+
+    @Test
+    void shouldAnswer405NotA401ForAWrongMethodOnAPublicPath() {
+        assertProblem(api().get("/api/v1/billing/webhook"), 405, "method_not_allowed");
+        assertProblem(api().delete("/api/v1/billing/plans"), 405, "method_not_allowed");
+        assertProblem(api().post("/api/v1/billing/checkout/success", Map.of()), 405, "method_not_allowed");
+        assertProblem(api().post("/api/v1/billing/checkout/cancel", Map.of()), 405, "method_not_allowed");
+        assertProblem(api().get("/api/v1/api-keys/verify"), 405, "method_not_allowed");
+        Api.Response response = api().put("/api/v1/auth/login", Map.of());
+        assertProblem(response, 405, "method_not_allowed");
+        assertThat(response.header("Allow")).contains("POST");
+    }
+
+    @Test
+    void shouldAnswer400NotAcceptANumberOrBooleanWhereAStringBelongs() {
+        Api session = signedIn();
+
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", 42)), "name");
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", 4.2)), "name");
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", false)), "name");
+        assertThat(session.get("/api/v1/projects").json().get("projects").size())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldWriteTimestampsInWholeSecondsUtcWithZ() {
+        Api session = signedIn();
+        session.post("/api/v1/projects", Map.of("name", "second"));
+
+        for (JsonNode project : session.get("/api/v1/projects").json().get("projects")) {
+            assertThat(project.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        }
+    }
+
+    @Test
+    void shouldAnswer400NotA500ForAQueryStringOrFormThatCannotBeDecoded() {
+        Api session = signedIn();
+
+        // java.net.URI refuses to send a bad %-escape; a socket does
+        assertThat(rawGet("/api/v1/billing/checkout/success?session_id=%ZZ"))
+                .startsWith("HTTP/1.1 400")
+                .contains("\"code\":\"malformed_parameters\"");
+        // bytes that are not UTF-8 once decoded
+        assertProblem(api().get("/api/v1/billing/checkout/success?session_id=%C0%AF"), 400, "malformed_parameters");
+        assertProblem(
+                session.send("POST", "/api/v1/projects?x=%C0%AF", "{\"name\":\"p\"}", "application/json"),
+                400,
+                "malformed_parameters");
+        Api.Response nul = api().get("/api/v1/billing/checkout/success?session_id=cs_x&%00=1");
+        assertProblem(nul, 400, nul.code());
+        // PUT/PATCH/DELETE form bodies are parsed by nobody: the wrong method, not a failure
+        assertProblem(
+                session.send("PUT", "/api/v1/billing/plans", "a=%ZZ", "application/x-www-form-urlencoded"),
+                405,
+                "method_not_allowed");
+        assertThat(session.get("/api/v1/projects").json().get("projects").size())
+                .isEqualTo(1);
     }
 
     @Test
@@ -193,6 +253,18 @@ class ErrorsTest extends IntegrationTest {
             assertThat(response.status()).as(path + " -> " + response).isBetween(400, 499);
             assertProblem(response, response.status(), response.code());
             assertThat(response.code()).as(path).isNotBlank();
+        }
+    }
+
+    private String rawGet(String target) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream()
+                    .write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

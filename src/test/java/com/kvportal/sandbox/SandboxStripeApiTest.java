@@ -357,6 +357,22 @@ class SandboxStripeApiTest extends SandboxTest {
     }
 
     @Test
+    void shouldAnswer400NotA500ToParametersThatCannotBeDecodedAndCreateNothing() {
+        int before = jdbc.sql("select count(*) from sandbox_customers")
+                .query(Integer.class)
+                .single();
+        // a bad %-escape, bytes that are not UTF-8 once decoded, a control character in a parameter name
+        for (String form : new String[] {"email=%ZZ", "email=%C0%AF", "metadata[%00]=1"}) {
+            Reply reply = stripeApi("POST", "/v1/customers", form);
+            assertThat(reply.status()).as(form + " " + reply.body()).isEqualTo(400);
+        }
+        assertThat(jdbc.sql("select count(*) from sandbox_customers")
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(before);
+    }
+
+    @Test
     void shouldListTheCustomersSubscriptionsAndInvoices() throws StripeException {
         com.stripe.model.checkout.Session session = openCheckout("lists@example.com");
         String subscriptionId = payAndSubscribe(session);

@@ -53,17 +53,39 @@ public record ProviderEvent(String id, String type, Instant created, @Nullable S
                     e.toString());
             object = null;
         }
-        return new ProviderEvent(event.getId(), event.getType(), Instant.ofEpochSecond(event.getCreated()), object);
+        Instant created;
+        try {
+            created = Epoch.instant(event.getCreated());
+        } catch (Epoch.OutOfRange e) {
+            throw new MalformedEvent();
+        }
+        return new ProviderEvent(event.getId(), event.getType(), created, object);
     }
 
-    /** The event's subscription; empty (logged) when the object is not a usable one. */
+    /**
+     * The event's subscription; empty (logged) when the object is not a usable one.
+     *
+     * @throws MalformedEvent when it carries a timestamp that cannot be one
+     */
     public Optional<ProviderSubscription> subscription() {
-        return as(Subscription.class).flatMap(ProviderSubscription::of);
+        try {
+            return as(Subscription.class).flatMap(ProviderSubscription::of);
+        } catch (Epoch.OutOfRange e) {
+            throw new MalformedEvent();
+        }
     }
 
-    /** The event's invoice, with the status that the event implies. */
+    /**
+     * The event's invoice, with the status that the event implies.
+     *
+     * @throws MalformedEvent when it carries a timestamp that cannot be one
+     */
     public Optional<ProviderInvoice> invoice(String status) {
-        return as(Invoice.class).flatMap(invoice -> ProviderInvoice.of(invoice, status));
+        try {
+            return as(Invoice.class).flatMap(invoice -> ProviderInvoice.of(invoice, status));
+        } catch (Epoch.OutOfRange e) {
+            throw new MalformedEvent();
+        }
     }
 
     public Optional<ProviderCheckout> checkout() {

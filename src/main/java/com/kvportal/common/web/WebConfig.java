@@ -1,9 +1,21 @@
 package com.kvportal.common.web;
 
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.std.StdSerializer;
+import tools.jackson.databind.type.LogicalType;
 
 @Configuration(proxyBeanMethods = false)
 class WebConfig implements WebMvcConfigurer {
@@ -11,5 +23,37 @@ class WebConfig implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new CallerArgumentResolver());
+    }
+
+    /**
+     * The API's JSON conventions beyond snake_case:
+     *
+     * <ul>
+     *   <li>a string field takes a JSON string only: Jackson would otherwise read {@code {"name": 5}} as the name
+     *       "5"; a number or boolean where the API says string is a client mistake (400 validation_failed);
+     *   <li>timestamps in whole seconds, {@code 2026-11-21T10:15:30Z}, as the contract shows them (and GitHub
+     *       writes them), not with the database's microseconds.
+     * </ul>
+     */
+    @Bean
+    JsonMapperBuilderCustomizer apiJsonConventions() {
+        SimpleModule wholeSeconds =
+                new SimpleModule("whole-second-instants").addSerializer(Instant.class, new WholeSeconds());
+        return builder -> builder.addModule(wholeSeconds)
+                .withCoercionConfig(LogicalType.Textual, config -> config.setCoercion(
+                                CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
+    }
+
+    private static final class WholeSeconds extends StdSerializer<Instant> {
+        WholeSeconds() {
+            super(Instant.class);
+        }
+
+        @Override
+        public void serialize(Instant value, JsonGenerator generator, SerializationContext context) {
+            generator.writeString(DateTimeFormatter.ISO_INSTANT.format(value.truncatedTo(ChronoUnit.SECONDS)));
+        }
     }
 }
