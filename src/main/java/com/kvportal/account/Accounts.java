@@ -90,7 +90,7 @@ public class Accounts {
     Caller login(Login request) {
         String email = request.email() == null ? "" : request.email().strip();
         String password = request.password() == null ? "" : request.password();
-        Optional<java.time.Duration> locked = throttle.lockedFor(email);
+        Optional<java.time.Duration> locked = throttle.attempt(email);
         if (locked.isPresent()) {
             throw new TooManyAttempts(locked.get());
         }
@@ -98,7 +98,6 @@ public class Accounts {
         boolean matches = passwords.matches(
                 password, customer.map(Customers.Credentials::passwordHash).orElse(unknownCustomerHash));
         if (customer.isEmpty() || !matches) {
-            throttle.failed(email);
             throw new InvalidCredentials();
         }
         throttle.succeeded(email);

@@ -7,11 +7,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Failed logins per email address, in the database so that every instance counts them together: after
- * {@code max-failures} failures within the window, the address is locked for the lock duration.
+ * Login attempts per email address, in the database so that every instance counts them together: the
+ * attempt after {@code max-failures} failed ones within the window is refused, and the address stays locked
+ * for the lock duration, even for the right password. A successful login resets the count.
  */
 @Component
 class LoginThrottle {
+
+    /** The counting starts afresh once the window has passed or the lock has run out. */
+    private static final String STALE =
+            "(f.window_start < now() - :window or (f.locked_until is not null and f.locked_until <= now()))";
 
     private final JdbcClient jdbc;
     private final int maxFailures;
@@ -29,33 +34,37 @@ class LoginThrottle {
         this.lock = lock;
     }
 
-    /** How long the address stays locked, if it is. */
-    Optional<Duration> lockedFor(String email) {
-        return jdbc.sql("select ceil(extract(epoch from locked_until - now()))::bigint from login_failures"
-                        + " where email = lower(?) and locked_until > now()")
-                .param(email)
-                .query(Long.class)
-                .optional()
-                .map(Duration::ofSeconds);
-    }
-
-    void failed(String email) {
-        jdbc.sql(
+    /**
+     * Counts a login attempt before its password is checked, in one statement, so that attempts racing in
+     * parallel cannot slip past the limit together.
+     *
+     * @return how long the address stays locked when this attempt is over the limit, else empty
+     */
+    Optional<Duration> attempt(String email) {
+        return jdbc.sql(
                         """
                         insert into login_failures as f (email, failures, window_start) values (lower(:email), 1, now())
                         on conflict (email) do update set
-                            failures = case when f.window_start < now() - :window then 1 else f.failures + 1 end,
-                            window_start = case when f.window_start < now() - :window then now() else f.window_start end,
+                            failures = case when %1$s then 1 else f.failures + 1 end,
+                            window_start = case when %1$s then now() else f.window_start end,
                             locked_until = case
-                                when f.window_start >= now() - :window and f.failures + 1 >= :max then now() + :lock
-                                else f.locked_until end""")
+                                when %1$s then null
+                                when f.locked_until > now() then f.locked_until
+                                when f.failures + 1 > :max then now() + :lock
+                                else null end
+                        returning ceil(extract(epoch from locked_until - now()))::bigint"""
+                                .formatted(STALE))
                 .param("email", email)
                 .param("window", interval(window))
                 .param("lock", interval(lock))
                 .param("max", maxFailures)
-                .update();
+                .query((rs, n) -> rs.getObject(1, Long.class))
+                .optional()
+                .filter(seconds -> seconds != null && seconds > 0)
+                .map(Duration::ofSeconds);
     }
 
+    /** A successful login forgets the attempts of the address. */
     void succeeded(String email) {
         jdbc.sql("delete from login_failures where email = lower(?)")
                 .param(email)

@@ -4,7 +4,9 @@ import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -160,6 +162,18 @@ class LoginTest extends IntegrationTest {
         }
 
         assertProblem(login(api(), email, PASSWORD), 429, "too_many_attempts");
+    }
+
+    @Test
+    void shouldLetNoMoreThanFiveAttemptsThroughWhenTwentyArriveAtOnce() throws Exception {
+        Api.Account account = api().signup();
+
+        List<Integer> statuses = Concurrently.run(
+                20, () -> login(api(), account.email(), "wrong password").status());
+
+        assertThat(statuses).filteredOn(status -> status == 401).hasSizeLessThanOrEqualTo(5);
+        assertThat(statuses).filteredOn(status -> status == 429).hasSizeGreaterThanOrEqualTo(15);
+        assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(429);
     }
 
     @Test
