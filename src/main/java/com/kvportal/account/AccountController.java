@@ -1,11 +1,15 @@
 package com.kvportal.account;
 
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.Caller;
 import com.kvportal.common.web.SessionCaller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -21,6 +25,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Signup, login, logout, the session and the projects of the current organization. */
 @RestController
+@Tag(
+        name = "Account",
+        description = "Sign up, log in and out, the session and its active project, and the projects of the"
+                + " current organization.")
 class AccountController {
 
     private final Accounts accounts;
@@ -37,8 +45,25 @@ class AccountController {
         }
     }
 
-    record ProjectSelection(@Nullable UUID projectId) {}
+    record ProjectSelection(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "A project of the customer's organizations.")
+                    @Nullable
+                    UUID projectId) {}
 
+    record ProjectList(@Schema(description = "The current organization's projects.") List<Project> projects) {}
+
+    @Operation(
+            operationId = "signUp",
+            summary = "Sign up",
+            description = "Creates a customer, an organization (owned by the customer) and its \"Default project\","
+                    + " and starts a session: the answer sets the session cookie and the `XSRF-TOKEN` cookie. Needs no"
+                    + " credential and no CSRF header.")
+    @ApiContract(
+            credentials = {},
+            success = 201,
+            problems = {"email_taken", "too_many_requests"})
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<SignedIn> signup(
             @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
@@ -47,6 +72,15 @@ class AccountController {
         return ResponseEntity.status(HttpStatus.CREATED).body(SignedIn.of(caller));
     }
 
+    @Operation(
+            operationId = "logIn",
+            summary = "Log in",
+            description = "Starts a new session (a new session id and a new `XSRF-TOKEN` cookie). A wrong email or"
+                    + " password answers one and the same 401; repeated failures for an email answer 429 with"
+                    + " `Retry-After`.")
+    @ApiContract(
+            credentials = {},
+            problems = {"invalid_credentials", "too_many_attempts", "too_many_requests"})
     @PostMapping(path = "/api/v1/auth/login", consumes = MediaType.APPLICATION_JSON_VALUE)
     SignedIn login(@RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.login(body);
@@ -54,12 +88,23 @@ class AccountController {
         return SignedIn.of(caller);
     }
 
+    @Operation(
+            operationId = "logOut",
+            summary = "Log out",
+            description = "Ends the session: its cookie no longer signs anyone in.")
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
     @PostMapping("/api/v1/auth/logout")
     ResponseEntity<Void> logout(Caller caller, HttpServletRequest request) {
         SessionCaller.signOut(request);
         return ResponseEntity.noContent().build();
     }
 
+    @Operation(
+            operationId = "getSession",
+            summary = "Read the session",
+            description = "Who is signed in, the active project, the current organization and every project in"
+                    + " reach. Also sets the `XSRF-TOKEN` cookie, for a client that needs it again.")
+    @ApiContract(credentials = Credential.PORTAL)
     @GetMapping("/api/v1/session")
     Accounts.SessionView session(Caller caller, HttpServletRequest request) {
         // touching the deferred token makes sure the XSRF-TOKEN cookie exists
@@ -69,6 +114,15 @@ class AccountController {
         return accounts.session(caller);
     }
 
+    @Operation(
+            operationId = "switchProject",
+            summary = "Switch the active project",
+            description = "Makes another project of the customer's organizations the active one (and its"
+                    + " organization the current one). An API key is bound to its project: with a key, 400"
+                    + " `session_required`.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"project_not_found", "session_required"})
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accounts.SessionView switchProject(Caller caller, @RequestBody ProjectSelection body, HttpServletRequest request) {
         Caller switched = accounts.switchProject(caller, body.projectId());
@@ -76,11 +130,21 @@ class AccountController {
         return accounts.session(switched);
     }
 
+    @Operation(
+            operationId = "listProjects",
+            summary = "List the projects",
+            description = "The projects of the current organization.")
+    @ApiContract(credentials = Credential.PORTAL)
     @GetMapping("/api/v1/projects")
-    Map<String, List<Project>> projects(Caller caller) {
-        return Map.of("projects", accounts.projects(caller));
+    ProjectList projects(Caller caller) {
+        return new ProjectList(accounts.projects(caller));
     }
 
+    @Operation(
+            operationId = "createProject",
+            summary = "Create a project",
+            description = "Creates a project in the current organization (at most 100).")
+    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "project_limit_reached")
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Project> createProject(Caller caller, @RequestBody Accounts.NewProject body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));

@@ -8,6 +8,7 @@ import com.kvportal.account.AccountProblems.SessionRequired;
 import com.kvportal.account.AccountProblems.TooManyAttempts;
 import com.kvportal.common.web.Caller;
 import com.kvportal.common.web.FieldErrors;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,15 +41,52 @@ public class Accounts {
         this.unknownCustomerHash = passwords.encode("a password that nobody has, to equalize timing");
     }
 
-    record Signup(@Nullable String email, @Nullable String password, @Nullable String organizationName) {}
+    record Signup(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "A valid address of at most 254 characters, unique case-insensitively.",
+                            maxLength = 254,
+                            example = "ada@example.com")
+                    @Nullable
+                    String email,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "12 to 128 characters.",
+                            minLength = 12,
+                            maxLength = 128,
+                            example = "correct horse battery")
+                    @Nullable
+                    String password,
+            @Schema(
+                            description = "1-100 characters once trimmed; default: derived from the email.",
+                            minLength = 1,
+                            maxLength = 100,
+                            example = "Acme")
+                    @Nullable
+                    String organizationName) {}
 
-    record Login(@Nullable String email, @Nullable String password) {}
+    record Login(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "ada@example.com") @Nullable String email,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "correct horse battery") @Nullable
+                    String password) {}
 
-    record NewProject(@Nullable String name) {}
+    record NewProject(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "1-100 characters once trimmed, no control characters.",
+                            minLength = 1,
+                            maxLength = 100,
+                            example = "Staging")
+                    @Nullable
+                    String name) {}
 
     /** What the session view shows: the customer, the active project and every project in reach. */
     public record SessionView(
-            UUID customerId, String email, UUID organizationId, UUID projectId, List<ProjectRef> projects) {}
+            UUID customerId,
+            String email,
+            @Schema(description = "The current organization: the active project's.") UUID organizationId,
+            @Schema(description = "The active project.") UUID projectId,
+            @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects) {}
 
     public record ProjectRef(UUID id, UUID organizationId, String name) {}
 

@@ -1,5 +1,7 @@
 package com.kvportal.apikey;
 
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -9,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 public record ApiKey(
         UUID id,
         UUID projectId,
-        String name,
-        List<String> permissions,
+        @Schema(minLength = 1, maxLength = 100, example = "ci-deploy") String name,
+        @ArraySchema(schema = @Schema(allowableValues = {"read", "write", "admin"})) List<String> permissions,
         Instant expiresAt,
-        @Nullable Instant lastUsedAt,
+        @Schema(nullable = true, description = "Null while the key has never been used.") @Nullable Instant lastUsedAt,
         Instant createdAt) {}

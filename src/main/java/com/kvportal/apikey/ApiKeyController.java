@@ -1,9 +1,14 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -20,6 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1/api-keys")
+@Tag(name = "API keys", description = "Create, list, verify and revoke the API keys of the active project.")
 class ApiKeyController {
 
     static final String HINT = "Store this key now: it is shown only once and cannot be recovered.";
@@ -30,30 +36,70 @@ class ApiKeyController {
         this.apiKeys = apiKeys;
     }
 
-    record CreatedResponse(String apiKey, String hint, ApiKey key) {}
+    record CreatedApiKey(
+            @Schema(
+                            description = "The raw key: kv_ + 32 base62 characters. Shown in this answer only.",
+                            pattern = "^kv_[0-9A-Za-z]{32}$",
+                            example = "kv_3hT0bq8ZkE1mN4pR7sV2xY5aC9dF0gHj")
+                    String apiKey,
+            @Schema(description = "Tells the caller to store the key now.") String hint,
+            ApiKey key) {}
 
+    record ApiKeyList(@Schema(description = "The unrevoked keys, newest first.") List<ApiKey> keys) {}
+
+    @Operation(
+            operationId = "createApiKey",
+            summary = "Create an API key",
+            description = "Creates a key in the active project and answers its raw value, once (with"
+                    + " `Cache-Control: no-store`); only its SHA-256 digest is kept. At most 1,000 unrevoked keys per"
+                    + " project.")
+    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "key_limit_reached")
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<CreatedResponse> create(Caller caller, @RequestBody NewApiKey request) {
+    ResponseEntity<CreatedApiKey> create(Caller caller, @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
         return ResponseEntity.created(
                         URI.create("/api/v1/api-keys/" + created.key().id()))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new CreatedResponse(created.rawKey(), HINT, created.key()));
+                .body(new CreatedApiKey(created.rawKey(), HINT, created.key()));
     }
 
+    @Operation(
+            operationId = "listApiKeys",
+            summary = "List the API keys",
+            description = "The active project's unrevoked keys, newest first; expired keys stay listed (their"
+                    + " `expires_at` tells). Never a raw key or a digest.")
+    @ApiContract(credentials = Credential.PORTAL)
     @GetMapping
-    Map<String, List<ApiKey>> list(Caller caller) {
-        return Map.of("keys", apiKeys.list(caller));
+    ApiKeyList list(Caller caller) {
+        return new ApiKeyList(apiKeys.list(caller));
     }
 
+    @Operation(
+            operationId = "verifyApiKey",
+            summary = "Verify an API key",
+            description = "Checks the key presented as `Authorization: Bearer kv_…` and answers who is behind it."
+                    + " A missing, malformed, unknown, revoked or expired key answers 401 with"
+                    + " `WWW-Authenticate: Bearer error=\"invalid_token\"`. Never rate limited; records `last_used_at`"
+                    + " without waiting for it.")
+    @ApiContract(
+            credentials = Credential.API_KEY,
+            problems = {"invalid_api_key", "api_key_revoked", "api_key_expired"})
     @PostMapping("/verify")
     VerifiedKey verify(
-            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization) {
+            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
+                    String authorization) {
         return apiKeys.verify(bearerToken(authorization));
     }
 
+    @Operation(
+            operationId = "revokeApiKey",
+            summary = "Revoke an API key",
+            description = "Revokes a key of the active project; from the moment the 204 is sent, every instance"
+                    + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
+                    + " its permissions.")
+    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "api_key_not_found")
     @DeleteMapping("/{id}")
-    ResponseEntity<Void> revoke(Caller caller, @PathVariable UUID id) {
+    ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);
         return ResponseEntity.noContent().build();
     }

@@ -1,6 +1,8 @@
 package com.kvportal.apikey;
 
 import com.kvportal.common.web.FieldErrors;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -15,7 +17,27 @@ import org.jspecify.annotations.Nullable;
  * The body of a create request, as sent: every field is checked here, so that all errors are reported at
  * once with the field they belong to.
  */
-public record NewApiKey(@Nullable String name, @Nullable List<String> permissions, @Nullable String expiresAt) {
+public record NewApiKey(
+        @Schema(
+                        requiredMode = Schema.RequiredMode.REQUIRED,
+                        description = "1-100 characters once trimmed, no control characters.",
+                        minLength = 1,
+                        maxLength = 100,
+                        example = "ci-deploy")
+                @Nullable
+                String name,
+        @ArraySchema(
+                        arraySchema = @Schema(description = "Default [\"write\"]; duplicates are dropped."),
+                        minItems = 1,
+                        schema = @Schema(allowableValues = {"read", "write", "admin"}))
+                @Nullable
+                List<String> permissions,
+        @Schema(
+                        format = "date-time",
+                        description = "In the future and at most 365 days ahead; default: 90 days from now.",
+                        example = "2027-01-31T00:00:00Z")
+                @Nullable
+                String expiresAt) {
 
     static final Set<String> PERMISSIONS = Set.of("read", "write", "admin");
     static final Duration DEFAULT_LIFETIME = Duration.ofDays(90);

@@ -18,6 +18,7 @@ import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.web.Caller;
 import com.kvportal.common.web.FieldErrors;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -89,7 +90,14 @@ public class Billing {
         this.transaction = transaction;
     }
 
-    record CheckoutRequest(@Nullable String tier) {}
+    record CheckoutRequest(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "The tier to buy; free cannot be bought.",
+                            allowableValues = {"free", "pro"},
+                            example = "pro")
+                    @Nullable
+                    String tier) {}
 
     /** Every plan, cheapest first. */
     public List<Plan> plans() {

@@ -2,10 +2,15 @@ package com.kvportal.billing;
 
 import com.kvportal.billing.Billing.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -19,6 +24,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1/billing")
+@Tag(
+        name = "Billing",
+        description = "Plans, the organization's subscription and invoices, the provider's hosted checkout and"
+                + " customer portal, and cancellation at period end.")
 class BillingController {
 
     private final Billing billing;
@@ -29,47 +38,124 @@ class BillingController {
 
     record SubscriptionResponse(Subscription subscription) {}
 
-    record PortalResponse(String url) {}
+    record PortalResponse(
+            @Schema(description = "The provider's customer portal session: send the customer's browser there.")
+                    String url) {}
 
     /** The provider's hosted checkout: where to send the customer. */
-    record CheckoutResponse(String sessionId, String url) {}
+    record CheckoutResponse(
+            @Schema(description = "The provider's checkout session.", example = "cs_test_a1b2c3") String sessionId,
+            @Schema(description = "The hosted checkout page: send the customer's browser there.") String url) {}
 
+    record PlanList(@Schema(description = "Every plan, cheapest first.") List<Plan> plans) {}
+
+    record InvoiceList(@Schema(description = "The organization's invoices, newest first.") List<Invoice> invoices) {}
+
+    @Operation(
+            operationId = "listPlans",
+            summary = "List the plans",
+            description = "Every plan with its storage allowance, price and overage terms, cheapest first. Public.")
+    @ApiContract(credentials = {})
     @GetMapping("/plans")
-    Map<String, List<Plan>> plans() {
-        return Map.of("plans", billing.plans());
+    PlanList plans() {
+        return new PlanList(billing.plans());
     }
 
+    @Operation(
+            operationId = "getSubscription",
+            summary = "Read the subscription",
+            description = "The current organization's live subscription (any status but `canceled` and"
+                    + " `incomplete_expired`); without one the organization is on the free plan.")
+    @ApiContract(credentials = Credential.PORTAL, problems = "subscription_not_found")
     @GetMapping("/subscription")
     SubscriptionResponse subscription(Caller caller) {
         return new SubscriptionResponse(billing.subscription(caller));
     }
 
+    @Operation(
+            operationId = "listInvoices",
+            summary = "List the invoices",
+            description = "The current organization's invoices as the provider's webhook events reported them,"
+                    + " newest first.")
+    @ApiContract(credentials = Credential.PORTAL)
     @GetMapping("/invoices")
-    Map<String, List<Invoice>> invoices(Caller caller) {
-        return Map.of("invoices", billing.invoices(caller));
+    InvoiceList invoices(Caller caller) {
+        return new InvoiceList(billing.invoices(caller));
     }
 
+    @Operation(
+            operationId = "startCheckout",
+            summary = "Start a checkout",
+            description = "Creates a hosted checkout session at the payment provider to buy a tier; send the"
+                    + " customer's browser to `url`. The organization gets one provider customer, created at its"
+                    + " first checkout and reused after.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"unknown_tier", "tier_not_purchasable", "already_subscribed", "payment_provider_unavailable"})
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
     CheckoutResponse checkout(Caller caller, @RequestBody CheckoutRequest request) {
         CheckoutSession session = billing.checkout(caller, request);
         return new CheckoutResponse(session.id(), session.url());
     }
 
+    @Operation(
+            operationId = "checkoutSucceeded",
+            summary = "Checkout success callback",
+            description = "Where the provider sends the customer's browser after paying. Trusts nothing in the URL:"
+                    + " fetches the session from the provider and, once it is complete, creates or activates the"
+                    + " subscription; then redirects to `/dashboard/billing?checkout=success` (or `pending` for an"
+                    + " unknown or incomplete session). Safe to call twice, in any order with the webhook.")
+    @ApiContract(
+            success = 303,
+            successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",
+            credentials = {},
+            problems = "payment_provider_unavailable")
     @GetMapping("/checkout/success")
-    ResponseEntity<Void> checkoutSucceeded(@RequestParam(name = "session_id", required = false) @Nullable String id) {
+    ResponseEntity<Void> checkoutSucceeded(
+            @RequestParam(name = "session_id", required = false)
+                    @Parameter(
+                            description = "The provider's checkout session, filled in by the provider.",
+                            example = "cs_test_a1b2c3")
+                    @Nullable
+                    String id) {
         return backToDashboard(billing.completeCheckout(id) ? "success" : "pending");
     }
 
+    @Operation(
+            operationId = "checkoutCanceled",
+            summary = "Checkout cancel callback",
+            description = "Where the provider sends the customer's browser when they go back from the checkout:"
+                    + " redirects to `/dashboard/billing?checkout=canceled`.")
+    @ApiContract(
+            success = 303,
+            successDescription = "To /dashboard/billing?checkout=canceled.",
+            credentials = {})
     @GetMapping("/checkout/cancel")
     ResponseEntity<Void> checkoutCanceled() {
         return backToDashboard("canceled");
     }
 
+    @Operation(
+            operationId = "openBillingPortal",
+            summary = "Open the customer portal",
+            description = "Creates a session of the provider's customer portal (payment details, invoices,"
+                    + " cancellation); send the customer's browser to `url`.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"no_billing_account", "payment_provider_unavailable"})
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
         return new PortalResponse(billing.portal(caller));
     }
 
+    @Operation(
+            operationId = "cancelSubscription",
+            summary = "Cancel at period end",
+            description = "Schedules the subscription to end at the end of its current period (`cancel_at`). Already"
+                    + " scheduled: 200, unchanged.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"subscription_not_found", "payment_provider_unavailable"})
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {
         return new SubscriptionResponse(billing.cancel(caller));

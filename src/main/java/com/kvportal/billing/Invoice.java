@@ -1,5 +1,6 @@
 package com.kvportal.billing;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -14,15 +15,17 @@ import org.jspecify.annotations.Nullable;
 public record Invoice(
         UUID id,
         UUID organizationId,
-        @Nullable UUID subscriptionId,
-        String providerInvoiceId,
-        String status,
-        long amountDueCents,
-        long amountPaidCents,
-        String currency,
-        int attemptCount,
-        @Nullable String hostedInvoiceUrl,
-        @Nullable Instant periodStart,
-        @Nullable Instant periodEnd,
+        @Schema(nullable = true, description = "The subscription it bills, once known here.") @Nullable
+                UUID subscriptionId,
+        @Schema(description = "The invoice at the payment provider.", example = "in_1MtHbELkdIwHu7ixl4OzzPMv")
+                String providerInvoiceId,
+        @Schema(allowableValues = {"draft", "open", "paid", "uncollectible", "void"}) String status,
+        @Schema(minimum = "0") long amountDueCents,
+        @Schema(minimum = "0") long amountPaidCents,
+        @Schema(description = "ISO 4217, lower case.", example = "usd") String currency,
+        @Schema(minimum = "0") int attemptCount,
+        @Schema(nullable = true, format = "uri") @Nullable String hostedInvoiceUrl,
+        @Schema(nullable = true) @Nullable Instant periodStart,
+        @Schema(nullable = true) @Nullable Instant periodEnd,
         Instant createdAt,
         Instant updatedAt) {}

@@ -1,5 +1,6 @@
 package com.kvportal.billing;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
@@ -17,12 +18,28 @@ public record Subscription(
         UUID customerId,
         UUID organizationId,
         UUID planId,
-        String status,
-        String providerCustomerId,
-        String providerSubscriptionId,
-        @Nullable Instant currentPeriodStart,
-        @Nullable Instant currentPeriodEnd,
-        @Nullable Instant cancelAt,
+        @Schema(
+                        description = "Stripe's subscription status.",
+                        allowableValues = {
+                            "incomplete",
+                            "incomplete_expired",
+                            "trialing",
+                            "active",
+                            "past_due",
+                            "canceled",
+                            "unpaid",
+                            "paused"
+                        })
+                String status,
+        @Schema(description = "The customer at the payment provider.", example = "cus_NffrFeUfNV2Hib")
+                String providerCustomerId,
+        @Schema(description = "The subscription at the payment provider.", example = "sub_1MowQVLkdIwHu7ixeRlqHVzs")
+                String providerSubscriptionId,
+        @Schema(nullable = true) @Nullable Instant currentPeriodStart,
+        @Schema(nullable = true) @Nullable Instant currentPeriodEnd,
+        @Schema(nullable = true, description = "When the subscription ends; null while no cancellation is scheduled.")
+                @Nullable
+                Instant cancelAt,
         Instant createdAt,
         Instant updatedAt,
         Plan plan) {

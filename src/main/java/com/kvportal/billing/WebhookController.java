@@ -2,7 +2,13 @@ package com.kvportal.billing;
 
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.WebhookSignature;
-import java.util.Map;
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -11,6 +17,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** The payment provider's webhook: verifies the signature over the raw body, then applies the event. */
 @RestController
+@Tag(
+        name = "Webhooks",
+        description = "Events the payment provider sends; called by the provider only, never by API users.")
 class WebhookController {
 
     private final WebhookSignature signature;
@@ -21,13 +30,32 @@ class WebhookController {
         this.events = events;
     }
 
+    record WebhookReceipt(
+            @Schema(description = "Always true: the event is applied, or was already.") boolean received) {}
+
+    @Operation(
+            operationId = "receiveProviderEvent",
+            summary = "Receive a payment provider event",
+            description = "Stripe's signed events (checkout.session.completed, customer.subscription.updated and"
+                    + " .deleted, invoice.created, .paid and .payment_failed). Each event id is applied once; a"
+                    + " duplicate, an event about an unknown customer and any other kind answer 200. Bodies up to"
+                    + " 1 MiB. A verified event that cannot be applied answers 5xx, so that the provider retries.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            description = "A Stripe event object, signed over its raw bytes.",
+                            required = true,
+                            content = @Content(mediaType = "application/json", schema = @Schema(type = "object"))))
+    @ApiContract(
+            credentials = Credential.STRIPE_SIGNATURE,
+            problems = {"malformed_event", "payload_too_large"})
     @PostMapping("/api/v1/billing/webhook")
-    Map<String, Boolean> receive(
-            @RequestBody(required = false) byte @Nullable [] body,
-            @RequestHeader(name = WebhookSignature.HEADER, required = false) @Nullable String header) {
+    WebhookReceipt receive(
+            @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
+            @RequestHeader(name = WebhookSignature.HEADER, required = false) @Parameter(hidden = true) @Nullable
+                    String header) {
         byte[] raw = body == null ? new byte[0] : body;
         signature.verify(raw, header);
         events.handle(ProviderEvent.parse(raw));
-        return Map.of("received", true);
+        return new WebhookReceipt(true);
     }
 }

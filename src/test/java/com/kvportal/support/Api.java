@@ -20,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A small HTTP client for tests: a cookie jar like a browser's, the CSRF echo the dashboard does, an
- * optional bearer key, and JSON answers.
+ * optional bearer key, and JSON answers. Every exchange on {@code /api/} is checked against the server's OpenAPI
+ * document ({@link ApiDocument}): an answer the document does not describe fails the test.
  */
 public final class Api {
 
@@ -160,11 +161,12 @@ public final class Api {
         if (contentType != null) {
             headers.put("Content-Type", contentType);
         }
-        return sendRaw(
+        return exchange(
                 method,
                 path,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body),
-                headers);
+                headers,
+                body == null ? "" : body);
     }
 
     /**
@@ -172,6 +174,16 @@ public final class Api {
      * path is used as is, so it may carry encoded or unusual characters.
      */
     public Response sendRaw(String method, String path, HttpRequest.BodyPublisher body, Map<String, String> headers) {
+        return exchange(method, path, body, headers, null);
+    }
+
+    /** Sends a request; {@code text} is its body as text when known, for the check of the request. */
+    private Response exchange(
+            String method,
+            String path,
+            HttpRequest.BodyPublisher body,
+            Map<String, String> headers,
+            @Nullable String text) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         request.method(method, body);
@@ -183,15 +195,20 @@ public final class Api {
         if (echoCsrf && xsrf != null) {
             request.header("X-XSRF-TOKEN", xsrf);
         }
+        HttpRequest built = request.build();
+        HttpResponse<String> response;
         try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response);
+            response = http.send(built, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+        if (path.startsWith("/api/")) {
+            ApiDocument.of(base).check(method, path, built.headers().map(), text, response);
+        }
+        return new Response(response.statusCode(), response);
     }
 
     public @Nullable String cookie(String name) {

@@ -1,0 +1,276 @@
+package com.kvportal.common.openapi;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.examples.Example;
+import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.springdoc.core.customizers.GlobalOperationComponentsCustomizer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+
+/**
+ * Applies an operation's {@link ApiContract}: its security, its success response as {@code application/json}, and a
+ * problem response per status with a schema whose {@code code} lists exactly the operation's codes.
+ */
+final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer {
+
+    static final String PROBLEM_JSON = "application/problem+json";
+    static final String JSON = "application/json";
+    private static final String TYPE_BASE = "https://kv-portal.dev/problems/";
+
+    /** Springdoc calls the variant with the components; this one is not used. */
+    @Override
+    public Operation customize(Operation operation, HandlerMethod handler) {
+        throw new UnsupportedOperationException("needs the document's components");
+    }
+
+    @Override
+    public Operation customize(Operation operation, Components components, HandlerMethod handler) {
+        String where = handler.getBeanType().getSimpleName() + "."
+                + handler.getMethod().getName();
+        io.swagger.v3.oas.annotations.Operation described =
+                handler.getMethodAnnotation(io.swagger.v3.oas.annotations.Operation.class);
+        ApiContract contract = handler.getMethodAnnotation(ApiContract.class);
+        if (described == null
+                || described.operationId().isBlank()
+                || described.summary().isBlank()
+                || described.description().isBlank()
+                || contract == null) {
+            throw new IllegalStateException(where + " is not documented: give it @Operation(operationId, summary,"
+                    + " description) and @ApiContract (see com.kvportal.common.openapi)");
+        }
+        boolean changesState = changesState(handler);
+        operation.setSecurity(security(contract.credentials(), changesState));
+        operation.setResponses(responses(operation, components, contract, changesState, where));
+        return operation;
+    }
+
+    private static List<SecurityRequirement> security(Credential[] credentials, boolean changesState) {
+        List<SecurityRequirement> requirements = new ArrayList<>();
+        for (Credential credential : credentials) {
+            switch (credential) {
+                case PORTAL -> {
+                    SecurityRequirement session = new SecurityRequirement().addList(Credential.SESSION_SCHEME);
+                    if (changesState) {
+                        session.addList(Credential.XSRF_SCHEME);
+                    }
+                    requirements.add(session);
+                    requirements.add(new SecurityRequirement().addList(Credential.API_KEY_SCHEME));
+                }
+                case API_KEY -> requirements.add(new SecurityRequirement().addList(Credential.API_KEY_SCHEME));
+                case USAGE_TOKEN -> requirements.add(new SecurityRequirement().addList(Credential.USAGE_TOKEN_SCHEME));
+                case STRIPE_SIGNATURE ->
+                    requirements.add(new SecurityRequirement().addList(Credential.STRIPE_SIGNATURE_SCHEME));
+                case GITHUB_SIGNATURE ->
+                    requirements.add(new SecurityRequirement().addList(Credential.GITHUB_SIGNATURE_SCHEME));
+            }
+        }
+        return requirements;
+    }
+
+    private static ApiResponses responses(
+            Operation operation, Components components, ApiContract contract, boolean changesState, String where) {
+        ApiResponses responses = new ApiResponses();
+        responses.addApiResponse(String.valueOf(contract.success()), success(operation, contract, where));
+
+        List<ProblemCatalogue.Entry> problems = problems(operation, contract, changesState, where);
+        String schemaName = capitalize(operation.getOperationId()) + "Problem";
+        components.addSchemas(schemaName, problemSchema(operation.getOperationId(), problems));
+        Map<Integer, List<ProblemCatalogue.Entry>> byStatus = new TreeMap<>();
+        problems.forEach(p -> byStatus.computeIfAbsent(p.status().value(), s -> new ArrayList<>())
+                .add(p));
+        byStatus.forEach((status, entries) ->
+                responses.addApiResponse(String.valueOf(status), problemResponse(schemaName, entries)));
+        return responses;
+    }
+
+    private static ApiResponse success(Operation operation, ApiContract contract, String where) {
+        int status = contract.success();
+        HttpStatus http = HttpStatus.valueOf(status);
+        ApiResponse response = new ApiResponse()
+                .description(
+                        contract.successDescription().isBlank()
+                                ? http.getReasonPhrase()
+                                : contract.successDescription());
+        boolean bodiless = status == 204 || http.is3xxRedirection();
+        @Nullable Schema<?> schema = generatedSchema(operation.getResponses());
+        if (!bodiless) {
+            if (schema == null) {
+                throw new IllegalStateException(where + " answers " + status + " without a body type");
+            }
+            response.content(new Content().addMediaType(JSON, new MediaType().schema(schema)));
+        }
+        if (http.is3xxRedirection()) {
+            response.addHeaderObject(
+                    "Location", new Header().description("Where to go next.").schema(new StringSchema()));
+        }
+        return response;
+    }
+
+    /** The schema springdoc derived from the method's return type, whatever status and media type it put it under. */
+    private static @Nullable Schema<?> generatedSchema(@Nullable ApiResponses generated) {
+        if (generated == null) {
+            return null;
+        }
+        for (ApiResponse response : generated.values()) {
+            if (response.getContent() != null) {
+                for (MediaType media : response.getContent().values()) {
+                    if (media.getSchema() != null) {
+                        return media.getSchema();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static List<ProblemCatalogue.Entry> problems(
+            Operation operation, ApiContract contract, boolean changesState, String where) {
+        Set<String> references = new LinkedHashSet<>();
+        if (operation.getRequestBody() != null
+                && operation.getRequestBody().getContent() != null
+                && operation.getRequestBody().getContent().containsKey(JSON)) {
+            references.addAll(
+                    List.of("malformed_json", "validation_failed", "payload_too_large", "unsupported_media_type"));
+        }
+        if (operation.getParameters() != null) {
+            for (Parameter parameter : operation.getParameters()) {
+                Schema<?> schema = parameter.getSchema();
+                if (schema != null && (schema.getFormat() != null || !"string".equals(schema.getType()))) {
+                    references.add("validation_failed");
+                }
+            }
+        }
+        for (Credential credential : contract.credentials()) {
+            references.addAll(credential.impliedProblems());
+            if (credential == Credential.PORTAL && changesState) {
+                references.add("csrf_failed");
+            }
+        }
+        references.add("malformed_parameters");
+        references.add("bad_request");
+        references.add("database_unavailable");
+        references.addAll(List.of(contract.problems()));
+        List<ProblemCatalogue.Entry> entries = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (String reference : references) {
+            ProblemCatalogue.Entry entry;
+            try {
+                entry = ProblemCatalogue.resolve(reference);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(where + ": " + e.getMessage(), e);
+            }
+            if (seen.add(entry.status().value() + " " + entry.code())) {
+                entries.add(entry);
+            }
+        }
+        return entries;
+    }
+
+    private static Schema<?> problemSchema(String operationId, List<ProblemCatalogue.Entry> problems) {
+        List<String> codes = problems.stream()
+                .map(ProblemCatalogue.Entry::code)
+                .distinct()
+                .sorted()
+                .toList();
+        ObjectSchema schema = new ObjectSchema();
+        schema.description("A problem document (RFC 9457) that " + operationId + " answers.");
+        schema.addProperty("type", new StringSchema().format("uri").description(TYPE_BASE + "{code}"));
+        schema.addProperty("title", new StringSchema().description("The HTTP status' reason phrase."));
+        schema.addProperty("status", new IntegerSchema().description("The HTTP status."));
+        schema.addProperty("detail", new StringSchema().description("What happened, for a person."));
+        schema.addProperty(
+                "instance", new StringSchema().format("uri-reference").description("The request path."));
+        StringSchema code = new StringSchema();
+        code.setEnum(codes);
+        code.description("The stable code of the outcome.");
+        schema.addProperty("code", code);
+        if (codes.contains("validation_failed")) {
+            Schema<Object> fieldError = new ObjectSchema()
+                    .addProperty("field", new StringSchema().description("The field, in snake_case."))
+                    .addProperty("message", new StringSchema().description("What is wrong with it."));
+            fieldError.setRequired(List.of("field", "message"));
+            schema.addProperty(
+                    "errors",
+                    new ArraySchema()
+                            .items(fieldError)
+                            .description("With validation_failed: every invalid field of the request."));
+        }
+        schema.setRequired(List.of("type", "title", "status", "detail", "code"));
+        return schema;
+    }
+
+    private static ApiResponse problemResponse(String schemaName, List<ProblemCatalogue.Entry> entries) {
+        MediaType media = new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + schemaName));
+        Map<String, Header> headers = new LinkedHashMap<>();
+        for (ProblemCatalogue.Entry entry : entries) {
+            media.addExamples(
+                    entry.code(), new Example().summary(entry.meaning()).value(example(entry)));
+            entry.headers()
+                    .forEach((name, value) -> headers.putIfAbsent(
+                            name,
+                            new Header().description("For example: " + value).schema(new StringSchema())));
+        }
+        String description = entries.size() == 1
+                ? "`" + entries.get(0).code() + "`: " + entries.get(0).meaning()
+                : entries.stream()
+                        .map(e -> "- `" + e.code() + "`: " + e.meaning())
+                        .collect(Collectors.joining("\n"));
+        ApiResponse response =
+                new ApiResponse().description(description).content(new Content().addMediaType(PROBLEM_JSON, media));
+        if (!headers.isEmpty()) {
+            response.setHeaders(headers);
+        }
+        return response;
+    }
+
+    private static Map<String, Object> example(ProblemCatalogue.Entry entry) {
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("type", TYPE_BASE + entry.code());
+        value.put("title", entry.status().getReasonPhrase());
+        value.put("status", entry.status().value());
+        value.put("detail", entry.exampleDetail());
+        value.put("code", entry.code());
+        if (entry.code().equals("validation_failed")) {
+            value.put("errors", List.of(Map.of("field", "name", "message", "must be at most 100 characters")));
+        }
+        return value;
+    }
+
+    private static String capitalize(String id) {
+        return Character.toUpperCase(id.charAt(0)) + id.substring(1);
+    }
+
+    /** Every method but GET and HEAD changes state (and, with a session, needs the CSRF header). */
+    private static boolean changesState(HandlerMethod handler) {
+        RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), RequestMapping.class);
+        if (mapping == null || mapping.method().length == 0) {
+            return true;
+        }
+        return !Arrays.stream(mapping.method()).allMatch(m -> m == RequestMethod.GET || m == RequestMethod.HEAD);
+    }
+}

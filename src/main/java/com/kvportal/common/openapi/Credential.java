@@ -1,0 +1,46 @@
+package com.kvportal.common.openapi;
+
+import java.util.List;
+
+/** The credentials an operation accepts, each a security scheme of the document. */
+public enum Credential {
+
+    /**
+     * A portal call: the session cookie (with {@code X-XSRF-TOKEN} when the call changes state) or an API key with
+     * {@code admin}. Implies 401 {@code unauthenticated}, 403 {@code insufficient_permissions} and, for a call that
+     * changes state, 403 {@code csrf_failed}.
+     */
+    PORTAL(List.of("unauthenticated", "insufficient_permissions")),
+
+    /** An API key presented as {@code Authorization: Bearer kv_…}, with any permission (verify). */
+    API_KEY(List.of()),
+
+    /** The storage backend's {@code Authorization: Bearer <USAGE_API_TOKEN>}. Implies 401 {@code unauthenticated}. */
+    USAGE_TOKEN(List.of("unauthenticated")),
+
+    /** The payment provider's {@code Stripe-Signature} over the raw body. Implies 400 {@code signature_invalid}. */
+    STRIPE_SIGNATURE(List.of("signature_invalid")),
+
+    /**
+     * GitHub secret scanning's ECDSA signature ({@code Github-Public-Key-Signature}, {@code
+     * Github-Public-Key-Identifier}). Implies 400 {@code signature_invalid}.
+     */
+    GITHUB_SIGNATURE(List.of("signature_invalid"));
+
+    static final String SESSION_SCHEME = "session";
+    static final String XSRF_SCHEME = "xsrfToken";
+    static final String API_KEY_SCHEME = "apiKey";
+    static final String USAGE_TOKEN_SCHEME = "usageToken";
+    static final String STRIPE_SIGNATURE_SCHEME = "stripeSignature";
+    static final String GITHUB_SIGNATURE_SCHEME = "githubSignature";
+
+    private final List<String> impliedProblems;
+
+    Credential(List<String> impliedProblems) {
+        this.impliedProblems = impliedProblems;
+    }
+
+    List<String> impliedProblems() {
+        return impliedProblems;
+    }
+}

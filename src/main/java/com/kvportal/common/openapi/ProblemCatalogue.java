@@ -1,0 +1,236 @@
+package com.kvportal.common.openapi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Every problem code of the API, once: its status, what it means, and an example detail. {@link ApiContract}
+ * names codes; the document takes the rest from here. Add a line (alphabetical) for a new code. A code that two
+ * operations answer with different statuses gets one line per status, and operations name it as {@code
+ * "409 api_key_revoked"}.
+ */
+public final class ProblemCatalogue {
+
+    /** One outcome: a code at a status. */
+    public record Entry(
+            String code, HttpStatus status, String meaning, String exampleDetail, Map<String, String> headers) {}
+
+    private static final String CHALLENGE = "WWW-Authenticate";
+    private static final String RETRY_AFTER = "Retry-After";
+
+    private static final List<Entry> ENTRIES = List.of(
+            entry(
+                    "already_subscribed",
+                    HttpStatus.CONFLICT,
+                    "The organization already has a live subscription on this tier.",
+                    "The organization already has a pro subscription."),
+            entry(
+                    "api_key_expired",
+                    HttpStatus.UNAUTHORIZED,
+                    "The presented API key has expired.",
+                    "The API key has expired.",
+                    CHALLENGE,
+                    "Bearer error=\"invalid_token\""),
+            entry(
+                    "api_key_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No API key with this id in the active project (also a key of another project).",
+                    "No API key with this id in the active project."),
+            entry(
+                    "api_key_revoked",
+                    HttpStatus.UNAUTHORIZED,
+                    "The presented API key has been revoked.",
+                    "The API key has been revoked.",
+                    CHALLENGE,
+                    "Bearer error=\"invalid_token\""),
+            entry(
+                    "bad_request",
+                    HttpStatus.BAD_REQUEST,
+                    "The request was refused before it reached the operation (e.g. a control character in a"
+                            + " parameter name).",
+                    "Bad Request"),
+            entry(
+                    "csrf_failed",
+                    HttpStatus.FORBIDDEN,
+                    "A session call that changes state lacks X-XSRF-TOKEN equal to the XSRF-TOKEN cookie.",
+                    "Send the value of the XSRF-TOKEN cookie in the X-XSRF-TOKEN header."),
+            entry(
+                    "database_unavailable",
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "The database cannot be reached; retry after the given delay.",
+                    "The database is unavailable; try again shortly.",
+                    RETRY_AFTER,
+                    "2"),
+            entry(
+                    "email_taken",
+                    HttpStatus.CONFLICT,
+                    "An account with this email address (case-insensitive) exists.",
+                    "An account with this email address exists already."),
+            entry(
+                    "insufficient_permissions",
+                    HttpStatus.FORBIDDEN,
+                    "The API key lacks the admin permission that portal calls need.",
+                    "This API key lacks the admin permission that portal calls need."),
+            entry(
+                    "invalid_api_key",
+                    HttpStatus.UNAUTHORIZED,
+                    "The API key is missing, malformed or unknown.",
+                    "The API key is missing, malformed or unknown.",
+                    CHALLENGE,
+                    "Bearer error=\"invalid_token\""),
+            entry(
+                    "invalid_credentials",
+                    HttpStatus.UNAUTHORIZED,
+                    "The email address or the password is wrong (one answer for both).",
+                    "The email address or the password is wrong.",
+                    CHALLENGE,
+                    "Bearer"),
+            entry(
+                    "key_limit_reached",
+                    HttpStatus.CONFLICT,
+                    "The project has 1,000 unrevoked keys already.",
+                    "The project already has 1000 unrevoked keys; revoke one first."),
+            entry(
+                    "malformed_event",
+                    HttpStatus.BAD_REQUEST,
+                    "The body is signed but is not a payment provider event.",
+                    "The body is not a payment provider event."),
+            entry(
+                    "malformed_json",
+                    HttpStatus.BAD_REQUEST,
+                    "The request body is not valid JSON.",
+                    "The request body is not valid JSON."),
+            entry(
+                    "malformed_parameters",
+                    HttpStatus.BAD_REQUEST,
+                    "The query string or form body cannot be decoded.",
+                    "The query string or the form body cannot be decoded."),
+            entry(
+                    "no_billing_account",
+                    HttpStatus.CONFLICT,
+                    "The organization has no customer at the payment provider yet (no checkout so far).",
+                    "The organization has no account at the payment provider yet; start a checkout first."),
+            entry(
+                    "payload_too_large",
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    "The request body is over 64 KiB (the webhook: 1 MiB).",
+                    "The request body is larger than 64 KiB."),
+            entry(
+                    "payment_provider_unavailable",
+                    HttpStatus.BAD_GATEWAY,
+                    "The payment provider failed or could not be reached; nothing was changed.",
+                    "The payment provider is unavailable; try again later."),
+            entry(
+                    "project_limit_reached",
+                    HttpStatus.CONFLICT,
+                    "The organization has 100 projects already.",
+                    "The organization already has 100 projects."),
+            entry(
+                    "project_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No project with this id in the customer's organizations.",
+                    "No project with this id in your organizations."),
+            entry(
+                    "session_required",
+                    HttpStatus.BAD_REQUEST,
+                    "An API key is bound to its project; switching projects needs a session.",
+                    "An API key is bound to its project; switching projects needs a signed-in session."),
+            entry(
+                    "signature_invalid",
+                    HttpStatus.BAD_REQUEST,
+                    "The signature header is missing, malformed, stale or does not match the body; nothing changed.",
+                    "The signature does not match the body."),
+            entry(
+                    "subscription_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "The organization has no live subscription: it is on the free plan.",
+                    "The organization has no subscription; it is on the free plan."),
+            entry(
+                    "tier_not_purchasable",
+                    HttpStatus.BAD_REQUEST,
+                    "The free tier cannot be bought.",
+                    "The free tier cannot be bought; it is what an organization has without one."),
+            entry(
+                    "too_many_attempts",
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "Too many failed logins for this email address; retry after the given delay.",
+                    "Too many failed logins for this email address; try again in 900 s.",
+                    RETRY_AFTER,
+                    "900"),
+            entry(
+                    "too_many_requests",
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "Too many requests from this client address; retry after the given delay.",
+                    "Too many requests; try again in 60 s.",
+                    RETRY_AFTER,
+                    "60"),
+            entry(
+                    "unauthenticated",
+                    HttpStatus.UNAUTHORIZED,
+                    "No credential, or one that is not valid.",
+                    "Sign in, or present an API key as Authorization: Bearer kv_...",
+                    CHALLENGE,
+                    "Bearer"),
+            entry(
+                    "unknown_tier",
+                    HttpStatus.BAD_REQUEST,
+                    "There is no tier of this name.",
+                    "There is no tier named 'gold'."),
+            entry(
+                    "unsupported_media_type",
+                    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                    "The request body is not application/json.",
+                    "Content-Type 'text/plain' is not supported."),
+            entry(
+                    "validation_failed",
+                    HttpStatus.BAD_REQUEST,
+                    "Fields of the request are invalid; errors names each with a message.",
+                    "The request has invalid fields."));
+
+    private ProblemCatalogue() {}
+
+    public static List<Entry> entries() {
+        return ENTRIES;
+    }
+
+    /**
+     * The entry that a reference names: {@code "code"} when the code has one status, or {@code "409 code"}.
+     *
+     * @throws IllegalArgumentException for a code that is not in the catalogue, or an ambiguous reference
+     */
+    public static Entry resolve(String reference) {
+        String[] parts = reference.strip().split("\\s+");
+        @Nullable Integer status = parts.length == 2 ? Integer.valueOf(parts[0]) : null;
+        String code = parts[parts.length - 1];
+        List<Entry> matches = new ArrayList<>();
+        for (Entry entry : ENTRIES) {
+            if (entry.code().equals(code) && (status == null || entry.status().value() == status)) {
+                matches.add(entry);
+            }
+        }
+        if (matches.size() != 1) {
+            throw new IllegalArgumentException("Problem code '" + reference + "' is "
+                    + (matches.isEmpty()
+                            ? "not in ProblemCatalogue: add it there"
+                            : "ambiguous: name it as 'status code'"));
+        }
+        return matches.get(0);
+    }
+
+    public static Optional<Entry> find(String code) {
+        return ENTRIES.stream().filter(e -> e.code().equals(code)).findFirst();
+    }
+
+    private static Entry entry(String code, HttpStatus status, String meaning, String detail) {
+        return new Entry(code, status, meaning, detail, Map.of());
+    }
+
+    private static Entry entry(
+            String code, HttpStatus status, String meaning, String detail, String header, String headerExample) {
+        return new Entry(code, status, meaning, detail, Map.of(header, headerExample));
+    }
+}
