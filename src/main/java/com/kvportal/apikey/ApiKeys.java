@@ -4,6 +4,7 @@ import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.common.web.Caller;
+import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -22,11 +23,13 @@ public class ApiKeys {
 
     private final StoredApiKeys keys;
     private final LastUseRecorder lastUse;
+    private final StorageStanding storage;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse) {
+    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, StorageStanding storage) {
         this.keys = keys;
         this.lastUse = lastUse;
+        this.storage = storage;
         this.clock = Clock.systemUTC();
     }
 
@@ -81,7 +84,8 @@ public class ApiKeys {
             throw KeyRefused.expired();
         }
         lastUse.used(key.id(), now);
-        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
+        // the plan fields come from memory: no second round trip
+        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
     }
 
     /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */

@@ -21,6 +21,9 @@ final class CallerFilter extends OncePerRequestFilter {
 
     static final String VERIFY_PATH = "/api/v1/api-keys/verify";
 
+    /** Takes the storage backend's token, not a session or an API key; the usage feature checks it. */
+    static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
+
     private final ApiKeys apiKeys;
 
     CallerFilter(ApiKeys apiKeys) {
@@ -39,6 +42,9 @@ final class CallerFilter extends OncePerRequestFilter {
     }
 
     private Optional<Caller> callerOf(HttpServletRequest request) {
+        if (USAGE_REPORTING_PATH.equals(request.getRequestURI())) {
+            return Optional.empty();
+        }
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (authorization == null) {
             return SessionCaller.of(request);
