@@ -1,8 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.apikey.ApiKeys;
-import com.kvportal.common.web.Caller;
-import com.kvportal.common.web.SessionCaller;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,9 +21,9 @@ final class CallerFilter extends OncePerRequestFilter {
     /** Takes the storage backend's token, not a session or an API key; the usage feature checks it. */
     static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
 
-    private final ApiKeys apiKeys;
+    private final ApiKeyAuthenticator apiKeys;
 
-    CallerFilter(ApiKeys apiKeys) {
+    CallerFilter(ApiKeyAuthenticator apiKeys) {
         this.apiKeys = apiKeys;
     }
 

@@ -1,6 +1,6 @@
 package com.kvportal.usage;
 
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.Caller;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
 import java.util.List;
 import java.util.Map;
