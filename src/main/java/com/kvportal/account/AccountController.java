@@ -2,8 +2,8 @@ package com.kvportal.account;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.web.Caller;
-import com.kvportal.common.web.SessionCaller;
+import com.kvportal.security.Caller;
+import com.kvportal.security.SessionCaller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;

@@ -2,7 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -3,7 +3,9 @@ package com.kvportal.apikey;
 import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.ApiKeyAuthenticator;
+import com.kvportal.security.Caller;
+import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -16,17 +18,19 @@ import org.springframework.transaction.annotation.Transactional;
 
 /** The API-key feature: create, list, verify and revoke keys, and authenticate a request by its key. */
 @Service
-public class ApiKeys {
+public class ApiKeys implements ApiKeyAuthenticator {
 
     static final int MAX_LIVE_KEYS_PER_PROJECT = 1000;
 
     private final StoredApiKeys keys;
     private final LastUseRecorder lastUse;
+    private final StorageStanding storage;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse) {
+    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, StorageStanding storage) {
         this.keys = keys;
         this.lastUse = lastUse;
+        this.storage = storage;
         this.clock = Clock.systemUTC();
     }
 
@@ -81,10 +85,11 @@ public class ApiKeys {
             throw KeyRefused.expired();
         }
         lastUse.used(key.id(), now);
-        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
+        // the plan fields come from memory: no second round trip
+        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
     }
 
-    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    @Override
     public Optional<Caller> authenticate(String presented) {
         Instant now = clock.instant();
         return lookUp(presented)

@@ -1,13 +1,38 @@
 package com.kvportal.apikey;
 
+import com.kvportal.billing.Tier;
+import com.kvportal.usage.StorageStanding.Standing;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.UUID;
 
-/** What verify answers for a usable key. */
+/**
+ * What verify answers for a usable key, with what the storage backend needs to enforce the organization's plan.
+ */
 public record VerifiedKey(
         @Schema(description = "The customer who created the key.") UUID customerId,
         UUID projectId,
         UUID organizationId,
-        @ArraySchema(schema = @Schema(allowableValues = {"read", "write", "admin"})) List<String> permissions) {}
+        @ArraySchema(schema = @Schema(allowableValues = {"read", "write", "admin"})) List<String> permissions,
+        @Schema(description = "The organization's effective plan.") Tier tier,
+        Storage storage) {
+
+    /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
+    public record Storage(
+            @Schema(description = "The organization's current storage in bytes.", minimum = "0") long usedBytes,
+            @Schema(description = "The effective plan's storage allowance in bytes.", minimum = "0")
+                    long allowanceBytes,
+            @Schema(description = "False when the plan has no overage and the allowance is used up: refuse writes.")
+                    boolean writeAllowed) {}
+
+    static VerifiedKey of(StoredKey key, Standing standing) {
+        return new VerifiedKey(
+                key.customerId(),
+                key.projectId(),
+                key.organizationId(),
+                key.permissions(),
+                standing.tier(),
+                new Storage(standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed()));
+    }
+}

@@ -1,8 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.apikey.ApiKeys;
-import com.kvportal.common.web.Caller;
-import com.kvportal.common.web.SessionCaller;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -21,9 +18,12 @@ final class CallerFilter extends OncePerRequestFilter {
 
     static final String VERIFY_PATH = "/api/v1/api-keys/verify";
 
-    private final ApiKeys apiKeys;
+    /** Takes the storage backend's token, not a session or an API key; the usage feature checks it. */
+    static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
 
-    CallerFilter(ApiKeys apiKeys) {
+    private final ApiKeyAuthenticator apiKeys;
+
+    CallerFilter(ApiKeyAuthenticator apiKeys) {
         this.apiKeys = apiKeys;
     }
 
@@ -39,6 +39,9 @@ final class CallerFilter extends OncePerRequestFilter {
     }
 
     private Optional<Caller> callerOf(HttpServletRequest request) {
+        if (USAGE_REPORTING_PATH.equals(request.getRequestURI())) {
+            return Optional.empty();
+        }
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (authorization == null) {
             return SessionCaller.of(request);

@@ -2,7 +2,6 @@ package com.kvportal.common.openapi;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.kvportal.common.AppBaseUrl;
-import com.kvportal.common.web.Caller;
 import io.swagger.v3.core.jackson.ModelResolver;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.Components;
@@ -12,7 +11,6 @@ import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 import org.springdoc.core.customizers.GlobalOperationComponentsCustomizer;
-import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.annotation.Bean;
@@ -21,11 +19,6 @@ import org.springframework.context.annotation.Configuration;
 /** The document's frame: info, servers, security schemes, the problem schema; operations come from {@link ApiContract}. */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfiguration {
-
-    static {
-        // internal arguments that Spring MVC resolves from the request, never parameters of the API
-        SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
-    }
 
     static final String DESCRIPTION =
             """

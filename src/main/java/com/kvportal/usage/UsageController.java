@@ -1,0 +1,110 @@
+package com.kvportal.usage;
+
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import com.kvportal.security.Caller;
+import com.kvportal.usage.BilledPeriods.BilledPeriod;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+@RestController
+@Tag(
+        name = "Usage",
+        description = "Storage usage: the storage backend reports what each project stores; the portal reads the"
+                + " organization's usage, allowance and billed overage.")
+class UsageController {
+
+    private final StorageReporting reporting;
+    private final UsageReading reading;
+
+    UsageController(StorageReporting reporting, UsageReading reading) {
+        this.reporting = reporting;
+        this.reading = reading;
+    }
+
+    /** The body of a report, for the document: {@link ReportedSample#parseBatch} reads it. */
+    @Schema(name = "StorageReport")
+    record StorageReportDoc(
+            @ArraySchema(minItems = 1, maxItems = ReportedSample.MAX_SAMPLES)
+                    @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+                    List<StorageSampleDoc> samples) {}
+
+    @Schema(name = "StorageSample")
+    record StorageSampleDoc(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description =
+                                    "Chosen by the reporter; a sample whose id was accepted before is a duplicate.",
+                            minLength = 1,
+                            maxLength = ReportedSample.MAX_ID_LENGTH)
+                    String id,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID projectId,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "The total the project stores at `at`.",
+                            minimum = "0")
+                    long bytes,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "At most 35 days old and 5 minutes ahead (else rejected).")
+                    java.time.Instant at) {}
+
+    record PeriodList(@Schema(description = "The billed periods, newest first.") List<BilledPeriod> periods) {}
+
+    /** The storage backend's report; its token was checked before the body was read ({@link ReportingAuthentication}). */
+    @Operation(
+            operationId = "reportStorage",
+            summary = "Report storage samples",
+            description = "The storage backend reports how much each project stores (1-1,000 samples). A structurally"
+                    + " bad body stores nothing (400). Otherwise each sample is accepted, a duplicate (its id was"
+                    + " accepted before: the first one wins), or rejected (`project_not_found`,"
+                    + " `sample_out_of_range`). Retrying a whole batch is always safe.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            schema = @Schema(implementation = StorageReportDoc.class))))
+    @ApiContract(credentials = Credential.USAGE_TOKEN)
+    @PostMapping(path = ReportingAuthentication.REPORTING_PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
+    StorageReporting.Outcome report(
+            @RequestBody(required = false) @io.swagger.v3.oas.annotations.Parameter(hidden = true) @Nullable
+                    JsonNode body) {
+        return reporting.report(ReportedSample.parseBatch(body));
+    }
+
+    @Operation(
+            operationId = "getUsage",
+            summary = "Read the storage usage",
+            description = "The current organization's storage in its current period (the subscription's, or the UTC"
+                    + " calendar month): allowance, current and average storage, the projected overage if the"
+                    + " current storage holds, per project, and per UTC day so far.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @GetMapping("/api/v1/usage")
+    UsageReading.Usage usage(Caller caller) {
+        return reading.usage(caller.organizationId());
+    }
+
+    @Operation(
+            operationId = "listBilledPeriods",
+            summary = "List the billed periods",
+            description = "The periods whose storage overage was billed, newest first, with the provider's invoice.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @GetMapping("/api/v1/usage/periods")
+    PeriodList periods(Caller caller) {
+        return new PeriodList(reading.periods(caller.organizationId()));
+    }
+}
