@@ -27,7 +27,10 @@ public record NewApiKey(
                 @Nullable
                 String name,
         @ArraySchema(
-                        arraySchema = @Schema(description = "Default [\"write\"]; duplicates are dropped."),
+                        arraySchema =
+                                @Schema(
+                                        description = "Duplicates are dropped; an empty list is refused.",
+                                        defaultValue = "[\"write\"]"),
                         minItems = 1,
                         schema = @Schema(allowableValues = {"read", "write", "admin"}))
                 @Nullable

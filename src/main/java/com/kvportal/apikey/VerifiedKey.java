@@ -19,6 +19,7 @@ public record VerifiedKey(
         Storage storage) {
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
+    @Schema(name = "StorageStanding")
     public record Storage(
             @Schema(description = "The organization's current storage in bytes.", minimum = "0") long usedBytes,
             @Schema(description = "The effective plan's storage allowance in bytes.", minimum = "0")

@@ -4,6 +4,7 @@ import com.kvportal.usage.StoredSamples.Latest;
 import com.kvportal.usage.StoredSamples.Stored;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,10 +27,16 @@ class StorageReporting {
     static final Duration NEWEST = Duration.ofMinutes(5);
 
     /** A sample that was not stored, and why. */
-    record Rejection(int index, String id, String code) {}
+    @Schema(name = "RejectedSample")
+    record Rejection(
+            @Schema(description = "The sample's position in the batch, from 0.", minimum = "0") int index,
+            String id,
+            @Schema(allowableValues = {"project_not_found", "sample_out_of_range"}) String code) {}
 
     /** What became of a report. */
-    record Outcome(int accepted, int duplicates, List<Rejection> rejected) {}
+    @Schema(name = "StorageReportOutcome")
+    record Outcome(
+            @Schema(minimum = "0") int accepted, @Schema(minimum = "0") int duplicates, List<Rejection> rejected) {}
 
     private final StoredSamples samples;
     private final StorageStanding standing;

@@ -37,8 +37,10 @@ class UsageController {
     /** The body of a report, for the document: {@link ReportedSample#parseBatch} reads it. */
     @Schema(name = "StorageReport")
     record StorageReportDoc(
-            @ArraySchema(minItems = 1, maxItems = ReportedSample.MAX_SAMPLES)
-                    @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            @ArraySchema(
+                            minItems = 1,
+                            maxItems = ReportedSample.MAX_SAMPLES,
+                            arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED))
                     List<StorageSampleDoc> samples) {}
 
     @Schema(name = "StorageSample")

@@ -35,9 +35,11 @@ class UsageReading {
             List<ProjectUsage> projects,
             @Schema(description = "Each UTC day of the period so far.") List<Day> daily) {}
 
+    @Schema(name = "ProjectUsage")
     record ProjectUsage(UUID projectId, String name, @Schema(minimum = "0") long currentBytes) {}
 
     /** One UTC day of the period so far; {@code date} as {@code 2026-11-21}. */
+    @Schema(name = "UsageDay")
     record Day(
             @Schema(format = "date", example = "2026-11-21") String date,
             @Schema(minimum = "0") long averageBytes,
