@@ -46,7 +46,12 @@ class SecurityConfig {
 
     /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
     private static final String[] PORTAL = {
-        "/api/v1/api-keys/**", "/api/v1/projects/**", "/api/v1/session/**", "/api/v1/auth/logout", "/api/v1/billing/**"
+        "/api/v1/api-keys/**",
+        "/api/v1/projects/**",
+        "/api/v1/session/**",
+        "/api/v1/auth/logout",
+        "/api/v1/billing/**",
+        "/api/v1/audit-events/**"
     };
 
     /**
