@@ -34,6 +34,9 @@ class SecurityConfig {
      * Calls that need no credential at all. Matched for every method, so that a wrong method on them answers 405
      * (from Spring MVC), not 401: these paths have no handler that needs a credential.
      */
+    /** GitHub secret scanning reports leaked keys here; its ECDSA signature over the body is the credential. */
+    private static final String LEAKED_KEYS_PATH = "/api/v1/security/leaked-keys";
+
     private static final String[] PUBLIC = {
         "/api/v1/auth/signup",
         "/api/v1/auth/login",
@@ -41,7 +44,8 @@ class SecurityConfig {
         "/api/v1/billing/webhook",
         "/api/v1/billing/plans",
         "/api/v1/billing/checkout/success",
-        "/api/v1/billing/checkout/cancel"
+        "/api/v1/billing/checkout/cancel",
+        LEAKED_KEYS_PATH
     };
 
     /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
@@ -58,8 +62,12 @@ class SecurityConfig {
      * CSRF-exempt: they take JSON only (no cross-site form can send it), belong to the payment provider, or (verify)
      * read nothing but the Authorization header, which a cross-site request cannot set.
      */
-    private static final Set<String> CSRF_EXEMPT =
-            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook", CallerFilter.VERIFY_PATH);
+    private static final Set<String> CSRF_EXEMPT = Set.of(
+            "/api/v1/auth/signup",
+            "/api/v1/auth/login",
+            "/api/v1/billing/webhook",
+            CallerFilter.VERIFY_PATH,
+            LEAKED_KEYS_PATH);
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
