@@ -4,7 +4,8 @@ import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.ApiKeyAuthenticator;
+import com.kvportal.security.Caller;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -26,7 +27,7 @@ import org.springframework.transaction.annotation.Transactional;
  * narrows a key goes through {@link KeyNarrowing}.
  */
 @Service
-public class ApiKeys {
+public class ApiKeys implements ApiKeyAuthenticator {
 
     static final int MAX_LIVE_KEYS_PER_PROJECT = 1000;
 
@@ -240,7 +241,7 @@ public class ApiKeys {
         return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
     }
 
-    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    @Override
     public Optional<Caller> authenticate(String presented) {
         Instant now = clock.instant();
         return lookUp(presented)

@@ -1,6 +1,6 @@
 package com.kvportal.audit;
 
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.Caller;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
