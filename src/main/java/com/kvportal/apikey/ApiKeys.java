@@ -6,6 +6,7 @@ import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
+import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -35,6 +36,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final LastUseRecorder lastUse;
     private final KeyNarrowing narrowing;
     private final ApplicationEventPublisher events;
+    private final StorageStanding storage;
     private final Clock clock;
 
     ApiKeys(
@@ -42,11 +44,13 @@ public class ApiKeys implements ApiKeyAuthenticator {
             LastUseRecorder lastUse,
             KeyNarrowing narrowing,
             ApplicationEventPublisher events,
+            StorageStanding storage,
             Clock clock) {
         this.keys = keys;
         this.lastUse = lastUse;
         this.narrowing = narrowing;
         this.events = events;
+        this.storage = storage;
         this.clock = clock;
     }
 
@@ -238,7 +242,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
             throw KeyRefused.expired();
         }
         lastUse.used(key.id(), now);
-        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
+        // the plan fields come from memory: no second round trip
+        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
     }
 
     @Override

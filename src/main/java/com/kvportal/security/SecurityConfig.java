@@ -39,6 +39,7 @@ class SecurityConfig {
         "/api/v1/auth/signup",
         "/api/v1/auth/login",
         CallerFilter.VERIFY_PATH,
+        CallerFilter.USAGE_REPORTING_PATH,
         "/api/v1/billing/webhook",
         "/api/v1/billing/plans",
         "/api/v1/billing/checkout/success",
@@ -53,18 +54,22 @@ class SecurityConfig {
         "/api/v1/session/**",
         "/api/v1/auth/logout",
         "/api/v1/billing/**",
+        "/api/v1/usage",
+        "/api/v1/usage/periods",
         "/api/v1/audit-events/**"
     };
 
     /**
      * CSRF-exempt: they take JSON only (no cross-site form can send it), belong to the payment provider, or (verify)
-     * read nothing but the Authorization header, which a cross-site request cannot set.
+     * read nothing but the Authorization header, which a cross-site request cannot set. Usage reporting takes the
+     * storage backend's token only (checked by the usage feature), never a session.
      */
     private static final Set<String> CSRF_EXEMPT = Set.of(
             "/api/v1/auth/signup",
             "/api/v1/auth/login",
             "/api/v1/billing/webhook",
             CallerFilter.VERIFY_PATH,
+            CallerFilter.USAGE_REPORTING_PATH,
             LEAKED_KEYS_PATH);
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
