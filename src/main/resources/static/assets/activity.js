@@ -44,7 +44,7 @@ async function loadPage() {
 function row(event) {
   return el('tr', { 'data-action': event.action, 'data-event-id': event.id },
     el('td', { class: 'num', 'data-label': 'When' }, timeEl(event.occurred_at, true)),
-    el('td', { class: 'sentence', 'data-label': 'What' }, ...sentence(event)),
+    el('td', { class: 'sentence', 'data-label': 'What' }, el('span', {}, ...sentence(event))),
     el('td', { class: 'muted', 'data-label': 'From', title: event.user_agent || '' }, event.ip || '—'));
 }
 
