@@ -6,7 +6,7 @@ import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.common.AppBaseUrl;
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.Caller;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
