@@ -95,6 +95,7 @@ class AccountController {
     @ApiContract(success = 204, credentials = Credential.PORTAL)
     @PostMapping("/api/v1/auth/logout")
     ResponseEntity<Void> logout(Caller caller, HttpServletRequest request) {
+        accounts.logout(caller);
         SessionCaller.signOut(request);
         return ResponseEntity.noContent().build();
     }

@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -16,6 +17,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -75,6 +77,58 @@ class ApiKeyController {
     }
 
     @Operation(
+            operationId = "updateApiKey",
+            summary = "Update an API key",
+            description = "Changes a key's name, permissions or expiry (the same rules as at creation) and answers the"
+                    + " key. A narrowing change (fewer permissions, an earlier expiry) holds on every instance once"
+                    + " the answer is sent. A revoked key cannot be updated: 404.")
+    @ApiContract(credentials = Credential.PORTAL, problems = "api_key_not_found")
+    @PatchMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ApiKey update(Caller caller, @PathVariable UUID id, @RequestBody KeyUpdate request) {
+        return apiKeys.update(caller, id, request);
+    }
+
+    @Schema(name = "RolledFrom")
+    record Previous(
+            @Schema(description = "The key that was rolled.") UUID id,
+            @Schema(description = "When it stops working: min(its expiry, now + grace_seconds).") Instant expiresAt) {}
+
+    @Schema(name = "RolledApiKey")
+    record RolledResponse(
+            @Schema(
+                            description = "The new raw key: kv_ + 32 base62 characters. Shown in this answer only.",
+                            pattern = "^kv_[0-9A-Za-z]{32}$")
+                    String apiKey,
+            @Schema(description = "Tells the caller to store the key now.") String hint,
+            ApiKey key,
+            Previous previous) {}
+
+    /** The body is optional: a roll without one takes the defaults (one day of grace, 90 days of life). */
+    @Operation(
+            operationId = "rollApiKey",
+            summary = "Roll an API key",
+            description = "Makes a new key with the old one's name and permissions, and lets the old one expire after"
+                    + " a grace period (default one day; 0 revokes it at once). The new key counts toward the"
+                    + " 1,000-key limit. The body is optional.")
+    @ApiContract(
+            success = 201,
+            credentials = Credential.PORTAL,
+            problems = {"api_key_not_found", "409 api_key_revoked", "key_limit_reached"})
+    @PostMapping("/{id}/roll")
+    ResponseEntity<RolledResponse> roll(
+            Caller caller, @PathVariable UUID id, @RequestBody(required = false) @Nullable KeyRoll request) {
+        ApiKeys.Rolled rolled = apiKeys.roll(caller, id, request == null ? new KeyRoll(null, null) : request);
+        return ResponseEntity.created(
+                        URI.create("/api/v1/api-keys/" + rolled.key().id()))
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new RolledResponse(
+                        rolled.rawKey(),
+                        HINT,
+                        rolled.key(),
+                        new Previous(rolled.previousId(), rolled.previousExpiresAt())));
+    }
+
+    @Operation(
             operationId = "verifyApiKey",
             summary = "Verify an API key",
             description = "Checks the key presented as `Authorization: Bearer kv_…` and answers who is behind it."
@@ -83,7 +137,7 @@ class ApiKeyController {
                     + " without waiting for it.")
     @ApiContract(
             credentials = Credential.API_KEY,
-            problems = {"invalid_api_key", "api_key_revoked", "api_key_expired"})
+            problems = {"invalid_api_key", "401 api_key_revoked", "api_key_expired"})
     @PostMapping("/verify")
     VerifiedKey verify(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable

@@ -1,6 +1,6 @@
 package com.kvportal.billing;
 
-import com.kvportal.billing.Billing.CheckoutRequest;
+import com.kvportal.billing.Checkouts.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
@@ -31,9 +31,13 @@ import org.springframework.web.bind.annotation.RestController;
 class BillingController {
 
     private final Billing billing;
+    private final Checkouts checkouts;
+    private final Subscriptions subscriptions;
 
-    BillingController(Billing billing) {
+    BillingController(Billing billing, Checkouts checkouts, Subscriptions subscriptions) {
         this.billing = billing;
+        this.checkouts = checkouts;
+        this.subscriptions = subscriptions;
     }
 
     record SubscriptionResponse(Subscription subscription) {}
@@ -69,7 +73,7 @@ class BillingController {
     @ApiContract(credentials = Credential.PORTAL, problems = "subscription_not_found")
     @GetMapping("/subscription")
     SubscriptionResponse subscription(Caller caller) {
-        return new SubscriptionResponse(billing.subscription(caller));
+        return new SubscriptionResponse(subscriptions.live(caller));
     }
 
     @Operation(
@@ -80,7 +84,7 @@ class BillingController {
     @ApiContract(credentials = Credential.PORTAL)
     @GetMapping("/invoices")
     InvoiceList invoices(Caller caller) {
-        return new InvoiceList(billing.invoices(caller));
+        return new InvoiceList(subscriptions.invoices(caller));
     }
 
     @Operation(
@@ -94,7 +98,7 @@ class BillingController {
             problems = {"unknown_tier", "tier_not_purchasable", "already_subscribed", "payment_provider_unavailable"})
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
     CheckoutResponse checkout(Caller caller, @RequestBody CheckoutRequest request) {
-        CheckoutSession session = billing.checkout(caller, request);
+        CheckoutSession session = checkouts.start(caller, request);
         return new CheckoutResponse(session.id(), session.url());
     }
 
@@ -118,7 +122,7 @@ class BillingController {
                             example = "cs_test_a1b2c3")
                     @Nullable
                     String id) {
-        return backToDashboard(billing.completeCheckout(id) ? "success" : "pending");
+        return backToDashboard(checkouts.complete(id) ? "success" : "pending");
     }
 
     @Operation(
@@ -145,7 +149,7 @@ class BillingController {
             problems = {"no_billing_account", "payment_provider_unavailable"})
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
-        return new PortalResponse(billing.portal(caller));
+        return new PortalResponse(subscriptions.portal(caller));
     }
 
     @Operation(
@@ -158,12 +162,12 @@ class BillingController {
             problems = {"subscription_not_found", "payment_provider_unavailable"})
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {
-        return new SubscriptionResponse(billing.cancel(caller));
+        return new SubscriptionResponse(subscriptions.cancel(caller));
     }
 
     private ResponseEntity<Void> backToDashboard(String outcome) {
         return ResponseEntity.status(HttpStatus.SEE_OTHER)
-                .location(URI.create(Billing.DASHBOARD_PATH + "?checkout=" + outcome))
+                .location(URI.create(Subscriptions.DASHBOARD_PATH + "?checkout=" + outcome))
                 .header("Cache-Control", "no-store")
                 .build();
     }

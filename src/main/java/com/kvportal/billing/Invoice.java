@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -9,8 +10,8 @@ import org.jspecify.annotations.Nullable;
  * An invoice of the organization, as the provider's webhook events reported it.
  *
  * @param subscriptionId our subscription it bills, once that subscription is known here
- * @param status draft, open, paid, uncollectible or void
  * @param createdAt when the provider created the invoice
+ * @param lines its lines, as the provider's newest news of it listed them
  */
 public record Invoice(
         UUID id,
@@ -19,7 +20,7 @@ public record Invoice(
                 UUID subscriptionId,
         @Schema(description = "The invoice at the payment provider.", example = "in_1MtHbELkdIwHu7ixl4OzzPMv")
                 String providerInvoiceId,
-        @Schema(allowableValues = {"draft", "open", "paid", "uncollectible", "void"}) String status,
+        InvoiceStatus status,
         @Schema(minimum = "0") long amountDueCents,
         @Schema(minimum = "0") long amountPaidCents,
         @Schema(description = "ISO 4217, lower case.", example = "usd") String currency,
@@ -28,4 +29,5 @@ public record Invoice(
         @Schema(nullable = true) @Nullable Instant periodStart,
         @Schema(nullable = true) @Nullable Instant periodEnd,
         Instant createdAt,
-        Instant updatedAt) {}
+        Instant updatedAt,
+        List<InvoiceLine> lines) {}

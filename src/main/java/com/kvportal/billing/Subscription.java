@@ -2,14 +2,12 @@ package com.kvportal.billing;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
-import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An organization's subscription, as the provider last reported it.
  *
- * @param status one of Stripe's subscription statuses
  * @param cancelAt when the subscription ends; null while no cancellation is scheduled
  * @param plan the plan of {@code planId}, for convenience
  */
@@ -18,19 +16,7 @@ public record Subscription(
         UUID customerId,
         UUID organizationId,
         UUID planId,
-        @Schema(
-                        description = "Stripe's subscription status.",
-                        allowableValues = {
-                            "incomplete",
-                            "incomplete_expired",
-                            "trialing",
-                            "active",
-                            "past_due",
-                            "canceled",
-                            "unpaid",
-                            "paused"
-                        })
-                String status,
+        @Schema(description = "Stripe's subscription status.") SubscriptionStatus status,
         @Schema(description = "The customer at the payment provider.", example = "cus_NffrFeUfNV2Hib")
                 String providerCustomerId,
         @Schema(description = "The subscription at the payment provider.", example = "sub_1MowQVLkdIwHu7ixeRlqHVzs")
@@ -42,8 +28,4 @@ public record Subscription(
                 Instant cancelAt,
         Instant createdAt,
         Instant updatedAt,
-        Plan plan) {
-
-    /** Statuses of a subscription that is over: the organization is on free again. */
-    static final Set<String> ENDED = Set.of("canceled", "incomplete_expired");
-}
+        Plan plan) {}

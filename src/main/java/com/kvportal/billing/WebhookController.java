@@ -4,6 +4,8 @@ import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.WebhookSignature;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -15,19 +17,28 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The payment provider's webhook: verifies the signature over the raw body, then applies the event. */
+/**
+ * The payment provider's webhook: verifies the signature over the raw body, then applies the event. Counts every
+ * delivery in {@code kvportal.webhook.events}: tag {@code type} (the event's type when it is one billing handles,
+ * {@code other} for a verified event of another type, {@code unknown} when the body is not a verified event) and
+ * {@code outcome} ({@code applied}, {@code duplicate}, {@code ignored}, {@code rejected} or {@code failed}).
+ */
 @RestController
 @Tag(
         name = "Webhooks",
         description = "Events the payment provider sends; called by the provider only, never by API users.")
 class WebhookController {
 
+    static final String METRIC = "kvportal.webhook.events";
+
     private final WebhookSignature signature;
     private final WebhookEvents events;
+    private final MeterRegistry meters;
 
-    WebhookController(WebhookSignature signature, WebhookEvents events) {
+    WebhookController(WebhookSignature signature, WebhookEvents events, MeterRegistry meters) {
         this.signature = signature;
         this.events = events;
+        this.meters = meters;
     }
 
     record WebhookReceipt(
@@ -54,8 +65,35 @@ class WebhookController {
             @RequestHeader(name = WebhookSignature.HEADER, required = false) @Parameter(hidden = true) @Nullable
                     String header) {
         byte[] raw = body == null ? new byte[0] : body;
-        signature.verify(raw, header);
-        events.handle(ProviderEvent.parse(raw));
+        ProviderEvent event;
+        try {
+            signature.verify(raw, header);
+            event = ProviderEvent.parse(raw);
+        } catch (RuntimeException e) {
+            count("unknown", "rejected");
+            throw e;
+        }
+        String type = WebhookEvents.HANDLED.contains(event.type()) ? event.type() : "other";
+        WebhookEvents.Outcome outcome;
+        try {
+            outcome = events.handle(event);
+        } catch (ProviderEvent.MalformedEvent e) {
+            count(type, "rejected");
+            throw e;
+        } catch (RuntimeException e) {
+            count(type, "failed");
+            throw e;
+        }
+        count(type, outcome.tag());
         return new WebhookReceipt(true);
+    }
+
+    private void count(String type, String outcome) {
+        Counter.builder(METRIC)
+                .description("Webhook deliveries by event type and outcome")
+                .tag("type", type)
+                .tag("outcome", outcome)
+                .register(meters)
+                .increment();
     }
 }

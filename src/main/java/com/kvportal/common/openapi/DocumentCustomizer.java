@@ -50,6 +50,7 @@ final class DocumentCustomizer implements GlobalOpenApiCustomizer {
                 operation.getResponses().values().forEach(response -> collect(response.getContent(), responseRoots));
             }
         }));
+        schemas.values().forEach(DocumentCustomizer::freeFormMaps);
         Set<String> inRequests = reachable(requestRoots, schemas);
         for (String name : reachable(responseRoots, schemas)) {
             Schema<?> schema = schemas.get(name);
@@ -57,6 +58,21 @@ final class DocumentCustomizer implements GlobalOpenApiCustomizer {
                 schema.setRequired(List.copyOf(schema.getProperties().keySet()));
             }
         }
+    }
+
+    /** A {@code Map<String, Object>} holds any JSON values, not only objects, as swagger-core would have it. */
+    private static void freeFormMaps(Schema<?> schema) {
+        if (schema.getProperties() == null) {
+            return;
+        }
+        schema.getProperties().values().forEach(property -> {
+            if (property.getAdditionalProperties() instanceof Schema<?> values
+                    && "object".equals(values.getType())
+                    && values.getProperties() == null
+                    && values.get$ref() == null) {
+                property.setAdditionalProperties(true);
+            }
+        });
     }
 
     private static void checkTags(Operation operation, String where) {

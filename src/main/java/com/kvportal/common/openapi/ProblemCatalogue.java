@@ -42,6 +42,11 @@ public final class ProblemCatalogue {
                     "No API key with this id in the active project."),
             entry(
                     "api_key_revoked",
+                    HttpStatus.CONFLICT,
+                    "The key is revoked: it cannot be rolled.",
+                    "The API key has been revoked."),
+            entry(
+                    "api_key_revoked",
                     HttpStatus.UNAUTHORIZED,
                     "The presented API key has been revoked.",
                     "The API key has been revoked.",
@@ -114,6 +119,11 @@ public final class ProblemCatalogue {
                     HttpStatus.CONFLICT,
                     "The organization has no customer at the payment provider yet (no checkout so far).",
                     "The organization has no account at the payment provider yet; start a checkout first."),
+            entry(
+                    "not_found",
+                    HttpStatus.NOT_FOUND,
+                    "The endpoint is off (leaked-key reporting without SECRET_SCANNING_PUBLIC_KEYS).",
+                    "No such endpoint."),
             entry(
                     "payload_too_large",
                     HttpStatus.CONTENT_TOO_LARGE,

@@ -1,0 +1,48 @@
+package com.kvportal.audit;
+
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import com.kvportal.security.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The current organization's audit log, newest first, a page at a time. */
+@RestController
+@Tag(name = "Audit log", description = "Who did what in the organization, newest first, a page at a time.")
+class AuditController {
+
+    private final AuditLog log;
+
+    AuditController(AuditLog log) {
+        this.log = log;
+    }
+
+    @Operation(
+            operationId = "listAuditEvents",
+            summary = "List the audit events",
+            description = "The current organization's audit log, newest first: sign-ins, keys created, updated,"
+                    + " rolled, revoked or leaked, checkouts, subscription and invoice changes, billed overage. Page"
+                    + " with `cursor` = the previous page's `next_cursor` (null on the last page).")
+    @ApiContract(credentials = Credential.PORTAL)
+    @GetMapping("/api/v1/audit-events")
+    AuditLog.Page events(
+            Caller caller,
+            @RequestParam(required = false)
+                    @Parameter(
+                            description = "Events per page.",
+                            schema = @Schema(type = "integer", minimum = "1", maximum = "200", defaultValue = "50"))
+                    @Nullable
+                    String limit,
+            @RequestParam(required = false)
+                    @Parameter(description = "The previous page's next_cursor; opaque.")
+                    @Nullable
+                    String cursor) {
+        return log.page(caller, limit, cursor);
+    }
+}
