@@ -3,6 +3,7 @@ package com.kvportal.apikey;
 import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
+import com.kvportal.apikey.KeyNarrowing.Narrowed;
 import com.kvportal.common.web.Caller;
 import java.time.Clock;
 import java.time.Instant;
@@ -22,11 +23,15 @@ public class ApiKeys {
 
     private final StoredApiKeys keys;
     private final LastUseRecorder lastUse;
+    private final KeyCache cache;
+    private final KeyNarrowing narrowing;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse) {
+    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, KeyCache cache, KeyNarrowing narrowing) {
         this.keys = keys;
         this.lastUse = lastUse;
+        this.cache = cache;
+        this.narrowing = narrowing;
         this.clock = Clock.systemUTC();
     }
 
@@ -57,21 +62,41 @@ public class ApiKeys {
         return keys.listLive(caller.projectId());
     }
 
-    /** Revokes a key of the caller's active project; from the commit on, every instance refuses it. */
-    @Transactional
+    /**
+     * Revokes a key of the caller's active project. Answers once every instance has dropped it from memory (or
+     * lost its lease): from then on, every instance refuses it.
+     */
     public void revoke(Caller caller, UUID keyId) {
-        if (!keys.revoke(caller.projectId(), keyId)) {
-            throw new ApiKeyNotFound();
-        }
+        narrowing.narrow(() ->
+                Narrowed.of(Boolean.TRUE, keys.revoke(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new)));
     }
 
     /**
      * Verifies a presented key: a malformed one is refused without touching the database, a well-formed
-     * one costs one indexed query, and the use is recorded off the request path.
+     * one is answered from memory while this instance's lease holds (else one indexed query), and the use
+     * is recorded off the request path.
      *
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
      */
     public VerifiedKey verify(@Nullable String presented) {
+        StoredKey key = usable(presented);
+        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
+    }
+
+    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    public Optional<Caller> authenticate(String presented) {
+        StoredKey key;
+        try {
+            key = usable(presented);
+        } catch (KeyRefused refused) {
+            return Optional.empty();
+        }
+        return Optional.of(new Caller(
+                key.customerId(), key.organizationId(), key.projectId(), key.id(), Set.copyOf(key.permissions())));
+    }
+
+    /** The one decision of verify and of a key used as credential; records the use of a usable key. */
+    private StoredKey usable(@Nullable String presented) {
         StoredKey key = lookUp(presented).orElseThrow(KeyRefused::invalid);
         Instant now = clock.instant();
         if (key.isRevoked()) {
@@ -81,29 +106,13 @@ public class ApiKeys {
             throw KeyRefused.expired();
         }
         lastUse.used(key.id(), now);
-        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
-    }
-
-    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
-    public Optional<Caller> authenticate(String presented) {
-        Instant now = clock.instant();
-        return lookUp(presented)
-                .filter(key -> !key.isRevoked() && !key.isExpiredAt(now))
-                .map(key -> {
-                    lastUse.used(key.id(), now);
-                    return new Caller(
-                            key.customerId(),
-                            key.organizationId(),
-                            key.projectId(),
-                            key.id(),
-                            Set.copyOf(key.permissions()));
-                });
+        return key;
     }
 
     private Optional<StoredKey> lookUp(@Nullable String presented) {
         if (presented == null || !ApiKeyFormat.isWellFormed(presented)) {
             return Optional.empty();
         }
-        return keys.findByDigest(new RawKey(presented).digest());
+        return cache.find(new RawKey(presented).digest(), keys::findByDigest);
     }
 }

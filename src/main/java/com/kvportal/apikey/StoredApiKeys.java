@@ -98,16 +98,16 @@ class StoredApiKeys {
     /**
      * Marks the key revoked when it belongs to the project.
      *
-     * @return false when the project has no key with this id
+     * @return its digest, or empty when the project has no key with this id
      */
-    boolean revoke(UUID projectId, UUID keyId) {
+    Optional<KeyDigest> revoke(UUID projectId, UUID keyId) {
         return jdbc.sql(
-                                """
+                        """
                         update api_keys set revoked_at = coalesce(revoked_at, now())
-                        where id = ? and project_id = ?""")
-                        .params(keyId, projectId)
-                        .update()
-                > 0;
+                        where id = ? and project_id = ? returning digest""")
+                .params(keyId, projectId)
+                .query((rs, n) -> new KeyDigest(rs.getBytes("digest")))
+                .optional();
     }
 
     /** Writes the buffered last-use times in one batch; a time never moves backwards. */
