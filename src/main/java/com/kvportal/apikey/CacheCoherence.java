@@ -146,7 +146,9 @@ class CacheCoherence implements SmartLifecycle {
                 InvalidationLog.purge(connection, DEAD_LEASE_KEPT, properties.logRetention());
             }
         } catch (SQLException | RuntimeException e) {
-            log.warn("Could not renew the key cache lease; verify reads the database until it is renewed", e);
+            log.warn(
+                    "Could not renew the key cache lease ({}); verify reads the database until it is renewed",
+                    e.toString());
             closeQuietly(leaseConnection);
             leaseConnection = null;
         }
@@ -221,7 +223,9 @@ class CacheCoherence implements SmartLifecycle {
                 }
             } catch (SQLException | RuntimeException e) {
                 if (running) {
-                    log.warn("The key cache listener lost its connection; reconnecting (the lease catches up)", e);
+                    log.warn(
+                            "The key cache listener lost its connection ({}); reconnecting (the lease catches up)",
+                            e.toString());
                     sleep(RECONNECT_PAUSE_MILLIS);
                 }
             } finally {
