@@ -6,6 +6,7 @@ import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.KeyNarrowing.Narrowed;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
+import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -26,13 +27,20 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final LastUseRecorder lastUse;
     private final KeyCache cache;
     private final KeyNarrowing narrowing;
+    private final StorageStanding storage;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, KeyCache cache, KeyNarrowing narrowing) {
+    ApiKeys(
+            StoredApiKeys keys,
+            LastUseRecorder lastUse,
+            KeyCache cache,
+            KeyNarrowing narrowing,
+            StorageStanding storage) {
         this.keys = keys;
         this.lastUse = lastUse;
         this.cache = cache;
         this.narrowing = narrowing;
+        this.storage = storage;
         this.clock = Clock.systemUTC();
     }
 
@@ -81,7 +89,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
      */
     public VerifiedKey verify(@Nullable String presented) {
         StoredKey key = usable(presented);
-        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
+        // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
+        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
     }
 
     /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
