@@ -3,7 +3,6 @@ package com.kvportal.apikey;
 import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
-import com.kvportal.apikey.KeyNarrowing.Narrowed;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.StorageStanding;
@@ -28,6 +27,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final KeyCache cache;
     private final KeyNarrowing narrowing;
     private final StorageStanding storage;
+    private final KeyMetrics metrics;
     private final Clock clock;
 
     ApiKeys(
@@ -35,12 +35,14 @@ public class ApiKeys implements ApiKeyAuthenticator {
             LastUseRecorder lastUse,
             KeyCache cache,
             KeyNarrowing narrowing,
-            StorageStanding storage) {
+            StorageStanding storage,
+            KeyMetrics metrics) {
         this.keys = keys;
         this.lastUse = lastUse;
         this.cache = cache;
         this.narrowing = narrowing;
         this.storage = storage;
+        this.metrics = metrics;
         this.clock = Clock.systemUTC();
     }
 
@@ -75,9 +77,12 @@ public class ApiKeys implements ApiKeyAuthenticator {
      * Revokes a key of the caller's active project. Answers once every instance has dropped it from memory (or
      * lost its lease): from then on, every instance refuses it.
      */
+    @Transactional
     public void revoke(Caller caller, UUID keyId) {
-        narrowing.narrow(() ->
-                Narrowed.of(Boolean.TRUE, keys.revoke(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new)));
+        if (!keys.revoke(caller.projectId(), keyId)) {
+            throw new ApiKeyNotFound();
+        }
+        narrowing.narrowed(keyId);
     }
 
     /**
@@ -88,9 +93,18 @@ public class ApiKeys implements ApiKeyAuthenticator {
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
      */
     public VerifiedKey verify(@Nullable String presented) {
-        StoredKey key = usable(presented);
+        long started = System.nanoTime();
+        StoredKey key;
+        try {
+            key = usable(presented);
+        } catch (KeyRefused refused) {
+            metrics.verified(refused.code(), started);
+            throw refused;
+        }
         // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
-        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
+        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()));
+        metrics.verified("ok", started);
+        return verified;
     }
 
     /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */

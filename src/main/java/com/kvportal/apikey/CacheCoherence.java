@@ -47,9 +47,12 @@ class CacheCoherence implements SmartLifecycle {
 
     private static final long RECONNECT_PAUSE_MILLIS = 100;
 
+    private static final int PRELOAD_BATCH = 10_000;
+
     private final KeyCache cache;
     private final DedicatedConnections connections;
     private final KeyCacheProperties properties;
+    private final StoredApiKeys keys;
     private final UUID instanceId = UUID.randomUUID();
 
     /** Serializes catching up (the listener and the renewal both do it), so that applied only moves forward. */
@@ -67,11 +70,14 @@ class CacheCoherence implements SmartLifecycle {
     private @Nullable Connection leaseConnection;
     private volatile @Nullable Connection listenerConnection;
     private long lastPurge = System.nanoTime();
+    private boolean preloadStarted;
 
-    CacheCoherence(KeyCache cache, DedicatedConnections connections, KeyCacheProperties properties) {
+    CacheCoherence(
+            KeyCache cache, DedicatedConnections connections, KeyCacheProperties properties, StoredApiKeys keys) {
         this.cache = cache;
         this.connections = connections;
         this.properties = properties;
+        this.keys = keys;
     }
 
     /** A change waiting for the instances to apply its invalidation. */
@@ -141,6 +147,12 @@ class CacheCoherence implements SmartLifecycle {
             // committed before this read, so it is among what catchUp drops
             catchUp(connection);
             cache.trustUntil(started + properties.trusted().toNanos());
+            if (properties.preload() && !preloadStarted) {
+                preloadStarted = true;
+                Thread preloader = new Thread(this::preload, "key-cache-preload");
+                preloader.setDaemon(true);
+                preloader.start();
+            }
             if (System.nanoTime() - lastPurge > properties.purgeInterval().toNanos()) {
                 lastPurge = System.nanoTime();
                 InvalidationLog.purge(connection, DEAD_LEASE_KEPT, properties.logRetention());
@@ -190,6 +202,36 @@ class CacheCoherence implements SmartLifecycle {
             }
         } finally {
             catchingUp.unlock();
+        }
+    }
+
+    /**
+     * Fills the cache with unrevoked keys, a batch at a time; a batch read while an invalidation was applied is
+     * read again, as any lookup that missed would be.
+     */
+    private void preload() {
+        byte[] after = new byte[0];
+        long loaded = 0;
+        long started = System.nanoTime();
+        try {
+            while (running && loaded < properties.maximumSize()) {
+                long epoch = cache.epoch();
+                var batch = keys.unrevokedAfter(after, PRELOAD_BATCH);
+                if (batch.isEmpty()) {
+                    break;
+                }
+                if (cache.putAll(batch, epoch)) {
+                    loaded += batch.size();
+                    KeyDigest last = null;
+                    for (KeyDigest digest : batch.keySet()) {
+                        last = digest;
+                    }
+                    after = last.bytes();
+                }
+            }
+            log.info("Key cache preloaded with {} keys in {} ms", loaded, (System.nanoTime() - started) / 1_000_000);
+        } catch (RuntimeException e) {
+            log.warn("Key cache preload stopped after {} keys ({})", loaded, e.toString());
         }
     }
 

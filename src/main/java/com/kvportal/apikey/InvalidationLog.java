@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -32,20 +31,18 @@ class InvalidationLog {
     }
 
     /**
-     * Writes an invalidation of these keys in the current transaction and announces it on commit. The sequence
-     * row stays locked until the commit, so sequence numbers become visible in their order.
+     * Writes an invalidation of this key in the current transaction and announces it on commit. The sequence row
+     * stays locked until the commit, so sequence numbers become visible in their order.
      *
      * @return its sequence number
      */
-    long append(Collection<KeyDigest> digests) {
+    long append(UUID keyId) {
         long seq = jdbc.sql("update key_invalidation_sequence set seq = seq + 1 returning seq")
                 .query(Long.class)
                 .single();
-        for (KeyDigest digest : digests) {
-            jdbc.sql("insert into key_invalidations (seq, digest) values (?, ?) on conflict do nothing")
-                    .params(seq, digest.bytes())
-                    .update();
-        }
+        jdbc.sql("insert into key_invalidations (seq, digest) select ?, digest from api_keys where id = ?")
+                .params(seq, keyId)
+                .update();
         jdbc.sql("select pg_notify('" + INVALIDATED + "', ?)")
                 .param(Long.toString(seq))
                 .query((rs, n) -> 1)
@@ -141,7 +138,8 @@ class InvalidationLog {
 
     /**
      * Deletes leases dead for longer than {@code deadFor}, then the invalidations older than {@code retention}
-     * that every remaining lease applied; {@code purged_through} tells a returning instance that it missed some.
+     * that every live lease applied. An instance whose lease had expired may come back having missed purged ones:
+     * {@code purged_through} tells it so, and it empties its cache.
      */
     static void purge(Connection connection, Duration deadFor, Duration retention) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(
@@ -152,7 +150,9 @@ class InvalidationLog {
         try (PreparedStatement statement = connection.prepareStatement(
                 """
                 with horizon as (
-                    select least(s.seq, coalesce((select min(applied_seq) from key_cache_leases), s.seq)) as upto
+                    select least(s.seq, coalesce(
+                        (select min(applied_seq) from key_cache_leases where expires_at > clock_timestamp()), s.seq))
+                        as upto
                     from key_invalidation_sequence s),
                 gone as (
                     delete from key_invalidations

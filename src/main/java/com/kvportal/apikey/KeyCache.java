@@ -3,7 +3,9 @@ package com.kvportal.apikey;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
@@ -30,6 +32,9 @@ class KeyCache {
 
     private volatile boolean trusted;
 
+    private final LongAdder fromMemory = new LongAdder();
+    private final LongAdder fromDatabase = new LongAdder();
+
     KeyCache(KeyCacheProperties properties) {
         this.known = Caffeine.newBuilder()
                 .maximumSize(properties.maximumSize())
@@ -47,11 +52,14 @@ class KeyCache {
         StoredKey key = known.getIfPresent(digest);
         // the lease is checked after the entry is read: an entry read under a trusted lease was current then
         if (key != null && leaseTrusted()) {
+            fromMemory.increment();
             return Optional.of(key);
         }
         if (key == null && unknown.getIfPresent(digest) != null && leaseTrusted()) {
+            fromMemory.increment();
             return Optional.empty();
         }
+        fromDatabase.increment();
         long before = epoch;
         Optional<StoredKey> loaded = database.apply(digest);
         synchronized (lock) {
@@ -64,6 +72,27 @@ class KeyCache {
             }
         }
         return loaded;
+    }
+
+    /** The current epoch, to read before a database read whose rows are then given to {@link #putAll}. */
+    long epoch() {
+        return epoch;
+    }
+
+    /**
+     * Caches rows read from the database after {@code epochBefore} was read, unless an invalidation was applied
+     * since (then the caller reads them again).
+     *
+     * @return whether they were cached
+     */
+    boolean putAll(Map<KeyDigest, StoredKey> rows, long epochBefore) {
+        synchronized (lock) {
+            if (epoch != epochBefore) {
+                return false;
+            }
+            known.putAll(rows);
+            return true;
+        }
     }
 
     /** Forgets these keys; lookups that are reading the database right now will not cache what they read. */
@@ -97,6 +126,14 @@ class KeyCache {
 
     boolean leaseTrusted() {
         return trusted && System.nanoTime() - trustedUntil < 0;
+    }
+
+    double answeredFromMemory() {
+        return fromMemory.sum();
+    }
+
+    double answeredFromDatabase() {
+        return fromDatabase.sum();
     }
 
     Cache<KeyDigest, StoredKey> known() {

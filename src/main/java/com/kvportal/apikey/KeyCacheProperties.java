@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param negativeMaximumSize how many unknown keys each instance remembers at most
  * @param purgeInterval how often an instance purges acknowledged invalidations and dead leases
  * @param logRetention how long an invalidation stays in the log at least, even once every lease applied it
+ * @param preload whether an instance fills its cache with the database's unrevoked keys (up to its size) as soon
+ *     as it holds its lease, instead of key by key as they are presented
  */
 @ConfigurationProperties("kvportal.key-cache")
 record KeyCacheProperties(
@@ -26,7 +28,8 @@ record KeyCacheProperties(
         @DefaultValue("2s") Duration negativeTtl,
         @DefaultValue("10000") long negativeMaximumSize,
         @DefaultValue("1m") Duration purgeInterval,
-        @DefaultValue("10m") Duration logRetention) {
+        @DefaultValue("10m") Duration logRetention,
+        @DefaultValue("false") boolean preload) {
 
     KeyCacheProperties {
         require(lease.compareTo(Duration.ofMillis(300)) >= 0, "lease must be at least 300ms");
