@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Makes N raw API keys in the service's format (CONTRACT section 4) for one project, for the benchmark.
+"""Makes N raw API keys in the service's format (CONTRACT section 4), for the benchmark.
 
-Usage: keys.py N ORGANIZATION_ID CUSTOMER_ID PROJECT_ID KEYS_FILE ROWS_FILE
-Writes the raw keys, one a line, to KEYS_FILE, and the api_keys rows (tab-separated, for COPY) to ROWS_FILE.
+Usage: keys.py N KEYS_FILE DIGESTS_FILE
+Writes the raw keys, one a line, to KEYS_FILE, and their SHA-256 digests as PostgreSQL bytea literals, one a line
+(for COPY into a one-column table), to DIGESTS_FILE.
 """
 import hashlib
 import secrets
 import sys
-import uuid
 import zlib
 
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -34,16 +34,13 @@ def random_body():
 
 
 def main():
-    n, org, customer, project, keys_file, rows_file = sys.argv[1:7]
-    with open(keys_file, "w") as keys, open(rows_file, "w") as rows:
-        for i in range(int(n)):
+    n, keys_file, digests_file = sys.argv[1:4]
+    with open(keys_file, "w") as keys, open(digests_file, "w") as digests:
+        for _ in range(int(n)):
             unchecked = "kv_" + random_body()
             raw = unchecked + checksum(unchecked)
-            digest = hashlib.sha256(raw.encode("ascii")).hexdigest()
             keys.write(raw + "\n")
-            rows.write("\t".join([
-                str(uuid.uuid4()), project, org, customer, "bench-%d" % i, "\\\\x" + digest,
-                "{read,write}", "2027-09-01 00:00:00+00"]) + "\n")
+            digests.write("\\\\x" + hashlib.sha256(raw.encode("ascii")).hexdigest() + "\n")
 
 
 if __name__ == "__main__":

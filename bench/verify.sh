@@ -10,7 +10,7 @@
 # Usage: bench/verify.sh [seconds per case, default 8] [connections, default 16]
 # Environment: PGBIN (default /usr/lib/postgresql/15/bin), BENCH_PORT (first of 4 ports, default 18581),
 #   BENCH_PG_PORT (default 18550), MILLION (keys of the large set, default 1000000), TRIALS (revokes per instance
-#   count, default 100).
+#   count, default 100), BENCH_KEYS_DIR (keeps the generated keys between runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_CASE=${1:-8}
@@ -34,6 +34,7 @@ fi
 
 DATA=$(mktemp -d)
 chmod 755 "$DATA"
+KEYS_DIR=${BENCH_KEYS_DIR:-$DATA}   # generated keys are kept there between runs when it is set
 PIDS=()
 as_postgres() { runuser -u postgres -- "$@"; }
 cleanup() {
@@ -62,7 +63,7 @@ start_instance() {
   DATABASE_URL=$DATABASE_URL java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
     --logging.level.root=warn --logging.level.com.kvportal.apikey=info "$@" >"$DATA/instance-$n.log" 2>&1 &
   PIDS[$n]=$!
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 600); do
     curl -fs "http://127.0.0.1:$port/actuator/health/readiness" >/dev/null 2>&1 && return 0
     sleep 0.5
   done
@@ -107,10 +108,17 @@ KEY=$(create_key write)
 ADMIN=$(create_key admin)
 read -r ORG CUSTOMER PROJECT < <(echo "$SIGNUP" | python3 -c \
   'import json,sys; b=json.load(sys.stdin); print(b["organization_id"], b["customer_id"], b["project_id"])')
-keys() { # keys N NAME: N keys of the project, inserted straight into api_keys; their raw values in $DATA/NAME.keys
-  python3 bench/keys.py "$1" "$ORG" "$CUSTOMER" "$PROJECT" "$DATA/$2.keys" "$DATA/$2.rows"
-  "${PSQL[@]}" -d kvbench -c "\\copy api_keys (id, project_id, organization_id, customer_id, name, digest, permissions, expires_at) from '$DATA/$2.rows'"
-  rm "$DATA/$2.rows"
+# the bulk keys live in a project of their own (a project holds at most 1,000 keys made through the API)
+BULK=$(sql "insert into projects (id, organization_id, name) values (gen_random_uuid(), '$ORG', 'bulk') returning id")
+keys() { # keys N NAME: N keys of the bulk project, inserted straight into api_keys; raw values in $KEYS_DIR/NAME.keys
+  if [ ! -s "$KEYS_DIR/$1-$2.digests" ]; then
+    python3 bench/keys.py "$1" "$KEYS_DIR/$2.keys" "$KEYS_DIR/$1-$2.digests"
+  fi
+  "${PSQL[@]}" -d kvbench -c "create temporary table bulk (digest bytea)" \
+    -c "\\copy bulk from '$KEYS_DIR/$1-$2.digests'" \
+    -c "insert into api_keys (id, project_id, organization_id, customer_id, name, digest, permissions, expires_at)
+        select gen_random_uuid(), '$BULK', '$ORG', '$CUSTOMER', 'bulk', digest, '{read,write}', now() + interval '300 days'
+        from bulk"
 }
 keys 2000 ws2k
 keys 10000 ws10k
@@ -137,8 +145,8 @@ print(float(v[:-2]) if v.endswith('ms') else float(v[:-2])/1000 if v.endswith('u
 xacts() { sql "select xact_commit from pg_stat_database where datname = 'kvbench'"; }
 
 echo "Warming up (the 2,000 and 10,000 keys presented once each, then mixed load)..."
-THREADS=$THREADS ORDER=seq KEYS=$DATA/ws2k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
-THREADS=$THREADS ORDER=seq KEYS=$DATA/ws10k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s bench/verify-keys.lua "$BASE" >/dev/null
+THREADS=$THREADS ORDER=seq KEYS=$KEYS_DIR/ws2k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
+THREADS=$THREADS ORDER=seq KEYS=$KEYS_DIR/ws10k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s bench/verify-keys.lua "$BASE" >/dev/null
 KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
 KEY=$MALFORMED wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
 
@@ -154,8 +162,8 @@ X0=$(xacts)
 KEY=$KEY run "$WARM" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
 sleep 11; X1=$(xacts)   # backends report their counts within ~10 s of going idle
 sleep $(( SECONDS_PER_CASE + 11 )); X2=$(xacts)
-THREADS=$THREADS KEYS=$DATA/ws2k.keys run "$WS" -s bench/verify-keys.lua "$BASE"
-THREADS=$THREADS KEYS=$DATA/ws10k.keys run "$K10" -s bench/verify-keys.lua "$BASE"
+THREADS=$THREADS KEYS=$KEYS_DIR/ws2k.keys run "$WS" -s bench/verify-keys.lua "$BASE"
+THREADS=$THREADS KEYS=$KEYS_DIR/ws10k.keys run "$K10" -s bench/verify-keys.lua "$BASE"
 FROM_DB=$(metric 'kvportal_key_cache_answers_total{from="database"}')
 FROM_MEMORY=$(metric 'kvportal_key_cache_answers_total{from="memory"}')
 
@@ -184,8 +192,8 @@ start_instance 1 2g --kvportal.key-cache.maximum-size=$(( MILLION + 100000 )) --
 await_cached "$MILLION" 300
 CACHED_LARGE=$(metric 'cache_size{cache="api_keys"}')
 HEAP_LARGE=$(heap_mb)
-THREADS=$THREADS KEYS=$DATA/ws1m.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
-THREADS=$THREADS KEYS=$DATA/ws1m.keys run "$K1M" -s bench/verify-keys.lua "$BASE"
+THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
+THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys run "$K1M" -s bench/verify-keys.lua "$BASE"
 
 echo
 echo "Results of this run:"
