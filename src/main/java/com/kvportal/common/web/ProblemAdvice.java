@@ -1,5 +1,6 @@
 package com.kvportal.common.web;
 
+import com.kvportal.common.database.DatabaseFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception ex) {
+        if (DatabaseFailures.isUnavailable(ex)) {
+            log.warn("The database is unavailable: {}", rootMessage(ex));
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header(HttpHeaders.RETRY_AFTER, Integer.toString(DatabaseFailures.RETRY_AFTER_SECONDS))
+                    .body(Problems.databaseUnavailable());
+        }
         log.error("Unexpected failure", ex);
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
                 .body(Problems.of(
@@ -111,6 +118,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             body = Problems.of(status, Problems.defaultCode(status), detail);
         }
         return super.createResponseEntity(body, headers, statusCode, request);
+    }
+
+    static String rootMessage(Throwable ex) {
+        Throwable root = ex;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {
