@@ -1,7 +1,7 @@
 package com.kvportal.account;
 
-import com.kvportal.common.web.Caller;
-import com.kvportal.common.web.SessionCaller;
+import com.kvportal.security.Caller;
+import com.kvportal.security.SessionCaller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;

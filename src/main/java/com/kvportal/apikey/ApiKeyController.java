@@ -1,6 +1,6 @@
 package com.kvportal.apikey;
 
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.Caller;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,8 @@ package com.kvportal.apikey;
 import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.ApiKeyAuthenticator;
+import com.kvportal.security.Caller;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -16,7 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /** The API-key feature: create, list, verify and revoke keys, and authenticate a request by its key. */
 @Service
-public class ApiKeys {
+public class ApiKeys implements ApiKeyAuthenticator {
 
     static final int MAX_LIVE_KEYS_PER_PROJECT = 1000;
 
@@ -84,7 +85,7 @@ public class ApiKeys {
         return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
     }
 
-    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    @Override
     public Optional<Caller> authenticate(String presented) {
         Instant now = clock.instant();
         return lookUp(presented)

@@ -2,7 +2,7 @@ package com.kvportal.billing;
 
 import com.kvportal.billing.Billing.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
-import com.kvportal.common.web.Caller;
+import com.kvportal.security.Caller;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-/** What truly is shared by every feature: problem details, the caller of a request, the database and base URL. */
+/** What truly is shared by every feature: problem details, the HTTP edge, the database and base URL. */
 @ApplicationModule(type = ApplicationModule.Type.OPEN)
 @NullMarked
 package com.kvportal.common;

@@ -1,6 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.common.web.Caller;
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 

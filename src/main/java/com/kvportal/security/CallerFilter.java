@@ -1,8 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.apikey.ApiKeys;
-import com.kvportal.common.web.Caller;
-import com.kvportal.common.web.SessionCaller;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -21,9 +18,9 @@ final class CallerFilter extends OncePerRequestFilter {
 
     static final String VERIFY_PATH = "/api/v1/api-keys/verify";
 
-    private final ApiKeys apiKeys;
+    private final ApiKeyAuthenticator apiKeys;
 
-    CallerFilter(ApiKeys apiKeys) {
+    CallerFilter(ApiKeyAuthenticator apiKeys) {
         this.apiKeys = apiKeys;
     }
 

@@ -1,6 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.common.web.Caller;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.http.HttpMethod;

@@ -1,8 +1,6 @@
 package com.kvportal.security;
 
-import com.kvportal.apikey.ApiKeys;
 import com.kvportal.common.web.Problems;
-import com.kvportal.common.web.SessionCaller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +58,8 @@ class SecurityConfig {
 
     @Bean
     SecurityFilterChain securityFilterChain(
-            HttpSecurity http, ApiKeys apiKeys, Problems problems, CsrfTokenRepository csrfTokens) throws Exception {
+            HttpSecurity http, ApiKeyAuthenticator apiKeys, Problems problems, CsrfTokenRepository csrfTokens)
+            throws Exception {
         http.csrf(csrf -> csrf.csrfTokenRepository(csrfTokens)
                         .csrfTokenRequestHandler(new CsrfTokenRequestAttributeHandler())
                         .requireCsrfProtectionMatcher(SecurityConfig::needsCsrfCheck))

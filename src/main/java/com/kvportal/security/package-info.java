@@ -1,6 +1,6 @@
 /**
  * Security wiring: who a request is (a session or an API key), CSRF for sessions, and which calls need
- * which credential. Features read the result as a {@link com.kvportal.common.web.Caller}.
+ * which credential. Features read the result as a {@link com.kvportal.security.Caller}.
  */
 @NullMarked
 package com.kvportal.security;

@@ -3,12 +3,9 @@ package com.kvportal.common.web;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.method.support.HandlerMethodArgumentResolver;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.cfg.CoercionAction;
@@ -18,12 +15,7 @@ import tools.jackson.databind.ser.std.StdSerializer;
 import tools.jackson.databind.type.LogicalType;
 
 @Configuration(proxyBeanMethods = false)
-class WebConfig implements WebMvcConfigurer {
-
-    @Override
-    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-        resolvers.add(new CallerArgumentResolver());
-    }
+class WebConfig {
 
     /**
      * The API's JSON conventions beyond snake_case:

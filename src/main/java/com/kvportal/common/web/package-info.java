@@ -1,4 +1,4 @@
-/** The HTTP edge every feature shares: problem documents, the caller of a request, body limits. */
+/** The HTTP edge every feature shares: problem documents, body limits, JSON conventions. */
 @NullMarked
 package com.kvportal.common.web;
 

@@ -1,5 +1,6 @@
-package com.kvportal.common.web;
+package com.kvportal.security;
 
+import com.kvportal.common.web.ProblemException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpStatus;

@@ -1,4 +1,4 @@
-package com.kvportal.common.web;
+package com.kvportal.security;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;

@@ -1,4 +1,4 @@
-package com.kvportal.common.web;
+package com.kvportal.security;
 
 import java.io.Serializable;
 import java.util.Set;

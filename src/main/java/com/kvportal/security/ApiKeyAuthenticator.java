@@ -1,0 +1,13 @@
+package com.kvportal.security;
+
+import java.util.Optional;
+
+/**
+ * Turns a presented API key into the caller it stands for. Implemented by the API-key feature, so that security
+ * needs no dependency on it (the key feature depends on security for {@link Caller}).
+ */
+public interface ApiKeyAuthenticator {
+
+    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    Optional<Caller> authenticate(String presentedKey);
+}
