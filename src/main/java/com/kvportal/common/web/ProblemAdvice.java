@@ -93,6 +93,13 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                     .body(Problems.of(
                             HttpStatus.CONTENT_TOO_LARGE, "payload_too_large", "The request body is too large."));
         }
+        if (causedBy(ex, StrictTextFilter.MalformedText.class)) {
+            return ResponseEntity.badRequest()
+                    .body(Problems.of(
+                            HttpStatus.BAD_REQUEST,
+                            "malformed_json",
+                            "The request body is not valid Unicode text (malformed UTF-8, a lone surrogate or NUL)."));
+        }
         if (ex.getCause() instanceof MismatchedInputException mismatch
                 && !mismatch.getPath().isEmpty()) {
             String field = mismatch.getPath().stream()
@@ -129,9 +136,16 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {
+        return causedBy(ex, BodySizeLimitFilter.BodyTooLarge.class);
+    }
+
+    private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof BodySizeLimitFilter.BodyTooLarge) {
+            if (type.isInstance(t)) {
                 return true;
+            }
+            if (t.getCause() == t) {
+                break;
             }
         }
         return false;
