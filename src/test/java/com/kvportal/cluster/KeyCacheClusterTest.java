@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
-import com.kvportal.support.ServiceProcess;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ class KeyCacheClusterTest extends IntegrationTest {
     /** What a loaded two-core machine may add to a request on top of T. */
     private static final Duration SLACK = Duration.ofSeconds(3);
 
-    private static ServiceProcess second;
-    private static ServiceProcess third;
+    private static InstanceProcess second;
+    private static InstanceProcess third;
 
     @Value("${DATABASE_URL}")
     String databaseUrl;
@@ -54,8 +53,8 @@ class KeyCacheClusterTest extends IntegrationTest {
     @BeforeEach
     void threeInstancesAndAnAdminKey() {
         if (second == null) {
-            second = ServiceProcess.start("cluster-second", databaseUrl);
-            third = ServiceProcess.start("cluster-third", databaseUrl);
+            second = InstanceProcess.start("cluster-second", databaseUrl);
+            third = InstanceProcess.start("cluster-third", databaseUrl);
             second.awaitReady();
             third.awaitReady();
         }
@@ -66,7 +65,7 @@ class KeyCacheClusterTest extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        for (ServiceProcess process : new ServiceProcess[] {second, third}) {
+        for (InstanceProcess process : new InstanceProcess[] {second, third}) {
             if (process != null) {
                 process.close();
             }
