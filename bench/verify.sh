@@ -1,77 +1,218 @@
 #!/usr/bin/env bash
-# Measures verify on loopback against a fresh instance (embedded PostgreSQL in a temp dir) and prints
-# throughput and latency of each case with its ratio to a trivial request measured in the same run.
-# Usage: bench/verify.sh [seconds per case, default 10] [connections, default 16]
+# Verify from memory, measured in one run against a real PostgreSQL server process (Debian's PostgreSQL 15, started
+# as user postgres in a temporary directory) and the service's jar, all on loopback. Prints:
+#   - warm verify throughput as a ratio of the service's no-I/O floor (a verify refused by the checksum);
+#   - the same over a working set of 2,000 keys, presented at random;
+#   - database transactions per 1,000 warm verifies (pg_stat_database.xact_commit, idle rate subtracted);
+#   - p99 of verify over 10 k keys and over 1 M keys (each set cached whole);
+#   - revoke latency p50/p99 with 1, 2 and 3 instances (every instance holding the key in memory);
+#   - heap after a full GC with 1 M keys cached, against the same instance before.
+# Usage: bench/verify.sh [seconds per case, default 8] [connections, default 16]
+# Environment: PGBIN (default /usr/lib/postgresql/15/bin), BENCH_PORT (first of 4 ports, default 18581),
+#   BENCH_PG_PORT (default 18550), MILLION (keys of the large set, default 1000000), TRIALS (revokes per instance
+#   count, default 100), BENCH_KEYS_DIR (keeps the generated keys between runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_PER_CASE=${1:-10}
+SECONDS_PER_CASE=${1:-8}
 CONNECTIONS=${2:-16}
 THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
-PORT=${BENCH_PORT:-18181}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PG_PORT=${BENCH_PG_PORT:-18550}
+PORT=${BENCH_PORT:-18581}
+MILLION=${MILLION:-1000000}
+TRIALS=${TRIALS:-100}
 BASE=http://127.0.0.1:$PORT
 
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+[ -x "$PGBIN/postgres" ] || { echo "PostgreSQL binaries not found in $PGBIN (set PGBIN)" >&2; exit 1; }
 JAR=$(ls target/kv-portal-*.jar 2>/dev/null | grep -v original | head -1 || true)
-if [ -z "$JAR" ]; then
+if [ -z "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]; then
   echo "Building the jar..."
-  ./mvnw -B -q -DskipTests -Dspotless.check.skip=true package
+  ./mvnw -o -B -q -DskipTests -Dspotless.check.skip=true package
   JAR=$(ls target/kv-portal-*.jar | grep -v original | head -1)
 fi
 
 DATA=$(mktemp -d)
-LOG=$DATA/service.log
-echo "Starting $JAR on $BASE (data in $DATA)..."
-java -Xmx1g -jar "$JAR" --server.port=$PORT --server.address=127.0.0.1 \
-  --kvportal.database.embedded-data-dir="$DATA/pg" --logging.level.root=warn >"$LOG" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA"' EXIT
-for _ in $(seq 1 120); do
-  curl -fs "$BASE/actuator/health/readiness" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -fs "$BASE/actuator/health/readiness" >/dev/null || { echo "service did not start"; tail -50 "$LOG"; exit 1; }
+chmod 755 "$DATA"
+KEYS_DIR=${BENCH_KEYS_DIR:-$DATA}   # generated keys are kept there between runs when it is set
+PIDS=()
+as_postgres() { runuser -u postgres -- "$@"; }
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$DATA"
+}
+trap cleanup EXIT
 
-JAR_COOKIES=$DATA/cookies
-curl -fs -c "$JAR_COOKIES" -H 'Content-Type: application/json' \
-  -d '{"email":"bench@example.com","password":"benchmark password"}' "$BASE/api/v1/auth/signup" >/dev/null
-XSRF=$(awk '$6=="XSRF-TOKEN"{print $7}' "$JAR_COOKIES")
-KEY=$(curl -fs -b "$JAR_COOKIES" -H 'Content-Type: application/json' -H "X-XSRF-TOKEN: $XSRF" \
-  -d '{"name":"bench"}' "$BASE/api/v1/api-keys" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
-UNKNOWN=kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ7   # well formed (checksum right), in no database
+echo "Starting PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT (data in $DATA/pg)..."
+mkdir -p "$DATA/pg" "$DATA/sock" && chown postgres "$DATA/pg" "$DATA/sock"
+as_postgres "$PGBIN/initdb" -D "$DATA/pg" -A trust -U postgres --no-sync >/dev/null
+as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -l "$DATA/sock/pg.log" -w \
+  -o "-p $PG_PORT -k $DATA/sock -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=256MB" \
+  start >/dev/null
+PSQL=("$PGBIN/psql" -X -q -t -A -h 127.0.0.1 -p "$PG_PORT" -U postgres)
+"${PSQL[@]}" -c "create database kvbench" postgres
+DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/kvbench"
+sql() { "${PSQL[@]}" -d kvbench -c "$1"; }
+
+# start_instance N HEAP [extra arguments]: instance N listens on PORT+N-1
+start_instance() {
+  local n=$1 heap=$2; shift 2
+  local port=$(( PORT + n - 1 ))
+  DATABASE_URL=$DATABASE_URL java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
+    --logging.level.root=warn --logging.level.com.kvportal.apikey=info "$@" >"$DATA/instance-$n.log" 2>&1 &
+  PIDS[$n]=$!
+  for _ in $(seq 1 600); do
+    curl -fs "http://127.0.0.1:$port/actuator/health/readiness" >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  echo "instance $n did not start"; tail -50 "$DATA/instance-$n.log"; exit 1
+}
+stop_instance() { kill "${PIDS[$1]}"; wait "${PIDS[$1]}" 2>/dev/null || true; unset "PIDS[$1]"; }
+metric() { # metric NAME [instance]: a sample of /actuator/prometheus, 0 when absent
+  curl -fs "http://127.0.0.1:$(( PORT + ${2:-1} - 1 ))/actuator/prometheus" \
+    | awk -v n="$1" 'index($0, n" ") == 1 {print $NF; found=1} END {if (!found) print 0}'
+}
+await_cached() { # await_cached COUNT [seconds]
+  for _ in $(seq 1 $(( ${2:-120} * 2 ))); do
+    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
+      "$(metric 'cache_size{cache="api_keys"}')" "$1" && return 0
+    sleep 0.5
+  done
+  echo "the cache did not reach $1 keys"; exit 1
+}
+heap_mb() { # used heap after a full GC, in MB
+  local pid=${PIDS[1]}
+  jcmd "$pid" GC.run >/dev/null
+  sleep 1
+  jcmd "$pid" GC.heap_info | python3 -c '
+import re, sys
+text = sys.stdin.read()
+used = [int(m) for m in re.findall(r"used (\d+)K", text)]
+print(round(sum(used[:1]) / 1024))'
+}
+
+start_instance 1 2g --kvportal.key-cache.maximum-size=$(( MILLION + 100000 )) --kvportal.key-cache.preload=true
+
+COOKIES=$DATA/cookies
+SIGNUP=$(curl -fs -c "$COOKIES" -H 'Content-Type: application/json' \
+  -d '{"email":"bench@example.com","password":"benchmark password"}' "$BASE/api/v1/auth/signup")
+XSRF=$(awk '$6=="XSRF-TOKEN"{print $7}' "$COOKIES")
+create_key() { # create_key PERMISSION: a raw key
+  curl -fs -b "$COOKIES" -H 'Content-Type: application/json' -H "X-XSRF-TOKEN: $XSRF" \
+    -d "{\"name\":\"bench $RANDOM$RANDOM\",\"permissions\":[\"$1\"]}" "$BASE/api/v1/api-keys" \
+    | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])'
+}
+KEY=$(create_key write)
+ADMIN=$(create_key admin)
+read -r ORG CUSTOMER PROJECT < <(echo "$SIGNUP" | python3 -c \
+  'import json,sys; b=json.load(sys.stdin); print(b["organization_id"], b["customer_id"], b["project_id"])')
+# the bulk keys live in a project of their own (a project holds at most 1,000 keys made through the API)
+BULK=$(sql "insert into projects (id, organization_id, name) values (gen_random_uuid(), '$ORG', 'bulk') returning id")
+keys() { # keys N NAME: N keys of the bulk project, inserted straight into api_keys; raw values in $KEYS_DIR/NAME.keys
+  if [ ! -s "$KEYS_DIR/$1-$2.digests" ]; then
+    python3 bench/keys.py "$1" "$KEYS_DIR/$2.keys" "$KEYS_DIR/$1-$2.digests"
+  fi
+  "${PSQL[@]}" -d kvbench -c "create temporary table bulk (digest bytea)" \
+    -c "\\copy bulk from '$KEYS_DIR/$1-$2.digests'" \
+    -c "insert into api_keys (id, project_id, organization_id, customer_id, name, digest, permissions, expires_at)
+        select gen_random_uuid(), '$BULK', '$ORG', '$CUSTOMER', 'bulk', digest, '{read,write}', now() + interval '300 days'
+        from bulk"
+}
+keys 2000 ws2k
+keys 10000 ws10k
 MALFORMED=kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ8 # checksum wrong
 
-run() { # name, then wrk arguments
+run() { # run NAME wrk-arguments...: one case; prints its line and keeps its figures
   local name=$1; shift
   local file; file=$DATA/$(echo "$name" | tr -c 'A-Za-z0-9' '_')
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency "$@" >"$file.txt"
-  local rps p50 p99
+  local rps p50 p99 requests non2xx
   rps=$(awk '/Requests\/sec/{print $2}' "$file.txt")
   p50=$(awk '$1=="50%"{print $2}' "$file.txt")
   p99=$(awk '$1=="99%"{print $2}' "$file.txt")
+  requests=$(awk '/requests in/{print $1}' "$file.txt")
   non2xx=$(awk '/Non-2xx/{print $NF}' "$file.txt")
-  printf '%-34s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${non2xx:-0}"
-  echo "$rps" >"$file.rps"
+  printf '  %-44s %9s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${non2xx:-0}"
+  echo "$rps" >"$file.rps"; echo "$p99" >"$file.p99"; echo "$requests" >"$file.n"
 }
-
-echo "Warming up..."
-KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
-wrk -t"$THREADS" -c"$CONNECTIONS" -d3s "$BASE/actuator/health/liveness" >/dev/null
-
-echo "wrk: $THREADS threads, $CONNECTIONS connections, ${SECONDS_PER_CASE}s per case, $(nproc) cores shared by server and load"
-run "baseline GET /actuator/health/liveness" "$BASE/actuator/health/liveness"
-KEY=$KEY run "verify: valid key (1 indexed query)" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
-KEY=$UNKNOWN run "verify: unknown well-formed key" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
-KEY=$MALFORMED run "verify: bad checksum (no query)" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
-
+fig() { cat "$DATA/$(echo "$1" | tr -c 'A-Za-z0-9' '_').$2"; }
 ratio() { python3 -c "import sys;print(f'{float(sys.argv[1])/float(sys.argv[2]):.2f}')" "$1" "$2"; }
-rps_of() { cat "$DATA/$(echo "$1" | tr -c 'A-Za-z0-9' '_').rps"; }
-B=$(rps_of "baseline GET /actuator/health/liveness")
+ms() { python3 -c "
+import sys; v=sys.argv[1]
+print(float(v[:-2]) if v.endswith('ms') else float(v[:-2])/1000 if v.endswith('us') else float(v[:-1])*1000)" "$1"; }
+xacts() { sql "select xact_commit from pg_stat_database where datname = 'kvbench'"; }
+
+echo "Warming up (the 2,000 and 10,000 keys presented once each, then mixed load)..."
+THREADS=$THREADS ORDER=seq KEYS=$KEYS_DIR/ws2k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
+THREADS=$THREADS ORDER=seq KEYS=$KEYS_DIR/ws10k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s bench/verify-keys.lua "$BASE" >/dev/null
+KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
+KEY=$MALFORMED wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
+
 echo
-echo "Throughput relative to the baseline measured in this run:"
-for name in "verify: valid key (1 indexed query)" "verify: unknown well-formed key" "verify: bad checksum (no query)"; do
-  printf '  %-34s %s x\n' "$name" "$(ratio "$(rps_of "$name")" "$B")"
+echo "wrk: $THREADS threads, $CONNECTIONS connections, ${SECONDS_PER_CASE}s per case; $(nproc) cores shared by wrk, the service and PostgreSQL"
+FLOOR="floor: verify refused by the checksum (no I/O)"
+WARM="warm verify, one key"
+WS="warm verify, 2,000 keys at random"
+K10="warm verify, 10,000 keys at random"
+K1M="warm verify, $MILLION keys at random"
+KEY=$MALFORMED run "$FLOOR" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
+X0=$(xacts)
+KEY=$KEY run "$WARM" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
+sleep 11; X1=$(xacts)   # backends report their counts within ~10 s of going idle
+sleep $(( SECONDS_PER_CASE + 11 )); X2=$(xacts)
+THREADS=$THREADS KEYS=$KEYS_DIR/ws2k.keys run "$WS" -s bench/verify-keys.lua "$BASE"
+THREADS=$THREADS KEYS=$KEYS_DIR/ws10k.keys run "$K10" -s bench/verify-keys.lua "$BASE"
+FROM_DB=$(metric 'kvportal_key_cache_answers_total{from="database"}')
+FROM_MEMORY=$(metric 'kvportal_key_cache_answers_total{from="memory"}')
+
+echo
+echo "Revoke latency (ms; $TRIALS revokes per row, each key verified on every instance first, refused by all after):"
+URLS=("$BASE")
+printf '  %-12s %8s %8s %8s\n' instances p50 p99 max
+read -r P50 P99 MAX < <(python3 bench/revoke_latency.py "$ADMIN" "$TRIALS" "${URLS[@]}")
+printf '  %-12s %8s %8s %8s\n' 1 "$P50" "$P99" "$MAX"
+for n in 2 3; do
+  start_instance $n 384m
+  URLS+=("http://127.0.0.1:$(( PORT + n - 1 ))")
+  read -r P50 P99 MAX < <(python3 bench/revoke_latency.py "$ADMIN" "$TRIALS" "${URLS[@]}")
+  printf '  %-12s %8s %8s %8s\n' $n "$P50" "$P99" "$MAX"
 done
-sleep 1
-LAST_USED=$(\
-  curl -fs -b "$JAR_COOKIES" "$BASE/api/v1/api-keys" | python3 -c 'import json,sys;print(json.load(sys.stdin)["keys"][0]["last_used_at"])')
-echo "last_used_at after the run: $LAST_USED (written behind verify, in batches)"
+stop_instance 3
+stop_instance 2
+
+echo
+echo "Inserting $MILLION keys, then restarting instance 1 (it preloads them)..."
+HEAP_SMALL=$(heap_mb)
+CACHED_SMALL=$(metric 'cache_size{cache="api_keys"}')
+keys "$MILLION" ws1m
+stop_instance 1
+start_instance 1 2g --kvportal.key-cache.maximum-size=$(( MILLION + 100000 )) --kvportal.key-cache.preload=true
+await_cached "$MILLION" 300
+CACHED_LARGE=$(metric 'cache_size{cache="api_keys"}')
+HEAP_LARGE=$(heap_mb)
+THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
+THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys run "$K1M" -s bench/verify-keys.lua "$BASE"
+
+echo
+echo "Results of this run:"
+printf '  %-58s %s x  (goal >= 0.9)\n' "warm verify / floor" "$(ratio "$(fig "$WARM" rps)" "$(fig "$FLOOR" rps)")"
+printf '  %-58s %s x  (goal >= 0.9)\n' "2,000-key working set / floor" "$(ratio "$(fig "$WS" rps)" "$(fig "$FLOOR" rps)")"
+python3 - "$X0" "$X1" "$X2" "$(fig "$WARM" n)" <<'PY'
+import sys
+x0, x1, x2, n = map(float, sys.argv[1:])
+load, idle = x1 - x0, x2 - x1
+print("  %-58s %.2f  (goal <= 5; %d during the case incl. %d of background)" % (
+    "DB transactions per 1,000 warm verifies (background off)", max(0.0, load - idle) * 1000 / n, load, idle))
+print("  %-58s %.2f" % ("DB transactions per 1,000 warm verifies (all)", load * 1000 / n))
+PY
+P99_10K=$(ms "$(fig "$K10" p99)"); P99_1M=$(ms "$(fig "$K1M" p99)")
+printf '  %-58s %s ms / %s ms = %s x  (goal <= 1.5)\n' "p99 at 10 k keys / at $MILLION keys" "$P99_10K" "$P99_1M" "$(ratio "$P99_1M" "$P99_10K")"
+printf '  %-58s %s / %s\n' "lookups answered from memory / from the database" "$FROM_MEMORY" "$FROM_DB"
+python3 - "$HEAP_SMALL" "$CACHED_SMALL" "$HEAP_LARGE" "$CACHED_LARGE" <<'PY'
+import sys
+hs, cs, hl, cl = map(float, sys.argv[1:])
+print("  %-58s %d MB with %d keys cached, %d MB with %d: %.0f bytes per key" % (
+    "heap after a full GC", hs, cs, hl, cl, (hl - hs) * 1024 * 1024 / max(1, cl - cs)))
+PY

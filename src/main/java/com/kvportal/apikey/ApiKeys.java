@@ -34,23 +34,29 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     private final StoredApiKeys keys;
     private final LastUseRecorder lastUse;
+    private final KeyCache cache;
     private final KeyNarrowing narrowing;
     private final ApplicationEventPublisher events;
     private final StorageStanding storage;
+    private final KeyMetrics metrics;
     private final Clock clock;
 
     ApiKeys(
             StoredApiKeys keys,
             LastUseRecorder lastUse,
+            KeyCache cache,
             KeyNarrowing narrowing,
             ApplicationEventPublisher events,
             StorageStanding storage,
+            KeyMetrics metrics,
             Clock clock) {
         this.keys = keys;
         this.lastUse = lastUse;
+        this.cache = cache;
         this.narrowing = narrowing;
         this.events = events;
         this.storage = storage;
+        this.metrics = metrics;
         this.clock = clock;
     }
 
@@ -172,7 +178,10 @@ public class ApiKeys implements ApiKeyAuthenticator {
         return keys.listLive(caller.projectId());
     }
 
-    /** Revokes a key of the caller's active project; from the commit on, every instance refuses it. */
+    /**
+     * Revokes a key of the caller's active project. Answers once every instance has dropped it from memory (or
+     * lost its lease): from then on, every instance refuses it.
+     */
     @Transactional
     public void revoke(Caller caller, UUID keyId) {
         StoredApiKeys.Locked locked =
@@ -228,11 +237,41 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     /**
      * Verifies a presented key: a malformed one is refused without touching the database, a well-formed
-     * one costs one indexed query, and the use is recorded off the request path.
+     * one is answered from memory while this instance's lease holds (else one indexed query), and the use
+     * is recorded off the request path.
      *
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
      */
     public VerifiedKey verify(@Nullable String presented) {
+        long started = System.nanoTime();
+        StoredKey key;
+        try {
+            key = usable(presented);
+        } catch (KeyRefused refused) {
+            metrics.verified(refused.code(), started);
+            throw refused;
+        }
+        // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
+        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()));
+        metrics.verified("ok", started);
+        return verified;
+    }
+
+    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    @Override
+    public Optional<Caller> authenticate(String presented) {
+        StoredKey key;
+        try {
+            key = usable(presented);
+        } catch (KeyRefused refused) {
+            return Optional.empty();
+        }
+        return Optional.of(new Caller(
+                key.customerId(), key.organizationId(), key.projectId(), key.id(), Set.copyOf(key.permissions())));
+    }
+
+    /** The one decision of verify and of a key used as credential; records the use of a usable key. */
+    private StoredKey usable(@Nullable String presented) {
         StoredKey key = lookUp(presented).orElseThrow(KeyRefused::invalid);
         Instant now = clock.instant();
         if (key.isRevoked()) {
@@ -242,30 +281,13 @@ public class ApiKeys implements ApiKeyAuthenticator {
             throw KeyRefused.expired();
         }
         lastUse.used(key.id(), now);
-        // the plan fields come from memory: no second round trip
-        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
-    }
-
-    @Override
-    public Optional<Caller> authenticate(String presented) {
-        Instant now = clock.instant();
-        return lookUp(presented)
-                .filter(key -> !key.isRevoked() && !key.isExpiredAt(now))
-                .map(key -> {
-                    lastUse.used(key.id(), now);
-                    return new Caller(
-                            key.customerId(),
-                            key.organizationId(),
-                            key.projectId(),
-                            key.id(),
-                            Set.copyOf(key.permissions()));
-                });
+        return key;
     }
 
     private Optional<StoredKey> lookUp(@Nullable String presented) {
         if (presented == null || !ApiKeyFormat.isWellFormed(presented)) {
             return Optional.empty();
         }
-        return keys.findByDigest(new RawKey(presented).digest());
+        return cache.find(new RawKey(presented).digest(), keys::findByDigest);
     }
 }

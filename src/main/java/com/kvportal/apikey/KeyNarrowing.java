@@ -2,19 +2,47 @@ package com.kvportal.apikey;
 
 import java.util.UUID;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The one path of every change that narrows a key (CONTRACT 4 and 11): revoke, fewer permissions, an earlier
  * expiry, the end of a roll's grace, a leaked key's revocation. It is called inside the transaction that wrote the
- * narrower state, after the write. Today every instance reads a key from the database on each use, so the commit
- * is what makes the change hold everywhere; an instance that keeps keys in memory writes its invalidation here and
- * waits for the other instances' acknowledgements after the commit, before the request answers.
+ * narrower state, after the write: it writes the key's invalidation into the same transaction, and once that
+ * transaction has committed, it waits until every instance dropped the key from memory or lost its lease (at most
+ * the lease duration T) before control returns to the request, which answers only then (README, "Verify from
+ * memory").
  */
 @Component
 class KeyNarrowing {
 
+    private final InvalidationLog log;
+    private final CacheCoherence coherence;
+    private final KeyMetrics metrics;
+
+    KeyNarrowing(InvalidationLog log, CacheCoherence coherence, KeyMetrics metrics) {
+        this.log = log;
+        this.coherence = coherence;
+        this.metrics = metrics;
+    }
+
     /** The key {@code keyId} was narrowed in the current transaction. */
     void narrowed(UUID keyId) {
-        // the database row is the only state; nothing is cached that could still act on the old one
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("a key is narrowed inside the transaction that narrows it");
+        }
+        CacheCoherence.Waiter waiter = coherence.expect(log.append(keyId));
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCompletion(int status) {
+                if (status != STATUS_COMMITTED) {
+                    coherence.forget(waiter);
+                    return;
+                }
+                long started = System.nanoTime();
+                boolean acknowledged = coherence.awaitApplied(waiter);
+                metrics.waited(System.nanoTime() - started, acknowledged);
+            }
+        });
     }
 }

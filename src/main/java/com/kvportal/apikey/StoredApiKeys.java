@@ -5,11 +5,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -37,15 +38,33 @@ class StoredApiKeys {
                         select id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
                         from api_keys where digest = ?""")
                 .param(digest.bytes())
-                .query((rs, n) -> new StoredKey(
-                        rs.getObject("id", UUID.class),
-                        rs.getObject("customer_id", UUID.class),
-                        rs.getObject("project_id", UUID.class),
-                        rs.getObject("organization_id", UUID.class),
-                        strings(rs.getArray("permissions")),
-                        instant(rs, "expires_at"),
-                        nullableInstant(rs, "revoked_at")))
+                .query((rs, n) -> storedKey(rs))
                 .optional();
+    }
+
+    private static StoredKey storedKey(ResultSet rs) throws SQLException {
+        return new StoredKey(
+                rs.getObject("id", UUID.class),
+                rs.getObject("customer_id", UUID.class),
+                rs.getObject("project_id", UUID.class),
+                rs.getObject("organization_id", UUID.class),
+                strings(rs.getArray("permissions")),
+                instant(rs, "expires_at"),
+                nullableInstant(rs, "revoked_at"));
+    }
+
+    /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
+    Map<KeyDigest, StoredKey> unrevokedAfter(byte[] after, int limit) {
+        Map<KeyDigest, StoredKey> rows = new LinkedHashMap<>();
+        jdbc.sql(
+                        """
+                        select digest, id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
+                        from api_keys where digest > ? and revoked_at is null order by digest limit ?""")
+                .params(after, limit)
+                .query(rs -> {
+                    rows.put(new KeyDigest(rs.getBytes("digest")), storedKey(rs));
+                });
+        return rows;
     }
 
     /** Serializes key creation per project, so that concurrent creates cannot pass the limit together. */
@@ -160,9 +179,16 @@ class StoredApiKeys {
                 instant(rs, "created_at"));
     }
 
+    /**
+     * One shared immutable list per combination of permissions (a closed set of words): a million cached keys
+     * hold a handful of lists, not a million.
+     */
     private static List<String> strings(Array array) throws SQLException {
-        return Arrays.asList((String[]) array.getArray());
+        List<String> permissions = List.of((String[]) array.getArray());
+        return PERMISSION_LISTS.computeIfAbsent(permissions, p -> p);
     }
+
+    private static final ConcurrentHashMap<List<String>, List<String>> PERMISSION_LISTS = new ConcurrentHashMap<>();
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {
         return rs.getTimestamp(column).toInstant();

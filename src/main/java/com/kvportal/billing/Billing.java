@@ -1,9 +1,6 @@
 package com.kvportal.billing;
 
 import com.kvportal.billing.stripe.StripeGateway;
-import java.time.Clock;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -12,8 +9,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * Billing's public surface for other features: the plans, an organization's effective plan and current period,
- * and items billed through the payment provider (the storage overage). What billing does is announced with its
+ * Billing's public surface for other features: the plans, an organization's effective plan (its current period and
+ * the plans that changed lately: {@link OrganizationPlans}), and items billed through the payment provider (the
+ * storage overage). What billing does is announced with its
  * domain events ({@link SubscriptionActivated}, {@link RenewalInvoiceDrafted}, ...), published inside the
  * transaction of the change.
  */
@@ -23,15 +21,13 @@ public class Billing {
     private static final Logger log = LoggerFactory.getLogger(Billing.class);
 
     private final Plans plans;
-    private final StoredSubscriptions subscriptions;
+    private final OrganizationPlans organizationPlans;
     private final StripeGateway gateway;
-    private final Clock clock;
 
-    Billing(Plans plans, StoredSubscriptions subscriptions, StripeGateway gateway, Clock clock) {
+    Billing(Plans plans, OrganizationPlans organizationPlans, StripeGateway gateway) {
         this.plans = plans;
-        this.subscriptions = subscriptions;
+        this.organizationPlans = organizationPlans;
         this.gateway = gateway;
-        this.clock = clock;
     }
 
     /** Every plan, cheapest first. */
@@ -44,25 +40,7 @@ public class Billing {
      * the free plan otherwise.
      */
     public Plan effectivePlan(UUID organizationId) {
-        return subscriptions.granting(organizationId).map(Subscription::plan).orElseGet(() -> plans.byTier(Tier.FREE));
-    }
-
-    /**
-     * The organization's current billing period: its live subscription's current period, or, without one, the
-     * calendar month (UTC) of now.
-     */
-    public BillingPeriod currentPeriod(UUID organizationId) {
-        Optional<Subscription> live = subscriptions.live(organizationId);
-        if (live.isPresent()
-                && live.get().currentPeriodStart() != null
-                && live.get().currentPeriodEnd() != null) {
-            return new BillingPeriod(live.get().currentPeriodStart(), live.get().currentPeriodEnd(), true);
-        }
-        LocalDate month = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).withDayOfMonth(1);
-        return new BillingPeriod(
-                month.atStartOfDay(ZoneOffset.UTC).toInstant(),
-                month.plusMonths(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
-                false);
+        return organizationPlans.effectivePlan(organizationId);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,23 +82,10 @@ class StoredInvoices {
                             period_start, period_end, provider_state_at, created_at)
                         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_invoice_id) do nothing""")
-                        .params(
-                                id,
-                                organizationId,
-                                invoice.id(),
-                                invoice.subscription() == null
-                                        ? null
-                                        : invoice.subscription().value(),
-                                invoice.status().wire(),
-                                invoice.amountDueCents(),
-                                invoice.amountPaidCents(),
-                                invoice.currency(),
-                                invoice.attemptCount(),
-                                invoice.hostedInvoiceUrl(),
-                                Sql.timestamp(invoice.periodStart()),
-                                Sql.timestamp(invoice.periodEnd()),
-                                Sql.timestamp(stateAt),
-                                Sql.timestamp(invoice.created()))
+                        .params(concat(
+                                new Object[] {id, organizationId, invoice.id()},
+                                state(invoice, stateAt),
+                                Sql.timestamp(invoice.created())))
                         .update()
                 > 0;
         if (!inserted) {
@@ -128,22 +116,35 @@ class StoredInvoices {
                             hosted_invoice_url = coalesce(?, hosted_invoice_url), period_start = ?, period_end = ?,
                             provider_state_at = ?, updated_at = now()
                         where id = ?""")
-                .params(
-                        invoice.subscription() == null
-                                ? null
-                                : invoice.subscription().value(),
-                        invoice.status().wire(),
-                        invoice.amountDueCents(),
-                        invoice.amountPaidCents(),
-                        invoice.currency(),
-                        invoice.attemptCount(),
-                        invoice.hostedInvoiceUrl(),
-                        Sql.timestamp(invoice.periodStart()),
-                        Sql.timestamp(invoice.periodEnd()),
-                        Sql.timestamp(stateAt),
-                        id)
+                .params(concat(new Object[0], state(invoice, stateAt), id))
                 .update();
         replaceLines(id, invoice.lines());
+    }
+
+    /**
+     * The provider's state of the invoice as SQL parameters, in the columns' order of both the insert and the
+     * update: subscription, status, amounts, currency, attempts, hosted URL, period, and when it was stated.
+     */
+    private static Object[] state(ProviderInvoice invoice, Instant stateAt) {
+        return new Object[] {
+            invoice.subscription() == null ? null : invoice.subscription().value(),
+            invoice.status().wire(),
+            invoice.amountDueCents(),
+            invoice.amountPaidCents(),
+            invoice.currency(),
+            invoice.attemptCount(),
+            invoice.hostedInvoiceUrl(),
+            Sql.timestamp(invoice.periodStart()),
+            Sql.timestamp(invoice.periodEnd()),
+            Sql.timestamp(stateAt)
+        };
+    }
+
+    private static Object[] concat(Object[] before, Object[] middle, @Nullable Object last) {
+        Object[] all = Arrays.copyOf(before, before.length + middle.length + 1);
+        System.arraycopy(middle, 0, all, before.length, middle.length);
+        all[all.length - 1] = last;
+        return all;
     }
 
     /** Replaces the invoice's lines by {@code lines}; null (the news does not list them) keeps those stored. */

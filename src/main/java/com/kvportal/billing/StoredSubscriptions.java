@@ -5,6 +5,8 @@ import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -54,6 +56,29 @@ class StoredSubscriptions {
                 .params(organizationId, GRANTING)
                 .query(StoredSubscriptions::subscription)
                 .optional();
+    }
+
+    /**
+     * The effective plans of the organizations with a subscription written at or after {@code since}, in one
+     * query: the plan of each one's newest subscription that grants it, else the free plan.
+     */
+    Map<UUID, Plan> effectivePlansWrittenSince(Instant since) {
+        Map<UUID, Plan> plans = new LinkedHashMap<>();
+        jdbc.sql(
+                        """
+                        select o.organization_id, p.id, p.name, p.tier, p.storage_bytes, p.price_cents,
+                               p.overage_bytes, p.overage_price_cents
+                        from (select distinct organization_id from subscriptions where updated_at >= ?) o
+                        left join lateral (
+                            select s.plan_id from subscriptions s
+                            where s.organization_id = o.organization_id and s.status = any (?)
+                            order by s.created_at desc, s.id limit 1) g on true
+                        join plans p on p.id = coalesce(g.plan_id, (select id from plans where tier = ?))""")
+                .params(Sql.timestamp(since), GRANTING, Tier.FREE.wire())
+                .query(rs -> {
+                    plans.put(rs.getObject("organization_id", UUID.class), Plans.plan(rs, 0));
+                });
+        return plans;
     }
 
     Optional<Subscription> byProviderId(ProviderSubscriptionId id) {

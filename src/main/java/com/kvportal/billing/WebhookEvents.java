@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -58,7 +60,7 @@ class WebhookEvents {
     private final InvoiceLedger invoices;
     private final BillingAccounts billingAccounts;
     private final CheckoutCompletion checkouts;
-    private final StoredSubscriptions storedSubscriptions;
+    private final OrganizationPlans plans;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transaction;
 
@@ -68,7 +70,7 @@ class WebhookEvents {
             InvoiceLedger invoices,
             BillingAccounts billingAccounts,
             CheckoutCompletion checkouts,
-            StoredSubscriptions storedSubscriptions,
+            OrganizationPlans plans,
             ApplicationEventPublisher events,
             TransactionTemplate transaction) {
         this.processed = processed;
@@ -76,7 +78,7 @@ class WebhookEvents {
         this.invoices = invoices;
         this.billingAccounts = billingAccounts;
         this.checkouts = checkouts;
-        this.storedSubscriptions = storedSubscriptions;
+        this.plans = plans;
         this.events = events;
         this.transaction = transaction;
     }
@@ -98,9 +100,9 @@ class WebhookEvents {
                     switch (event.type()) {
                         case SUBSCRIPTION_CREATED, SUBSCRIPTION_UPDATED -> subscriptionChanged(event, false);
                         case SUBSCRIPTION_DELETED -> subscriptionChanged(event, true);
-                        case INVOICE_CREATED -> invoiceCreated(event);
-                        case INVOICE_PAID -> invoicePaid(event);
-                        case INVOICE_PAYMENT_FAILED -> paymentFailed(event);
+                        case INVOICE_CREATED -> onInvoice(event, null, this::invoiceCreated);
+                        case INVOICE_PAID -> onInvoice(event, InvoiceStatus.PAID, this::invoicePaid);
+                        case INVOICE_PAYMENT_FAILED -> onInvoice(event, InvoiceStatus.OPEN, this::paymentFailed);
                         default -> throw new IllegalStateException("unhandled " + event.type());
                     };
             return applied ? Outcome.APPLIED : Outcome.IGNORED;
@@ -131,74 +133,86 @@ class WebhookEvents {
         return subscriptions.apply(state, event.created());
     }
 
+    /** What an invoice event does beyond recording the invoice. */
+    @FunctionalInterface
+    private interface InvoiceEffect {
+        /**
+         * @param newsAt when the provider stated it (the event's created)
+         * @param recorded empty when the news was older than what is recorded (or about another organization)
+         */
+        void apply(
+                UUID organizationId,
+                ProviderInvoice invoice,
+                Instant newsAt,
+                Optional<InvoiceLedger.Recorded> recorded);
+    }
+
     /**
-     * Records the invoice with its own status (a renewal's is draft) and, for a renewal draft, publishes
-     * {@link RenewalInvoiceDrafted} so that items of the period that ended can join it before it is finalized.
+     * Reads the event's invoice (with the status the event implies, or its own when null) and, when its customer
+     * is ours, records it and applies {@code effect}.
+     *
+     * @return false when the invoice is unusable or not ours
      */
-    private boolean invoiceCreated(ProviderEvent event) {
-        Optional<ProviderInvoice> parsed = event.invoice(null);
+    private boolean onInvoice(ProviderEvent event, @Nullable InvoiceStatus impliedStatus, InvoiceEffect effect) {
+        Optional<ProviderInvoice> parsed = event.invoice(impliedStatus);
         Optional<BillingAccount> account = parsed.flatMap(invoice -> ours(event, invoice));
         if (account.isEmpty()) {
             return false;
         }
         ProviderInvoice invoice = parsed.get();
-        invoices.record(account.get(), invoice, event.created());
-        if (invoice.isRenewalDraft()) {
-            Instant start = invoice.periodStart();
-            Instant end = invoice.periodEnd();
-            if (start == null || end == null) {
-                log.warn("Renewal invoice {} of event {} has no period", invoice.id(), event.id());
-                return true;
-            }
-            var organizationId = account.get().organizationId();
-            Tier tier = subscriptions
-                    .tierOf(organizationId, invoice.subscription())
-                    .orElseGet(() -> storedSubscriptions
-                            .granting(organizationId)
-                            .map(s -> s.plan().tier())
-                            .orElse(Tier.FREE));
-            events.publishEvent(new RenewalInvoiceDrafted(
-                    organizationId, invoice.id(), invoice.customer().value(), tier, start, end));
-        }
+        effect.apply(
+                account.get().organizationId(),
+                invoice,
+                event.created(),
+                invoices.record(account.get(), invoice, event.created()));
         return true;
     }
 
-    private boolean invoicePaid(ProviderEvent event) {
-        Optional<ProviderInvoice> parsed = event.invoice(InvoiceStatus.PAID);
-        Optional<BillingAccount> account = parsed.flatMap(invoice -> ours(event, invoice));
-        if (account.isEmpty()) {
-            return false;
+    /**
+     * The invoice with its own status (a renewal's is draft); a renewal draft is announced with
+     * {@link RenewalInvoiceDrafted}, even when newer news of it is here already, so that items of the period
+     * that ended join it (or, when it is no longer a draft, the next invoice).
+     */
+    private void invoiceCreated(
+            UUID organizationId, ProviderInvoice invoice, Instant newsAt, Optional<InvoiceLedger.Recorded> recorded) {
+        if (!invoice.isRenewalDraft()) {
+            return;
         }
-        ProviderInvoice invoice = parsed.get();
-        var organizationId = account.get().organizationId();
-        // stale news of the invoice says nothing new about its subscription either
-        invoices.record(account.get(), invoice, event.created()).ifPresent(recorded -> {
-            if (recorded.turned(InvoiceStatus.PAID)) {
+        Instant start = invoice.periodStart();
+        Instant end = invoice.periodEnd();
+        if (start == null || end == null) {
+            log.warn("Renewal invoice {} has no period; nothing to announce", invoice.id());
+            return;
+        }
+        Tier tier = subscriptions
+                .tierOf(organizationId, invoice.subscription())
+                .orElseGet(() -> plans.effectivePlan(organizationId).tier());
+        events.publishEvent(new RenewalInvoiceDrafted(
+                organizationId, invoice.id(), invoice.customer().value(), tier, start, end));
+    }
+
+    /** Stale news of the invoice says nothing new about its subscription either. */
+    private void invoicePaid(
+            UUID organizationId, ProviderInvoice invoice, Instant newsAt, Optional<InvoiceLedger.Recorded> recorded) {
+        recorded.ifPresent(news -> {
+            if (news.turned(InvoiceStatus.PAID)) {
                 events.publishEvent(
                         new InvoicePaid(organizationId, invoice.id(), invoice.amountPaidCents(), invoice.currency()));
             }
             if (invoice.subscription() != null) {
-                subscriptions.invoicePaid(organizationId, invoice.subscription(), event.created());
+                subscriptions.invoicePaid(organizationId, invoice.subscription(), newsAt);
             }
         });
-        return true;
     }
 
-    private boolean paymentFailed(ProviderEvent event) {
-        Optional<ProviderInvoice> parsed = event.invoice(InvoiceStatus.OPEN);
-        Optional<BillingAccount> account = parsed.flatMap(invoice -> ours(event, invoice));
-        if (account.isEmpty()) {
-            return false;
-        }
-        ProviderInvoice invoice = parsed.get();
-        var organizationId = account.get().organizationId();
-        invoices.record(account.get(), invoice, event.created()).ifPresent(recorded -> {
+    private void paymentFailed(
+            UUID organizationId, ProviderInvoice invoice, Instant newsAt, Optional<InvoiceLedger.Recorded> recorded) {
+        recorded.ifPresent(news -> {
             events.publishEvent(new InvoicePaymentFailed(organizationId, invoice.id(), invoice.attemptCount()));
             if (invoice.subscription() != null) {
-                subscriptions.paymentFailed(organizationId, invoice.subscription(), event.created());
+                subscriptions.paymentFailed(organizationId, invoice.subscription(), newsAt);
             }
         });
-        return true;
     }
 
     private Optional<BillingAccount> ours(ProviderEvent event, ProviderInvoice invoice) {

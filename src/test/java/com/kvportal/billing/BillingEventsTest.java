@@ -86,6 +86,9 @@ class BillingEventsTest extends IntegrationTest {
     Billing billing;
 
     @Autowired
+    OrganizationPlans organizationPlans;
+
+    @Autowired
     MeterRegistry meters;
 
     private Webhooks webhooks;
@@ -498,8 +501,8 @@ class BillingEventsTest extends IntegrationTest {
     @Test
     void theCurrentPeriodIsTheSubscriptionsWhileItLivesAndTheCalendarMonthOtherwise() {
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
-        BillingPeriod month = billing.currentPeriod(account.organizationId());
-        assertThat(month.subscription()).isFalse();
+        OrganizationPlans.PlanPeriod month = organizationPlans.currentPeriod(account.organizationId(), Instant.now());
+        assertThat(month.plan().tier()).isEqualTo(Tier.FREE);
         assertThat(month.start())
                 .isEqualTo(today.withDayOfMonth(1).atStartOfDay(ZoneOffset.UTC).toInstant());
         assertThat(month.end())
@@ -511,13 +514,41 @@ class BillingEventsTest extends IntegrationTest {
 
         subscribed(Instant.now());
 
-        assertThat(billing.currentPeriod(account.organizationId()))
-                .isEqualTo(new BillingPeriod(periodStart, periodEnd, true));
+        OrganizationPlans.PlanPeriod period = organizationPlans.currentPeriod(account.organizationId(), Instant.now());
+        assertThat(period.start()).isEqualTo(periodStart);
+        assertThat(period.end()).isEqualTo(periodEnd);
+        assertThat(period.plan().tier()).isEqualTo(Tier.PRO);
         Plan plan = billing.effectivePlan(account.organizationId());
         assertThat(plan.tier()).isEqualTo(Tier.PRO);
         assertThat(plan.storageBytes()).isEqualTo(107_374_182_400L);
         assertThat(plan.overageBytes()).isEqualTo(10_737_418_240L);
         assertThat(plan.overagePriceCents()).isEqualTo(200);
+    }
+
+    @Test
+    void theEffectivePlansOfOrganizationsWhoseSubscriptionsChangedAreReadInOneCall() {
+        Instant before = Instant.now().minusSeconds(60);
+        assertThat(organizationPlans.effectivePlansChangedSince(before)).doesNotContainKey(account.organizationId());
+
+        subscribed(Instant.now().minusSeconds(30));
+        assertThat(organizationPlans
+                        .effectivePlansChangedSince(before)
+                        .get(account.organizationId())
+                        .tier())
+                .isEqualTo(Tier.PRO);
+
+        deliverOk(event(
+                eventId(),
+                "customer.subscription.deleted",
+                Instant.now(),
+                subscription(subscriptionId, customer, "canceled", PRICE_PRO, periodStart, periodEnd, null, false)));
+        assertThat(organizationPlans
+                        .effectivePlansChangedSince(before)
+                        .get(account.organizationId())
+                        .tier())
+                .isEqualTo(Tier.FREE);
+        assertThat(organizationPlans.effectivePlansChangedSince(Instant.now().plusSeconds(60)))
+                .doesNotContainKey(account.organizationId());
     }
 
     // --- the schema ---

@@ -1,6 +1,7 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.InvoiceItemRequest;
+import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
@@ -216,7 +217,10 @@ public class StripeGateway {
     /** Whether the provider shows the invoice in another status than draft (asked after a refusal). */
     private boolean isNoLongerDraft(String invoiceId) {
         Invoice invoice = call("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId));
-        return invoice.getStatus() != null && !"draft".equals(invoice.getStatus());
+        return invoice.getStatus() != null
+                && InvoiceStatus.of(invoice.getStatus())
+                        .filter(status -> status != InvoiceStatus.DRAFT)
+                        .isPresent();
     }
 
     /**

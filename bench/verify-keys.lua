@@ -1,0 +1,32 @@
+-- wrk script: POST /api/v1/api-keys/verify with keys from the file KEYS (one raw key a line), so that the requests
+-- spread over a working set. ORDER=random (default) draws a key at random for each request; ORDER=seq walks the
+-- file, each thread from its own offset (one pass presents every key: a warm-up).
+local keys = {}
+local next_index = 1
+local threads = 0
+
+function setup(thread)
+  threads = threads + 1
+  thread:set("id", threads)
+end
+
+function init(args)
+  for line in io.lines(os.getenv("KEYS")) do
+    keys[#keys + 1] = line
+  end
+  local id = tonumber(id) or 1
+  local count = tonumber(os.getenv("THREADS") or "1")
+  next_index = math.floor((id - 1) * #keys / count) + 1
+  math.randomseed(os.time() + id * 7919)
+end
+
+function request()
+  local key
+  if os.getenv("ORDER") == "seq" then
+    key = keys[next_index]
+    next_index = next_index % #keys + 1
+  else
+    key = keys[math.random(#keys)]
+  end
+  return wrk.format("POST", "/api/v1/api-keys/verify", { ["Authorization"] = "Bearer " .. key })
+end

@@ -1,0 +1,63 @@
+package com.kvportal.apikey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+
+@TestPropertySource(properties = {"kvportal.key-cache.purge-interval=1s", "kvportal.key-cache.log-retention=0s"})
+class KeyCacheHousekeepingTest extends IntegrationTest {
+
+    @Test
+    void shouldPurgeAppliedInvalidationsAndLeasesDeadForAMinute() {
+        UUID dead = UUID.randomUUID();
+        UUID recentlyDead = UUID.randomUUID();
+        jdbc.sql("insert into key_cache_leases (instance_id, applied_seq, expires_at) values"
+                        + " (?, 0, now() - interval '2 minutes'), (?, 0, now() - interval '5 seconds')")
+                .params(dead, recentlyDead)
+                .update();
+        Api session = api();
+        session.signup();
+        session.createKey("purged");
+        String id = session.get("/api/v1/api-keys")
+                .json()
+                .get("keys")
+                .get(0)
+                .get("id")
+                .asString();
+        assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
+        long seq = jdbc.sql("select seq from key_invalidation_sequence")
+                .query(Long.class)
+                .single();
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(jdbc.sql("select count(*) from key_cache_leases where instance_id = ?")
+                            .param(dead)
+                            .query(Long.class)
+                            .single())
+                    .as("a lease dead for two minutes")
+                    .isZero();
+            assertThat(jdbc.sql("select count(*) from key_invalidations where seq <= ?")
+                            .param(seq)
+                            .query(Long.class)
+                            .single())
+                    .as("invalidations every lease applied")
+                    .isZero();
+            assertThat(jdbc.sql("select purged_through from key_invalidation_sequence")
+                            .query(Long.class)
+                            .single())
+                    .isGreaterThanOrEqualTo(seq);
+        });
+        assertThat(jdbc.sql("select count(*) from key_cache_leases where instance_id = ?")
+                        .param(recentlyDead)
+                        .query(Long.class)
+                        .single())
+                .as("a lease dead for seconds stays for a minute (it holds nothing back)")
+                .isOne();
+    }
+}

@@ -1,0 +1,326 @@
+package com.kvportal.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Value;
+
+/**
+ * Verify answers from memory on every instance, and a narrowing change is still refused by all of them on the very
+ * next request after its answer (CONTRACT section 4). Three instances on one PostgreSQL: this test's own, and two
+ * separate JVM processes shared by the test methods; the last methods freeze one with {@code SIGSTOP} and kill one
+ * with {@code kill -9}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KeyCacheClusterTest extends IntegrationTest {
+
+    /** T, the lease of every instance (the default). */
+    private static final Duration LEASE = Duration.ofSeconds(3);
+
+    /** What a loaded two-core machine may add to a request on top of T. */
+    private static final Duration SLACK = Duration.ofSeconds(3);
+
+    private static InstanceProcess second;
+    private static InstanceProcess third;
+
+    @Value("${DATABASE_URL}")
+    String databaseUrl;
+
+    private String admin;
+
+    @BeforeEach
+    void threeInstancesAndAnAdminKey() {
+        if (second == null) {
+            second = InstanceProcess.start("cluster-second", databaseUrl);
+            third = InstanceProcess.start("cluster-third", databaseUrl);
+            second.awaitReady();
+            third.awaitReady();
+        }
+        Api session = api();
+        session.signup();
+        admin = session.createKey("automation", "admin");
+    }
+
+    @AfterAll
+    static void stopProcesses() {
+        for (InstanceProcess process : new InstanceProcess[] {second, third}) {
+            if (process != null) {
+                process.close();
+            }
+        }
+        second = null;
+        third = null;
+    }
+
+    @Test
+    @Order(1)
+    void shouldAnswerAWarmVerifyFromMemoryOnEveryInstance() {
+        List<Api> nodes = nodes(3);
+        Trial trial = create(nodes.get(0), "read");
+        for (Api node : nodes) {
+            assertThat(verify(node, trial.raw).status()).isEqualTo(200);
+        }
+        // behind the protocol's back: no invalidation, so an instance answering from memory still sees "read"
+        jdbc.sql("update api_keys set permissions = '{write}' where id = ?::uuid")
+                .param(trial.id)
+                .update();
+        for (Api node : nodes) {
+            Api.Response verified = verify(node, trial.raw);
+            assertThat(verified.json().get("permissions").get(0).asString())
+                    .as("answered from memory by " + node)
+                    .isEqualTo("read");
+        }
+        assertThat(send(nodes.get(1), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null)
+                        .status())
+                .isEqualTo(204);
+        for (Api node : nodes) {
+            assertThat(verify(node, trial.raw).code()).isEqualTo("api_key_revoked");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void shouldRefuseAKeyRevokedOnOneOfTwoInstancesOnBothOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
+            throws Exception {
+        underLoad(nodes(2), () -> trials(nodes(2), 120));
+    }
+
+    @Test
+    @Order(3)
+    void shouldRefuseAKeyRevokedOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
+            throws Exception {
+        underLoad(nodes(3), () -> trials(nodes(3), 120));
+    }
+
+    @Test
+    @Order(4)
+    void shouldNotLetARevokedKeyThroughWhenTheListenerConnectionsAreBroken() throws Exception {
+        List<Api> nodes = nodes(3);
+        AtomicLong terminated = new AtomicLong();
+        underLoad(nodes, () -> {
+            for (int i = 0; i < 30; i++) {
+                Trial trial = create(nodes.get(i % 3), "admin");
+                warm(nodes, trial);
+                terminated.addAndGet(jdbc.sql(
+                                """
+                                select count(pg_terminate_backend(pid)) from pg_stat_activity
+                                where datname = current_database()
+                                  and application_name like 'kv-portal key-cache listener %'""")
+                        .query(Long.class)
+                        .single());
+                revokeAndCheck(
+                        nodes, trial, nodes.get(ThreadLocalRandom.current().nextInt(3)));
+            }
+        });
+        assertThat(terminated.get()).as("listener connections terminated").isPositive();
+    }
+
+    @Test
+    @Order(5)
+    void shouldNotServeFromMemoryOnAnInstanceThatWasFrozenWhileAKeyWasRevoked() {
+        List<Api> nodes = nodes(3);
+        Trial trial = create(nodes.get(0), "admin");
+        warm(nodes, trial);
+
+        third.freeze();
+        long started = System.nanoTime();
+        Api.Response revoked;
+        try {
+            revoked = send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null);
+        } finally {
+            third.thaw();
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(revoked.status()).isEqualTo(204);
+        assertThat(took).as("a frozen instance delays a revoke by at most T").isLessThan(LEASE.plus(SLACK));
+        // the frozen instance runs on as if no time had passed: its lease is no longer trusted
+        assertThat(verify(nodes.get(2), trial.raw).code()).isEqualTo("api_key_revoked");
+        assertThat(send(nodes.get(2), "GET", "/api/v1/api-keys", trial.raw, null)
+                        .status())
+                .isEqualTo(401);
+        assertThat(verify(nodes.get(1), trial.raw).code()).isEqualTo("api_key_revoked");
+    }
+
+    @Test
+    @Order(6)
+    void shouldDelayARevokeByAtMostTAndNeverLetTheKeyThroughWhenAnInstanceIsKilled() {
+        List<Api> nodes = nodes(3);
+        Trial trial = create(nodes.get(0), "admin");
+        warm(nodes, trial);
+
+        third.kill();
+        long started = System.nanoTime();
+        Api.Response revoked = send(nodes.get(1), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(revoked.status()).isEqualTo(204);
+        assertThat(took).as("a killed instance delays a revoke by at most T").isLessThan(LEASE.plus(SLACK));
+        for (Api node : nodes.subList(0, 2)) {
+            assertThat(verify(node, trial.raw).code()).isEqualTo("api_key_revoked");
+        }
+        // the survivors go on revoking without waiting for the dead one
+        Trial next = create(nodes.get(0), "admin");
+        warm(nodes.subList(0, 2), next);
+        started = System.nanoTime();
+        revokeAndCheck(nodes.subList(0, 2), next, nodes.get(0));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LEASE);
+    }
+
+    // --- trials
+
+    private record Trial(String raw, String id) {}
+
+    private void trials(List<Api> nodes, int count) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < count; i++) {
+            Trial trial = create(nodes.get(random.nextInt(nodes.size())), "admin");
+            warm(nodes, trial);
+            revokeAndCheck(nodes, trial, nodes.get(random.nextInt(nodes.size())));
+        }
+    }
+
+    /** Verify, and use as credential, on every instance: each now has the key in memory. */
+    private void warm(List<Api> nodes, Trial trial) {
+        for (Api node : nodes) {
+            assertThat(verify(node, trial.raw).status())
+                    .as("warm verify on " + node)
+                    .isEqualTo(200);
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).status())
+                    .as("warm credential on " + node)
+                    .isEqualTo(200);
+        }
+    }
+
+    private void revokeAndCheck(List<Api> nodes, Trial trial, Api revoker) {
+        assertThat(send(revoker, "DELETE", "/api/v1/api-keys/" + trial.id, admin, null)
+                        .status())
+                .isEqualTo(204);
+        List<Api> order = new ArrayList<>(nodes);
+        Collections.shuffle(order);
+        for (Api node : order) {
+            Api.Response verified = verify(node, trial.raw);
+            assertThat(verified.code())
+                    .as("verify right after the 204, on " + node)
+                    .isEqualTo("api_key_revoked");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).status())
+                    .as("credential right after the 204, on " + node)
+                    .isEqualTo(401);
+        }
+    }
+
+    private Trial create(Api node, String permission) {
+        Api.Response created = send(
+                node,
+                "POST",
+                "/api/v1/api-keys",
+                admin,
+                Map.of("name", "trial " + UUID.randomUUID(), "permissions", List.of(permission)));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return new Trial(
+                created.json().get("api_key").asString(),
+                created.json().get("key").get("id").asString());
+    }
+
+    /**
+     * Runs {@code work} while other keys are verified on every instance and others are created and revoked, all the
+     * time; every background answer must be right too.
+     */
+    private void underLoad(List<Api> nodes, Runnable work) throws Exception {
+        List<String> steady = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            steady.add(create(nodes.get(0), "read").raw);
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+        ExecutorService load = Executors.newFixedThreadPool(3);
+        for (int t = 0; t < 2; t++) {
+            load.submit(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (!stop.get()) {
+                    Api node = nodes.get(random.nextInt(nodes.size()));
+                    Api.Response verified = verify(node, steady.get(random.nextInt(steady.size())));
+                    if (verified.status() != 200) {
+                        wrong.add("steady key: " + verified);
+                    }
+                    pause(1);
+                }
+            });
+        }
+        load.submit(() -> {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            while (!stop.get()) {
+                Trial churn = create(nodes.get(random.nextInt(nodes.size())), "write");
+                verify(nodes.get(random.nextInt(nodes.size())), churn.raw);
+                Api.Response revoked = send(
+                        nodes.get(random.nextInt(nodes.size())), "DELETE", "/api/v1/api-keys/" + churn.id, admin, null);
+                if (revoked.status() != 204) {
+                    wrong.add("churn revoke: " + revoked);
+                }
+            }
+        });
+        try {
+            work.run();
+        } finally {
+            stop.set(true);
+            load.shutdown();
+            assertThat(load.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(wrong).as("background answers").isEmpty();
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // --- HTTP
+
+    private List<Api> nodes(int count) {
+        List<Api> nodes = new ArrayList<>();
+        nodes.add(new Api(baseUrl()).withoutCsrfEcho());
+        nodes.add(new Api(second.baseUrl()).withoutCsrfEcho());
+        nodes.add(new Api(third.baseUrl()).withoutCsrfEcho());
+        return nodes.subList(0, count);
+    }
+
+    private static Api.Response verify(Api node, String raw) {
+        return send(node, "POST", "/api/v1/api-keys/verify", raw, null);
+    }
+
+    private static Api.Response send(Api node, String method, String path, String key, Object body) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Authorization", "Bearer " + key);
+        HttpRequest.BodyPublisher publisher = HttpRequest.BodyPublishers.noBody();
+        if (body != null) {
+            headers.put("Content-Type", "application/json");
+            publisher = HttpRequest.BodyPublishers.ofString(Api.JSON.writeValueAsString(body));
+        }
+        return node.sendRaw(method, path, publisher, headers);
+    }
+}
