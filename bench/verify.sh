@@ -75,3 +75,11 @@ sleep 1
 LAST_USED=$(\
   curl -fs -b "$JAR_COOKIES" "$BASE/api/v1/api-keys" | python3 -c 'import json,sys;print(json.load(sys.stdin)["keys"][0]["last_used_at"])')
 echo "last_used_at after the run: $LAST_USED (written behind verify, in batches)"
+
+# storage usage: verify with its plan fields against the service before them, and the ingest rate
+if [ "${BENCH_USAGE:-1}" = 1 ]; then
+  kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
+  echo
+  echo "Storage usage (bench/usage.sh; BENCH_USAGE=0 skips it):"
+  bench/usage.sh "$SECONDS_PER_CASE" "$CONNECTIONS" "${USAGE_ROUNDS:-2}"
+fi

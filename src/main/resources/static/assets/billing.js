@@ -1,6 +1,7 @@
 // The billing page: current plan and status, the plans, checkout, the provider's portal, cancel, invoices.
 import { api, ApiError, messageOf } from './api.js';
 import { startShell } from './shell.js';
+import { loadUsage } from './usage.js';
 import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +50,7 @@ async function refresh() {
   ]);
   state = { plans: [...plans].sort((a, b) => a.price_cents - b.price_cents), subscription, invoices };
   render();
+  await loadUsage(state.plans);
 }
 
 function failed(what, fallback) {
