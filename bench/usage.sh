@@ -31,17 +31,21 @@ if [ -z "$AFTER" ]; then
   AFTER=$(jar_in .)
 fi
 BEFORE_REF=${BEFORE_REF:-$(git log --format=%H -1 --grep '^Usage: storage reporting')^}
-echo "Building the jar of $(git rev-parse --short "$BEFORE_REF") (before usage) in a temporary worktree..."
-git worktree add --detach "$WORK/before-src" "$BEFORE_REF" >/dev/null 2>&1
-(cd "$WORK/before-src" && ./mvnw -o -B -q -DskipTests -Dspotless.check.skip=true package)
-BEFORE=$(jar_in "$WORK/before-src")
+BEFORE=target/bench/kv-portal-$(git rev-parse --short "$BEFORE_REF").jar
+if [ ! -f "$BEFORE" ]; then
+  echo "Building the jar of $(git rev-parse --short "$BEFORE_REF") (before usage) in a temporary worktree..."
+  git worktree add --detach "$WORK/before-src" "$BEFORE_REF" >/dev/null 2>&1
+  (cd "$WORK/before-src" && ./mvnw -o -B -q -DskipTests -Dspotless.check.skip=true package)
+  mkdir -p target/bench
+  cp "$(jar_in "$WORK/before-src")" "$BEFORE"
+fi
 
 start() { # jar, data dir
   java -Xmx1g -jar "$1" --server.port=$PORT --server.address=127.0.0.1 \
     --kvportal.database.embedded-data-dir="$2" --logging.level.root=warn \
     --kvportal.usage.api-token=$TOKEN >"$2.log" 2>&1 &
   PID=$!
-  for _ in $(seq 1 120); do
+  for _ in $(seq 1 360); do
     curl -fs "$BASE/actuator/health/readiness" >/dev/null 2>&1 && return 0
     sleep 0.5
   done
@@ -79,7 +83,7 @@ for round in $(seq 1 "$ROUNDS"); do
     jar=$BEFORE; [ "$side" = after ] && jar=$AFTER
     start "$jar" "$WORK/$side-$round"
     setup
-    echo "round $round, $side ($(basename "$(dirname "$(dirname "$jar")")"))"
+    echo "round $round, $side ($(basename "$jar"))"
     KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
     KEY=$KEY measure "verify-$side" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
     if [ "$side" = after ]; then
@@ -94,7 +98,7 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-mean() { python3 -c 'import sys;v=[float(x) for x in open(sys.argv[1])];print(f"{sum(v)/len(v):.0f}")' "$1"; }
+mean() { python3 -c 'import sys;v=[float(x) for x in open(sys.argv[1])];print(f"{sum(v)/len(v):.2f}")' "$1"; }
 B=$(mean "$WORK/verify-before.rps")
 A=$(mean "$WORK/verify-after.rps")
 I=$(mean "$WORK/ingest-1000-per-request.rps")
