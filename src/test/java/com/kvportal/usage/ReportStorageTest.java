@@ -206,10 +206,13 @@ class ReportStorageTest extends IntegrationTest {
         }
         Object batch = Map.of("samples", samples);
 
-        List<JsonNode> answers = Concurrently.run(4, () -> backend().post(PATH, batch).json());
+        List<JsonNode> answers =
+                Concurrently.run(4, () -> backend().post(PATH, batch).json());
 
-        assertThat(answers.stream().mapToInt(a -> a.get("accepted").asInt()).sum()).isEqualTo(200);
-        assertThat(answers.stream().mapToInt(a -> a.get("duplicates").asInt()).sum()).isEqualTo(600);
+        assertThat(answers.stream().mapToInt(a -> a.get("accepted").asInt()).sum())
+                .isEqualTo(200);
+        assertThat(answers.stream().mapToInt(a -> a.get("duplicates").asInt()).sum())
+                .isEqualTo(600);
         assertThat(storedSamples(account.projectId())).isEqualTo(200);
     }
 
