@@ -1,5 +1,6 @@
 // The billing page's usage panel: storage now against the allowance, the period's daily storage as a chart
-// (Chart.js, loaded from its WebJar as a classic script), the projected overage and each project's storage.
+// (Chart.js from its WebJar; its UMD build sets globalThis.Chart), the projected overage and each project's storage.
+import '/webjars/chart.js/4.4.7/dist/chart.umd.js';
 import { api, messageOf } from './api.js';
 import { el, formatDate, formatMoney, showAlert, clearAlert } from './ui.js';
 
