@@ -1,8 +1,6 @@
 package com.kvportal.billing;
 
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -10,14 +8,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 /**
- * Read-only answers about organizations' plans for other features (usage): the effective plan, the current
- * billing period, and which organizations' plans may have changed lately.
+ * Read-only answers about organizations' plans for other features (usage): the effective plan, and which
+ * organizations' plans may have changed lately.
  */
 @Service
 public class OrganizationPlans {
-
-    /** The plan an organization has now and the period it is measured over ({@code [start, end)}). */
-    public record PlanPeriod(Plan plan, Instant start, Instant end) {}
 
     private final Billing billing;
     private final JdbcClient jdbc;
@@ -30,33 +25,6 @@ public class OrganizationPlans {
     /** The organization's effective plan (its subscription's while active, trialing or past due; else free). */
     public Plan effectivePlan(UUID organizationId) {
         return billing.effectivePlan(organizationId);
-    }
-
-    /**
-     * The effective plan and the current period: the live subscription's current period, or the UTC calendar month
-     * of {@code now} for an organization without one.
-     */
-    public PlanPeriod currentPeriod(UUID organizationId, Instant now) {
-        Plan plan = billing.effectivePlan(organizationId);
-        return jdbc.sql(
-                        """
-                        select current_period_start, current_period_end from subscriptions
-                        where organization_id = ? and status not in ('canceled', 'incomplete_expired')
-                          and current_period_start is not null and current_period_end is not null
-                        order by created_at desc, id limit 1""")
-                .param(organizationId)
-                .query((rs, n) -> new PlanPeriod(
-                        plan, Sql.instant(rs, "current_period_start"), Sql.instant(rs, "current_period_end")))
-                .optional()
-                .orElseGet(() -> calendarMonth(plan, now));
-    }
-
-    private static PlanPeriod calendarMonth(Plan plan, Instant now) {
-        LocalDate first = LocalDate.ofInstant(now, ZoneOffset.UTC).withDayOfMonth(1);
-        return new PlanPeriod(
-                plan,
-                first.atStartOfDay(ZoneOffset.UTC).toInstant(),
-                first.plusMonths(1).atStartOfDay(ZoneOffset.UTC).toInstant());
     }
 
     /**
