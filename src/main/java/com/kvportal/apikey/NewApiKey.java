@@ -27,16 +27,14 @@ public record NewApiKey(@Nullable String name, @Nullable List<String> permission
     Valid validate(Instant now) {
         FieldErrors errors = new FieldErrors();
         String validName = errors.name("name", name, MAX_NAME_LENGTH);
-        List<String> validPermissions = validPermissions(errors);
-        Instant validExpiry = validExpiry(errors, now);
+        List<String> validPermissions = permissions == null ? List.of("write") : validPermissions(errors, permissions);
+        Instant validExpiry = expiresAt == null ? defaultExpiry(now) : validExpiry(errors, expiresAt, now);
         errors.throwIfAny();
         return new Valid(validName, validPermissions, validExpiry);
     }
 
-    private List<String> validPermissions(FieldErrors errors) {
-        if (permissions == null) {
-            return List.of("write");
-        }
+    /** Create's rules for permissions, shared with update: at least one known permission, duplicates dropped. */
+    static List<String> validPermissions(FieldErrors errors, List<String> permissions) {
         if (permissions.isEmpty()) {
             errors.add("permissions", "must contain at least one of read, write, admin");
             return List.of();
@@ -52,11 +50,13 @@ public record NewApiKey(@Nullable String name, @Nullable List<String> permission
         return List.copyOf(unique);
     }
 
-    private @Nullable Instant validExpiry(FieldErrors errors, Instant now) {
+    static Instant defaultExpiry(Instant now) {
         // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
-        if (expiresAt == null) {
-            return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
-        }
+        return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    /** Create's rules for an expiry, shared with update and roll: in the future, at most 365 days ahead. */
+    static @Nullable Instant validExpiry(FieldErrors errors, String expiresAt, Instant now) {
         Instant at;
         try {
             at = OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
