@@ -50,7 +50,7 @@ async function refresh() {
   ]);
   state = { plans: [...plans].sort((a, b) => a.price_cents - b.price_cents), subscription, invoices };
   render();
-  await loadUsage(state.plans);
+  loadUsage(state.plans); // the usage panel fills in by itself; the plan and invoices do not wait for it
 }
 
 function failed(what, fallback) {
