@@ -216,3 +216,10 @@ hs, cs, hl, cl = map(float, sys.argv[1:])
 print("  %-58s %d MB with %d keys cached, %d MB with %d: %.0f bytes per key" % (
     "heap after a full GC", hs, cs, hl, cl, (hl - hs) * 1024 * 1024 / max(1, cl - cs)))
 PY
+
+# storage usage: verify with its plan fields against the service before them, and the ingest rate
+if [ "${BENCH_USAGE:-1}" = 1 ]; then
+  echo
+  echo "Storage usage (bench/usage.sh; BENCH_USAGE=0 skips it):"
+  bench/usage.sh "$SECONDS_PER_CASE" "$CONNECTIONS" "${USAGE_ROUNDS:-2}"
+fi

@@ -1,6 +1,7 @@
 // The billing page: current plan and status, the plans, checkout, the provider's portal, cancel, invoices.
 import { api, ApiError, messageOf } from './api.js';
 import { startShell } from './shell.js';
+import { loadUsage } from './usage.js';
 import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +50,7 @@ async function refresh() {
   ]);
   state = { plans: [...plans].sort((a, b) => a.price_cents - b.price_cents), subscription, invoices };
   render();
+  loadUsage(state.plans); // the usage panel fills in by itself; the plan and invoices do not wait for it
 }
 
 function failed(what, fallback) {
@@ -146,11 +148,11 @@ function renderInvoices() {
   const invoices = state.invoices;
   $('invoices-empty').hidden = invoices.length > 0;
   $('invoices-table-wrap').hidden = invoices.length === 0;
-  $('invoices-body').replaceChildren(...invoices.map((invoice) => {
+  $('invoices-body').replaceChildren(...invoices.flatMap((invoice) => {
     const [text, kind] = INVOICE_STATUS[invoice.status] || [invoice.status, ''];
     const amount = invoice.status === 'paid' ? invoice.amount_paid_cents : invoice.amount_due_cents;
     const url = safeUrl(invoice.hosted_invoice_url);
-    return el('tr', { 'data-invoice-id': invoice.id, 'data-status': invoice.status },
+    const row = el('tr', { 'data-invoice-id': invoice.id, 'data-status': invoice.status },
       el('td', { class: 'num', 'data-label': 'Date' }, timeEl(invoice.created_at)),
       el('td', { class: 'num', 'data-label': 'Period' }, periodOf(invoice)),
       el('td', { class: 'num', 'data-label': 'Amount' }, formatMoney(amount, invoice.currency || 'usd')),
@@ -159,7 +161,20 @@ function renderInvoices() {
         ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'View invoice',
           el('span', { class: 'visually-hidden' }, ' (opens in a new tab)'))
         : null));
+    return [row, ...linesRow(invoice)];
   }));
+}
+
+/** An invoice's lines under it (the subscription, a storage overage with its quantity and amount). */
+function linesRow(invoice) {
+  const lines = Array.isArray(invoice.lines) ? invoice.lines : [];
+  if (lines.length === 0) return [];
+  return [el('tr', { class: 'invoice-lines', 'data-invoice-lines': invoice.id },
+    el('td', { colspan: '5' }, el('ul', { 'aria-label': 'Lines of this invoice' }, ...lines.map((line) =>
+      el('li', { 'data-kind': line.kind, 'data-quantity': String(line.quantity), 'data-amount-cents': String(line.amount_cents) },
+        el('span', {}, (line.description || (line.kind === 'storage_overage' ? 'Storage overage' : 'Subscription'))
+          + (line.quantity > 1 ? ' (quantity ' + line.quantity + ')' : '')),
+        el('span', { class: 'num' }, formatMoney(line.amount_cents, invoice.currency || 'usd')))))))];
 }
 
 /** An invoice's billing period; the first invoice of a subscription covers an instant (Stripe's start = end). */

@@ -1,7 +1,7 @@
 package com.kvportal.usage;
 
 import com.kvportal.billing.OrganizationPlans;
-import com.kvportal.billing.OrganizationPlans.PlanPeriod;
+import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
 import com.kvportal.usage.StorageModel.Overage;
@@ -59,7 +59,8 @@ class UsageReading {
 
     Usage usage(UUID organizationId) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        PlanPeriod period = plans.currentPeriod(organizationId, now);
+        OrganizationPlans.PlanPeriod period = plans.currentPeriod(organizationId, now);
+        Plan plan = period.plan();
         Instant start = period.start();
         Instant end = period.end();
         Instant soFar = now.isAfter(end) ? end : now.isBefore(start) ? start : now;
@@ -67,15 +68,15 @@ class UsageReading {
         Timeline timeline = Timeline.of(
                 samples.forInterval(organizationId, start, now.plusSeconds(1)).values());
         long current = timeline.at(now);
-        Overage projected = StorageModel.overage(timeline.average(start, end), period.plan());
+        Overage projected = StorageModel.overage(timeline.average(start, end), plan);
         List<ProjectUsage> projects = samples.projectsAt(organizationId, now).stream()
                 .map(p -> new ProjectUsage(p.projectId(), p.name(), p.bytes()))
                 .toList();
         return new Usage(
-                period.plan().tier(),
+                plan.tier(),
                 start,
                 end,
-                period.plan().storageBytes(),
+                plan.storageBytes(),
                 current,
                 timeline.average(start, soFar),
                 projected.units(),

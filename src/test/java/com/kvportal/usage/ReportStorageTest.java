@@ -5,6 +5,7 @@ import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpRequest;
@@ -194,6 +195,25 @@ class ReportStorageTest extends IntegrationTest {
         assertThat(retry.json().get("duplicates").asInt()).isEqualTo(2);
         assertThat(retry.json().get("rejected")).isEqualTo(first.json().get("rejected"));
         assertThat(storedSamples(account.projectId())).isEqualTo(2);
+    }
+
+    @Test
+    void shouldStoreEachSampleOnceWhenTheSameBatchArrivesFourTimesAtOnce() throws Exception {
+        Api.Account account = api().signup();
+        List<Object> samples = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            samples.add(sample(id(), account.projectId(), i, Instant.now().minusSeconds(i)));
+        }
+        Object batch = Map.of("samples", samples);
+
+        List<JsonNode> answers =
+                Concurrently.run(4, () -> backend().post(PATH, batch).json());
+
+        assertThat(answers.stream().mapToInt(a -> a.get("accepted").asInt()).sum())
+                .isEqualTo(200);
+        assertThat(answers.stream().mapToInt(a -> a.get("duplicates").asInt()).sum())
+                .isEqualTo(600);
+        assertThat(storedSamples(account.projectId())).isEqualTo(200);
     }
 
     @Test

@@ -1,0 +1,127 @@
+// The billing page's usage panel: storage now against the allowance, the period's daily storage as a chart
+// (Chart.js from its WebJar; its UMD build sets globalThis.Chart), the projected overage and each project's storage.
+import '/webjars/chart.js/4.4.7/dist/chart.umd.js';
+import { api, messageOf } from './api.js';
+import { el, formatDate, formatMoney, showAlert, clearAlert } from './ui.js';
+
+const $ = (id) => document.getElementById(id);
+const GIB = 1073741824;
+
+/** Bytes for people: B, KiB, MiB, GiB or TiB with up to two decimals. */
+export function formatBytes(bytes) {
+  let value = Number(bytes) || 0;
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const text = unit === 0 || Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1);
+  return text + ' ' + units[unit];
+}
+
+export async function loadUsage(plans) {
+  const status = $('usage-status');
+  clearAlert(status);
+  try {
+    renderUsage(await api('GET', '/api/v1/usage'), plans);
+  } catch (error) {
+    showAlert(status, 'error', 'Your storage usage could not be loaded: ' + messageOf(error, String(error)));
+  }
+}
+
+function renderUsage(usage, plans) {
+  const plan = (plans || []).find((p) => p.tier === usage.tier) || { overage_bytes: 0, overage_price_cents: 0 };
+  const panel = $('usage');
+  panel.dataset.tier = usage.tier;
+  $('usage-period').textContent = formatDate(usage.period_start) + ' – ' + formatDate(usage.period_end);
+
+  const current = $('usage-current');
+  current.textContent = formatBytes(usage.current_bytes);
+  current.dataset.bytes = usage.current_bytes;
+  current.classList.toggle('over', usage.current_bytes > usage.allowance_bytes);
+  $('usage-allowance').textContent = 'of ' + formatBytes(usage.allowance_bytes) + ' included';
+  const average = $('usage-average');
+  average.textContent = formatBytes(usage.average_bytes);
+  average.dataset.bytes = usage.average_bytes;
+
+  const projected = $('usage-projected');
+  projected.dataset.cents = usage.projected_overage_cents;
+  projected.dataset.units = usage.projected_overage_units;
+  projected.textContent = formatMoney(usage.projected_overage_cents, 'usd');
+  projected.classList.toggle('over', usage.projected_overage_units > 0);
+  $('usage-projected-detail').textContent = plan.overage_bytes > 0
+    ? (usage.projected_overage_units > 0
+      ? usage.projected_overage_units + ' × ' + formatBytes(plan.overage_bytes) + ' at ' + formatMoney(plan.overage_price_cents)
+        + ', if today\u2019s storage holds until ' + formatDate(usage.period_end)
+      : 'none if today\u2019s storage holds until ' + formatDate(usage.period_end))
+    : (usage.current_bytes >= usage.allowance_bytes
+      ? 'No overage on this plan: writes are refused at the limit. Upgrade for more storage.'
+      : 'No overage on this plan: writes stop at the limit.');
+
+  const bar = $('usage-bar');
+  const share = usage.allowance_bytes > 0 ? usage.current_bytes / usage.allowance_bytes : 0;
+  bar.setAttribute('aria-valuemax', String(usage.allowance_bytes));
+  bar.setAttribute('aria-valuenow', String(usage.current_bytes));
+  bar.setAttribute('aria-valuetext', formatBytes(usage.current_bytes) + ' of ' + formatBytes(usage.allowance_bytes));
+  const fill = $('usage-bar-fill');
+  fill.style.width = Math.min(100, share * 100).toFixed(1) + '%';
+  fill.className = 'usage-bar-fill' + (share >= 1 ? (plan.overage_bytes > 0 ? ' over' : ' full') : '');
+
+  const total = usage.projects.reduce((sum, p) => sum + p.current_bytes, 0);
+  $('usage-projects-body').replaceChildren(...usage.projects.map((p) => el('tr', { 'data-project-id': p.project_id },
+    el('td', { 'data-label': 'Project' }, p.name),
+    el('td', { class: 'num', 'data-label': 'Stored now', 'data-bytes': String(p.current_bytes) }, formatBytes(p.current_bytes)),
+    el('td', { class: 'num', 'data-label': 'Share' }, total > 0 ? Math.round((p.current_bytes / total) * 100) + ' %' : '—'))));
+
+  renderChart(usage);
+}
+
+/** Every day of the period on the axis (the days to come stay empty), the daily average and peak, the allowance. */
+function renderChart(usage) {
+  const canvas = $('usage-chart');
+  if (!window.Chart) {
+    canvas.replaceWith(el('p', { class: 'muted' }, 'The chart could not be loaded.'));
+    return;
+  }
+  const byDate = new Map(usage.daily.map((day) => [day.date, day]));
+  const labels = [];
+  const last = new Date(usage.period_end);
+  for (let day = new Date(usage.period_start.slice(0, 10) + 'T00:00:00Z'); day < last; day.setUTCDate(day.getUTCDate() + 1)) {
+    labels.push(day.toISOString().slice(0, 10));
+  }
+  const gib = (bytes) => (bytes === undefined ? null : bytes / GIB);
+  const data = {
+    labels,
+    datasets: [
+      { label: 'Daily average', data: labels.map((d) => gib(byDate.get(d)?.average_bytes)), borderColor: '#2454d6',
+        backgroundColor: 'rgba(36, 84, 214, 0.12)', fill: true, tension: 0.2, pointRadius: 2 },
+      { label: 'Daily peak', data: labels.map((d) => gib(byDate.get(d)?.peak_bytes)), borderColor: '#8a9ab8',
+        borderWidth: 1, pointRadius: 0, fill: false, stepped: false },
+      { label: 'Allowance', data: labels.map(() => gib(usage.allowance_bytes)), borderColor: '#b42318',
+        borderDash: [6, 4], borderWidth: 2, pointRadius: 0, fill: false },
+    ],
+  };
+  const existing = window.Chart.getChart(canvas);
+  if (existing) {
+    existing.data = data;
+    existing.update('none');
+    return;
+  }
+  new window.Chart(canvas, {
+    type: 'line',
+    data,
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      interaction: { mode: 'index', intersect: false },
+      scales: {
+        y: { beginAtZero: true, title: { display: true, text: 'GiB' } },
+        x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 } },
+      },
+      plugins: {
+        tooltip: { callbacks: { label: (ctx) => ctx.dataset.label + ': ' + (ctx.parsed.y === null ? '—' : formatBytes(ctx.parsed.y * GIB)) } },
+      },
+    },
+  });
+}

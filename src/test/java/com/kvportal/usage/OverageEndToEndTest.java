@@ -1,0 +1,232 @@
+package com.kvportal.usage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.kvportal.common.PaymentProvider;
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import com.stripe.StripeClient;
+import com.stripe.model.Event;
+import com.stripe.model.Invoice;
+import com.stripe.model.InvoiceLineItem;
+import com.stripe.param.EventListParams;
+import com.stripe.param.InvoiceListParams;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The storage overage from samples to the provider's invoice, with the real stripe-java client against the
+ * sandbox and its signed events reaching the real webhook.
+ */
+class OverageEndToEndTest extends IntegrationTest {
+
+    static final long GIB = 1L << 30;
+    static final Duration WEBHOOK_WAIT = Duration.ofSeconds(30);
+
+    @Autowired
+    PaymentProvider provider;
+
+    StripeClient stripe() {
+        return StripeClient.builder()
+                .setApiKey(provider.secretKey())
+                .setApiBase(provider.apiBase())
+                .build();
+    }
+
+    void report(UUID projectId, long bytes, Instant at) {
+        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
+                .post(
+                        "/api/v1/usage/storage",
+                        Map.of(
+                                "samples",
+                                List.of(Map.of(
+                                        "id",
+                                        "s-" + UUID.randomUUID(),
+                                        "project_id",
+                                        projectId.toString(),
+                                        "bytes",
+                                        bytes,
+                                        "at",
+                                        at.toString()))));
+        assertThat(response.json().get("accepted").asInt())
+                .as(response.toString())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldPutExactlyOneOverageLineOnTheRenewalInvoiceHoweverOftenItsEventArrives() throws Exception {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
+        String providerSubscription =
+                subscription.get("provider_subscription_id").asString();
+        String customer = subscription.get("provider_customer_id").asString();
+        Instant periodStart =
+                Instant.parse(subscription.get("current_period_start").asString());
+        Instant periodEnd = Instant.parse(subscription.get("current_period_end").asString());
+        // 150 GiB for the whole period: 50 GiB above the allowance, 5 units of 10 GiB at $2.00
+        report(account.projectId(), 150 * GIB, periodStart);
+
+        Api.Response advanced = api().post("/sandbox/subscriptions/" + providerSubscription + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+
+        Invoice renewal = awaitRenewal(customer, "paid");
+        assertThat(renewal.getBillingReason()).isEqualTo("subscription_cycle");
+        assertThat(renewal.getAmountDue()).isEqualTo(3000L);
+        assertThat(renewal.getAmountPaid()).isEqualTo(3000L);
+        List<InvoiceLineItem> overage = overageLines(renewal);
+        assertThat(overage).hasSize(1);
+        InvoiceLineItem line = overage.get(0);
+        assertThat(line.getQuantity()).isEqualTo(5L);
+        assertThat(line.getAmount()).isEqualTo(1000L);
+        assertThat(line.getCurrency()).isEqualTo("usd");
+        assertThat(line.getDescription())
+                .isEqualTo("Storage overage: 5 × 10 GiB above 100 GiB ("
+                        + periodStart.toString().substring(0, 10) + " – "
+                        + periodEnd.toString().substring(0, 10) + ")");
+        assertThat(line.getMetadata())
+                .containsEntry("organization_id", account.organizationId().toString())
+                .containsEntry("period_start", periodStart.toString())
+                .containsEntry("kind", "storage_overage");
+
+        // the invoice.created event delivered again, twice as sent and once under a new event id: still one line
+        Event created = stripe()
+                .v1()
+                .events()
+                .list(EventListParams.builder()
+                        .setType("invoice.created")
+                        .setLimit(100L)
+                        .build())
+                .getData()
+                .stream()
+                .filter(event -> renewal.getId()
+                        .equals(((Invoice) event.getDataObjectDeserializer()
+                                        .getObject()
+                                        .orElseThrow())
+                                .getId()))
+                .findFirst()
+                .orElseThrow();
+        Api.Response asDelivered =
+                Api.withKey(baseUrl(), provider.secretKey()).get("/sandbox/stripe/v1/events/" + created.getId());
+        assertThat(asDelivered.status()).as(asDelivered.toString()).isEqualTo(200);
+        String body = asDelivered.body();
+        for (int again = 0; again < 2; again++) {
+            Api.Response delivered = deliver(body);
+            assertThat(delivered.status()).as(delivered.toString()).isEqualTo(200);
+        }
+        String renamed = body.replace(
+                created.getId(), "evt_replay" + UUID.randomUUID().toString().replace("-", ""));
+        Api.Response replayed = deliver(renamed);
+        assertThat(replayed.status()).as(replayed.toString()).isEqualTo(200);
+        assertThat(overageLines(stripe().v1().invoices().retrieve(renewal.getId())))
+                .hasSize(1);
+
+        // the portal shows the billed period and the invoice's lines
+        JsonNode periods = owner.get("/api/v1/usage/periods").json().get("periods");
+        assertThat(periods.size()).isEqualTo(1);
+        assertThat(periods.get(0).get("period_start").asString()).isEqualTo(periodStart.toString());
+        assertThat(periods.get(0).get("period_end").asString()).isEqualTo(periodEnd.toString());
+        assertThat(periods.get(0).get("average_bytes").asLong()).isEqualTo(150 * GIB);
+        assertThat(periods.get(0).get("overage_units").asLong()).isEqualTo(5);
+        assertThat(periods.get(0).get("overage_cents").asLong()).isEqualTo(1000);
+        assertThat(periods.get(0).get("provider_invoice_id").asString()).isEqualTo(renewal.getId());
+        await().atMost(WEBHOOK_WAIT)
+                .until(() -> owner.get("/api/v1/billing/invoices").json().get("invoices").findValues("lines").stream()
+                        .anyMatch(lines -> lines.toString().contains("storage_overage")));
+    }
+
+    @Test
+    void shouldBillTheLastPeriodsOverageOnAFinalInvoiceWhenTheSubscriptionEnds() throws Exception {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
+        String providerSubscription =
+                subscription.get("provider_subscription_id").asString();
+        String customer = subscription.get("provider_customer_id").asString();
+        Instant periodStart =
+                Instant.parse(subscription.get("current_period_start").asString());
+        report(account.projectId(), 125 * GIB, periodStart);
+        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+
+        assertThat(api().post("/sandbox/subscriptions/" + providerSubscription + "/advance")
+                        .status())
+                .isEqualTo(200);
+
+        await().atMost(WEBHOOK_WAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> owner.get("/api/v1/billing/subscription").status() == 404);
+        JsonNode periods = awaitPeriods(owner, 1);
+        String finalInvoice = periods.get(0).get("provider_invoice_id").asString();
+        Invoice invoice = stripe().v1().invoices().retrieve(finalInvoice);
+        assertThat(invoice.getBillingReason()).isNotEqualTo("subscription_cycle");
+        List<InvoiceLineItem> overage = overageLines(invoice);
+        assertThat(overage).hasSize(1);
+        // the period ended early (canceled at its end, measured until now): 125 GiB throughout, 3 units
+        assertThat(overage.get(0).getQuantity()).isEqualTo(3L);
+        assertThat(overage.get(0).getAmount()).isEqualTo(600L);
+        assertThat(invoice.getAmountDue()).isEqualTo(600L);
+        assertThat(periods.get(0).get("overage_units").asLong()).isEqualTo(3);
+    }
+
+    JsonNode awaitPeriods(Api owner, int count) {
+        await().atMost(WEBHOOK_WAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() ->
+                        owner.get("/api/v1/usage/periods").json().get("periods").size() >= count);
+        return owner.get("/api/v1/usage/periods").json().get("periods");
+    }
+
+    Invoice awaitRenewal(String customer, String status) {
+        return await().atMost(WEBHOOK_WAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> stripe()
+                                .v1()
+                                .invoices()
+                                .list(InvoiceListParams.builder()
+                                        .setCustomer(customer)
+                                        .build())
+                                .getData()
+                                .stream()
+                                .filter(i -> "subscription_cycle".equals(i.getBillingReason()))
+                                .filter(i -> status.equals(i.getStatus()))
+                                .findFirst()
+                                .orElse(null),
+                        invoice -> invoice != null);
+    }
+
+    static List<InvoiceLineItem> overageLines(Invoice invoice) {
+        return invoice.getLines().getData().stream()
+                .filter(line -> "storage_overage".equals(line.getMetadata().get("kind")))
+                .toList();
+    }
+
+    Api.Response deliver(String body) throws Exception {
+        long timestamp = Instant.now().getEpochSecond();
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(provider.webhookSecret().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String signature =
+                HexFormat.of().formatHex(mac.doFinal((timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
+        return api().sendRaw(
+                        "POST",
+                        "/api/v1/billing/webhook",
+                        HttpRequest.BodyPublishers.ofString(body),
+                        Map.of(
+                                "Content-Type",
+                                "application/json",
+                                "Stripe-Signature",
+                                "t=" + timestamp + ",v1=" + signature));
+    }
+}
