@@ -25,10 +25,10 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final LastUseRecorder lastUse;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse) {
+    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, Clock clock) {
         this.keys = keys;
         this.lastUse = lastUse;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     /** A new key and its raw value, which exists only in this answer. */

@@ -18,6 +18,7 @@ import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.web.FieldErrors;
 import com.kvportal.security.Caller;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -65,6 +66,7 @@ public class Billing {
     private final PaymentProvider provider;
     private final AppBaseUrl baseUrl;
     private final TransactionTemplate transaction;
+    private final Clock clock;
 
     Billing(
             Plans plans,
@@ -76,7 +78,8 @@ public class Billing {
             Accounts accounts,
             PaymentProvider provider,
             AppBaseUrl baseUrl,
-            TransactionTemplate transaction) {
+            TransactionTemplate transaction,
+            Clock clock) {
         this.plans = plans;
         this.subscriptions = subscriptions;
         this.invoices = invoices;
@@ -87,6 +90,7 @@ public class Billing {
         this.provider = provider;
         this.baseUrl = baseUrl;
         this.transaction = transaction;
+        this.clock = clock;
     }
 
     record CheckoutRequest(@Nullable String tier) {}
@@ -195,7 +199,7 @@ public class Billing {
             return false;
         }
         try {
-            Instant asOf = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
             Optional<ProviderCheckout> checkout = gateway.retrieveCheckout(sessionId);
             if (checkout.isEmpty() || !checkout.get().isComplete()) {
                 return false;
@@ -223,7 +227,7 @@ public class Billing {
             return live;
         }
         ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
-        Instant asOf = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
         transaction.executeWithoutResult(status -> ledger.apply(updated, asOf));
         return subscriptions.byProviderId(id).orElseThrow();

@@ -6,6 +6,7 @@ import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderInvoice;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -51,6 +52,7 @@ class WebhookEvents {
     private final StripeGateway gateway;
     private final Accounts accounts;
     private final TransactionTemplate transaction;
+    private final Clock clock;
 
     WebhookEvents(
             ProcessedEvents processed,
@@ -59,7 +61,8 @@ class WebhookEvents {
             StoredInvoices invoices,
             StripeGateway gateway,
             Accounts accounts,
-            TransactionTemplate transaction) {
+            TransactionTemplate transaction,
+            Clock clock) {
         this.processed = processed;
         this.ledger = ledger;
         this.billingAccounts = billingAccounts;
@@ -67,6 +70,7 @@ class WebhookEvents {
         this.gateway = gateway;
         this.accounts = accounts;
         this.transaction = transaction;
+        this.clock = clock;
     }
 
     void handle(ProviderEvent event) {
@@ -115,7 +119,7 @@ class WebhookEvents {
                     checkout.get().customer());
             return;
         }
-        Instant asOf = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Optional<ProviderSubscription> found =
                 gateway.findSubscription(checkout.get().subscription());
         if (found.isEmpty()) {

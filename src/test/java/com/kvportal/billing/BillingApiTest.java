@@ -6,7 +6,7 @@ import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.common.PaymentProvider;
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
@@ -60,7 +60,7 @@ class BillingApiTest extends IntegrationTest {
                         subscriptionId,
                         customer,
                         "active",
-                        PaymentProvider.SANDBOX_PRICE_PRO,
+                        SandboxStandIn.PRICE_PRO,
                         periodStart,
                         periodEnd,
                         null,

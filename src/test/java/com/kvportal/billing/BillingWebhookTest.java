@@ -6,7 +6,7 @@ import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.common.PaymentProvider;
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
 @TestPropertySource(properties = "PAYMENT_WEBHOOK_SECRET=" + Webhooks.SECRET)
 class BillingWebhookTest extends IntegrationTest {
 
-    private static final String PRICE_PRO = PaymentProvider.SANDBOX_PRICE_PRO;
+    private static final String PRICE_PRO = SandboxStandIn.PRICE_PRO;
 
     @Autowired
     Billing billing;

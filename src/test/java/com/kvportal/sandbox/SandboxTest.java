@@ -134,7 +134,7 @@ abstract class SandboxTest extends IntegrationTest {
                         .setClientReferenceId("org-1")
                         .putMetadata("organization_id", "org-1")
                         .addLineItem(SessionCreateParams.LineItem.builder()
-                                .setPrice(PaymentProvider.SANDBOX_PRICE_PRO)
+                                .setPrice(SandboxStandIn.PRICE_PRO)
                                 .setQuantity(1L)
                                 .build())
                         .setSuccessUrl(baseUrl() + "/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}")

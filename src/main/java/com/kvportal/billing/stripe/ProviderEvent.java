@@ -82,7 +82,7 @@ public record ProviderEvent(String id, String type, Instant created, @Nullable S
      */
     public Optional<ProviderInvoice> invoice(String status) {
         try {
-            return as(Invoice.class).flatMap(invoice -> ProviderInvoice.of(invoice, status));
+            return as(Invoice.class).flatMap(invoice -> ProviderInvoice.of(invoice, status, created));
         } catch (Epoch.OutOfRange e) {
             throw new MalformedEvent();
         }

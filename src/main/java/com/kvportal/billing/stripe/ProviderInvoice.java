@@ -34,9 +34,9 @@ public record ProviderInvoice(
 
     /**
      * Reads a stripe-java invoice, with the status that its event implies ({@code invoice.paid}: paid). Empty
-     * (logged) when it lacks what billing needs.
+     * (logged) when it lacks what billing needs; {@code eventCreated} stands in for a missing creation time.
      */
-    static Optional<ProviderInvoice> of(Invoice invoice, String status) {
+    static Optional<ProviderInvoice> of(Invoice invoice, String status, Instant eventCreated) {
         Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(invoice.getCustomer());
         if (!ProviderIds.wellFormed(invoice.getId(), "in_") || customer.isEmpty() || !STATUSES.contains(status)) {
             log.warn(
@@ -62,7 +62,7 @@ public record ProviderInvoice(
                 invoice.getHostedInvoiceUrl(),
                 Epoch.instant(invoice.getPeriodStart()),
                 Epoch.instant(invoice.getPeriodEnd()),
-                created == null ? Instant.now() : created));
+                created == null ? eventCreated : created));
     }
 
     private static long orZero(@Nullable Long value) {

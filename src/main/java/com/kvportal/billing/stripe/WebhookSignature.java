@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -35,11 +34,6 @@ public class WebhookSignature {
 
     private final PaymentProvider provider;
     private final Clock clock;
-
-    @Autowired
-    WebhookSignature(PaymentProvider provider) {
-        this(provider, Clock.systemUTC());
-    }
 
     WebhookSignature(PaymentProvider provider, Clock clock) {
         this.provider = provider;
