@@ -4,10 +4,10 @@ import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.Valid;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -37,11 +37,9 @@ class AccountController {
         }
     }
 
-    record ProjectSelection(@Nullable UUID projectId) {}
-
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<SignedIn> signup(
-            @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
+            @Valid @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.signup(body);
         startSession(caller, request, response);
         return ResponseEntity.status(HttpStatus.CREATED).body(SignedIn.of(caller));
@@ -70,8 +68,9 @@ class AccountController {
     }
 
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Accounts.SessionView switchProject(Caller caller, @RequestBody ProjectSelection body, HttpServletRequest request) {
-        Caller switched = accounts.switchProject(caller, body.projectId());
+    Accounts.SessionView switchProject(
+            Caller caller, @Valid @RequestBody Accounts.ProjectSelection body, HttpServletRequest request) {
+        Caller switched = accounts.switchProject(caller, body);
         SessionCaller.update(request, switched);
         return accounts.session(switched);
     }
@@ -82,7 +81,7 @@ class AccountController {
     }
 
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Project> createProject(Caller caller, @RequestBody Accounts.NewProject body) {
+    ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));
     }
 

@@ -1,6 +1,8 @@
 package com.kvportal.apikey;
 
+import com.kvportal.security.BearerToken;
 import com.kvportal.security.Caller;
+import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +35,7 @@ class ApiKeyController {
     record CreatedResponse(String apiKey, String hint, ApiKey key) {}
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<CreatedResponse> create(Caller caller, @RequestBody NewApiKey request) {
+    ResponseEntity<CreatedResponse> create(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
         return ResponseEntity.created(
                         URI.create("/api/v1/api-keys/" + created.key().id()))
@@ -49,19 +51,12 @@ class ApiKeyController {
     @PostMapping("/verify")
     VerifiedKey verify(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization) {
-        return apiKeys.verify(bearerToken(authorization));
+        return apiKeys.verify(BearerToken.of(authorization).orElse(null));
     }
 
     @DeleteMapping("/{id}")
     ResponseEntity<Void> revoke(Caller caller, @PathVariable UUID id) {
         apiKeys.revoke(caller, id);
         return ResponseEntity.noContent().build();
-    }
-
-    private static @Nullable String bearerToken(@Nullable String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return null;
-        }
-        return authorization.substring(7).strip();
     }
 }

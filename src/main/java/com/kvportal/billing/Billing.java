@@ -16,12 +16,13 @@ import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProvider;
-import com.kvportal.common.web.FieldErrors;
 import com.kvportal.security.Caller;
+import jakarta.validation.constraints.NotNull;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.Lock;
@@ -93,7 +94,7 @@ public class Billing {
         this.clock = clock;
     }
 
-    record CheckoutRequest(@Nullable String tier) {}
+    record CheckoutRequest(@NotNull(message = "is required") @Nullable String tier) {}
 
     /** Every plan, cheapest first. */
     public List<Plan> plans() {
@@ -118,10 +119,7 @@ public class Billing {
 
     /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
     CheckoutSession checkout(Caller caller, CheckoutRequest request) {
-        if (request.tier() == null) {
-            new FieldErrors().add("tier", "is required").throwIfAny();
-        }
-        Tier tier = Tier.of(request.tier()).orElseThrow(() -> new UnknownTier(request.tier()));
+        Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
         if (tier == Tier.FREE) {
             throw new TierNotPurchasable(tier);
         }

@@ -3,6 +3,7 @@ package com.kvportal.billing;
 import com.kvportal.billing.Billing.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.security.Caller;
+import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ class BillingController {
     }
 
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
-    CheckoutResponse checkout(Caller caller, @RequestBody CheckoutRequest request) {
+    CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
         CheckoutSession session = billing.checkout(caller, request);
         return new CheckoutResponse(session.id(), session.url());
     }
