@@ -5,6 +5,7 @@ import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
+import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -23,11 +24,13 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     private final StoredApiKeys keys;
     private final LastUseRecorder lastUse;
+    private final StorageStanding storage;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, Clock clock) {
+    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, StorageStanding storage, Clock clock) {
         this.keys = keys;
         this.lastUse = lastUse;
+        this.storage = storage;
         this.clock = clock;
     }
 
@@ -82,7 +85,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
             throw KeyRefused.expired();
         }
         lastUse.used(key.id(), now);
-        return new VerifiedKey(key.customerId(), key.projectId(), key.organizationId(), key.permissions());
+        // the plan fields come from memory: no second round trip
+        return VerifiedKey.of(key, storage.standingOf(key.organizationId()));
     }
 
     @Override

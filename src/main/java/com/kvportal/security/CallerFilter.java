@@ -18,6 +18,9 @@ final class CallerFilter extends OncePerRequestFilter {
 
     static final String VERIFY_PATH = "/api/v1/api-keys/verify";
 
+    /** Takes the storage backend's token, not a session or an API key; the usage feature checks it. */
+    static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
+
     private final ApiKeyAuthenticator apiKeys;
 
     CallerFilter(ApiKeyAuthenticator apiKeys) {
@@ -36,6 +39,9 @@ final class CallerFilter extends OncePerRequestFilter {
     }
 
     private Optional<Caller> callerOf(HttpServletRequest request) {
+        if (USAGE_REPORTING_PATH.equals(request.getRequestURI())) {
+            return Optional.empty();
+        }
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (authorization == null) {
             return SessionCaller.of(request);

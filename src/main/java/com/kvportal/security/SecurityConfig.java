@@ -36,6 +36,7 @@ class SecurityConfig {
         "/api/v1/auth/signup",
         "/api/v1/auth/login",
         CallerFilter.VERIFY_PATH,
+        CallerFilter.USAGE_REPORTING_PATH,
         "/api/v1/billing/webhook",
         "/api/v1/billing/plans",
         "/api/v1/billing/checkout/success",
@@ -44,15 +45,26 @@ class SecurityConfig {
 
     /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
     private static final String[] PORTAL = {
-        "/api/v1/api-keys/**", "/api/v1/projects/**", "/api/v1/session/**", "/api/v1/auth/logout", "/api/v1/billing/**"
+        "/api/v1/api-keys/**",
+        "/api/v1/projects/**",
+        "/api/v1/session/**",
+        "/api/v1/auth/logout",
+        "/api/v1/billing/**",
+        "/api/v1/usage",
+        "/api/v1/usage/periods"
     };
 
     /**
      * CSRF-exempt: they take JSON only (no cross-site form can send it), belong to the payment provider, or (verify)
-     * read nothing but the Authorization header, which a cross-site request cannot set.
+     * read nothing but the Authorization header, which a cross-site request cannot set. Usage reporting takes the
+     * storage backend's token only (checked by the usage feature), never a session.
      */
-    private static final Set<String> CSRF_EXEMPT =
-            Set.of("/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/billing/webhook", CallerFilter.VERIFY_PATH);
+    private static final Set<String> CSRF_EXEMPT = Set.of(
+            "/api/v1/auth/signup",
+            "/api/v1/auth/login",
+            "/api/v1/billing/webhook",
+            CallerFilter.VERIFY_PATH,
+            CallerFilter.USAGE_REPORTING_PATH);
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 

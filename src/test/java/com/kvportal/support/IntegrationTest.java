@@ -14,9 +14,18 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "kvportal.database.pool-size=5"})
+        properties = {
+            "server.address=127.0.0.1",
+            "kvportal.database.pool-size=5",
+            "kvportal.usage.api-token=" + IntegrationTest.USAGE_TOKEN + ", " + IntegrationTest.ROTATED_USAGE_TOKEN
+        })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 public abstract class IntegrationTest {
+
+    /** The storage backend's token for usage reporting, and the second one of a rotation. */
+    public static final String USAGE_TOKEN = "usage-token-4f9c1b7e2d";
+
+    public static final String ROTATED_USAGE_TOKEN = "usage-token-rotated-8a3e";
 
     @LocalServerPort
     protected int port;

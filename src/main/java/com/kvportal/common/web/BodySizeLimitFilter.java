@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses request bodies over 64 KiB (the webhook: 1 MiB) with 413, before anything reads them: by the
+ * Refuses request bodies over 64 KiB (the webhook and usage reporting: 1 MiB) with 413, before anything reads them: by the
  * declared length when there is one, and by counting the bytes of a chunked body.
  */
 @Component
@@ -25,6 +25,8 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     static final long API_LIMIT = 64 * 1024;
     static final long WEBHOOK_LIMIT = 1024 * 1024;
     private static final String WEBHOOK_PATH = "/api/v1/billing/webhook";
+    /** A report of 1,000 samples is about 130 KiB. */
+    private static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
 
     private final Problems problems;
 
@@ -35,7 +37,8 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        long limit = WEBHOOK_PATH.equals(request.getRequestURI()) ? WEBHOOK_LIMIT : API_LIMIT;
+        String path = request.getRequestURI();
+        long limit = WEBHOOK_PATH.equals(path) || USAGE_REPORTING_PATH.equals(path) ? WEBHOOK_LIMIT : API_LIMIT;
         if (request.getContentLengthLong() > limit) {
             response.setHeader("Connection", "close");
             problems.write(

@@ -1,0 +1,33 @@
+package com.kvportal.common.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Collects field errors of a body that Bean Validation cannot describe (e.g. a batch read as a JSON tree, with paths
+ * like {@code samples[1].bytes}) and fails with one 400 {@code validation_failed} listing them all, in the shape
+ * {@link ProblemAdvice} gives a request record's constraint violations.
+ */
+public final class FieldErrors {
+
+    private final List<Map<String, String>> errors = new ArrayList<>();
+
+    public FieldErrors add(String field, String message) {
+        errors.add(Map.of("field", field, "message", message));
+        return this;
+    }
+
+    public boolean isEmpty() {
+        return errors.isEmpty();
+    }
+
+    /** Throws 400 {@code validation_failed} when any error was recorded. */
+    public void throwIfAny() {
+        if (!errors.isEmpty()) {
+            throw new ProblemException(HttpStatus.BAD_REQUEST, "validation_failed", "The request has invalid fields.")
+                    .withProperty("errors", List.copyOf(errors));
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package com.kvportal.usage;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of usage_billed_periods: the periods whose overage went onto a provider invoice. */
+@Repository
+class BilledPeriods {
+
+    /** A billed period as {@code GET /api/v1/usage/periods} shows it. */
+    record BilledPeriod(
+            Instant periodStart,
+            Instant periodEnd,
+            long averageBytes,
+            long overageUnits,
+            long overageCents,
+            String providerInvoiceId) {}
+
+    private final JdbcClient jdbc;
+
+    BilledPeriods(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    List<BilledPeriod> ofOrganization(UUID organizationId) {
+        return jdbc.sql(
+                        """
+                        select period_start, period_end, average_bytes, overage_units, overage_cents, provider_invoice_id
+                        from usage_billed_periods where organization_id = ?
+                        order by period_start desc, created_at desc""")
+                .param(organizationId)
+                .query((rs, n) -> new BilledPeriod(
+                        rs.getTimestamp("period_start").toInstant(),
+                        rs.getTimestamp("period_end").toInstant(),
+                        rs.getLong("average_bytes"),
+                        rs.getLong("overage_units"),
+                        rs.getLong("overage_cents"),
+                        rs.getString("provider_invoice_id")))
+                .list();
+    }
+
+    boolean isBilled(String providerInvoiceId) {
+        return jdbc.sql("select count(*) from usage_billed_periods where provider_invoice_id = ?")
+                        .param(providerInvoiceId)
+                        .query(Integer.class)
+                        .single()
+                > 0;
+    }
+
+    /**
+     * Records the billed period unless its invoice carries one already.
+     *
+     * @return false when the invoice was recorded before
+     */
+    boolean record(
+            UUID organizationId,
+            String providerInvoiceId,
+            @Nullable String providerInvoiceItemId,
+            Instant periodStart,
+            Instant periodEnd,
+            StorageModel.Overage overage,
+            boolean pending) {
+        return jdbc.sql(
+                                """
+                        insert into usage_billed_periods (id, organization_id, provider_invoice_id,
+                            provider_invoice_item_id, period_start, period_end, average_bytes, overage_units,
+                            overage_cents, pending)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        on conflict (provider_invoice_id) do nothing""")
+                        .params(
+                                UUID.randomUUID(),
+                                organizationId,
+                                providerInvoiceId,
+                                providerInvoiceItemId,
+                                Timestamp.from(periodStart),
+                                Timestamp.from(periodEnd),
+                                overage.averageBytes(),
+                                overage.units(),
+                                overage.amountCents(),
+                                pending)
+                        .update()
+                > 0;
+    }
+}

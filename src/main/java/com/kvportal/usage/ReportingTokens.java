@@ -1,0 +1,74 @@
+package com.kvportal.usage;
+
+import com.kvportal.security.BearerToken;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * The storage backend's bearer tokens ({@code USAGE_API_TOKEN}). A presented token is compared with every
+ * configured one through their SHA-256 digests, in constant time and without stopping at the first match, so that
+ * neither its content nor its length shows in the timing.
+ */
+@Component
+class ReportingTokens {
+
+    private static final Logger log = LoggerFactory.getLogger(ReportingTokens.class);
+
+    private final List<byte[]> digests;
+
+    ReportingTokens(UsageProperties properties) {
+        this.digests = Arrays.stream(properties.apiToken().split(","))
+                .map(String::strip)
+                .filter(token -> !token.isEmpty())
+                .map(ReportingTokens::digest)
+                .toList();
+    }
+
+    boolean enabled() {
+        return !digests.isEmpty();
+    }
+
+    /** Whether the {@code Authorization} header carries one of the tokens; always false while reporting is off. */
+    boolean accepts(@Nullable String authorization) {
+        Optional<String> token = BearerToken.of(authorization);
+        if (token.isEmpty()) {
+            return false;
+        }
+        byte[] presented = digest(token.get());
+        boolean match = false;
+        for (byte[] digest : digests) {
+            match |= MessageDigest.isEqual(digest, presented);
+        }
+        return match;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void tellHowToTurnItOn() {
+        if (enabled()) {
+            log.info(
+                    "Usage reporting is on: POST /api/v1/usage/storage takes {} token(s) of USAGE_API_TOKEN",
+                    digests.size());
+        } else {
+            log.info("Usage reporting is off: every POST /api/v1/usage/storage answers 401. To turn it on, set"
+                    + " USAGE_API_TOKEN to the storage backend's bearer token (comma-separated to rotate tokens).");
+        }
+    }
+
+    private static byte[] digest(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

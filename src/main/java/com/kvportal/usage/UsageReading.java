@@ -1,0 +1,98 @@
+package com.kvportal.usage;
+
+import com.kvportal.billing.OrganizationPlans;
+import com.kvportal.billing.OrganizationPlans.PlanPeriod;
+import com.kvportal.billing.Tier;
+import com.kvportal.usage.BilledPeriods.BilledPeriod;
+import com.kvportal.usage.StorageModel.Overage;
+import com.kvportal.usage.StorageModel.Timeline;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+
+/** What an organization's usage looks like this period, and the periods whose overage was billed. */
+@Service
+class UsageReading {
+
+    /** {@code GET /api/v1/usage}. */
+    record Usage(
+            Tier tier,
+            Instant periodStart,
+            Instant periodEnd,
+            long allowanceBytes,
+            long currentBytes,
+            long averageBytes,
+            long projectedOverageUnits,
+            long projectedOverageCents,
+            List<ProjectUsage> projects,
+            List<Day> daily) {}
+
+    record ProjectUsage(UUID projectId, String name, long currentBytes) {}
+
+    /** One UTC day of the period so far; {@code date} as {@code 2026-11-21}. */
+    record Day(String date, long averageBytes, long peakBytes) {}
+
+    private final StoredSamples samples;
+    private final BilledPeriods billed;
+    private final OrganizationPlans plans;
+    private final Clock clock;
+
+    UsageReading(StoredSamples samples, BilledPeriods billed, OrganizationPlans plans, Clock clock) {
+        this.samples = samples;
+        this.billed = billed;
+        this.plans = plans;
+        this.clock = clock;
+    }
+
+    Usage usage(UUID organizationId) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        PlanPeriod period = plans.currentPeriod(organizationId, now);
+        Instant start = period.start();
+        Instant end = period.end();
+        Instant soFar = now.isAfter(end) ? end : now.isBefore(start) ? start : now;
+        // samples up to now, none ahead: the storage of now holds until the period ends (the projection)
+        Timeline timeline = Timeline.of(
+                samples.forInterval(organizationId, start, now.plusSeconds(1)).values());
+        long current = timeline.at(now);
+        Overage projected = StorageModel.overage(timeline.average(start, end), period.plan());
+        List<ProjectUsage> projects = samples.projectsAt(organizationId, now).stream()
+                .map(p -> new ProjectUsage(p.projectId(), p.name(), p.bytes()))
+                .toList();
+        return new Usage(
+                period.plan().tier(),
+                start,
+                end,
+                period.plan().storageBytes(),
+                current,
+                timeline.average(start, soFar),
+                projected.units(),
+                projected.amountCents(),
+                projects,
+                daily(timeline, start, soFar));
+    }
+
+    private static List<Day> daily(Timeline timeline, Instant start, Instant soFar) {
+        List<Day> days = new ArrayList<>();
+        for (LocalDate date = LocalDate.ofInstant(start, ZoneOffset.UTC); ; date = date.plusDays(1)) {
+            Instant dayStart = date.atStartOfDay(ZoneOffset.UTC).toInstant();
+            if (!dayStart.isBefore(soFar)) {
+                break;
+            }
+            Instant from = dayStart.isBefore(start) ? start : dayStart;
+            Instant dayEnd = date.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+            Instant to = dayEnd.isAfter(soFar) ? soFar : dayEnd;
+            days.add(new Day(date.toString(), timeline.average(from, to), timeline.peak(from, to)));
+        }
+        return days;
+    }
+
+    List<BilledPeriod> periods(UUID organizationId) {
+        return billed.ofOrganization(organizationId);
+    }
+}

@@ -1,0 +1,11 @@
+/**
+ * Storage usage: the samples the storage backend reports, the organization's usage and allowance that verify
+ * tells the backend, and the period's overage billed on the provider's invoice.
+ * {@link com.kvportal.usage.StorageStanding} is what verify asks.
+ */
+@ApplicationModule(allowedDependencies = {"billing", "account", "common", "security"})
+@NullMarked
+package com.kvportal.usage;
+
+import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

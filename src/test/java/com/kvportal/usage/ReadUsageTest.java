@@ -1,0 +1,147 @@
+package com.kvportal.usage;
+
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** {@code GET /api/v1/usage} and {@code GET /api/v1/usage/periods}. */
+class ReadUsageTest extends IntegrationTest {
+
+    static final long GIB = 1L << 30;
+
+    void report(UUID projectId, long bytes, Instant at) {
+        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
+                .post(
+                        "/api/v1/usage/storage",
+                        Map.of(
+                                "samples",
+                                List.of(Map.of(
+                                        "id",
+                                        "s-" + UUID.randomUUID(),
+                                        "project_id",
+                                        projectId.toString(),
+                                        "bytes",
+                                        bytes,
+                                        "at",
+                                        at.toString()))));
+        assertThat(response.json().get("accepted").asInt())
+                .as(response.toString())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldShowAFreshOrganizationOnTheFreePlanOverTheCalendarMonth() {
+        Api session = api();
+        Api.Account account = session.signup();
+
+        Api.Response response = session.get("/api/v1/usage");
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        JsonNode usage = response.json();
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        LocalDate first = today.withDayOfMonth(1);
+        assertThat(usage.get("tier").asString()).isEqualTo("free");
+        assertThat(usage.get("period_start").asString()).isEqualTo(first + "T00:00:00Z");
+        assertThat(usage.get("period_end").asString()).isEqualTo(first.plusMonths(1) + "T00:00:00Z");
+        assertThat(usage.get("allowance_bytes").asLong()).isEqualTo(GIB);
+        assertThat(usage.get("current_bytes").asLong()).isZero();
+        assertThat(usage.get("average_bytes").asLong()).isZero();
+        assertThat(usage.get("projected_overage_units").asLong()).isZero();
+        assertThat(usage.get("projected_overage_cents").asLong()).isZero();
+        assertThat(usage.get("projects").toString())
+                .isEqualTo("[{\"project_id\":\"" + account.projectId() + "\",\"name\":\"Default project\","
+                        + "\"current_bytes\":0}]");
+        JsonNode daily = usage.get("daily");
+        assertThat(daily.size()).isEqualTo(today.getDayOfMonth());
+        assertThat(daily.get(0).toString())
+                .isEqualTo("{\"date\":\"" + first + "\",\"average_bytes\":0,\"peak_bytes\":0}");
+        assertThat(daily.get(daily.size() - 1).get("date").asString()).isEqualTo(today.toString());
+    }
+
+    @Test
+    void shouldShowTheCurrentStorageOfEachProjectAndTheirSum() {
+        Api session = api();
+        Api.Account account = session.signup();
+        UUID second = UUID.fromString(session.post("/api/v1/projects", Map.of("name", "Photos"))
+                .json()
+                .get("id")
+                .asString());
+        Instant now = Instant.now();
+        report(account.projectId(), 300, now.minusSeconds(30));
+        report(second, 200, now.minusSeconds(20));
+        report(second, 700, now.minusSeconds(10));
+
+        JsonNode usage = session.get("/api/v1/usage").json();
+
+        assertThat(usage.get("current_bytes").asLong()).isEqualTo(1000);
+        assertThat(usage.get("projects").get(0).get("current_bytes").asLong()).isEqualTo(300);
+        assertThat(usage.get("projects").get(1).get("name").asString()).isEqualTo("Photos");
+        assertThat(usage.get("projects").get(1).get("current_bytes").asLong()).isEqualTo(700);
+        JsonNode today = usage.get("daily").get(usage.get("daily").size() - 1);
+        assertThat(today.get("peak_bytes").asLong()).isEqualTo(1000);
+        assertThat(today.get("average_bytes").asLong()).isBetween(0L, 1000L);
+    }
+
+    @Test
+    void shouldListNoBilledPeriodsBeforeAnyRenewal() {
+        Api session = api();
+        session.signup();
+
+        Api.Response response = session.get("/api/v1/usage/periods");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"periods\":[]}");
+    }
+
+    @Test
+    void shouldReadTheOrganizationOfAnAdminKey() {
+        Api session = api();
+        Api.Account account = session.signup();
+        report(account.projectId(), 42, Instant.now());
+        String admin = session.createKey("admin", "admin");
+
+        Api.Response response = Api.withKey(baseUrl(), admin).get("/api/v1/usage");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("current_bytes").asLong()).isEqualTo(42);
+    }
+
+    @Test
+    void shouldNotShowAnotherOrganizationsStorage() {
+        Api other = api();
+        Api.Account theirs = other.signup();
+        report(theirs.projectId(), 12345, Instant.now());
+        Api session = api();
+        session.signup();
+
+        assertThat(session.get("/api/v1/usage").json().get("current_bytes").asLong())
+                .isZero();
+    }
+
+    @Test
+    void shouldAnswer401WithoutACredential() {
+        assertProblem(api().get("/api/v1/usage"), 401, "unauthenticated");
+        assertProblem(api().get("/api/v1/usage/periods"), 401, "unauthenticated");
+        assertProblem(Api.withKey(baseUrl(), USAGE_TOKEN).get("/api/v1/usage"), 401, "unauthenticated");
+    }
+
+    @Test
+    void shouldAnswer403ToAKeyWithoutAdmin() {
+        Api session = api();
+        session.signup();
+        String key = session.createKey("writer", "write");
+
+        assertProblem(Api.withKey(baseUrl(), key).get("/api/v1/usage"), 403, "insufficient_permissions");
+        assertProblem(Api.withKey(baseUrl(), key).get("/api/v1/usage/periods"), 403, "insufficient_permissions");
+    }
+}

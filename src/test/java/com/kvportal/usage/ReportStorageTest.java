@@ -1,0 +1,337 @@
+package com.kvportal.usage;
+
+import static com.kvportal.support.Problems.assertFieldErrors;
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/** {@code POST /api/v1/usage/storage}: every answer it gives. */
+class ReportStorageTest extends IntegrationTest {
+
+    static final String PATH = "/api/v1/usage/storage";
+
+    @Autowired
+    MeterRegistry meters;
+
+    Api backend() {
+        return Api.withKey(baseUrl(), USAGE_TOKEN);
+    }
+
+    static Map<String, Object> sample(String id, UUID projectId, long bytes, Instant at) {
+        Map<String, Object> sample = new LinkedHashMap<>();
+        sample.put("id", id);
+        sample.put("project_id", projectId.toString());
+        sample.put("bytes", bytes);
+        sample.put("at", at.truncatedTo(ChronoUnit.SECONDS).toString());
+        return sample;
+    }
+
+    static Map<String, Object> batch(Object... samples) {
+        return Map.of("samples", List.of(samples));
+    }
+
+    static String id() {
+        return "s-" + UUID.randomUUID();
+    }
+
+    long storedSamples(UUID projectId) {
+        return jdbc.sql("select count(*) from usage_samples where project_id = ?")
+                .param(projectId)
+                .query(Long.class)
+                .single();
+    }
+
+    @Test
+    void shouldAcceptSamplesOfKnownProjects() {
+        Api.Account account = api().signup();
+        Instant now = Instant.now();
+
+        Api.Response response = backend()
+                .post(
+                        PATH,
+                        batch(
+                                sample(id(), account.projectId(), 1000, now.minus(Duration.ofHours(1))),
+                                sample(id(), account.projectId(), 2000, now)));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(2);
+        assertThat(response.json().get("duplicates").asInt()).isZero();
+        assertThat(response.json().get("rejected").size()).isZero();
+        assertThat(storedSamples(account.projectId())).isEqualTo(2);
+    }
+
+    @Test
+    void shouldTakeEitherTokenOfARotation() {
+        Api.Account account = api().signup();
+
+        Api.Response response = Api.withKey(baseUrl(), ROTATED_USAGE_TOKEN)
+                .post(PATH, batch(sample(id(), account.projectId(), 1, Instant.now())));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountASampleWhoseIdWasAcceptedBeforeAsADuplicateAndKeepTheFirst() {
+        Api.Account account = api().signup();
+        String id = id();
+        backend().post(PATH, batch(sample(id, account.projectId(), 1000, Instant.now())));
+
+        Api.Response again = backend().post(PATH, batch(sample(id, account.projectId(), 999_999, Instant.now())));
+
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.json().get("accepted").asInt()).isZero();
+        assertThat(again.json().get("duplicates").asInt()).isEqualTo(1);
+        assertThat(jdbc.sql("select bytes from usage_samples where id = ?")
+                        .param(id)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1000);
+    }
+
+    @Test
+    void shouldCountTheSecondSampleOfOneIdInABatchAsADuplicate() {
+        Api.Account account = api().signup();
+        String id = id();
+
+        Api.Response response = backend()
+                .post(
+                        PATH,
+                        batch(
+                                sample(id, account.projectId(), 1, Instant.now()),
+                                sample(id, account.projectId(), 2, Instant.now())));
+
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(1);
+        assertThat(response.json().get("duplicates").asInt()).isEqualTo(1);
+        assertThat(jdbc.sql("select bytes from usage_samples where id = ?")
+                        .param(id)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectASampleOfAnUnknownProjectWithProjectNotFoundAndStoreTheOthers() {
+        Api.Account account = api().signup();
+        String unknown = id();
+
+        Api.Response response = backend()
+                .post(
+                        PATH,
+                        batch(
+                                sample(id(), account.projectId(), 5, Instant.now()),
+                                sample(unknown, UUID.randomUUID(), 5, Instant.now())));
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(1);
+        assertThat(response.json().get("rejected").toString())
+                .isEqualTo("[{\"index\":1,\"id\":\"" + unknown + "\",\"code\":\"project_not_found\"}]");
+    }
+
+    @Test
+    void shouldRejectSamplesOlderThan35DaysOrMoreThan5MinutesAheadWithSampleOutOfRange() {
+        Api.Account account = api().signup();
+        Instant now = Instant.now();
+        String tooOld = id();
+        String tooNew = id();
+
+        Api.Response response = backend()
+                .post(
+                        PATH,
+                        batch(
+                                sample(
+                                        tooOld,
+                                        account.projectId(),
+                                        1,
+                                        now.minus(Duration.ofDays(35).plusMinutes(1))),
+                                sample(id(), account.projectId(), 2, now.minus(Duration.ofDays(34))),
+                                sample(id(), account.projectId(), 3, now.plus(Duration.ofMinutes(4))),
+                                sample(tooNew, account.projectId(), 4, now.plus(Duration.ofMinutes(6)))));
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(2);
+        JsonNode rejected = response.json().get("rejected");
+        assertThat(rejected.size()).isEqualTo(2);
+        assertThat(rejected.get(0).get("index").asInt()).isZero();
+        assertThat(rejected.get(0).get("id").asString()).isEqualTo(tooOld);
+        assertThat(rejected.get(0).get("code").asString()).isEqualTo("sample_out_of_range");
+        assertThat(rejected.get(1).get("index").asInt()).isEqualTo(3);
+        assertThat(rejected.get(1).get("id").asString()).isEqualTo(tooNew);
+        assertThat(rejected.get(1).get("code").asString()).isEqualTo("sample_out_of_range");
+        assertThat(storedSamples(account.projectId())).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAnswerTheSameWhenAWholeBatchIsRetried() {
+        Api.Account account = api().signup();
+        Object batch = batch(
+                sample(id(), account.projectId(), 10, Instant.now()),
+                sample(id(), UUID.randomUUID(), 10, Instant.now()),
+                sample(id(), account.projectId(), 20, Instant.now().minus(Duration.ofDays(40))),
+                sample(id(), account.projectId(), 30, Instant.now()));
+
+        Api.Response first = backend().post(PATH, batch);
+        Api.Response retry = backend().post(PATH, batch);
+
+        assertThat(first.json().get("accepted").asInt()).isEqualTo(2);
+        assertThat(retry.status()).isEqualTo(200);
+        assertThat(retry.json().get("accepted").asInt()).isZero();
+        assertThat(retry.json().get("duplicates").asInt()).isEqualTo(2);
+        assertThat(retry.json().get("rejected")).isEqualTo(first.json().get("rejected"));
+        assertThat(storedSamples(account.projectId())).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAcceptABatchOfAThousandSamples() {
+        Api.Account account = api().signup();
+        Instant start = Instant.now().minus(Duration.ofDays(1));
+        List<Object> samples = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            samples.add(sample(id(), account.projectId(), i, start.plusSeconds(60L * i)));
+        }
+
+        Api.Response response = backend().post(PATH, Map.of("samples", samples));
+
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(1000);
+        assertThat(storedSamples(account.projectId())).isEqualTo(1000);
+    }
+
+    @Test
+    void shouldCountSamplesByOutcome() {
+        Api.Account account = api().signup();
+        double accepted = count("accepted");
+        double duplicate = count("duplicate");
+        double rejected = count("rejected");
+        String id = id();
+
+        backend()
+                .post(
+                        PATH,
+                        batch(
+                                sample(id, account.projectId(), 1, Instant.now()),
+                                sample(id, account.projectId(), 1, Instant.now()),
+                                sample(id(), UUID.randomUUID(), 1, Instant.now())));
+
+        assertThat(count("accepted") - accepted).isEqualTo(1);
+        assertThat(count("duplicate") - duplicate).isEqualTo(1);
+        assertThat(count("rejected") - rejected).isEqualTo(1);
+    }
+
+    double count(String outcome) {
+        return meters.get("kvportal.usage.samples")
+                .tag("outcome", outcome)
+                .counter()
+                .count();
+    }
+
+    @Test
+    void shouldRefuseAStructurallyBadBodyWithValidationFailedAndStoreNothing() {
+        Api.Account account = api().signup();
+        UUID project = account.projectId();
+        Instant now = Instant.now();
+        Map<String, Object> good = sample(id(), project, 1, now);
+
+        Map<String, Object> negative = sample(id(), project, -1, now);
+        assertFieldErrors(backend().post(PATH, batch(good, negative)), "samples[1].bytes");
+        Map<String, Object> stringBytes = new LinkedHashMap<>(sample(id(), project, 1, now));
+        stringBytes.put("bytes", "1");
+        assertFieldErrors(backend().post(PATH, batch(good, stringBytes)), "samples[1].bytes");
+        Map<String, Object> fractional = new LinkedHashMap<>(sample(id(), project, 1, now));
+        fractional.put("bytes", 1.5);
+        assertFieldErrors(backend().post(PATH, batch(good, fractional)), "samples[1].bytes");
+        Map<String, Object> noId = new LinkedHashMap<>(sample(id(), project, 1, now));
+        noId.remove("id");
+        assertFieldErrors(backend().post(PATH, batch(good, noId)), "samples[1].id");
+        assertFieldErrors(backend().post(PATH, batch(good, sample("", project, 1, now))), "samples[1].id");
+        assertFieldErrors(backend().post(PATH, batch(good, sample("x".repeat(101), project, 1, now))), "samples[1].id");
+        Map<String, Object> badProject = new LinkedHashMap<>(sample(id(), project, 1, now));
+        badProject.put("project_id", "not-a-uuid");
+        assertFieldErrors(backend().post(PATH, batch(good, badProject)), "samples[1].project_id");
+        Map<String, Object> badAt = new LinkedHashMap<>(sample(id(), project, 1, now));
+        badAt.put("at", "yesterday");
+        assertFieldErrors(backend().post(PATH, batch(good, badAt)), "samples[1].at");
+        Map<String, Object> numericAt = new LinkedHashMap<>(sample(id(), project, 1, now));
+        numericAt.put("at", 1_790_000_000);
+        assertFieldErrors(backend().post(PATH, batch(good, numericAt)), "samples[1].at");
+        assertFieldErrors(backend().post(PATH, batch(good, "a string")), "samples[1]");
+        assertFieldErrors(backend().post(PATH, Map.of()), "samples");
+        assertFieldErrors(backend().post(PATH, Map.of("samples", "none")), "samples");
+        assertFieldErrors(backend().post(PATH, Map.of("samples", List.of())), "samples");
+        assertFieldErrors(backend().post(PATH, List.of(good)), "body");
+        List<Object> tooMany = new ArrayList<>();
+        for (int i = 0; i < 1001; i++) {
+            tooMany.add(sample(id(), project, 1, now));
+        }
+        assertFieldErrors(backend().post(PATH, Map.of("samples", tooMany)), "samples");
+
+        assertThat(storedSamples(project)).isZero();
+    }
+
+    @Test
+    void shouldRefuseMalformedJsonWith400AndAnotherContentTypeWith415() {
+        assertProblem(backend().send("POST", PATH, "{\"samples\": [", "application/json"), 400, "malformed_json");
+        assertThat(backend()
+                        .send("POST", PATH, "samples=1", "application/x-www-form-urlencoded")
+                        .status())
+                .isEqualTo(415);
+    }
+
+    @Test
+    void shouldRefuseARequestWithoutTheTokenWith401Unauthenticated() {
+        Api.Account account = api().signup();
+        Object body = batch(sample(id(), account.projectId(), 1, Instant.now()));
+
+        assertUnauthenticated(api().post(PATH, body));
+        assertUnauthenticated(Api.withKey(baseUrl(), "not-the-token").post(PATH, body));
+        assertUnauthenticated(Api.withKey(baseUrl(), USAGE_TOKEN + "x").post(PATH, body));
+        assertUnauthenticated(api().sendRaw(
+                        "POST",
+                        PATH,
+                        HttpRequest.BodyPublishers.ofString(Api.JSON.writeValueAsString(body)),
+                        Map.of("Content-Type", "application/json", "Authorization", "Basic " + USAGE_TOKEN)));
+        assertThat(storedSamples(account.projectId())).isZero();
+    }
+
+    @Test
+    void shouldRefuseASessionOrAnApiKeyWith401Unauthenticated() {
+        Api session = api();
+        Api.Account account = session.signup();
+        String key = session.createKey("admin key", "admin", "write");
+        Object body = batch(sample(id(), account.projectId(), 1, Instant.now()));
+
+        assertUnauthenticated(session.post(PATH, body));
+        assertUnauthenticated(Api.withKey(baseUrl(), key).post(PATH, body));
+        assertThat(storedSamples(account.projectId())).isZero();
+    }
+
+    @Test
+    void shouldAnswer401BeforeLookingAtTheBody() {
+        assertUnauthenticated(api().send("POST", PATH, "{not json", "application/json"));
+    }
+
+    @Test
+    void shouldAnswer405ToAnotherMethod() {
+        assertProblem(backend().get(PATH), 405, "method_not_allowed");
+    }
+
+    static void assertUnauthenticated(Api.Response response) {
+        assertProblem(response, 401, "unauthenticated");
+        assertThat(response.header("WWW-Authenticate")).isEqualTo("Bearer");
+    }
+}

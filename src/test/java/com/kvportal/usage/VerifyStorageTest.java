@@ -1,0 +1,163 @@
+package com.kvportal.usage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** Verify's plan fields: what the storage backend needs to enforce the allowance. */
+class VerifyStorageTest extends IntegrationTest {
+
+    static final long GIB = 1L << 30;
+
+    JsonNode verify(String key) {
+        Api.Response response = Api.withKey(baseUrl(), key).post("/api/v1/api-keys/verify");
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return response.json();
+    }
+
+    void report(UUID projectId, long bytes) {
+        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
+                .post(
+                        "/api/v1/usage/storage",
+                        Map.of(
+                                "samples",
+                                List.of(Map.of(
+                                        "id",
+                                        "s-" + UUID.randomUUID(),
+                                        "project_id",
+                                        projectId.toString(),
+                                        "bytes",
+                                        bytes,
+                                        "at",
+                                        Instant.now().toString()))));
+        assertThat(response.json().get("accepted").asInt())
+                .as(response.toString())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldCarryTheTierAndTheStorageOfAFreshOrganization() {
+        Api session = api();
+        session.signup();
+        String key = session.createKey("backend");
+
+        JsonNode body = verify(key);
+
+        assertThat(body.get("tier").asString()).isEqualTo("free");
+        assertThat(body.get("storage").toString())
+                .isEqualTo("{\"used_bytes\":0,\"allowance_bytes\":1073741824,\"write_allowed\":true}");
+    }
+
+    @Test
+    void shouldRefuseWritesOfAFreeOrganizationAtItsAllowanceWithinFiveSecondsAndAllowThemAgainBelowIt() {
+        Api session = api();
+        Api.Account account = session.signup();
+        String key = session.createKey("backend");
+
+        report(account.projectId(), GIB);
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> !verify(key).get("storage").get("write_allowed").asBoolean());
+        assertThat(verify(key).get("storage").get("used_bytes").asLong()).isEqualTo(GIB);
+
+        report(account.projectId(), GIB - 1);
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> verify(key).get("storage").get("write_allowed").asBoolean());
+        assertThat(verify(key).get("storage").get("used_bytes").asLong()).isEqualTo(GIB - 1);
+    }
+
+    @Test
+    void shouldTellTheProTierAndAllowWritesAboveTheAllowanceWithinFiveSecondsOfTheSubscription() {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        String key = owner.createKey("backend");
+        report(account.projectId(), 150 * GIB);
+        assertThat(verify(key).get("storage").get("write_allowed").asBoolean()).isFalse();
+
+        Subscribe.pro(owner, api(), baseUrl());
+
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> verify(key).get("tier").asString().equals("pro"));
+        assertThat(verify(key).get("storage").toString())
+                .isEqualTo(
+                        "{\"used_bytes\":" + 150 * GIB + ",\"allowance_bytes\":107374182400,\"write_allowed\":true}");
+    }
+
+    @Test
+    void shouldSumTheOrganizationsProjects() {
+        Api session = api();
+        Api.Account account = session.signup();
+        UUID second = UUID.fromString(session.post("/api/v1/projects", Map.of("name", "second"))
+                .json()
+                .get("id")
+                .asString());
+        String key = session.createKey("backend");
+
+        report(account.projectId(), 600 * 1024 * 1024L);
+        report(second, 500 * 1024 * 1024L);
+
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !verify(key).get("storage").get("write_allowed").asBoolean());
+        assertThat(verify(key).get("storage").get("used_bytes").asLong()).isEqualTo(1100 * 1024 * 1024L);
+    }
+
+    @Test
+    void shouldSeeSamplesStoredByAnotherInstanceWithinFiveSeconds() {
+        // another instance's accepted samples reach this one through the background refresh only
+        Api session = api();
+        Api.Account account = session.signup();
+        String key = session.createKey("backend");
+
+        jdbc.sql("insert into usage_samples (id, project_id, organization_id, bytes, at) values (?, ?, ?, ?, ?)")
+                .params(
+                        "elsewhere-" + UUID.randomUUID(),
+                        account.projectId(),
+                        account.organizationId(),
+                        2 * GIB,
+                        Timestamp.from(Instant.now()))
+                .update();
+
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> verify(key).get("storage").get("used_bytes").asLong() == 2 * GIB);
+        assertThat(verify(key).get("storage").get("write_allowed").asBoolean()).isFalse();
+    }
+
+    @Test
+    void shouldKeepTheNewestSampleOfAProjectWhenAnOlderOneArrivesLate() {
+        Api session = api();
+        Api.Account account = session.signup();
+        String key = session.createKey("backend");
+        report(account.projectId(), 100);
+
+        Api.Response late = Api.withKey(baseUrl(), USAGE_TOKEN)
+                .post(
+                        "/api/v1/usage/storage",
+                        Map.of(
+                                "samples",
+                                List.of(Map.of(
+                                        "id",
+                                        "late-" + UUID.randomUUID(),
+                                        "project_id",
+                                        account.projectId().toString(),
+                                        "bytes",
+                                        5 * GIB,
+                                        "at",
+                                        Instant.now().minus(Duration.ofHours(2)).toString()))));
+        assertThat(late.json().get("accepted").asInt()).isEqualTo(1);
+
+        assertThat(verify(key).get("storage").get("used_bytes").asLong()).isEqualTo(100);
+    }
+}
