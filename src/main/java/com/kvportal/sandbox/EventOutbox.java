@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -28,6 +29,34 @@ class EventOutbox {
         jdbc.sql("insert into sandbox_events (id, type, payload) values (?, ?, ?)")
                 .params(id, type, payload)
                 .update();
+    }
+
+    /** The body of the event as it is delivered, if it is still kept. */
+    Optional<String> payload(String id) {
+        return jdbc.sql("select payload from sandbox_events where id = ?")
+                .param(id)
+                .query(String.class)
+                .optional();
+    }
+
+    /**
+     * The bodies of the newest events, newest first; {@code type} is a type ({@code invoice.created}) or a group
+     * of types ({@code invoice.*}); null: all. {@code limit} + 1 rows are asked for to tell whether there are more.
+     */
+    List<String> newest(@Nullable String type, int limit) {
+        String exact = type != null && !type.endsWith(".*") ? type : null;
+        String prefix = type != null && type.endsWith(".*") ? type.substring(0, type.length() - 1) : null;
+        return jdbc.sql(
+                        """
+                        select payload from sandbox_events
+                        where (cast(:exact as text) is null or type = :exact)
+                          and (cast(:prefix as text) is null or starts_with(type, :prefix))
+                        order by seq desc limit :limit""")
+                .param("exact", exact)
+                .param("prefix", prefix)
+                .param("limit", limit)
+                .query(String.class)
+                .list();
     }
 
     /**

@@ -28,18 +28,19 @@ class SandboxEvents {
     private final WebhookDelivery delivery;
     private final Clock clock;
 
-    SandboxEvents(EventOutbox outbox, WebhookDelivery delivery, Clock sandboxClock) {
+    SandboxEvents(EventOutbox outbox, WebhookDelivery delivery, Clock clock) {
         this.outbox = outbox;
         this.delivery = delivery;
-        this.clock = sandboxClock;
+        this.clock = clock;
     }
 
-    void emit(String type, Map<String, Object> object) {
-        emit(type, object, null);
+    /** Records the event and answers its id. */
+    String emit(String type, Map<String, Object> object) {
+        return emit(type, object, null);
     }
 
     /** An event whose {@code data.object} is the object as it is now and {@code previous_attributes} what changed. */
-    void emit(String type, Map<String, Object> object, @Nullable Map<String, Object> previousAttributes) {
+    String emit(String type, Map<String, Object> object, @Nullable Map<String, Object> previousAttributes) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("events are recorded within the transaction of their cause");
         }
@@ -64,6 +65,7 @@ class SandboxEvents {
         event.put("type", type);
         outbox.insert(id, type, JSON.writeValueAsString(event));
         wakeAfterCommit();
+        return id;
     }
 
     /** The top-level fields whose values differ, with their values before: Stripe's {@code previous_attributes}. */

@@ -216,8 +216,9 @@ class SandboxObjects {
                         """
                         insert into sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
                             quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
-                            line_period_start, line_period_end, number, created, finalized_at, paid_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                            line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
+                            finalizes_at, created_event)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(
                         i.id(),
                         i.customer(),
@@ -237,18 +238,65 @@ class SandboxObjects {
                         i.number(),
                         i.created(),
                         i.finalizedAt(),
-                        i.paidAt())
+                        i.paidAt(),
+                        i.autoAdvance(),
+                        i.finalizesAt(),
+                        i.createdEvent())
                 .update();
     }
 
     void update(StoredInvoice i) {
         jdbc.sql(
                         """
-                        update sandbox_invoices set status = ?, amount_paid = ?, attempt_count = ?, finalized_at = ?,
-                            paid_at = ?, number = ?
+                        update sandbox_invoices set status = ?, amount_due = ?, amount_paid = ?, attempt_count = ?,
+                            finalized_at = ?, paid_at = ?, number = ?, auto_advance = ?, finalizes_at = ?,
+                            created_event = ?
                         where id = ?""")
-                .params(i.status(), i.amountPaid(), i.attemptCount(), i.finalizedAt(), i.paidAt(), i.number(), i.id())
+                .params(
+                        i.status(),
+                        i.amountDue(),
+                        i.amountPaid(),
+                        i.attemptCount(),
+                        i.finalizedAt(),
+                        i.paidAt(),
+                        i.number(),
+                        i.autoAdvance(),
+                        i.finalizesAt(),
+                        i.createdEvent(),
+                        i.id())
                 .update();
+    }
+
+    Optional<StoredInvoice> lockInvoice(String id) {
+        return one("select * from sandbox_invoices where id = ? for update", id, SandboxObjects::invoice);
+    }
+
+    /**
+     * The drafts that advance by themselves and are due now: their {@code invoice.created} was answered 2xx, or
+     * their grace has passed.
+     */
+    List<String> dueDrafts(long now, int limit) {
+        return jdbc.sql(
+                        """
+                        select i.id from sandbox_invoices i
+                        left join sandbox_events e on e.id = i.created_event
+                        where i.status = 'draft' and i.auto_advance
+                          and (e.delivered_at is not null or i.finalizes_at <= ?)
+                        order by i.created, i.id limit ?""")
+                .params(now, limit)
+                .query(String.class)
+                .list();
+    }
+
+    /** The customer's drafts that advance by themselves, oldest first, locked. */
+    List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoices where customer = ? and status = 'draft' and auto_advance
+                        order by created, id for update""")
+                .param(customer)
+                .query(SandboxObjects::invoice)
+                .list();
     }
 
     Optional<StoredInvoice> invoice(String id) {
@@ -294,6 +342,58 @@ class SandboxObjects {
     static String invoicePrefix(String customer) {
         String suffix = customer.substring(customer.indexOf('_') + 1).toUpperCase();
         return suffix.length() > 8 ? suffix.substring(0, 8) : suffix;
+    }
+
+    // invoice items
+
+    void insert(StoredInvoiceItem item) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
+                            amount, currency, description, period_start, period_end, metadata, created)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)""")
+                .params(
+                        item.id(),
+                        item.customer(),
+                        item.invoice(),
+                        item.lineId(),
+                        item.quantity(),
+                        item.unitAmountDecimal(),
+                        item.amount(),
+                        item.currency(),
+                        item.description(),
+                        item.periodStart(),
+                        item.periodEnd(),
+                        json(item.metadata()),
+                        item.created())
+                .update();
+    }
+
+    /** Moves the customer's pending items onto the invoice and answers them, in creation order. */
+    List<StoredInvoiceItem> attachPendingItems(String customer, String invoice) {
+        return jdbc.sql(
+                        """
+                        with moved as (
+                            update sandbox_invoice_items set invoice = :invoice
+                            where customer = :customer and invoice is null
+                            returning *)
+                        select * from moved order by seq""")
+                .param("invoice", invoice)
+                .param("customer", customer)
+                .query(SandboxObjects::invoiceItem)
+                .list();
+    }
+
+    Optional<StoredInvoiceItem> invoiceItem(String id) {
+        return one("select * from sandbox_invoice_items where id = ?", id, SandboxObjects::invoiceItem);
+    }
+
+    /** The items that are lines of the invoice, in the order they were added. */
+    List<StoredInvoiceItem> invoiceItems(String invoice) {
+        return jdbc.sql("select * from sandbox_invoice_items where invoice = ? order by seq")
+                .param(invoice)
+                .query(SandboxObjects::invoiceItem)
+                .list();
     }
 
     // portal sessions
@@ -421,6 +521,26 @@ class SandboxObjects {
                 rs.getString("number"),
                 rs.getLong("created"),
                 nullableLong(rs, "finalized_at"),
-                nullableLong(rs, "paid_at"));
+                nullableLong(rs, "paid_at"),
+                rs.getBoolean("auto_advance"),
+                nullableLong(rs, "finalizes_at"),
+                rs.getString("created_event"));
+    }
+
+    private static StoredInvoiceItem invoiceItem(ResultSet rs, int n) throws SQLException {
+        return new StoredInvoiceItem(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("invoice"),
+                rs.getString("line_id"),
+                rs.getLong("quantity"),
+                rs.getBigDecimal("unit_amount_decimal"),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getString("description"),
+                rs.getLong("period_start"),
+                rs.getLong("period_end"),
+                map(rs, "metadata"),
+                rs.getLong("created"));
     }
 }

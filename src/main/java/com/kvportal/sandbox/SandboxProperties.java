@@ -11,13 +11,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param pollInterval how often the delivery worker looks for due events when nothing woke it
  * @param firstRetry the wait after a first failed delivery; it doubles after each failure
  * @param maxRetry the longest wait between two attempts
+ * @param draftGrace how long a renewal draft waits for its {@code invoice.created} to be answered 2xx before it is
+ *     finalized and charged anyway (Stripe's hour); also when a standalone draft with {@code auto_advance} is
  */
 @ConfigurationProperties("kvportal.sandbox")
 record SandboxProperties(
         @DefaultValue("/api/v1/billing/webhook") String webhookPath,
         @DefaultValue("250ms") Duration pollInterval,
         @DefaultValue("1s") Duration firstRetry,
-        @DefaultValue("60s") Duration maxRetry) {
+        @DefaultValue("60s") Duration maxRetry,
+        @DefaultValue("1h") Duration draftGrace) {
 
     /** The wait before the next attempt after {@code failures} failed ones: 1 s, 2 s, 4 s ... capped. */
     Duration retryAfter(int failures) {

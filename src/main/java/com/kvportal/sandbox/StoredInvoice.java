@@ -2,15 +2,22 @@ package com.kvportal.sandbox;
 
 import org.jspecify.annotations.Nullable;
 
-/** An invoice of a subscription with its single line. */
+/**
+ * An invoice: a subscription's (with its subscription line) or a standalone one made from pending items. Its
+ * invoice items' lines are stored apart ({@link StoredInvoiceItem}); {@code amountDue} is the total of all lines.
+ *
+ * @param subscription the subscription it bills; null for a standalone invoice, which has no subscription line
+ * @param finalizesAt for a draft that advances by itself, the time it is finalized at the latest (the grace)
+ * @param createdEvent the id of the draft's {@code invoice.created}; once that was answered 2xx, it is finalized
+ */
 record StoredInvoice(
         String id,
         String customer,
-        String subscription,
-        String lineId,
+        @Nullable String subscription,
+        @Nullable String lineId,
         String status,
         String billingReason,
-        String price,
+        @Nullable String price,
         long quantity,
         long amountDue,
         long amountPaid,
@@ -22,7 +29,10 @@ record StoredInvoice(
         @Nullable String number,
         long created,
         @Nullable Long finalizedAt,
-        @Nullable Long paidAt) {
+        @Nullable Long paidAt,
+        boolean autoAdvance,
+        @Nullable Long finalizesAt,
+        @Nullable String createdEvent) {
 
     /** A new draft invoice of the subscription's price and quantity, with a new line, nothing paid yet. */
     static StoredInvoice draft(
@@ -34,7 +44,8 @@ record StoredInvoice(
             long periodEnd,
             long linePeriodStart,
             long linePeriodEnd,
-            long created) {
+            long created,
+            @Nullable Long finalizesAt) {
         return new StoredInvoice(
                 id,
                 subscription.customer(),
@@ -54,33 +65,81 @@ record StoredInvoice(
                 null,
                 created,
                 null,
+                null,
+                true,
+                finalizesAt,
                 null);
+    }
+
+    /** A new standalone draft ({@code billing_reason=manual}) without lines yet. */
+    static StoredInvoice standalone(
+            String id, String customer, boolean autoAdvance, @Nullable Long finalizesAt, long created) {
+        return new StoredInvoice(
+                id,
+                customer,
+                null,
+                null,
+                "draft",
+                "manual",
+                null,
+                0,
+                0,
+                0,
+                0,
+                created,
+                created,
+                created,
+                created,
+                null,
+                created,
+                null,
+                null,
+                autoAdvance,
+                finalizesAt,
+                null);
+    }
+
+    boolean isDraft() {
+        return status.equals("draft");
     }
 
     boolean isOpen() {
         return status.equals("open");
     }
 
-    StoredInvoice finalized(long now, String number) {
-        return with("open", amountPaid, attemptCount, number, now, paidAt);
+    /** True when the invoice has the line of its subscription's price. */
+    boolean hasSubscriptionLine() {
+        return subscription != null && price != null && lineId != null;
     }
 
-    StoredInvoice paid(long now) {
-        return with("paid", amountDue, attemptCount + 1, number, finalizedAt, now);
+    /** The draft with one more line of {@code amount}. */
+    StoredInvoice withLineOf(long amount) {
+        return new StoredInvoice(
+                id,
+                customer,
+                subscription,
+                lineId,
+                status,
+                billingReason,
+                price,
+                quantity,
+                amountDue + amount,
+                amountPaid,
+                attemptCount,
+                periodStart,
+                periodEnd,
+                linePeriodStart,
+                linePeriodEnd,
+                number,
+                created,
+                finalizedAt,
+                paidAt,
+                autoAdvance,
+                finalizesAt,
+                createdEvent);
     }
 
-    StoredInvoice paymentFailed() {
-        return with(status, amountPaid, attemptCount + 1, number, finalizedAt, paidAt);
-    }
-
-    /** A copy with new values of the fields that change over an invoice's life (those that updates write). */
-    private StoredInvoice with(
-            String status,
-            long amountPaid,
-            int attemptCount,
-            @Nullable String number,
-            @Nullable Long finalizedAt,
-            @Nullable Long paidAt) {
+    StoredInvoice withCreatedEvent(String eventId) {
         return new StoredInvoice(
                 id,
                 customer,
@@ -100,6 +159,61 @@ record StoredInvoice(
                 number,
                 created,
                 finalizedAt,
-                paidAt);
+                paidAt,
+                autoAdvance,
+                finalizesAt,
+                eventId);
+    }
+
+    /** Open, numbered; {@code autoAdvance} says whether Stripe goes on to charge it by itself. */
+    StoredInvoice finalized(long now, String number, boolean autoAdvance) {
+        return with("open", amountPaid, attemptCount, number, now, paidAt, autoAdvance);
+    }
+
+    StoredInvoice paid(long now) {
+        return with("paid", amountDue, attemptCount + 1, number, finalizedAt, now, false);
+    }
+
+    /** A zero invoice is paid at finalization, without an attempt, as at Stripe. */
+    StoredInvoice paidWithoutCharge(long now) {
+        return with("paid", 0, attemptCount, number, finalizedAt, now, false);
+    }
+
+    StoredInvoice paymentFailed() {
+        return with(status, amountPaid, attemptCount + 1, number, finalizedAt, paidAt, autoAdvance);
+    }
+
+    /** A copy with new values of the fields that change over an invoice's life (those that updates write). */
+    private StoredInvoice with(
+            String status,
+            long amountPaid,
+            int attemptCount,
+            @Nullable String number,
+            @Nullable Long finalizedAt,
+            @Nullable Long paidAt,
+            boolean autoAdvance) {
+        return new StoredInvoice(
+                id,
+                customer,
+                subscription,
+                lineId,
+                status,
+                billingReason,
+                price,
+                quantity,
+                amountDue,
+                amountPaid,
+                attemptCount,
+                periodStart,
+                periodEnd,
+                linePeriodStart,
+                linePeriodEnd,
+                number,
+                created,
+                finalizedAt,
+                paidAt,
+                autoAdvance,
+                status.equals("draft") ? finalizesAt : null,
+                createdEvent);
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * The part of Stripe's REST API that the service uses, at Stripe's paths under {@code /sandbox/stripe}: any
@@ -32,6 +33,8 @@ class StripeApiController {
     private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
     private final StripeSandbox sandbox;
+    private final StripeInvoices invoices;
+    private final EventOutbox outbox;
     private final SandboxObjects objects;
     private final StripeJson json;
     private final IdempotencyKeys idempotencyKeys;
@@ -39,11 +42,15 @@ class StripeApiController {
 
     StripeApiController(
             StripeSandbox sandbox,
+            StripeInvoices invoices,
+            EventOutbox outbox,
             SandboxObjects objects,
             StripeJson json,
             IdempotencyKeys idempotencyKeys,
             TransactionTemplate transactions) {
         this.sandbox = sandbox;
+        this.invoices = invoices;
+        this.outbox = outbox;
         this.objects = objects;
         this.json = json;
         this.idempotencyKeys = idempotencyKeys;
@@ -51,6 +58,16 @@ class StripeApiController {
     }
 
     private record Answer(int status, String body, boolean replayed) {}
+
+    /** An event's body exactly as it was delivered: answered as it is, not rendered again. */
+    private static final class Delivered extends RuntimeException {
+        private final String body;
+
+        Delivered(String body) {
+            super(null, null, false, false);
+            this.body = body;
+        }
+    }
 
     @RequestMapping(PREFIX + "/**")
     ResponseEntity<String> handle(HttpServletRequest request) {
@@ -69,6 +86,8 @@ class StripeApiController {
             }
         } catch (StripeError e) {
             answer = new Answer(e.status(), JSON.writeValueAsString(e.body()), false);
+        } catch (Delivered e) {
+            answer = new Answer(200, e.body, false);
         } catch (RuntimeException e) {
             log.error("Sandbox Stripe API failed on {} {}", request.getMethod(), request.getRequestURI(), e);
             answer = new Answer(
@@ -150,6 +169,12 @@ class StripeApiController {
             resource = resource + "/sessions";
             idIndex = 4;
         }
+        if (resource.equals("invoices") && parts.length == idIndex + 2 && parts[idIndex + 1].equals("finalize")) {
+            if (!method.equals("POST")) {
+                throw StripeError.unrecognizedUrl(method, path);
+            }
+            return json.expand(invoices.finalizeInvoice(parts[idIndex], params), expand);
+        }
         if (parts.length > idIndex + 1) {
             throw StripeError.unrecognizedUrl(method, path);
         }
@@ -207,6 +232,22 @@ class StripeApiController {
                 return objects.invoice(id)
                         .map(json::invoice)
                         .orElseThrow(() -> StripeError.noSuch("invoice", id, "id"));
+            case "POST invoices":
+                return invoices.createInvoice(params);
+            case "POST invoiceitems":
+                return invoices.createInvoiceItem(params);
+            case "GET invoiceitems/{id}":
+                return objects.invoiceItem(id)
+                        .map(json::invoiceItem)
+                        .orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
+            case "GET events": {
+                int limit = limit(params);
+                List<String> bodies = outbox.newest(params.text("type"), limit + 1);
+                return StripeJson.list(
+                        bodies.stream().limit(limit).map(RawValue::new).toList(), "/v1/events", bodies.size() > limit);
+            }
+            case "GET events/{id}":
+                throw new Delivered(outbox.payload(id).orElseThrow(() -> StripeError.noSuch("event", id, "id")));
             case "GET prices/{id}":
                 return objects.price(id).map(json::price).orElseThrow(() -> StripeError.noSuch("price", id, "id"));
             default:

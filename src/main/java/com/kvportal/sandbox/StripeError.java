@@ -77,6 +77,28 @@ class StripeError extends RuntimeException {
                 null);
     }
 
+    /** An invoice item for an invoice that is no longer a draft, as Stripe refuses it. */
+    static StripeError notEditable(String invoiceId) {
+        return new StripeError(
+                400,
+                "invalid_request_error",
+                "invoice_not_editable",
+                "The invoice " + invoiceId + " can no longer be edited: it is not a draft. Create the invoice item "
+                        + "without an invoice instead: it is then added to the customer's next invoice.",
+                "invoice",
+                null);
+    }
+
+    static StripeError amountTooLarge(long max) {
+        return new StripeError(
+                400,
+                "invalid_request_error",
+                "amount_too_large",
+                "Amount must be no more than " + StripeJson.money(max) + ".",
+                "unit_amount_decimal",
+                null);
+    }
+
     static StripeError unauthenticated(String message) {
         return new StripeError(401, "invalid_request_error", null, message, null, null);
     }

@@ -36,6 +36,10 @@ final class StripeIds {
         return "il_" + random(24);
     }
 
+    static String invoiceItem() {
+        return "ii_" + random(24);
+    }
+
     static String event() {
         return "evt_" + random(24);
     }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -256,47 +257,24 @@ class StripeJson {
     }
 
     Map<String, Object> invoice(StoredInvoice i) {
-        StoredPrice price = priceOf(i.price());
+        StoredPrice price = i.price() == null ? null : priceOf(i.price());
         StoredCustomer customer = objects.customer(i.customer()).orElse(null);
-        StoredSubscription subscription = objects.subscription(i.subscription()).orElse(null);
+        StoredSubscription subscription = i.subscription() == null
+                ? null
+                : objects.subscription(i.subscription()).orElse(null);
+        List<StoredInvoiceItem> items = objects.invoiceItems(i.id());
         boolean draft = i.status().equals("draft");
+        String currency = price != null
+                ? price.currency()
+                : items.isEmpty() ? "usd" : items.get(0).currency();
 
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("id", i.lineId());
-        line.put("object", "line_item");
-        line.put("amount", i.amountDue());
-        line.put("currency", price.currency());
-        line.put(
-                "description",
-                i.quantity() + " × " + price.nickname() + " (at " + money(price.unitAmount()) + " / " + price.interval()
-                        + ")");
-        line.put("discount_amounts", List.of());
-        line.put("discountable", true);
-        line.put("discounts", List.of());
-        line.put("invoice", i.id());
-        line.put("livemode", false);
-        line.put("metadata", Map.of());
-        Map<String, Object> itemDetails = new LinkedHashMap<>();
-        itemDetails.put("invoice_item", null);
-        itemDetails.put("proration", false);
-        itemDetails.put("proration_details", nullValued("credited_items"));
-        itemDetails.put("subscription", i.subscription());
-        itemDetails.put("subscription_item", subscription == null ? null : subscription.itemId());
-        Map<String, Object> lineParent = new LinkedHashMap<>();
-        lineParent.put("invoice_item_details", null);
-        lineParent.put("subscription_item_details", itemDetails);
-        lineParent.put("type", "subscription_item_details");
-        line.put("parent", lineParent);
-        line.put("period", Map.of("end", i.linePeriodEnd(), "start", i.linePeriodStart()));
-        line.put("pretax_credit_amounts", List.of());
-        Map<String, Object> pricing = new LinkedHashMap<>();
-        pricing.put("price_details", Map.of("price", price.id(), "product", price.product()));
-        pricing.put("type", "price_details");
-        pricing.put("unit_amount_decimal", Long.toString(price.unitAmount()));
-        line.put("pricing", pricing);
-        line.put("quantity", i.quantity());
-        line.put("subtotal", i.amountDue());
-        line.put("taxes", List.of());
+        List<Map<String, Object>> lines = new ArrayList<>();
+        if (i.hasSubscriptionLine() && price != null) {
+            lines.add(subscriptionLine(i, price, subscription));
+        }
+        for (StoredInvoiceItem item : items) {
+            lines.add(itemLine(item));
+        }
 
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", i.id());
@@ -312,7 +290,7 @@ class StripeJson {
         json.put("application", null);
         json.put("attempt_count", i.attemptCount());
         json.put("attempted", i.attemptCount() > 0);
-        json.put("auto_advance", !i.status().equals("paid"));
+        json.put("auto_advance", i.autoAdvance());
         Map<String, Object> automaticTax = new LinkedHashMap<>();
         automaticTax.put("disabled_reason", null);
         automaticTax.put("enabled", false);
@@ -320,11 +298,11 @@ class StripeJson {
         automaticTax.put("provider", null);
         automaticTax.put("status", null);
         json.put("automatic_tax", automaticTax);
-        json.put("automatically_finalizes_at", null);
+        json.put("automatically_finalizes_at", draft ? i.finalizesAt() : null);
         json.put("billing_reason", i.billingReason());
         json.put("collection_method", "charge_automatically");
         json.put("created", i.created());
-        json.put("currency", price.currency());
+        json.put("currency", currency);
         json.put("custom_fields", null);
         json.put("customer", i.customer());
         json.put("customer_address", null);
@@ -349,20 +327,24 @@ class StripeJson {
         json.put("issuer", Map.of("type", "self"));
         json.put("last_finalization_error", null);
         json.put("latest_revision", null);
-        json.put("lines", list(List.of(line), "/v1/invoices/" + i.id() + "/lines", false));
+        json.put("lines", list(lines, "/v1/invoices/" + i.id() + "/lines", false));
         json.put("livemode", false);
         json.put("metadata", Map.of());
         json.put("next_payment_attempt", null);
         json.put("number", i.number());
         json.put("on_behalf_of", null);
-        Map<String, Object> subscriptionDetails = new LinkedHashMap<>();
-        subscriptionDetails.put("metadata", subscription == null ? Map.of() : subscription.metadata());
-        subscriptionDetails.put("subscription", i.subscription());
-        Map<String, Object> parent = new LinkedHashMap<>();
-        parent.put("quote_details", null);
-        parent.put("subscription_details", subscriptionDetails);
-        parent.put("type", "subscription_details");
-        json.put("parent", parent);
+        if (i.subscription() == null) {
+            json.put("parent", null);
+        } else {
+            Map<String, Object> subscriptionDetails = new LinkedHashMap<>();
+            subscriptionDetails.put("metadata", subscription == null ? Map.of() : subscription.metadata());
+            subscriptionDetails.put("subscription", i.subscription());
+            Map<String, Object> parent = new LinkedHashMap<>();
+            parent.put("quote_details", null);
+            parent.put("subscription_details", subscriptionDetails);
+            parent.put("type", "subscription_details");
+            json.put("parent", parent);
+        }
         Map<String, Object> paymentSettings = new LinkedHashMap<>();
         paymentSettings.put("default_mandate", null);
         paymentSettings.put("payment_method_options", null);
@@ -396,6 +378,117 @@ class StripeJson {
         json.put("total_taxes", List.of());
         json.put("webhooks_delivered_at", null);
         return json;
+    }
+
+    /** The line of the subscription's price: it covers the service period of the invoice's line. */
+    private Map<String, Object> subscriptionLine(
+            StoredInvoice i, StoredPrice price, @Nullable StoredSubscription subscription) {
+        long amount = price.unitAmount() * i.quantity();
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("id", i.lineId());
+        line.put("object", "line_item");
+        line.put("amount", amount);
+        line.put("currency", price.currency());
+        line.put(
+                "description",
+                i.quantity() + " × " + price.nickname() + " (at " + money(price.unitAmount()) + " / " + price.interval()
+                        + ")");
+        line.put("discount_amounts", List.of());
+        line.put("discountable", true);
+        line.put("discounts", List.of());
+        line.put("invoice", i.id());
+        line.put("livemode", false);
+        line.put("metadata", Map.of());
+        Map<String, Object> itemDetails = new LinkedHashMap<>();
+        itemDetails.put("invoice_item", null);
+        itemDetails.put("proration", false);
+        itemDetails.put("proration_details", nullValued("credited_items"));
+        itemDetails.put("subscription", i.subscription());
+        itemDetails.put("subscription_item", subscription == null ? null : subscription.itemId());
+        Map<String, Object> lineParent = new LinkedHashMap<>();
+        lineParent.put("invoice_item_details", null);
+        lineParent.put("subscription_item_details", itemDetails);
+        lineParent.put("type", "subscription_item_details");
+        line.put("parent", lineParent);
+        line.put("period", Map.of("end", i.linePeriodEnd(), "start", i.linePeriodStart()));
+        line.put("pretax_credit_amounts", List.of());
+        Map<String, Object> pricing = new LinkedHashMap<>();
+        pricing.put("price_details", Map.of("price", price.id(), "product", price.product()));
+        pricing.put("type", "price_details");
+        pricing.put("unit_amount_decimal", Long.toString(price.unitAmount()));
+        line.put("pricing", pricing);
+        line.put("quantity", i.quantity());
+        line.put("subtotal", amount);
+        line.put("taxes", List.of());
+        return line;
+    }
+
+    /** The line an invoice item makes on its invoice. */
+    private static Map<String, Object> itemLine(StoredInvoiceItem item) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("id", item.lineId());
+        line.put("object", "line_item");
+        line.put("amount", item.amount());
+        line.put("currency", item.currency());
+        line.put("description", item.description());
+        line.put("discount_amounts", List.of());
+        line.put("discountable", true);
+        line.put("discounts", List.of());
+        line.put("invoice", item.invoice());
+        line.put("livemode", false);
+        line.put("metadata", item.metadata());
+        Map<String, Object> itemDetails = new LinkedHashMap<>();
+        itemDetails.put("invoice_item", item.id());
+        itemDetails.put("proration", false);
+        itemDetails.put("proration_details", nullValued("credited_items"));
+        itemDetails.put("subscription", null);
+        Map<String, Object> lineParent = new LinkedHashMap<>();
+        lineParent.put("invoice_item_details", itemDetails);
+        lineParent.put("subscription_item_details", null);
+        lineParent.put("type", "invoice_item_details");
+        line.put("parent", lineParent);
+        line.put("period", Map.of("end", item.periodEnd(), "start", item.periodStart()));
+        line.put("pretax_credit_amounts", List.of());
+        line.put("pricing", itemPricing(item));
+        line.put("quantity", item.quantity());
+        line.put("subtotal", item.amount());
+        line.put("taxes", List.of());
+        return line;
+    }
+
+    Map<String, Object> invoiceItem(StoredInvoiceItem item) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", item.id());
+        json.put("object", "invoiceitem");
+        json.put("amount", item.amount());
+        json.put("currency", item.currency());
+        json.put("customer", item.customer());
+        json.put("date", item.created());
+        json.put("description", item.description());
+        json.put("discountable", true);
+        json.put("discounts", List.of());
+        json.put("invoice", item.invoice());
+        json.put("livemode", false);
+        json.put("metadata", item.metadata());
+        json.put("net_amount", item.amount());
+        json.put("parent", null);
+        json.put("period", Map.of("end", item.periodEnd(), "start", item.periodStart()));
+        json.put("pricing", itemPricing(item));
+        json.put("proration", false);
+        json.put("quantity", item.quantity());
+        json.put("tax_rates", List.of());
+        json.put("test_clock", null);
+        return json;
+    }
+
+    private static Map<String, Object> itemPricing(StoredInvoiceItem item) {
+        Map<String, Object> pricing = new LinkedHashMap<>();
+        pricing.put("price_details", null);
+        pricing.put("type", null);
+        pricing.put(
+                "unit_amount_decimal",
+                item.unitAmountDecimal().stripTrailingZeros().toPlainString());
+        return pricing;
     }
 
     private String invoiceUrl(String invoiceId) {
@@ -441,6 +534,9 @@ class StripeJson {
         }
         if (id.startsWith("cs_")) {
             return objects.checkoutSession(id).map(this::checkoutSession);
+        }
+        if (id.startsWith("ii_")) {
+            return objects.invoiceItem(id).map(this::invoiceItem);
         }
         if (id.startsWith("price_")) {
             return objects.price(id).map(this::price);

@@ -1,9 +1,13 @@
 package com.kvportal.sandbox;
 
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -20,6 +24,9 @@ final class StripeParams {
     static final int MAX_METADATA_KEYS = 50;
     static final int MAX_METADATA_KEY_LENGTH = 40;
     static final int MAX_METADATA_VALUE_LENGTH = 500;
+    private static final int MAX_URL_LENGTH = 5000;
+    private static final int MAX_TEXT_LENGTH = 500;
+    private static final int MAX_DECIMAL_PLACES = 12;
     private static final Pattern LIST_ITEM = Pattern.compile("\\[(\\d*)]$");
     /** Parameters every call accepts. */
     private static final Set<String> COMMON = Set.of("expand");
@@ -71,6 +78,67 @@ final class StripeParams {
         throw StripeError.invalid(key, "Invalid boolean: " + value);
     }
 
+    /** A text of at most 500 characters, as Stripe's short text fields. */
+    @Nullable
+    String shortText(String key) {
+        String value = text(key);
+        if (value != null && value.length() > MAX_TEXT_LENGTH) {
+            throw StripeError.invalid(key, key + " can have at most " + MAX_TEXT_LENGTH + " characters.");
+        }
+        return value;
+    }
+
+    @Nullable
+    String email(String key) {
+        String value = shortText(key);
+        if (value != null && !value.matches("[^@\\s]+@[^@\\s]+")) {
+            throw StripeError.invalid(key, "Invalid email address: " + value);
+        }
+        return value;
+    }
+
+    /** An absolute http(s) URL; Stripe's {@code {CHECKOUT_SESSION_ID}} template may appear in it. */
+    @Nullable
+    String url(String key) {
+        String value = text(key);
+        if (value == null) {
+            return null;
+        }
+        if (value.length() > MAX_URL_LENGTH) {
+            throw StripeError.invalid(key, "Invalid URL: too long.");
+        }
+        try {
+            URI uri = new URI(value.replace("{CHECKOUT_SESSION_ID}", "CHECKOUT_SESSION_ID"));
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+                throw StripeError.invalid(key, "Not a valid URL: " + key + " must be an absolute http(s) URL.");
+            }
+        } catch (URISyntaxException e) {
+            throw StripeError.invalid(key, "Not a valid URL: " + e.getMessage());
+        }
+        return value;
+    }
+
+    /** A non-negative decimal with at most 12 decimal places, as Stripe's {@code *_decimal} amounts. */
+    @Nullable
+    BigDecimal decimal(String key) {
+        String value = text(key);
+        if (value == null) {
+            return null;
+        }
+        BigDecimal decimal;
+        try {
+            decimal = new BigDecimal(value);
+        } catch (NumberFormatException e) {
+            throw StripeError.invalid(key, "Invalid decimal: " + value);
+        }
+        if (decimal.signum() < 0 || decimal.stripTrailingZeros().scale() > MAX_DECIMAL_PLACES) {
+            throw StripeError.invalid(
+                    key, key + " must be at least 0 and have at most " + MAX_DECIMAL_PLACES + " decimal places.");
+        }
+        return decimal;
+    }
+
     @Nullable
     Long integer(String key) {
         String value = text(key);
@@ -109,6 +177,22 @@ final class StripeParams {
             throw StripeError.invalid(prefix, "Metadata can have at most " + MAX_METADATA_KEYS + " keys.");
         }
         return metadata;
+    }
+
+    /** The metadata after applying {@code changes} (an empty value removes its key), within Stripe's limit. */
+    static Map<String, String> merged(Map<String, String> current, Map<String, String> changes) {
+        Map<String, String> merged = new LinkedHashMap<>(current);
+        changes.forEach((key, value) -> {
+            if (value.isEmpty()) {
+                merged.remove(key);
+            } else {
+                merged.put(key, value);
+            }
+        });
+        if (merged.size() > MAX_METADATA_KEYS) {
+            throw StripeError.invalid("metadata", "Metadata can have at most " + MAX_METADATA_KEYS + " keys.");
+        }
+        return merged;
     }
 
     /** A list parameter: {@code key[]=a&key[]=b} or {@code key[0]=a&key[1]=b} (stripe-java's encoding). */

@@ -1,7 +1,5 @@
 package com.kvportal.sandbox;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -11,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -25,8 +22,6 @@ import org.springframework.transaction.annotation.Transactional;
 class StripeSandbox {
 
     private static final long CHECKOUT_SESSION_LIFETIME = 24 * 3600;
-    private static final int MAX_URL_LENGTH = 5000;
-    private static final int MAX_TEXT_LENGTH = 500;
     private static final Set<String> CUSTOMER_PARAMETERS = Set.of("email", "name", "metadata");
     private static final Set<String> IGNORED_CUSTOMER_PARAMETERS =
             Set.of("description", "phone", "address", "preferred_locales", "invoice_settings", "shipping");
@@ -34,13 +29,23 @@ class StripeSandbox {
     private final SandboxObjects objects;
     private final StripeJson json;
     private final SandboxEvents events;
+    private final StripeInvoices invoices;
+    private final SubscriptionNews news;
     private final Clock clock;
 
-    StripeSandbox(SandboxObjects objects, StripeJson json, SandboxEvents events, Clock sandboxClock) {
+    StripeSandbox(
+            SandboxObjects objects,
+            StripeJson json,
+            SandboxEvents events,
+            StripeInvoices invoices,
+            SubscriptionNews news,
+            Clock clock) {
         this.objects = objects;
         this.json = json;
         this.events = events;
-        this.clock = sandboxClock;
+        this.invoices = invoices;
+        this.news = news;
+        this.clock = clock;
     }
 
     // customers
@@ -50,9 +55,9 @@ class StripeSandbox {
         params.allowOnly(CUSTOMER_PARAMETERS, IGNORED_CUSTOMER_PARAMETERS);
         StoredCustomer customer = new StoredCustomer(
                 StripeIds.customer(),
-                email(params, "email"),
-                text(params, "name"),
-                merged(Map.of(), params.metadata("metadata")),
+                params.email("email"),
+                params.shortText("name"),
+                StripeParams.merged(Map.of(), params.metadata("metadata")),
                 CardOutcome.SUCCEEDED,
                 now());
         objects.insert(customer);
@@ -67,9 +72,9 @@ class StripeSandbox {
         StoredCustomer customer = objects.lockCustomer(id).orElseThrow(() -> StripeError.noSuch("customer", id, "id"));
         Map<String, Object> before = json.customer(customer);
         StoredCustomer updated = customer.withDetails(
-                params.has("email") ? email(params, "email") : customer.email(),
-                params.has("name") ? text(params, "name") : customer.name(),
-                merged(customer.metadata(), params.metadata("metadata")));
+                params.has("email") ? params.email("email") : customer.email(),
+                params.has("name") ? params.shortText("name") : customer.name(),
+                StripeParams.merged(customer.metadata(), params.metadata("metadata")));
         Map<String, Object> after = json.customer(updated);
         Map<String, Object> changes = SandboxEvents.changes(before, after);
         if (!changes.isEmpty()) {
@@ -115,13 +120,13 @@ class StripeSandbox {
         if (!mode.equals("subscription")) {
             throw StripeError.invalid("mode", "The sandbox supports mode=subscription only.");
         }
-        String successUrl = url(params, "success_url");
+        String successUrl = params.url("success_url");
         if (successUrl == null) {
             throw StripeError.missing("success_url");
         }
-        String cancelUrl = url(params, "cancel_url");
+        String cancelUrl = params.url("cancel_url");
         String customer = params.text("customer");
-        String customerEmail = email(params, "customer_email");
+        String customerEmail = params.email("customer_email");
         if (customer != null && customerEmail != null) {
             throw StripeError.invalid(
                     "customer_email", "You may only specify one of these parameters: customer, customer_email.");
@@ -158,12 +163,12 @@ class StripeSandbox {
                 customer,
                 customerEmail,
                 clientReferenceId,
-                merged(Map.of(), params.metadata("metadata")),
+                StripeParams.merged(Map.of(), params.metadata("metadata")),
                 price.id(),
                 quantity,
                 successUrl,
                 cancelUrl,
-                merged(Map.of(), params.metadata("subscription_data[metadata]")),
+                StripeParams.merged(Map.of(), params.metadata("subscription_data[metadata]")),
                 null,
                 now,
                 now + CHECKOUT_SESSION_LIFETIME,
@@ -232,9 +237,9 @@ class StripeSandbox {
         objects.insert(subscription);
         events.emit("customer.subscription.created", json.subscription(subscription));
         // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
-        issue(
+        invoices.issueNow(
                 StoredInvoice.draft(
-                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now),
+                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null),
                 CardOutcome.SUCCEEDED);
         StoredCheckoutSession completed = session.completed(customer.id(), subscription.id(), now);
         objects.update(completed);
@@ -281,8 +286,8 @@ class StripeSandbox {
                 updated = updated.withCancellation(false, cancelAt, canceledAt);
             }
         }
-        updated = updated.withMetadata(merged(subscription.metadata(), params.metadata("metadata")));
-        return saveAndAnnounce(subscription, updated);
+        updated = updated.withMetadata(StripeParams.merged(subscription.metadata(), params.metadata("metadata")));
+        return news.saveAndAnnounce(subscription, updated);
     }
 
     /** {@code DELETE /v1/subscriptions/{id}}: ends the subscription now. */
@@ -294,12 +299,14 @@ class StripeSandbox {
             throw StripeError.state("subscription_ended", "This subscription has already been canceled.");
         }
         long now = now();
-        return endAndAnnounce(subscription.ended(now, now));
+        return news.endAndAnnounce(subscription.ended(now, now));
     }
 
     /**
-     * Moves the subscription to the end of its current period, as a Stripe test clock would: it ends when set to
-     * cancel by then, otherwise it renews with a new invoice charged to the customer's card.
+     * Moves the subscription to the end of its current period, as a Stripe test clock would: drafts left from
+     * earlier renewals are finalized and charged first (their grace has passed); then it ends when set to cancel by
+     * then, or renews: a new period, and the renewal drafted with {@code invoice.created}, to be finalized and
+     * charged once that event is answered (or after the grace).
      */
     @Transactional
     Map<String, Object> advance(String id) {
@@ -307,39 +314,25 @@ class StripeSandbox {
                 .orElseThrow(() -> StripeError.noSuch("subscription", id, "id"))
                 .customer();
         StoredCustomer customer = objects.lockCustomer(customerId).orElseThrow();
-        StoredSubscription subscription = objects.lockSubscription(id).orElseThrow();
-        if (subscription.hasEnded()) {
+        if (objects.lockSubscription(id).orElseThrow().hasEnded()) {
             throw StripeError.state("subscription_ended", "This subscription has ended; there is nothing to advance.");
         }
+        invoices.finalizeDrafts(customer);
+        StoredSubscription subscription = objects.lockSubscription(id).orElseThrow();
         long now = now();
         if (subscription.endsWithCurrentPeriod()) {
             Long cancelAt = subscription.cancelAt();
             long endedAt = cancelAt == null
                     ? subscription.currentPeriodEnd()
                     : Math.min(cancelAt, subscription.currentPeriodEnd());
-            return endAndAnnounce(
+            return news.endAndAnnounce(
                     subscription.ended(endedAt, subscription.canceledAt() == null ? now : subscription.canceledAt()));
         }
         StoredPrice price = objects.price(subscription.price()).orElseThrow();
         long start = subscription.currentPeriodEnd();
         long end = periodEnd(subscription.billingCycleAnchor(), price.interval(), start);
-        // a renewal invoice's period is the one that just ended; its line covers the new one
-        StoredInvoice invoice = issue(
-                StoredInvoice.draft(
-                        StripeIds.invoice(),
-                        subscription,
-                        "subscription_cycle",
-                        price,
-                        subscription.currentPeriodStart(),
-                        subscription.currentPeriodEnd(),
-                        start,
-                        end,
-                        now),
-                customer.card());
-        boolean settled = !invoice.isOpen()
-                && objects.invoices(null, subscription.id(), "open", 1).isEmpty();
-        return saveAndAnnounce(
-                subscription, subscription.renewed(start, end, invoice.id(), settled ? "active" : "past_due"));
+        StoredInvoice draft = invoices.draftRenewal(subscription, price, start, end);
+        return news.saveAndAnnounce(subscription, subscription.renewed(start, end, draft.id(), subscription.status()));
     }
 
     // cards
@@ -356,12 +349,11 @@ class StripeSandbox {
         List<String> paid = new ArrayList<>();
         List<String> reactivated = new ArrayList<>();
         if (card == CardOutcome.SUCCEEDED) {
-            long now = now();
             for (StoredInvoice invoice : objects.lockOpenInvoices(customerId)) {
-                paid.add(markPaid(invoice, now).id());
+                paid.add(invoices.markPaid(invoice).id());
             }
             for (StoredSubscription subscription : objects.lockPastDueSubscriptions(customerId)) {
-                saveAndAnnounce(subscription, subscription.withStatus("active"));
+                news.saveAndAnnounce(subscription, subscription.withStatus("active"));
                 reactivated.add(subscription.id());
             }
         }
@@ -384,62 +376,12 @@ class StripeSandbox {
             throw StripeError.noSuchParam("customer", customer, "customer");
         }
         StoredPortalSession session =
-                new StoredPortalSession(StripeIds.portalSession(), customer, url(params, "return_url"), now());
+                new StoredPortalSession(StripeIds.portalSession(), customer, params.url("return_url"), now());
         objects.insert(session);
         return json.portalSession(session);
     }
 
     // shared steps
-
-    /**
-     * Creates, finalizes and charges an invoice with Stripe's events: invoice.created, invoice.finalized, then
-     * invoice.paid and invoice.payment_succeeded, or invoice.payment_failed (the invoice stays open).
-     */
-    private StoredInvoice issue(StoredInvoice draft, CardOutcome card) {
-        objects.insert(draft);
-        events.emit("invoice.created", json.invoice(draft));
-        long now = now();
-        StoredInvoice open = draft.finalized(now, objects.nextInvoiceNumber(draft.customer()));
-        objects.update(open);
-        events.emit("invoice.finalized", json.invoice(open));
-        if (card == CardOutcome.SUCCEEDED) {
-            return markPaid(open, now);
-        }
-        StoredInvoice failed = open.paymentFailed();
-        objects.update(failed);
-        events.emit("invoice.payment_failed", json.invoice(failed));
-        return failed;
-    }
-
-    /** Charges an open invoice successfully, with Stripe's invoice.paid and invoice.payment_succeeded. */
-    private StoredInvoice markPaid(StoredInvoice open, long now) {
-        StoredInvoice paid = open.paid(now);
-        objects.update(paid);
-        Map<String, Object> after = json.invoice(paid);
-        events.emit("invoice.paid", after);
-        events.emit("invoice.payment_succeeded", after);
-        return paid;
-    }
-
-    /** Stores a subscription that has just ended and announces it with customer.subscription.deleted. */
-    private Map<String, Object> endAndAnnounce(StoredSubscription ended) {
-        objects.update(ended);
-        Map<String, Object> after = json.subscription(ended);
-        events.emit("customer.subscription.deleted", after);
-        return after;
-    }
-
-    /** Stores a changed subscription and announces it with customer.subscription.updated; no change, no event. */
-    private Map<String, Object> saveAndAnnounce(StoredSubscription before, StoredSubscription after) {
-        Map<String, Object> beforeJson = json.subscription(before);
-        Map<String, Object> afterJson = json.subscription(after);
-        Map<String, Object> changes = SandboxEvents.changes(beforeJson, afterJson);
-        if (!changes.isEmpty()) {
-            objects.update(after);
-            events.emit("customer.subscription.updated", afterJson, changes);
-        }
-        return afterJson;
-    }
 
     /** The end of the billing period that contains {@code at}: the first anchor + n intervals after it. */
     static long periodEnd(long anchor, String interval, long at) {
@@ -456,59 +398,6 @@ class StripeSandbox {
                 return end.toEpochSecond();
             }
         }
-    }
-
-    private static Map<String, String> merged(Map<String, String> current, Map<String, String> changes) {
-        Map<String, String> merged = new LinkedHashMap<>(current);
-        changes.forEach((key, value) -> {
-            if (value.isEmpty()) {
-                merged.remove(key);
-            } else {
-                merged.put(key, value);
-            }
-        });
-        if (merged.size() > StripeParams.MAX_METADATA_KEYS) {
-            throw StripeError.invalid(
-                    "metadata", "Metadata can have at most " + StripeParams.MAX_METADATA_KEYS + " keys.");
-        }
-        return merged;
-    }
-
-    private static @Nullable String text(StripeParams params, String key) {
-        String value = params.text(key);
-        if (value != null && value.length() > MAX_TEXT_LENGTH) {
-            throw StripeError.invalid(key, key + " can have at most " + MAX_TEXT_LENGTH + " characters.");
-        }
-        return value;
-    }
-
-    private static @Nullable String email(StripeParams params, String key) {
-        String value = text(params, key);
-        if (value != null && (!value.matches("[^@\\s]+@[^@\\s]+") || value.length() > 512)) {
-            throw StripeError.invalid(key, "Invalid email address: " + value);
-        }
-        return value;
-    }
-
-    /** An absolute http(s) URL; Stripe's {@code {CHECKOUT_SESSION_ID}} template may appear in it. */
-    private static @Nullable String url(StripeParams params, String key) {
-        String value = params.text(key);
-        if (value == null) {
-            return null;
-        }
-        if (value.length() > MAX_URL_LENGTH) {
-            throw StripeError.invalid(key, "Invalid URL: too long.");
-        }
-        try {
-            URI uri = new URI(value.replace("{CHECKOUT_SESSION_ID}", "CHECKOUT_SESSION_ID"));
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase();
-            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-                throw StripeError.invalid(key, "Not a valid URL: " + key + " must be an absolute http(s) URL.");
-            }
-        } catch (URISyntaxException e) {
-            throw StripeError.invalid(key, "Not a valid URL: " + e.getMessage());
-        }
-        return value;
     }
 
     private long now() {

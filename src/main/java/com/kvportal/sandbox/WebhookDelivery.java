@@ -53,12 +53,12 @@ class WebhookDelivery implements SmartLifecycle {
             PaymentProvider provider,
             AppBaseUrl baseUrl,
             SandboxProperties properties,
-            Clock sandboxClock) {
+            Clock clock) {
         this.outbox = outbox;
         this.provider = provider;
         this.baseUrl = baseUrl;
         this.properties = properties;
-        this.clock = sandboxClock;
+        this.clock = clock;
         this.http = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER)

@@ -8,6 +8,7 @@ import com.kvportal.support.IntegrationTest;
 import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
+import com.stripe.model.Invoice;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
@@ -162,6 +163,23 @@ abstract class SandboxTest extends IntegrationTest {
                 .param(count)
                 .query(String.class)
                 .list();
+    }
+
+    /** The types of the events about one object (their {@code data.object.id}), in creation order. */
+    List<String> eventTypesAbout(String objectId) {
+        return jdbc.sql("select type from sandbox_events where payload::jsonb #>> '{data,object,id}' = ? order by seq")
+                .param(objectId)
+                .query(String.class)
+                .list();
+    }
+
+    /** Waits until the sandbox's invoice has the status (a renewal is finalized after its invoice.created). */
+    Invoice awaitInvoice(String invoiceId, String status) throws StripeException {
+        await(
+                "invoice " + invoiceId + " " + status,
+                Duration.ofSeconds(20),
+                () -> stripe().v1().invoices().retrieve(invoiceId).getStatus().equals(status));
+        return stripe().v1().invoices().retrieve(invoiceId);
     }
 
     static void await(String what, Duration timeout, Callable<Boolean> condition) {

@@ -7,11 +7,15 @@ import com.stripe.Stripe;
 import com.stripe.exception.SignatureVerificationException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Event;
+import com.stripe.model.Invoice;
+import com.stripe.model.InvoiceItem;
 import com.stripe.model.StripeObject;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.Webhook;
 import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -40,24 +44,31 @@ import org.springframework.web.bind.annotation.RestController;
 @TestPropertySource(
         properties = {
             "kvportal.sandbox.webhook-path=" + SandboxWebhookDeliveryTest.Receiver.PATH,
+            "kvportal.sandbox.draft-grace=" + SandboxWebhookDeliveryTest.GRACE_SECONDS + "s",
             // the retries' doubling waits, shortened from 1 s, 2 s, 4 s: the same rule without waiting seconds
             "kvportal.sandbox.first-retry=" + SandboxWebhookDeliveryTest.FIRST_RETRY_MILLIS + "ms",
             "kvportal.sandbox.poll-interval=20ms"
         })
 class SandboxWebhookDeliveryTest extends SandboxTest {
 
-    static final long FIRST_RETRY_MILLIS = 300;
+    static final int GRACE_SECONDS = 5;
+
+    static final long FIRST_RETRY_MILLIS = 500;
 
     /** A wait of {@code factor} times the first retry's. */
     private static Duration retries(double factor) {
         return Duration.ofMillis(Math.round(FIRST_RETRY_MILLIS * factor));
     }
 
-    /** A webhook that refuses the first attempt of every event, and every attempt of marked events until released. */
+    /**
+     * A webhook that refuses the first attempt of every event, every attempt of marked events until released, and
+     * every invoice.created about a customer whose email holds {@link #HOLD_DRAFT}.
+     */
     @RestController
     static class Receiver {
         static final String PATH = "/test/sandbox-webhook";
         static final String MARK = "always-fail";
+        static final String HOLD_DRAFT = "hold-draft";
 
         record Delivery(String eventId, long receivedAtNanos, String payload, String signature, int answered) {}
 
@@ -68,7 +79,9 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         @PostMapping(PATH)
         ResponseEntity<Void> receive(@RequestBody String payload, @RequestHeader("Stripe-Signature") String signature) {
             String id = JSON.readTree(payload).get("id").asString();
-            boolean refuse = seen.add(id) || (payload.contains(MARK) && !releaseMarked.get());
+            boolean refuse = seen.add(id)
+                    || (payload.contains(MARK) && !releaseMarked.get())
+                    || (payload.contains("\"invoice.created\"") && payload.contains(HOLD_DRAFT));
             int status = refuse ? 503 : 200;
             deliveries.add(new Delivery(id, System.nanoTime(), payload, signature, status));
             return ResponseEntity.status(status).build();
@@ -92,7 +105,13 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         Session session = openCheckout("delivered@example.com");
         String subscriptionId = payAndSubscribe(session);
         postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"card_declined\"}");
-        send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        String renewal = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
+                .json()
+                .get("latest_invoice")
+                .asString();
+        // the renewal is charged once its invoice.created is accepted (here at the second attempt)
+        await("the declined renewal", Duration.ofSeconds(30), () -> eventTypesAbout(renewal)
+                .contains("invoice.payment_failed"));
         postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"succeeded\"}");
         stripe().v1()
                 .subscriptions()
@@ -215,5 +234,68 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                         .collect(Collectors.toList()))
                 .endsWith(200)
                 .hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void shouldFinalizeARenewalPromptlyOnceItsInvoiceCreatedIsAnswered() throws StripeException {
+        String subscriptionId = payAndSubscribe(openCheckout("prompt-renewal@example.com"));
+        long advancedAt = System.nanoTime();
+
+        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
+                .json()
+                .get("latest_invoice")
+                .asString();
+
+        // the receiver refuses the first attempt: the draft waits for the retry (FIRST_RETRY_MILLIS) later
+        assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("draft");
+        Invoice paid = awaitInvoice(invoiceId, "paid");
+        Duration took = Duration.ofNanos(System.nanoTime() - advancedAt);
+        String createdEvent = jdbc.sql("select created_event from sandbox_invoices where id = ?")
+                .param(invoiceId)
+                .query(String.class)
+                .single();
+        assertThat(receiver.of(createdEvent))
+                .extracting(Receiver.Delivery::answered)
+                .containsExactly(503, 200);
+        assertThat(took).isLessThan(Duration.ofSeconds(GRACE_SECONDS - 1));
+        assertThat(paid.getStatusTransitions().getFinalizedAt()).isNotNull();
+        assertThat(eventTypesAbout(invoiceId))
+                .containsExactly("invoice.created", "invoice.finalized", "invoice.paid", "invoice.payment_succeeded");
+    }
+
+    @Test
+    void shouldFinalizeARenewalWhoseInvoiceCreatedIsNeverAnsweredAfterTheGrace() throws StripeException {
+        Session session = openCheckout(Receiver.HOLD_DRAFT + "@example.com");
+        String subscriptionId = payAndSubscribe(session);
+        long advancedAt = System.nanoTime();
+
+        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
+                .json()
+                .get("latest_invoice")
+                .asString();
+        // during the grace the draft still takes items as lines
+        InvoiceItem item = stripe().v1()
+                .invoiceItems()
+                .create(InvoiceItemCreateParams.builder()
+                        .setCustomer(session.getCustomer())
+                        .setInvoice(invoiceId)
+                        .setQuantity(5L)
+                        .setUnitAmountDecimal(new BigDecimal("200"))
+                        .setDescription("Storage overage")
+                        .build());
+        assertThat(item.getInvoice()).isEqualTo(invoiceId);
+
+        Invoice paid = awaitInvoice(invoiceId, "paid");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - advancedAt))
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(GRACE_SECONDS - 1));
+        assertThat(jdbc.sql("select delivered_at is null from sandbox_events e join sandbox_invoices i"
+                                + " on i.created_event = e.id where i.id = ?")
+                        .param(invoiceId)
+                        .query(Boolean.class)
+                        .single())
+                .isTrue();
+        assertThat(paid.getAmountPaid()).isEqualTo(3000L);
+        assertThat(paid.getLines().getData()).hasSize(2);
     }
 }

@@ -1,0 +1,388 @@
+package com.kvportal.sandbox;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The sandbox's invoices and invoice items as Stripe runs them: a renewal is drafted with the customer's pending
+ * items and {@code invoice.created}, then finalized and charged once that event was answered 2xx (or after the
+ * grace); items join a draft as lines or wait, pending, for the next invoice; standalone invoices are made from
+ * pending items and finalized on request.
+ */
+@Service
+@SandboxMode
+class StripeInvoices {
+
+    /** Stripe's largest amount of one charge in USD: $999,999.99. */
+    private static final long MAX_AMOUNT = 99_999_999;
+
+    private final SandboxObjects objects;
+    private final StripeJson json;
+    private final SandboxEvents events;
+    private final SubscriptionNews news;
+    private final SandboxProperties properties;
+    private final Clock clock;
+
+    StripeInvoices(
+            SandboxObjects objects,
+            StripeJson json,
+            SandboxEvents events,
+            SubscriptionNews news,
+            SandboxProperties properties,
+            Clock clock) {
+        this.objects = objects;
+        this.json = json;
+        this.events = events;
+        this.news = news;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    // the subscription's invoices (callers hold the customer's lock)
+
+    /** The first invoice of a subscription: created, finalized and charged at once, as at Stripe. */
+    StoredInvoice issueNow(StoredInvoice draft, CardOutcome card) {
+        objects.insert(draft);
+        events.emit("invoice.created", json.invoice(draft));
+        return finalizeAndCharge(draft, card, true);
+    }
+
+    /**
+     * The renewal draft of a subscription whose period just ended: its subscription line, the customer's pending
+     * items as further lines, and {@code invoice.created}; it is finalized later (see {@link #finalizeDueDraft}).
+     */
+    StoredInvoice draftRenewal(
+            StoredSubscription subscription, StoredPrice price, long newPeriodStart, long newPeriodEnd) {
+        long now = now();
+        StoredInvoice draft = StoredInvoice.draft(
+                StripeIds.invoice(),
+                subscription,
+                "subscription_cycle",
+                price,
+                subscription.currentPeriodStart(),
+                subscription.currentPeriodEnd(),
+                newPeriodStart,
+                newPeriodEnd,
+                now,
+                now + properties.draftGrace().toSeconds());
+        objects.insert(draft);
+        return announceDraft(withPendingItems(draft));
+    }
+
+    /** Finalizes and charges the customer's drafts that advance by themselves: time passes over their grace. */
+    void finalizeDrafts(StoredCustomer customer) {
+        for (StoredInvoice draft : objects.lockAutoAdvancingDrafts(customer.id())) {
+            finalizeAndCharge(draft, customer.card(), true);
+        }
+    }
+
+    /**
+     * Finalizes and charges a draft that is due (its {@code invoice.created} answered, or its grace over), unless
+     * someone else finalized it meanwhile.
+     */
+    @Transactional
+    void finalizeDueDraft(String invoiceId) {
+        StoredInvoice unlocked = objects.invoice(invoiceId).orElseThrow();
+        StoredCustomer customer = objects.lockCustomer(unlocked.customer()).orElseThrow();
+        if (unlocked.subscription() != null) {
+            objects.lockSubscription(unlocked.subscription());
+        }
+        StoredInvoice draft = objects.lockInvoice(invoiceId).orElseThrow();
+        if (draft.isDraft() && draft.autoAdvance()) {
+            finalizeAndCharge(draft, customer.card(), true);
+        }
+    }
+
+    /** Charges an open invoice successfully, with Stripe's invoice.paid and invoice.payment_succeeded. */
+    StoredInvoice markPaid(StoredInvoice open) {
+        StoredInvoice paid = open.paid(now());
+        objects.update(paid);
+        Map<String, Object> after = json.invoice(paid);
+        events.emit("invoice.paid", after);
+        events.emit("invoice.payment_succeeded", after);
+        return paid;
+    }
+
+    // the API
+
+    /** {@code POST /v1/invoiceitems}. */
+    @Transactional
+    Map<String, Object> createInvoiceItem(StripeParams params) {
+        params.allowOnly(
+                Set.of(
+                        "customer",
+                        "invoice",
+                        "quantity",
+                        "unit_amount_decimal",
+                        "amount",
+                        "currency",
+                        "description",
+                        "period",
+                        "metadata"),
+                Set.of("discountable", "tax_behavior", "tax_code", "tax_rates", "discounts"));
+        String customerId = params.required("customer");
+        objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
+        long now = now();
+        StoredInvoiceItem item = new StoredInvoiceItem(
+                StripeIds.invoiceItem(),
+                customerId,
+                null,
+                StripeIds.invoiceLine(),
+                0,
+                BigDecimal.ZERO,
+                0,
+                currency(params),
+                params.shortText("description"),
+                now,
+                now,
+                StripeParams.merged(Map.of(), params.metadata("metadata")),
+                now);
+        item = priced(item, params);
+        item = period(item, params);
+        String invoiceId = params.text("invoice");
+        if (invoiceId != null) {
+            StoredInvoice invoice = objects.lockInvoice(invoiceId)
+                    .orElseThrow(() -> StripeError.noSuchParam("invoice", invoiceId, "invoice"));
+            if (!invoice.customer().equals(customerId)) {
+                throw StripeError.invalid(
+                        "invoice", "The invoice " + invoiceId + " does not belong to the customer " + customerId + ".");
+            }
+            if (!invoice.isDraft()) {
+                throw StripeError.notEditable(invoiceId);
+            }
+            item = item.on(invoiceId);
+            objects.insert(item);
+            objects.update(invoice.withLineOf(item.amount()));
+        } else {
+            objects.insert(item);
+        }
+        Map<String, Object> created = json.invoiceItem(item);
+        events.emit("invoiceitem.created", created);
+        return created;
+    }
+
+    /** {@code POST /v1/invoices}: a standalone draft, with the customer's pending items when asked. */
+    @Transactional
+    Map<String, Object> createInvoice(StripeParams params) {
+        params.allowOnly(
+                Set.of(
+                        "customer",
+                        "pending_invoice_items_behavior",
+                        "auto_advance",
+                        "collection_method",
+                        "description",
+                        "metadata"),
+                Set.of("default_tax_rates", "footer", "custom_fields", "rendering", "statement_descriptor"));
+        String customerId = params.required("customer");
+        objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
+        String behavior = params.text("pending_invoice_items_behavior");
+        if (behavior != null && !behavior.equals("include") && !behavior.equals("exclude")) {
+            throw StripeError.invalid(
+                    "pending_invoice_items_behavior", "pending_invoice_items_behavior must be include or exclude.");
+        }
+        String collection = params.text("collection_method");
+        if (collection != null && !collection.equals("charge_automatically")) {
+            throw StripeError.invalid(
+                    "collection_method", "The sandbox supports collection_method=charge_automatically only.");
+        }
+        Boolean autoAdvance = params.bool("auto_advance");
+        boolean advances = Boolean.TRUE.equals(autoAdvance);
+        long now = now();
+        StoredInvoice draft = StoredInvoice.standalone(
+                StripeIds.invoice(),
+                customerId,
+                advances,
+                advances ? now + properties.draftGrace().toSeconds() : null,
+                now);
+        objects.insert(draft);
+        if ("include".equals(behavior)) {
+            draft = withPendingItems(draft);
+        }
+        return json.invoice(announceDraft(draft));
+    }
+
+    /** {@code POST /v1/invoices/{id}/finalize}: open and numbered; charged at once when it advances by itself. */
+    @Transactional
+    Map<String, Object> finalizeInvoice(String id, StripeParams params) {
+        params.allowOnly(Set.of("auto_advance"), Set.of());
+        StoredInvoice unlocked = objects.invoice(id).orElseThrow(() -> StripeError.noSuch("invoice", id, "id"));
+        StoredCustomer customer = objects.lockCustomer(unlocked.customer()).orElseThrow();
+        if (unlocked.subscription() != null) {
+            objects.lockSubscription(unlocked.subscription());
+        }
+        StoredInvoice invoice = objects.lockInvoice(id).orElseThrow();
+        if (!invoice.isDraft()) {
+            throw StripeError.state(
+                    "invoice_already_finalized",
+                    "This invoice is already finalized, you can't re-finalize a non-draft invoice.");
+        }
+        Boolean autoAdvance = params.bool("auto_advance");
+        boolean charge = autoAdvance == null ? invoice.autoAdvance() : autoAdvance;
+        return json.invoice(finalizeAndCharge(invoice, customer.card(), charge));
+    }
+
+    // shared steps
+
+    /** The draft with the customer's pending items moved onto it as lines. */
+    private StoredInvoice withPendingItems(StoredInvoice draft) {
+        StoredInvoice withItems = draft;
+        for (StoredInvoiceItem item : objects.attachPendingItems(draft.customer(), draft.id())) {
+            withItems = withItems.withLineOf(item.amount());
+        }
+        return withItems;
+    }
+
+    /** Records {@code invoice.created} and remembers its id: its answer decides when a renewal is finalized. */
+    private StoredInvoice announceDraft(StoredInvoice draft) {
+        String eventId = events.emit("invoice.created", json.invoice(draft));
+        StoredInvoice announced = draft.withCreatedEvent(eventId);
+        objects.update(announced);
+        return announced;
+    }
+
+    /**
+     * Finalizes a draft (invoice.finalized) and, when {@code charge}, charges it to the card: invoice.paid and
+     * invoice.payment_succeeded, or invoice.payment_failed (it stays open). A subscription's status follows: past
+     * due while one of its invoices is open, active once none is. A zero invoice is paid at once.
+     */
+    private StoredInvoice finalizeAndCharge(StoredInvoice draft, CardOutcome card, boolean charge) {
+        StoredInvoice open = draft.finalized(now(), objects.nextInvoiceNumber(draft.customer()), charge);
+        objects.update(open);
+        events.emit("invoice.finalized", json.invoice(open));
+        StoredInvoice result;
+        if (open.amountDue() == 0) {
+            result = open.paidWithoutCharge(now());
+            objects.update(result);
+            Map<String, Object> after = json.invoice(result);
+            events.emit("invoice.paid", after);
+            events.emit("invoice.payment_succeeded", after);
+        } else if (!charge) {
+            return open;
+        } else if (card == CardOutcome.SUCCEEDED) {
+            result = markPaid(open);
+        } else {
+            result = open.paymentFailed();
+            objects.update(result);
+            events.emit("invoice.payment_failed", json.invoice(result));
+        }
+        settleSubscription(result);
+        return result;
+    }
+
+    /** After a charge of a subscription's invoice: past due while it has an open invoice, active once it has none. */
+    private void settleSubscription(StoredInvoice charged) {
+        if (charged.subscription() == null) {
+            return;
+        }
+        StoredSubscription subscription =
+                objects.lockSubscription(charged.subscription()).orElseThrow();
+        if (subscription.hasEnded()) {
+            return;
+        }
+        boolean owing = !objects.invoices(null, subscription.id(), "open", 1).isEmpty();
+        String status = owing ? "past_due" : "active";
+        if (!subscription.status().equals(status)
+                && (subscription.status().equals("active")
+                        || subscription.status().equals("past_due"))) {
+            news.saveAndAnnounce(subscription, subscription.withStatus(status));
+        }
+    }
+
+    private static String currency(StripeParams params) {
+        String currency = params.text("currency");
+        if (currency == null) {
+            return "usd";
+        }
+        if (!currency.equals("usd")) {
+            throw StripeError.invalid("currency", "The sandbox's prices are in usd: currency must be usd.");
+        }
+        return currency;
+    }
+
+    /** The item's quantity, unit amount and amount: {@code unit_amount_decimal} × {@code quantity}, or {@code amount}. */
+    private static StoredInvoiceItem priced(StoredInvoiceItem item, StripeParams params) {
+        Long quantityParam = params.integer("quantity");
+        long quantity = quantityParam == null ? 1 : quantityParam;
+        if (quantity < 0 || quantity > 1_000_000_000L) {
+            throw StripeError.invalid("quantity", "quantity must be between 0 and 1000000000.");
+        }
+        BigDecimal unit = params.decimal("unit_amount_decimal");
+        Long amount = params.integer("amount");
+        if (unit != null && amount != null) {
+            throw StripeError.invalid(
+                    "amount", "You may only specify one of these parameters: amount, unit_amount_decimal.");
+        }
+        if (unit == null && amount == null) {
+            throw StripeError.missing("unit_amount_decimal");
+        }
+        if (amount != null) {
+            if (quantityParam != null && quantity != 1) {
+                throw StripeError.invalid("quantity", "quantity cannot be given with amount; use unit_amount_decimal.");
+            }
+            if (amount < 0) {
+                throw StripeError.invalid("amount", "amount must be at least 0.");
+            }
+            unit = BigDecimal.valueOf(amount);
+            quantity = 1;
+        }
+        BigDecimal total = unit.multiply(BigDecimal.valueOf(quantity)).setScale(0, RoundingMode.HALF_UP);
+        if (total.compareTo(BigDecimal.valueOf(MAX_AMOUNT)) > 0) {
+            throw StripeError.amountTooLarge(MAX_AMOUNT);
+        }
+        return new StoredInvoiceItem(
+                item.id(),
+                item.customer(),
+                item.invoice(),
+                item.lineId(),
+                quantity,
+                unit,
+                total.longValueExact(),
+                item.currency(),
+                item.description(),
+                item.periodStart(),
+                item.periodEnd(),
+                item.metadata(),
+                item.created());
+    }
+
+    /** The service period of the item: {@code period[start]} and {@code period[end]}, or its creation instant. */
+    private static StoredInvoiceItem period(StoredInvoiceItem item, StripeParams params) {
+        if (!params.has("period[start]") && !params.has("period[end]")) {
+            return item;
+        }
+        Long start = params.integer("period[start]");
+        Long end = params.integer("period[end]");
+        if (start == null) {
+            throw StripeError.missing("period[start]");
+        }
+        if (end == null) {
+            throw StripeError.missing("period[end]");
+        }
+        if (end < start) {
+            throw StripeError.invalid("period[end]", "period[end] must be on or after period[start].");
+        }
+        return new StoredInvoiceItem(
+                item.id(),
+                item.customer(),
+                item.invoice(),
+                item.lineId(),
+                item.quantity(),
+                item.unitAmountDecimal(),
+                item.amount(),
+                item.currency(),
+                item.description(),
+                start,
+                end,
+                item.metadata(),
+                item.created());
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
+    }
+}

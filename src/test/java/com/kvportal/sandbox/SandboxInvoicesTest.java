@@ -1,0 +1,366 @@
+package com.kvportal.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.stripe.exception.InvalidRequestException;
+import com.stripe.exception.StripeException;
+import com.stripe.model.Event;
+import com.stripe.model.Invoice;
+import com.stripe.model.InvoiceItem;
+import com.stripe.model.InvoiceLineItem;
+import com.stripe.model.StripeCollection;
+import com.stripe.model.checkout.Session;
+import com.stripe.net.RequestOptions;
+import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.EventListParams;
+import com.stripe.param.InvoiceCreateParams;
+import com.stripe.param.InvoiceFinalizeInvoiceParams;
+import com.stripe.param.InvoiceItemCreateParams;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Invoice items, standalone invoices and the event log (CONTRACT 7.1) through stripe-java, against the sandbox with
+ * the billing webhook answering its events.
+ */
+class SandboxInvoicesTest extends SandboxTest {
+
+    private static final long PERIOD_START = 1_767_225_600L;
+    private static final long PERIOD_END = 1_769_904_000L;
+
+    @Test
+    void shouldKeepAnItemWithoutInvoicePendingAndPutItOnTheCustomersNextRenewal() throws StripeException {
+        Session session = openCheckout("pending-renewal@example.com");
+        String subscriptionId = payAndSubscribe(session);
+
+        InvoiceItem pending = stripe().v1().invoiceItems().create(overage(session.getCustomer(), null, 5));
+
+        assertThat(pending.getId()).startsWith("ii_");
+        assertThat(pending.getObject()).isEqualTo("invoiceitem");
+        assertThat(pending.getInvoice()).isNull();
+        assertThat(pending.getAmount()).isEqualTo(1000L);
+        assertThat(pending.getQuantity()).isEqualTo(5L);
+        assertThat(pending.getCurrency()).isEqualTo("usd");
+        assertThat(pending.getMetadata()).containsEntry("kind", "storage_overage");
+        assertThat(pending.getPeriod().getStart()).isEqualTo(PERIOD_START);
+        assertThat(pending.getPeriod().getEnd()).isEqualTo(PERIOD_END);
+        assertThat(stripe().v1().invoiceItems().retrieve(pending.getId()).getAmount())
+                .isEqualTo(1000L);
+
+        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
+                .json()
+                .get("latest_invoice")
+                .asString();
+
+        Invoice draft = createdEventOf(invoiceId);
+        assertThat(draft.getStatus()).isEqualTo("draft");
+        assertThat(draft.getBillingReason()).isEqualTo("subscription_cycle");
+        assertThat(draft.getAmountDue()).isEqualTo(3000L);
+        assertThat(draft.getLines().getData()).hasSize(2);
+        InvoiceLineItem overage = draft.getLines().getData().get(1);
+        assertThat(overage.getDescription()).isEqualTo("Storage overage: 5 × 10 GiB");
+        assertThat(overage.getQuantity()).isEqualTo(5L);
+        assertThat(overage.getAmount()).isEqualTo(1000L);
+        assertThat(overage.getMetadata()).containsEntry("kind", "storage_overage");
+        assertThat(overage.getPeriod().getStart()).isEqualTo(PERIOD_START);
+        assertThat(overage.getParent().getInvoiceItemDetails().getInvoiceItem()).isEqualTo(pending.getId());
+        assertThat(draft.getLines().getData().get(0).getParent().getSubscriptionItemDetails())
+                .isNotNull();
+
+        Invoice paid = awaitInvoice(invoiceId, "paid");
+        assertThat(paid.getAmountPaid()).isEqualTo(3000L);
+        assertThat(stripe().v1().invoiceItems().retrieve(pending.getId()).getInvoice())
+                .isEqualTo(invoiceId);
+    }
+
+    @Test
+    void shouldMakeAStandaloneInvoiceFromPendingItemsAndChargeItWhenFinalized() throws StripeException {
+        String customer = customer("standalone@example.com");
+        stripe().v1().invoiceItems().create(overage(customer, null, 3));
+        stripe().v1().invoiceItems().create(overage(customer, null, 1));
+
+        Invoice draft = stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+                        .setAutoAdvance(true)
+                        .build());
+
+        assertThat(draft.getId()).startsWith("in_");
+        assertThat(draft.getStatus()).isEqualTo("draft");
+        assertThat(draft.getBillingReason()).isEqualTo("manual");
+        assertThat(draft.getAutoAdvance()).isTrue();
+        assertThat(draft.getParent()).isNull();
+        assertThat(draft.getAmountDue()).isEqualTo(800L);
+        assertThat(draft.getLines().getData())
+                .extracting(InvoiceLineItem::getQuantity)
+                .containsExactly(3L, 1L);
+
+        Invoice finalized = stripe().v1().invoices().finalizeInvoice(draft.getId());
+
+        assertThat(finalized.getStatus()).isEqualTo("paid");
+        assertThat(finalized.getNumber()).isNotNull();
+        assertThat(finalized.getAmountPaid()).isEqualTo(800L);
+        assertThat(eventTypesAbout(draft.getId()))
+                .containsExactly("invoice.created", "invoice.finalized", "invoice.paid", "invoice.payment_succeeded");
+        // nothing is pending any more: a second invoice is empty
+        Invoice empty = stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+                        .build());
+        assertThat(empty.getLines().getData()).isEmpty();
+        assertThat(empty.getAmountDue()).isZero();
+    }
+
+    @Test
+    void shouldAddAnItemToADraftAsALineAndRefuseItOnceTheInvoiceIsFinalized() throws StripeException {
+        String customer = customer("draft-lines@example.com");
+        Invoice draft = stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setAutoAdvance(false)
+                        .build());
+        assertThat(draft.getAutoAdvance()).isFalse();
+
+        InvoiceItem line = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
+
+        assertThat(line.getInvoice()).isEqualTo(draft.getId());
+        Invoice withLine = stripe().v1().invoices().retrieve(draft.getId());
+        assertThat(withLine.getAmountDue()).isEqualTo(400L);
+        assertThat(withLine.getLines().getData()).hasSize(1);
+
+        // without auto_advance, finalizing opens the invoice and charges nothing
+        Invoice open = stripe().v1()
+                .invoices()
+                .finalizeInvoice(
+                        draft.getId(),
+                        InvoiceFinalizeInvoiceParams.builder()
+                                .setAutoAdvance(false)
+                                .build());
+        assertThat(open.getStatus()).isEqualTo("open");
+        assertThat(open.getAmountPaid()).isZero();
+
+        assertThatThrownBy(() -> stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 1)))
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+                    assertThat(e.getStatusCode()).isEqualTo(400);
+                    assertThat(e.getStripeError().getType()).isEqualTo("invalid_request_error");
+                    assertThat(e.getCode()).isEqualTo("invoice_not_editable");
+                });
+        assertThatThrownBy(() -> stripe().v1().invoices().finalizeInvoice(draft.getId()))
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+                    assertThat(e.getStatusCode()).isEqualTo(400);
+                    assertThat(e.getCode()).isEqualTo("invoice_already_finalized");
+                });
+        assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
+                .isEqualTo(400L);
+    }
+
+    @Test
+    void shouldCreateAnItemOncePerIdempotencyKey() throws StripeException {
+        String customer = customer("idempotent-item@example.com");
+        RequestOptions key = RequestOptions.builder()
+                .setIdempotencyKey("overage:" + customer)
+                .build();
+
+        InvoiceItem first = stripe().v1().invoiceItems().create(overage(customer, null, 4), key);
+        InvoiceItem again = stripe().v1().invoiceItems().create(overage(customer, null, 4), key);
+
+        assertThat(again.getId()).isEqualTo(first.getId());
+        Invoice invoice = stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+                        .build());
+        assertThat(invoice.getLines().getData()).hasSize(1);
+        assertThat(invoice.getAmountDue()).isEqualTo(800L);
+    }
+
+    @Test
+    void shouldRefuseBadInvoiceItemsWithStripesCodesAndCreateNothing() throws StripeException {
+        String customer = customer("bad-items@example.com");
+        String other = customer("other-items@example.com");
+        String othersDraft = stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder().setCustomer(other).build())
+                .getId();
+
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "unit_amount_decimal=200")
+                        .errorCode())
+                .isEqualTo("parameter_missing");
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=cus_nope&unit_amount_decimal=200"))
+                .satisfies(r -> {
+                    assertThat(r.status()).isEqualTo(400);
+                    assertThat(r.errorCode()).isEqualTo("resource_missing");
+                });
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&invoice=in_nope&amount=5")
+                        .errorCode())
+                .isEqualTo("resource_missing");
+        assertThat(stripeApi(
+                                "POST",
+                                "/v1/invoiceitems",
+                                "customer=" + customer + "&invoice=" + othersDraft + "&amount=5")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer).errorCode())
+                .isEqualTo("parameter_missing");
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&unit_amount_decimal=-1")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&unit_amount_decimal=abc")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&amount=1&unit_amount_decimal=1")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi(
+                                "POST",
+                                "/v1/invoiceitems",
+                                "customer=" + customer + "&unit_amount_decimal=200&quantity=-1")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi(
+                                "POST",
+                                "/v1/invoiceitems",
+                                "customer=" + customer + "&unit_amount_decimal=200&quantity=1000000000")
+                        .errorCode())
+                .isEqualTo("amount_too_large");
+        assertThat(stripeApi(
+                                "POST",
+                                "/v1/invoiceitems",
+                                "customer=" + customer + "&unit_amount_decimal=200&currency=eur")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi(
+                                "POST",
+                                "/v1/invoiceitems",
+                                "customer=" + customer + "&unit_amount_decimal=200&period[start]=10&period[end]=5")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&amount=5&price=price_x")
+                        .errorCode())
+                .isEqualTo("parameter_unknown");
+        assertThat(jdbc.sql("select count(*) from sandbox_invoice_items where customer = ?")
+                        .param(customer)
+                        .query(Long.class)
+                        .single())
+                .isZero();
+    }
+
+    @Test
+    void shouldRefuseBadInvoicesAndUnknownInvoicesToFinalize() throws StripeException {
+        String customer = customer("bad-invoices@example.com");
+
+        assertThat(stripeApi("POST", "/v1/invoices", "").errorCode()).isEqualTo("parameter_missing");
+        assertThat(stripeApi("POST", "/v1/invoices", "customer=cus_nope").errorCode())
+                .isEqualTo("resource_missing");
+        assertThat(stripeApi("POST", "/v1/invoices", "customer=" + customer + "&pending_invoice_items_behavior=all")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        assertThat(stripeApi("POST", "/v1/invoices", "customer=" + customer + "&auto_advance=maybe")
+                        .errorCode())
+                .isEqualTo("parameter_invalid");
+        Reply unknown = stripeApi("POST", "/v1/invoices/in_nope/finalize", "");
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.errorCode()).isEqualTo("resource_missing");
+        assertThat(stripeApi("GET", "/v1/invoices/in_nope/finalize", null).status())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void shouldServeEveryEventNewestFirstWithTheBodyThatWasDelivered() throws StripeException {
+        String customer = customer("events@example.com");
+        stripe().v1().invoiceItems().create(overage(customer, null, 1));
+
+        StripeCollection<Event> newest = stripe().v1()
+                .events()
+                .list(EventListParams.builder().setLimit(2L).build());
+        assertThat(newest.getData()).hasSize(2);
+        assertThat(newest.getHasMore()).isTrue();
+        assertThat(newest.getData().get(0).getCreated())
+                .isGreaterThanOrEqualTo(newest.getData().get(1).getCreated());
+
+        List<Event> created = stripe().v1()
+                .events()
+                .list(EventListParams.builder()
+                        .setType("customer.created")
+                        .setLimit(100L)
+                        .build())
+                .getData();
+        assertThat(created).extracting(Event::getType).containsOnly("customer.created");
+        Event ours = created.stream()
+                .filter(e -> e.getDataObjectDeserializer().getRawJson().contains(customer))
+                .findFirst()
+                .orElseThrow();
+        assertThat(stripe().v1().events().retrieve(ours.getId()).getId()).isEqualTo(ours.getId());
+        List<Event> items = stripe().v1()
+                .events()
+                .list(EventListParams.builder().setType("invoiceitem.*").build())
+                .getData();
+        assertThat(items).extracting(Event::getType).containsOnly("invoiceitem.created");
+
+        String delivered = jdbc.sql("select payload from sandbox_events where id = ?")
+                .param(ours.getId())
+                .query(String.class)
+                .single();
+        Reply raw = stripeApi("GET", "/v1/events/" + ours.getId(), null);
+        assertThat(raw.status()).isEqualTo(200);
+        assertThat(raw.body()).isEqualTo(delivered);
+        assertThat(stripeApi("GET", "/v1/events?limit=100&type=customer.created", null)
+                        .body())
+                .contains(delivered);
+        Reply missing = stripeApi("GET", "/v1/events/evt_nope", null);
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.errorCode()).isEqualTo("resource_missing");
+        assertThat(stripeApi("GET", "/v1/events?limit=0", null).errorCode()).isEqualTo("parameter_invalid");
+    }
+
+    /** The invoice as its invoice.created event carried it, read back through the event log. */
+    private Invoice createdEventOf(String invoiceId) throws StripeException {
+        for (Event event : stripe().v1()
+                .events()
+                .list(EventListParams.builder()
+                        .setType("invoice.created")
+                        .setLimit(100L)
+                        .build())
+                .getData()) {
+            Invoice invoice =
+                    (Invoice) event.getDataObjectDeserializer().getObject().orElseThrow();
+            if (invoice.getId().equals(invoiceId)) {
+                return invoice;
+            }
+        }
+        throw new AssertionError("no invoice.created for " + invoiceId);
+    }
+
+    private String customer(String email) throws StripeException {
+        return stripe().v1()
+                .customers()
+                .create(CustomerCreateParams.builder().setEmail(email).build())
+                .getId();
+    }
+
+    private static InvoiceItemCreateParams overage(String customer, String invoice, long units) {
+        InvoiceItemCreateParams.Builder params = InvoiceItemCreateParams.builder()
+                .setCustomer(customer)
+                .setQuantity(units)
+                .setUnitAmountDecimal(new BigDecimal("200"))
+                .setCurrency("usd")
+                .setDescription("Storage overage: " + units + " × 10 GiB")
+                .setPeriod(InvoiceItemCreateParams.Period.builder()
+                        .setStart(PERIOD_START)
+                        .setEnd(PERIOD_END)
+                        .build())
+                .putMetadata("kind", "storage_overage");
+        if (invoice != null) {
+            params.setInvoice(invoice);
+        }
+        return params.build();
+    }
+}
