@@ -1,6 +1,6 @@
 package com.kvportal.billing;
 
-import com.kvportal.billing.Billing.CheckoutRequest;
+import com.kvportal.billing.Checkouts.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.security.Caller;
 import jakarta.validation.Valid;
@@ -23,9 +23,13 @@ import org.springframework.web.bind.annotation.RestController;
 class BillingController {
 
     private final Billing billing;
+    private final Checkouts checkouts;
+    private final Subscriptions subscriptions;
 
-    BillingController(Billing billing) {
+    BillingController(Billing billing, Checkouts checkouts, Subscriptions subscriptions) {
         this.billing = billing;
+        this.checkouts = checkouts;
+        this.subscriptions = subscriptions;
     }
 
     record SubscriptionResponse(Subscription subscription) {}
@@ -42,23 +46,23 @@ class BillingController {
 
     @GetMapping("/subscription")
     SubscriptionResponse subscription(Caller caller) {
-        return new SubscriptionResponse(billing.subscription(caller));
+        return new SubscriptionResponse(subscriptions.live(caller));
     }
 
     @GetMapping("/invoices")
     Map<String, List<Invoice>> invoices(Caller caller) {
-        return Map.of("invoices", billing.invoices(caller));
+        return Map.of("invoices", subscriptions.invoices(caller));
     }
 
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
     CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
-        CheckoutSession session = billing.checkout(caller, request);
+        CheckoutSession session = checkouts.start(caller, request);
         return new CheckoutResponse(session.id(), session.url());
     }
 
     @GetMapping("/checkout/success")
     ResponseEntity<Void> checkoutSucceeded(@RequestParam(name = "session_id", required = false) @Nullable String id) {
-        return backToDashboard(billing.completeCheckout(id) ? "success" : "pending");
+        return backToDashboard(checkouts.complete(id) ? "success" : "pending");
     }
 
     @GetMapping("/checkout/cancel")
@@ -68,17 +72,17 @@ class BillingController {
 
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
-        return new PortalResponse(billing.portal(caller));
+        return new PortalResponse(subscriptions.portal(caller));
     }
 
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {
-        return new SubscriptionResponse(billing.cancel(caller));
+        return new SubscriptionResponse(subscriptions.cancel(caller));
     }
 
     private ResponseEntity<Void> backToDashboard(String outcome) {
         return ResponseEntity.status(HttpStatus.SEE_OTHER)
-                .location(URI.create(Billing.DASHBOARD_PATH + "?checkout=" + outcome))
+                .location(URI.create(Subscriptions.DASHBOARD_PATH + "?checkout=" + outcome))
                 .header("Cache-Control", "no-store")
                 .build();
     }

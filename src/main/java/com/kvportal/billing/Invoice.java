@@ -1,6 +1,7 @@
 package com.kvportal.billing;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -8,15 +9,15 @@ import org.jspecify.annotations.Nullable;
  * An invoice of the organization, as the provider's webhook events reported it.
  *
  * @param subscriptionId our subscription it bills, once that subscription is known here
- * @param status draft, open, paid, uncollectible or void
  * @param createdAt when the provider created the invoice
+ * @param lines its lines, as the provider's newest news of it listed them
  */
 public record Invoice(
         UUID id,
         UUID organizationId,
         @Nullable UUID subscriptionId,
         String providerInvoiceId,
-        String status,
+        InvoiceStatus status,
         long amountDueCents,
         long amountPaidCents,
         String currency,
@@ -25,4 +26,5 @@ public record Invoice(
         @Nullable Instant periodStart,
         @Nullable Instant periodEnd,
         Instant createdAt,
-        Instant updatedAt) {}
+        Instant updatedAt,
+        List<InvoiceLine> lines) {}

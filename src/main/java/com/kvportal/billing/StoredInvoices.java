@@ -1,14 +1,20 @@
 package com.kvportal.billing;
 
 import com.kvportal.billing.stripe.ProviderInvoice;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** The SQL of the invoices table. */
+/** The SQL of the invoices table and of their lines. */
 @Repository
 class StoredInvoices {
 
@@ -18,10 +24,20 @@ class StoredInvoices {
         this.jdbc = jdbc;
     }
 
-    record State(UUID id, UUID organizationId, String status, Instant providerStateAt) {}
-
-    /** The organization's invoices, newest first; the subscription is joined by its provider id. */
+    /** The organization's invoices with their lines, newest first; the subscription is joined by its provider id. */
     List<Invoice> ofOrganization(UUID organizationId) {
+        Map<UUID, List<InvoiceLine>> lines = new HashMap<>();
+        jdbc.sql(
+                        """
+                        select l.invoice_id, l.description, l.quantity, l.amount_cents, l.kind
+                        from invoice_lines l join invoices i on i.id = l.invoice_id
+                        where i.organization_id = ?
+                        order by l.invoice_id, l.position""")
+                .param(organizationId)
+                .query(rs -> {
+                    lines.computeIfAbsent(rs.getObject("invoice_id", UUID.class), id -> new ArrayList<>())
+                            .add(line(rs));
+                });
         return jdbc.sql(
                         """
                         select i.id, i.organization_id, s.id as subscription_id, i.provider_invoice_id, i.status,
@@ -33,27 +49,32 @@ class StoredInvoices {
                         where i.organization_id = ?
                         order by i.created_at desc, i.period_start desc nulls last, i.recorded_at desc, i.id""")
                 .param(organizationId)
-                .query((rs, n) -> new Invoice(
-                        rs.getObject("id", UUID.class),
-                        rs.getObject("organization_id", UUID.class),
-                        rs.getObject("subscription_id", UUID.class),
-                        rs.getString("provider_invoice_id"),
-                        rs.getString("status"),
-                        rs.getLong("amount_due_cents"),
-                        rs.getLong("amount_paid_cents"),
-                        rs.getString("currency"),
-                        rs.getInt("attempt_count"),
-                        rs.getString("hosted_invoice_url"),
-                        Sql.nullableInstant(rs, "period_start"),
-                        Sql.nullableInstant(rs, "period_end"),
-                        Sql.instant(rs, "created_at"),
-                        Sql.instant(rs, "updated_at")))
+                .query((rs, n) -> {
+                    UUID id = rs.getObject("id", UUID.class);
+                    return new Invoice(
+                            id,
+                            rs.getObject("organization_id", UUID.class),
+                            rs.getObject("subscription_id", UUID.class),
+                            rs.getString("provider_invoice_id"),
+                            status(rs),
+                            rs.getLong("amount_due_cents"),
+                            rs.getLong("amount_paid_cents"),
+                            rs.getString("currency"),
+                            rs.getInt("attempt_count"),
+                            rs.getString("hosted_invoice_url"),
+                            Sql.nullableInstant(rs, "period_start"),
+                            Sql.nullableInstant(rs, "period_end"),
+                            Sql.instant(rs, "created_at"),
+                            Sql.instant(rs, "updated_at"),
+                            List.copyOf(lines.getOrDefault(id, List.of())));
+                })
                 .list();
     }
 
-    /** @return true when inserted; false when the provider's invoice id is known already */
-    boolean insertIfAbsent(UUID organizationId, ProviderInvoice invoice, Instant stateAt) {
-        return jdbc.sql(
+    /** @return the new row's id; empty when the provider's invoice id is known already */
+    Optional<UUID> insertIfAbsent(UUID organizationId, ProviderInvoice invoice, Instant stateAt) {
+        UUID id = UUID.randomUUID();
+        boolean inserted = jdbc.sql(
                                 """
                         insert into invoices (id, organization_id, provider_invoice_id, provider_subscription_id, status,
                             amount_due_cents, amount_paid_cents, currency, attempt_count, hosted_invoice_url,
@@ -61,13 +82,13 @@ class StoredInvoices {
                         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_invoice_id) do nothing""")
                         .params(
-                                UUID.randomUUID(),
+                                id,
                                 organizationId,
                                 invoice.id(),
                                 invoice.subscription() == null
                                         ? null
                                         : invoice.subscription().value(),
-                                invoice.status(),
+                                invoice.status().wire(),
                                 invoice.amountDueCents(),
                                 invoice.amountPaidCents(),
                                 invoice.currency(),
@@ -79,20 +100,26 @@ class StoredInvoices {
                                 Sql.timestamp(invoice.created()))
                         .update()
                 > 0;
+        if (!inserted) {
+            return Optional.empty();
+        }
+        replaceLines(id, invoice.lines());
+        return Optional.of(id);
     }
 
-    Optional<State> lock(String providerInvoiceId) {
+    Optional<LockedInvoice> lock(String providerInvoiceId) {
         return jdbc.sql("select id, organization_id, status, provider_state_at from invoices"
                         + " where provider_invoice_id = ? for update")
                 .param(providerInvoiceId)
-                .query((rs, n) -> new State(
+                .query((rs, n) -> new LockedInvoice(
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),
-                        rs.getString("status"),
+                        status(rs),
                         Sql.instant(rs, "provider_state_at")))
                 .optional();
     }
 
+    /** Writes the provider's newer state of the invoice; its lines too, when the news lists them. */
     void update(UUID id, ProviderInvoice invoice, Instant stateAt) {
         jdbc.sql(
                         """
@@ -105,7 +132,7 @@ class StoredInvoices {
                         invoice.subscription() == null
                                 ? null
                                 : invoice.subscription().value(),
-                        invoice.status(),
+                        invoice.status().wire(),
                         invoice.amountDueCents(),
                         invoice.amountPaidCents(),
                         invoice.currency(),
@@ -116,5 +143,45 @@ class StoredInvoices {
                         Sql.timestamp(stateAt),
                         id)
                 .update();
+        replaceLines(id, invoice.lines());
+    }
+
+    /** Replaces the invoice's lines by {@code lines}; null (the news does not list them) keeps those stored. */
+    private void replaceLines(UUID invoiceId, @Nullable List<InvoiceLine> lines) {
+        if (lines == null) {
+            return;
+        }
+        jdbc.sql("delete from invoice_lines where invoice_id = ?")
+                .param(invoiceId)
+                .update();
+        for (int position = 0; position < lines.size(); position++) {
+            InvoiceLine line = lines.get(position);
+            jdbc.sql(
+                            """
+                            insert into invoice_lines (invoice_id, position, description, quantity, amount_cents, kind)
+                            values (?, ?, ?, ?, ?, ?)""")
+                    .params(
+                            invoiceId,
+                            position,
+                            line.description(),
+                            line.quantity(),
+                            line.amountCents(),
+                            line.kind().wire())
+                    .update();
+        }
+    }
+
+    private static InvoiceLine line(ResultSet rs) throws SQLException {
+        return new InvoiceLine(
+                rs.getString("description"),
+                rs.getLong("quantity"),
+                rs.getLong("amount_cents"),
+                InvoiceLine.Kind.ofWire(rs.getString("kind")));
+    }
+
+    private static InvoiceStatus status(ResultSet rs) throws SQLException {
+        String status = rs.getString("status");
+        return InvoiceStatus.of(status)
+                .orElseThrow(() -> new IllegalStateException("unknown invoice status " + status));
     }
 }

@@ -25,21 +25,23 @@ class StoredSubscriptions {
             from subscriptions s join plans p on p.id = s.plan_id
             """;
 
+    private static final String[] ENDED =
+            SubscriptionStatus.wires(SubscriptionStatus::hasEnded).toArray(String[]::new);
+    private static final String[] GRANTING =
+            SubscriptionStatus.wires(SubscriptionStatus::grantsPlan).toArray(String[]::new);
+
     private final JdbcClient jdbc;
 
     StoredSubscriptions(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
-    /** What an update needs to decide whether it is newer than the row. */
-    record State(UUID id, UUID organizationId, String status, Instant providerStateAt) {}
-
     /** The organization's newest subscription that has not ended. */
     Optional<Subscription> live(UUID organizationId) {
         return jdbc.sql(SELECT
-                        + " where s.organization_id = ? and s.status not in ('canceled', 'incomplete_expired')"
+                        + " where s.organization_id = ? and s.status <> all (?)"
                         + " order by s.created_at desc, s.id limit 1")
-                .param(organizationId)
+                .params(organizationId, ENDED)
                 .query(StoredSubscriptions::subscription)
                 .optional();
     }
@@ -47,9 +49,9 @@ class StoredSubscriptions {
     /** The organization's newest subscription whose plan it has now (active, trialing or past due). */
     Optional<Subscription> granting(UUID organizationId) {
         return jdbc.sql(SELECT
-                        + " where s.organization_id = ? and s.status in ('active', 'trialing', 'past_due')"
+                        + " where s.organization_id = ? and s.status = any (?)"
                         + " order by s.created_at desc, s.id limit 1")
-                .param(organizationId)
+                .params(organizationId, GRANTING)
                 .query(StoredSubscriptions::subscription)
                 .optional();
     }
@@ -65,11 +67,12 @@ class StoredSubscriptions {
      * Inserts the subscription unless the provider's id is known already (then a concurrent writer waits here for
      * the other's commit).
      *
-     * @return true when inserted
+     * @return the new row's id; empty when the provider's id was known already
      */
-    boolean insertIfAbsent(
+    Optional<UUID> insertIfAbsent(
             UUID organizationId, UUID customerId, UUID planId, ProviderSubscription subscription, Instant stateAt) {
-        return jdbc.sql(
+        UUID id = UUID.randomUUID();
+        boolean inserted = jdbc.sql(
                                 """
                         insert into subscriptions (id, organization_id, customer_id, plan_id, status, provider_customer_id,
                             provider_subscription_id, current_period_start, current_period_end, cancel_at,
@@ -77,11 +80,11 @@ class StoredSubscriptions {
                         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_subscription_id) do nothing""")
                         .params(
-                                UUID.randomUUID(),
+                                id,
                                 organizationId,
                                 customerId,
                                 planId,
-                                subscription.status(),
+                                subscription.status().wire(),
                                 subscription.customer().value(),
                                 subscription.id().value(),
                                 Sql.timestamp(subscription.currentPeriodStart()),
@@ -90,17 +93,27 @@ class StoredSubscriptions {
                                 Sql.timestamp(stateAt))
                         .update()
                 > 0;
+        return inserted ? Optional.of(id) : Optional.empty();
     }
 
     /** Locks the row until the transaction ends, so that concurrent events on one subscription apply in turn. */
-    Optional<State> lock(ProviderSubscriptionId id) {
-        return jdbc.sql("select id, organization_id, status, provider_state_at from subscriptions"
-                        + " where provider_subscription_id = ? for update")
+    Optional<LockedSubscription> lock(ProviderSubscriptionId id) {
+        return jdbc.sql(
+                        """
+                        select s.id, s.organization_id, s.plan_id, p.tier, s.status, s.current_period_start,
+                               s.current_period_end, s.cancel_at, s.provider_state_at
+                        from subscriptions s join plans p on p.id = s.plan_id
+                        where s.provider_subscription_id = ? for update of s""")
                 .param(id.value())
-                .query((rs, n) -> new State(
+                .query((rs, n) -> new LockedSubscription(
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),
-                        rs.getString("status"),
+                        rs.getObject("plan_id", UUID.class),
+                        Tier.of(rs.getString("tier")).orElseThrow(),
+                        status(rs),
+                        Sql.nullableInstant(rs, "current_period_start"),
+                        Sql.nullableInstant(rs, "current_period_end"),
+                        Sql.nullableInstant(rs, "cancel_at"),
                         Sql.instant(rs, "provider_state_at")))
                 .optional();
     }
@@ -113,7 +126,7 @@ class StoredSubscriptions {
                         where id = ?""")
                 .params(
                         planId,
-                        subscription.status(),
+                        subscription.status().wire(),
                         Sql.timestamp(subscription.currentPeriodStart()),
                         Sql.timestamp(subscription.currentPeriodEnd()),
                         Sql.timestamp(subscription.cancelAt()),
@@ -122,10 +135,16 @@ class StoredSubscriptions {
                 .update();
     }
 
-    void updateStatus(UUID id, String status, Instant stateAt) {
+    void updateStatus(UUID id, SubscriptionStatus status, Instant stateAt) {
         jdbc.sql("update subscriptions set status = ?, provider_state_at = ?, updated_at = now() where id = ?")
-                .params(status, Sql.timestamp(stateAt), id)
+                .params(status.wire(), Sql.timestamp(stateAt), id)
                 .update();
+    }
+
+    private static SubscriptionStatus status(ResultSet rs) throws SQLException {
+        String status = rs.getString("status");
+        return SubscriptionStatus.of(status)
+                .orElseThrow(() -> new IllegalStateException("unknown subscription status " + status));
     }
 
     private static Subscription subscription(ResultSet rs, int row) throws SQLException {
@@ -142,7 +161,7 @@ class StoredSubscriptions {
                 rs.getObject("customer_id", UUID.class),
                 rs.getObject("organization_id", UUID.class),
                 rs.getObject("plan_id", UUID.class),
-                rs.getString("status"),
+                status(rs),
                 rs.getString("provider_customer_id"),
                 rs.getString("provider_subscription_id"),
                 Sql.nullableInstant(rs, "current_period_start"),

@@ -1,14 +1,12 @@
 package com.kvportal.billing;
 
 import java.time.Instant;
-import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An organization's subscription, as the provider last reported it.
  *
- * @param status one of Stripe's subscription statuses
  * @param cancelAt when the subscription ends; null while no cancellation is scheduled
  * @param plan the plan of {@code planId}, for convenience
  */
@@ -17,7 +15,7 @@ public record Subscription(
         UUID customerId,
         UUID organizationId,
         UUID planId,
-        String status,
+        SubscriptionStatus status,
         String providerCustomerId,
         String providerSubscriptionId,
         @Nullable Instant currentPeriodStart,
@@ -25,8 +23,4 @@ public record Subscription(
         @Nullable Instant cancelAt,
         Instant createdAt,
         Instant updatedAt,
-        Plan plan) {
-
-    /** Statuses of a subscription that is over: the organization is on free again. */
-    static final Set<String> ENDED = Set.of("canceled", "incomplete_expired");
-}
+        Plan plan) {}

@@ -1,25 +1,24 @@
 package com.kvportal.billing;
 
-import com.kvportal.account.Accounts;
-import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.common.PaymentProvider;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Writes what the provider says about subscriptions, whoever brings the news (a webhook event, the checkout
- * callback, the cancel call), under two rules: an older state never overwrites a newer one (each row keeps
- * the provider time of the state it shows; on a tie the later arrival wins), and an ended subscription stays
- * ended. Runs inside its caller's transaction.
+ * callback, the cancel call), under the rules of {@link LockedSubscription}, and publishes the domain events of
+ * each change in the same transaction. Runs inside its caller's transaction.
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
@@ -30,20 +29,20 @@ class SubscriptionLedger {
     private final StoredSubscriptions subscriptions;
     private final BillingAccounts billingAccounts;
     private final Plans plans;
-    private final Accounts accounts;
     private final PaymentProvider provider;
+    private final ApplicationEventPublisher events;
 
     SubscriptionLedger(
             StoredSubscriptions subscriptions,
             BillingAccounts billingAccounts,
             Plans plans,
-            Accounts accounts,
-            PaymentProvider provider) {
+            PaymentProvider provider,
+            ApplicationEventPublisher events) {
         this.subscriptions = subscriptions;
         this.billingAccounts = billingAccounts;
         this.plans = plans;
-        this.accounts = accounts;
         this.provider = provider;
+        this.events = events;
     }
 
     /**
@@ -64,95 +63,24 @@ class SubscriptionLedger {
     }
 
     /**
-     * A completed checkout: links the organization named in the provider's session to the session's provider
-     * customer (unless it has another one), then creates or updates the subscription.
+     * Applies the provider's state of a subscription of the account's provider customer.
      *
-     * @return false (logged) when the session does not fit what we know
+     * @return false (logged) when the subscription belongs to another organization
      */
-    boolean completeCheckout(ProviderCheckout checkout, ProviderSubscription subscription, Instant stateAt) {
-        UUID organizationId = checkout.organizationId();
-        if (!checkout.isComplete() || organizationId == null) {
-            log.info("Ignoring checkout {}: not complete", checkout.id());
-            return false;
-        }
-        if (accounts.organization(organizationId).isEmpty()) {
-            log.warn("Ignoring checkout {}: organization {} does not exist", checkout.id(), organizationId);
-            return false;
-        }
-        if (!subscription.id().equals(checkout.subscription())
-                || !subscription.customer().equals(checkout.customer())) {
-            log.warn(
-                    "Ignoring checkout {}: its subscription {} is not {}",
-                    checkout.id(),
-                    checkout.subscription(),
-                    subscription.id());
-            return false;
-        }
-        Optional<BillingAccount> account = billingAccounts.find(organizationId);
-        if (account.isEmpty()) {
-            UUID portalCustomer = checkout.portalCustomerId();
-            if (portalCustomer == null
-                    || !billingAccounts.linkIfMember(organizationId, subscription.customer(), portalCustomer)) {
-                log.warn(
-                        "Ignoring checkout {}: cannot link organization {} to provider customer {}",
-                        checkout.id(),
-                        organizationId,
-                        subscription.customer());
-                return false;
-            }
-            account = billingAccounts.find(organizationId);
-        }
-        if (account.isEmpty() || !account.get().providerCustomerId().equals(subscription.customer())) {
-            log.warn(
-                    "Ignoring checkout {}: organization {} has another provider customer than {}",
-                    checkout.id(),
-                    organizationId,
-                    subscription.customer());
-            return false;
-        }
-        return apply(account.get(), subscription, stateAt);
-    }
-
-    /** An invoice of the subscription was paid: a past-due subscription is active again. */
-    void invoicePaid(UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
-        changeStatus(organizationId, id, stateAt, "past_due", "active");
-    }
-
-    /** Charging an invoice of the subscription failed: a running subscription is past due. */
-    void paymentFailed(UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
-        changeStatus(organizationId, id, stateAt, "active", "past_due");
-        changeStatus(organizationId, id, stateAt, "trialing", "past_due");
-    }
-
-    private void changeStatus(UUID organizationId, ProviderSubscriptionId id, Instant stateAt, String from, String to) {
-        Optional<StoredSubscriptions.State> row = subscriptions.lock(id);
-        if (row.isEmpty() || !row.get().organizationId().equals(organizationId)) {
-            log.info("No subscription {} of organization {} to turn {}", id, organizationId, to);
-            return;
-        }
-        if (!row.get().status().equals(from)) {
-            return;
-        }
-        if (stateAt.isBefore(row.get().providerStateAt())) {
-            log.info("Not turning subscription {} {}: the news is older than its state", id, to);
-            return;
-        }
-        subscriptions.updateStatus(row.get().id(), to, stateAt);
-        log.info("Subscription {} is {} now", id, to);
-    }
-
-    private boolean apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt) {
-        UUID planId = planFor(subscription.priceId()).id();
-        if (subscriptions.insertIfAbsent(
-                account.organizationId(), account.customerId(), planId, subscription, stateAt)) {
+    boolean apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt) {
+        Plan plan = planFor(subscription.priceId());
+        Optional<UUID> inserted = subscriptions.insertIfAbsent(
+                account.organizationId(), account.customerId(), plan.id(), subscription, stateAt);
+        if (inserted.isPresent()) {
             log.info(
                     "Subscription {} of organization {} recorded as {}",
                     subscription.id(),
                     account.organizationId(),
-                    subscription.status());
+                    subscription.status().wire());
+            publishNew(account.organizationId(), inserted.get(), plan, subscription);
             return true;
         }
-        StoredSubscriptions.State row = subscriptions.lock(subscription.id()).orElseThrow();
+        LockedSubscription row = subscriptions.lock(subscription.id()).orElseThrow();
         if (!row.organizationId().equals(account.organizationId())) {
             log.warn(
                     "Ignoring subscription {}: it belongs to organization {}, not {}",
@@ -161,21 +89,116 @@ class SubscriptionLedger {
                     account.organizationId());
             return false;
         }
-        if (Subscription.ENDED.contains(row.status())) {
-            log.info("Ignoring news of subscription {}: it has ended ({})", subscription.id(), row.status());
-            return true;
+        switch (row.accept(stateAt)) {
+            case ENDED_ALREADY ->
+                log.info(
+                        "Ignoring news of subscription {}: it has ended ({})",
+                        subscription.id(),
+                        row.status().wire());
+            case OLDER ->
+                log.info(
+                        "Ignoring news of subscription {} from {}: its state is from {}",
+                        subscription.id(),
+                        stateAt,
+                        row.providerStateAt());
+            case ACCEPTED -> {
+                subscriptions.update(row.id(), plan.id(), subscription, stateAt);
+                log.info(
+                        "Subscription {} updated: {}",
+                        subscription.id(),
+                        subscription.status().wire());
+                publishChange(row, plan, subscription);
+            }
         }
-        if (stateAt.isBefore(row.providerStateAt())) {
-            log.info(
-                    "Ignoring news of subscription {} from {}: its state is from {}",
-                    subscription.id(),
-                    stateAt,
-                    row.providerStateAt());
-            return true;
-        }
-        subscriptions.update(row.id(), planId, subscription, stateAt);
-        log.info("Subscription {} updated: {}", subscription.id(), subscription.status());
         return true;
+    }
+
+    /** An invoice of the subscription was paid: a past-due subscription is active again. */
+    void invoicePaid(UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
+        lockOf(organizationId, id)
+                .ifPresent(row -> row.markActive(stateAt).ifPresent(to -> turn(row, id, to, stateAt)));
+    }
+
+    /** Charging an invoice of the subscription failed: a running subscription is past due. */
+    void paymentFailed(UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
+        lockOf(organizationId, id)
+                .ifPresent(row -> row.markPastDue(stateAt).ifPresent(to -> turn(row, id, to, stateAt)));
+    }
+
+    /** The plan of the organization's subscription with this provider id; empty when there is none. */
+    Optional<Tier> tierOf(UUID organizationId, @Nullable ProviderSubscriptionId id) {
+        return id == null
+                ? Optional.empty()
+                : subscriptions
+                        .byProviderId(id)
+                        .filter(s -> s.organizationId().equals(organizationId))
+                        .map(s -> s.plan().tier());
+    }
+
+    private Optional<LockedSubscription> lockOf(UUID organizationId, ProviderSubscriptionId id) {
+        Optional<LockedSubscription> row = subscriptions.lock(id);
+        if (row.isEmpty() || !row.get().organizationId().equals(organizationId)) {
+            log.info("No subscription {} of organization {} to change", id, organizationId);
+            return Optional.empty();
+        }
+        return row;
+    }
+
+    private void turn(LockedSubscription row, ProviderSubscriptionId id, SubscriptionStatus to, Instant stateAt) {
+        subscriptions.updateStatus(row.id(), to, stateAt);
+        log.info("Subscription {} is {} now", id, to.wire());
+        events.publishEvent(new SubscriptionUpdated(row.organizationId(), row.id(), row.tier(), to));
+    }
+
+    private void publishNew(UUID organizationId, UUID id, Plan plan, ProviderSubscription subscription) {
+        if (subscription.status().hasEnded()) {
+            events.publishEvent(ended(organizationId, id, plan.tier(), subscription, null));
+            return;
+        }
+        if (subscription.status().grantsPlan()) {
+            events.publishEvent(new SubscriptionActivated(organizationId, id, plan.tier()));
+        }
+        if (subscription.cancelAt() != null) {
+            events.publishEvent(new SubscriptionCancelScheduled(organizationId, id, subscription.cancelAt()));
+        }
+    }
+
+    /**
+     * The events of an accepted change: ended; or activated (it grants its plan now and did not); a newly
+     * scheduled cancellation; updated for any other change.
+     */
+    private void publishChange(LockedSubscription row, Plan plan, ProviderSubscription subscription) {
+        UUID organizationId = row.organizationId();
+        if (subscription.status().hasEnded()) {
+            events.publishEvent(ended(organizationId, row.id(), row.tier(), subscription, row));
+            return;
+        }
+        boolean activated = subscription.status().grantsPlan() && !row.status().grantsPlan();
+        boolean cancelScheduled = row.cancelAt() == null && subscription.cancelAt() != null;
+        boolean cancelChanged = !cancelScheduled && !Objects.equals(row.cancelAt(), subscription.cancelAt());
+        if (activated) {
+            events.publishEvent(new SubscriptionActivated(organizationId, row.id(), plan.tier()));
+        } else if (cancelChanged || row.differsBeyondCancellation(subscription, plan.id())) {
+            events.publishEvent(new SubscriptionUpdated(organizationId, row.id(), plan.tier(), subscription.status()));
+        }
+        if (cancelScheduled) {
+            events.publishEvent(new SubscriptionCancelScheduled(organizationId, row.id(), subscription.cancelAt()));
+        }
+    }
+
+    private static SubscriptionEnded ended(
+            UUID organizationId,
+            UUID id,
+            Tier tier,
+            ProviderSubscription subscription,
+            @Nullable LockedSubscription before) {
+        Instant start = subscription.currentPeriodStart();
+        Instant end = subscription.currentPeriodEnd();
+        if ((start == null || end == null) && before != null) {
+            start = before.currentPeriodStart();
+            end = before.currentPeriodEnd();
+        }
+        return new SubscriptionEnded(organizationId, id, subscription.customer().value(), tier, start, end);
     }
 
     /** The plan of a provider price; a price we do not sell grants nothing beyond free. */

@@ -1,7 +1,9 @@
 package com.kvportal.billing;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -152,7 +154,7 @@ final class StripePayloads {
                         random());
     }
 
-    /** An invoice of {@code subscription} for one period. */
+    /** A renewal invoice of {@code subscription} for one period, with its one subscription line. */
     static String invoice(
             String id,
             String customer,
@@ -164,6 +166,77 @@ final class StripePayloads {
             Instant created,
             Instant periodStart,
             Instant periodEnd) {
+        return invoice(
+                id,
+                customer,
+                subscription,
+                status,
+                "subscription_cycle",
+                amountDue,
+                amountPaid,
+                attemptCount,
+                created,
+                periodStart,
+                periodEnd,
+                List.of());
+    }
+
+    /** An invoice line of a Stripe invoice item (e.g. the storage overage), with {@code metadata.kind}. */
+    static String itemLine(String invoice, String description, long quantity, long amount, @Nullable String kind) {
+        return """
+                      {
+                        "id": "il_%1$s",
+                        "object": "line_item",
+                        "amount": %5$d,
+                        "currency": "usd",
+                        "description": "%3$s",
+                        "discount_amounts": [],
+                        "discountable": true,
+                        "discounts": [],
+                        "invoice": "%2$s",
+                        "livemode": false,
+                        "metadata": %6$s,
+                        "parent": {
+                          "invoice_item_details": {"invoice_item": "ii_%1$s", "proration": false,
+                                                   "proration_details": {"credited_items": null},
+                                                   "subscription": null},
+                          "subscription_item_details": null,
+                          "type": "invoice_item_details"
+                        },
+                        "period": {"end": 1721948530, "start": 1719356530},
+                        "pretax_credit_amounts": [],
+                        "pricing": {"price_details": {"price": "price_overage", "product": "prod_overage"},
+                                    "type": "price_details", "unit_amount_decimal": "%7$d"},
+                        "quantity": %4$d,
+                        "taxes": []
+                      }"""
+                .formatted(
+                        random(),
+                        invoice,
+                        description,
+                        quantity,
+                        amount,
+                        kind == null ? "{}" : "{\"kind\": \"" + kind + "\", \"organization_id\": \"x\"}",
+                        quantity == 0 ? 0 : amount / quantity);
+    }
+
+    /**
+     * An invoice of {@code subscription} for one period: its subscription line and then {@code extraLines}
+     * (see {@link #itemLine}).
+     */
+    static String invoice(
+            String id,
+            String customer,
+            String subscription,
+            String status,
+            String billingReason,
+            long amountDue,
+            long amountPaid,
+            int attemptCount,
+            Instant created,
+            Instant periodStart,
+            Instant periodEnd,
+            List<String> extraLines) {
         return """
                 {
                   "id": "%1$s",
@@ -179,7 +252,7 @@ final class StripePayloads {
                   "attempted": %11$s,
                   "auto_advance": %12$s,
                   "automatic_tax": {"enabled": false, "liability": null, "status": null},
-                  "billing_reason": "subscription_cycle",
+                  "billing_reason": "%16$s",
                   "collection_method": "charge_automatically",
                   "created": %8$d,
                   "currency": "usd",
@@ -201,7 +274,7 @@ final class StripePayloads {
                       {
                         "id": "il_%13$s",
                         "object": "line_item",
-                        "amount": %5$d,
+                        "amount": %19$d,
                         "currency": "usd",
                         "description": "1 × Pro (at $20.00 / month)",
                         "discount_amounts": [],
@@ -227,10 +300,10 @@ final class StripePayloads {
                                     "type": "price_details", "unit_amount_decimal": "2000"},
                         "quantity": 1,
                         "taxes": []
-                      }
+                      }%17$s
                     ],
                     "has_more": false,
-                    "total_count": 1,
+                    "total_count": %18$d,
                     "url": "/v1/invoices/%1$s/lines"
                   },
                   "livemode": false,
@@ -280,7 +353,11 @@ final class StripePayloads {
                         !status.equals("paid"),
                         random(),
                         periodStart.getEpochSecond(),
-                        periodEnd.getEpochSecond());
+                        periodEnd.getEpochSecond(),
+                        billingReason,
+                        extraLines.stream().map(line -> ",\n" + line).collect(Collectors.joining()),
+                        1 + extraLines.size(),
+                        extraLines.isEmpty() ? amountDue : 2000);
     }
 
     /** A completed subscription-mode checkout session. */

@@ -1,5 +1,6 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.exception.EventDataObjectDeserializationException;
 import com.stripe.model.Event;
@@ -76,13 +77,14 @@ public record ProviderEvent(String id, String type, Instant created, @Nullable S
     }
 
     /**
-     * The event's invoice, with the status that the event implies.
+     * The event's invoice, with the status that the event implies ({@code invoice.paid}: paid), or with its own
+     * status when {@code impliedStatus} is null.
      *
      * @throws MalformedEvent when it carries a timestamp that cannot be one
      */
-    public Optional<ProviderInvoice> invoice(String status) {
+    public Optional<ProviderInvoice> invoice(@Nullable InvoiceStatus impliedStatus) {
         try {
-            return as(Invoice.class).flatMap(invoice -> ProviderInvoice.of(invoice, status, created));
+            return as(Invoice.class).flatMap(invoice -> ProviderInvoice.of(invoice, impliedStatus, created));
         } catch (Epoch.OutOfRange e) {
             throw new MalformedEvent();
         }

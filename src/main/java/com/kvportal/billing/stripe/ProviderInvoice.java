@@ -1,9 +1,12 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.InvoiceLine;
+import com.kvportal.billing.InvoiceStatus;
 import com.stripe.model.Invoice;
+import com.stripe.model.InvoiceLineItem;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,12 +15,15 @@ import org.slf4j.LoggerFactory;
  * An invoice as the provider states it.
  *
  * @param subscription the subscription it bills ({@code parent.subscription_details.subscription}), if any
+ * @param billingReason why the provider made it ({@code subscription_cycle} for a renewal), if stated
+ * @param lines its lines ({@code lines.data[]}); null when the object does not list them
  */
 public record ProviderInvoice(
         String id,
         ProviderCustomerId customer,
         @Nullable ProviderSubscriptionId subscription,
-        String status,
+        InvoiceStatus status,
+        @Nullable String billingReason,
         long amountDueCents,
         long amountPaidCents,
         String currency,
@@ -25,25 +31,37 @@ public record ProviderInvoice(
         @Nullable String hostedInvoiceUrl,
         @Nullable Instant periodStart,
         @Nullable Instant periodEnd,
-        Instant created) {
+        Instant created,
+        @Nullable List<InvoiceLine> lines) {
 
-    /** Stripe's invoice statuses. */
-    public static final Set<String> STATUSES = Set.of("draft", "open", "paid", "uncollectible", "void");
+    /** The billing reason of a subscription's renewal invoice. */
+    public static final String SUBSCRIPTION_CYCLE = "subscription_cycle";
 
     private static final Logger log = LoggerFactory.getLogger(ProviderInvoice.class);
 
+    /** The draft of a subscription's renewal, to which items of the period that ended can still be added. */
+    public boolean isRenewalDraft() {
+        return SUBSCRIPTION_CYCLE.equals(billingReason) && status == InvoiceStatus.DRAFT;
+    }
+
     /**
-     * Reads a stripe-java invoice, with the status that its event implies ({@code invoice.paid}: paid). Empty
-     * (logged) when it lacks what billing needs; {@code eventCreated} stands in for a missing creation time.
+     * Reads a stripe-java invoice. Empty (logged) when it lacks what billing needs.
+     *
+     * @param impliedStatus the status that its event implies ({@code invoice.paid}: paid); null: the object's own
+     * @param createdFallback when the object does not say when it was created
      */
-    static Optional<ProviderInvoice> of(Invoice invoice, String status, Instant eventCreated) {
+    static Optional<ProviderInvoice> of(
+            Invoice invoice, @Nullable InvoiceStatus impliedStatus, Instant createdFallback) {
         Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(invoice.getCustomer());
-        if (!ProviderIds.wellFormed(invoice.getId(), "in_") || customer.isEmpty() || !STATUSES.contains(status)) {
+        Optional<InvoiceStatus> status = impliedStatus != null
+                ? Optional.of(impliedStatus)
+                : Optional.ofNullable(invoice.getStatus()).flatMap(InvoiceStatus::of);
+        if (!ProviderIds.wellFormed(invoice.getId(), "in_") || customer.isEmpty() || status.isEmpty()) {
             log.warn(
                     "Ignoring a provider invoice without a usable id, customer or status: {} {} {}",
                     invoice.getId(),
                     invoice.getCustomer(),
-                    status);
+                    impliedStatus == null ? invoice.getStatus() : impliedStatus);
             return Optional.empty();
         }
         String subscription = invoice.getParent() == null || invoice.getParent().getSubscriptionDetails() == null
@@ -54,7 +72,8 @@ public record ProviderInvoice(
                 invoice.getId(),
                 customer.get(),
                 ProviderSubscriptionId.parse(subscription).orElse(null),
-                status,
+                status.get(),
+                invoice.getBillingReason(),
                 orZero(invoice.getAmountDue()),
                 orZero(invoice.getAmountPaid()),
                 invoice.getCurrency() == null ? "usd" : invoice.getCurrency(),
@@ -62,7 +81,24 @@ public record ProviderInvoice(
                 invoice.getHostedInvoiceUrl(),
                 Epoch.instant(invoice.getPeriodStart()),
                 Epoch.instant(invoice.getPeriodEnd()),
-                created == null ? eventCreated : created));
+                created == null ? createdFallback : created,
+                lines(invoice)));
+    }
+
+    private static @Nullable List<InvoiceLine> lines(Invoice invoice) {
+        if (invoice.getLines() == null || invoice.getLines().getData() == null) {
+            return null;
+        }
+        return invoice.getLines().getData().stream().map(ProviderInvoice::line).toList();
+    }
+
+    private static InvoiceLine line(InvoiceLineItem line) {
+        String kind = line.getMetadata() == null ? null : line.getMetadata().get(InvoiceLine.KIND_KEY);
+        return new InvoiceLine(
+                line.getDescription(),
+                line.getQuantity() == null ? 1 : line.getQuantity(),
+                orZero(line.getAmount()),
+                InvoiceLine.Kind.ofMetadata(kind));
     }
 
     private static long orZero(@Nullable Long value) {

@@ -1,10 +1,10 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.SubscriptionStatus;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,15 +19,16 @@ import org.slf4j.LoggerFactory;
 public record ProviderSubscription(
         ProviderSubscriptionId id,
         ProviderCustomerId customer,
-        String status,
+        SubscriptionStatus status,
         @Nullable String priceId,
         @Nullable Instant currentPeriodStart,
         @Nullable Instant currentPeriodEnd,
         @Nullable Instant cancelAt) {
 
-    /** Stripe's subscription statuses. */
-    public static final Set<String> STATUSES = Set.of(
-            "incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused");
+    /** The same state with another status. */
+    public ProviderSubscription withStatus(SubscriptionStatus other) {
+        return new ProviderSubscription(id, customer, other, priceId, currentPeriodStart, currentPeriodEnd, cancelAt);
+    }
 
     private static final Logger log = LoggerFactory.getLogger(ProviderSubscription.class);
 
@@ -35,13 +36,14 @@ public record ProviderSubscription(
     static Optional<ProviderSubscription> of(Subscription subscription) {
         Optional<ProviderSubscriptionId> id = ProviderSubscriptionId.parse(subscription.getId());
         Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(subscription.getCustomer());
-        String status = subscription.getStatus();
-        if (id.isEmpty() || customer.isEmpty() || status == null || !STATUSES.contains(status)) {
+        Optional<SubscriptionStatus> status =
+                Optional.ofNullable(subscription.getStatus()).flatMap(SubscriptionStatus::of);
+        if (id.isEmpty() || customer.isEmpty() || status.isEmpty()) {
             log.warn(
                     "Ignoring a provider subscription without a usable id, customer or status: {} {} {}",
                     subscription.getId(),
                     subscription.getCustomer(),
-                    status);
+                    subscription.getStatus());
             return Optional.empty();
         }
         SubscriptionItem item = subscription.getItems() == null
@@ -57,7 +59,7 @@ public record ProviderSubscription(
         }
         String priceId =
                 item == null || item.getPrice() == null ? null : item.getPrice().getId();
-        return Optional.of(
-                new ProviderSubscription(id.get(), customer.get(), status, priceId, periodStart, periodEnd, cancelAt));
+        return Optional.of(new ProviderSubscription(
+                id.get(), customer.get(), status.get(), priceId, periodStart, periodEnd, cancelAt));
     }
 }

@@ -1,17 +1,23 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
 import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
+import com.stripe.model.Invoice;
+import com.stripe.model.InvoiceItem;
 import com.stripe.model.Subscription;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.InvoiceCreateParams;
+import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
+import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -156,6 +162,84 @@ public class StripeGateway {
             throw unusable("portal session without url");
         }
         return session.getUrl();
+    }
+
+    /**
+     * Creates an invoice item under the request's idempotency key: on the named invoice, or pending (joining the
+     * customer's next invoice) when none is named.
+     *
+     * @return the item's id ({@code ii_...}); empty when the provider refused because the named invoice is no
+     *     longer a draft
+     */
+    public Optional<String> createInvoiceItem(InvoiceItemRequest item) {
+        InvoiceItemCreateParams.Builder params = InvoiceItemCreateParams.builder()
+                .setCustomer(item.providerCustomerId())
+                .setQuantity(item.quantity())
+                .setUnitAmountDecimal(BigDecimal.valueOf(item.unitAmountCents()))
+                .setCurrency(item.currency())
+                .setDescription(item.description())
+                .setPeriod(InvoiceItemCreateParams.Period.builder()
+                        .setStart(item.periodStart().getEpochSecond())
+                        .setEnd(item.periodEnd().getEpochSecond())
+                        .build())
+                .putAllMetadata(item.metadata());
+        String invoice = item.providerInvoiceId();
+        if (invoice != null) {
+            params.setInvoice(invoice);
+        }
+        RequestOptions options = RequestOptions.builder()
+                .setIdempotencyKey(item.idempotencyKey())
+                .build();
+        InvoiceItem created;
+        try {
+            created = stripe().invoiceItems().create(params.build(), options);
+        } catch (InvalidRequestException e) {
+            if (invoice != null && isNoLongerDraft(invoice)) {
+                log.info("The provider refused an item on invoice {}: it is no longer a draft", invoice);
+                return Optional.empty();
+            }
+            throw unavailable("create an invoice item", e);
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("create an invoice item", e);
+        }
+        if (!ProviderIds.wellFormed(created.getId(), "ii_")) {
+            throw unusable("invoice item id " + created.getId());
+        }
+        return Optional.of(created.getId());
+    }
+
+    /** Whether the provider shows the invoice in another status than draft (asked after a refusal). */
+    private boolean isNoLongerDraft(String invoiceId) {
+        Invoice invoice = call("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId));
+        return invoice.getStatus() != null && !"draft".equals(invoice.getStatus());
+    }
+
+    /**
+     * Creates an invoice of the customer's pending items ({@code pending_invoice_items_behavior=include},
+     * {@code auto_advance=true}) under the idempotency key.
+     *
+     * @return its id ({@code in_...})
+     */
+    public String createInvoiceOfPendingItems(String providerCustomerId, String idempotencyKey) {
+        InvoiceCreateParams params = InvoiceCreateParams.builder()
+                .setCustomer(providerCustomerId)
+                .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+                .setAutoAdvance(true)
+                .build();
+        RequestOptions options =
+                RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
+        Invoice invoice = call("create an invoice", () -> stripe().invoices().create(params, options));
+        if (!ProviderIds.wellFormed(invoice.getId(), "in_")) {
+            throw unusable("invoice id " + invoice.getId());
+        }
+        return invoice.getId();
+    }
+
+    /** Finalizes a draft invoice under the idempotency key; the provider then charges it. */
+    public void finalizeInvoice(String invoiceId, String idempotencyKey) {
+        RequestOptions options =
+                RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
+        call("finalize an invoice", () -> stripe().invoices().finalizeInvoice(invoiceId, options));
     }
 
     private StripeClient stripe() {

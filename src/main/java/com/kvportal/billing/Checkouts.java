@@ -1,0 +1,110 @@
+package com.kvportal.billing;
+
+import com.kvportal.billing.BillingProblems.AlreadySubscribed;
+import com.kvportal.billing.BillingProblems.TierNotPurchasable;
+import com.kvportal.billing.BillingProblems.UnknownTier;
+import com.kvportal.billing.stripe.ProviderCheckout;
+import com.kvportal.billing.stripe.ProviderCustomerId;
+import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.PaymentProvider;
+import com.kvportal.security.Caller;
+import jakarta.validation.constraints.NotNull;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** The provider's hosted checkout: starting one, and its success callback. */
+@Service
+class Checkouts {
+
+    static final String SUCCESS_PATH = "/api/v1/billing/checkout/success";
+    static final String CANCEL_PATH = "/api/v1/billing/checkout/cancel";
+
+    private static final Pattern SESSION_ID = Pattern.compile("cs_[A-Za-z0-9_]{1,250}");
+
+    private final Plans plans;
+    private final StoredSubscriptions subscriptions;
+    private final ProviderCustomers customers;
+    private final CheckoutCompletion completion;
+    private final StripeGateway gateway;
+    private final PaymentProvider provider;
+    private final AppBaseUrl baseUrl;
+    private final ApplicationEventPublisher events;
+    private final TransactionTemplate transaction;
+
+    Checkouts(
+            Plans plans,
+            StoredSubscriptions subscriptions,
+            ProviderCustomers customers,
+            CheckoutCompletion completion,
+            StripeGateway gateway,
+            PaymentProvider provider,
+            AppBaseUrl baseUrl,
+            ApplicationEventPublisher events,
+            TransactionTemplate transaction) {
+        this.plans = plans;
+        this.subscriptions = subscriptions;
+        this.customers = customers;
+        this.completion = completion;
+        this.gateway = gateway;
+        this.provider = provider;
+        this.baseUrl = baseUrl;
+        this.events = events;
+        this.transaction = transaction;
+    }
+
+    record CheckoutRequest(@NotNull(message = "is required") @Nullable String tier) {}
+
+    /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
+    CheckoutSession start(Caller caller, CheckoutRequest request) {
+        Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
+        if (tier == Tier.FREE) {
+            throw new TierNotPurchasable(tier);
+        }
+        Plan plan = plans.byTier(tier);
+        if (subscriptions
+                .live(caller.organizationId())
+                .filter(s -> s.planId().equals(plan.id()))
+                .isPresent()) {
+            throw new AlreadySubscribed(tier);
+        }
+        ProviderCustomerId customer = customers.of(caller.organizationId(), caller.customerId());
+        CheckoutSession session = gateway.createCheckout(
+                customer,
+                caller.organizationId(),
+                caller.customerId(),
+                provider.pricePro(),
+                baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
+                baseUrl.resolve(CANCEL_PATH));
+        transaction.executeWithoutResult(status -> events.publishEvent(
+                new CheckoutStarted(caller.organizationId(), caller.customerId(), tier, session.id())));
+        return session;
+    }
+
+    /**
+     * The checkout's success callback. Trusts nothing in the URL: it asks the provider for the session and, when
+     * that is complete, records the subscription of the organization named in the provider's session.
+     *
+     * @return true when the subscription is recorded; false while it is pending (or the session is unknown)
+     */
+    boolean complete(@Nullable String sessionId) {
+        if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+            return false;
+        }
+        try {
+            Optional<ProviderCheckout> checkout = gateway.retrieveCheckout(sessionId);
+            return checkout.isPresent()
+                    && completion.complete(checkout.get(), null) == CheckoutCompletion.Outcome.RECORDED;
+        } catch (PaymentProviderUnavailable e) {
+            // the webhook will bring the news; the page says it is pending
+            return false;
+        }
+    }
+}

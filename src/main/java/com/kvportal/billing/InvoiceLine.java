@@ -1,0 +1,42 @@
+package com.kvportal.billing;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A line of an invoice, as the provider's invoice object listed it ({@code lines.data[]}).
+ *
+ * @param amountCents the line's amount in the invoice's currency
+ * @param kind what the line bills
+ */
+public record InvoiceLine(@Nullable String description, long quantity, long amountCents, Kind kind) {
+
+    /** The metadata key of a line that names its kind; billing's own invoice items set it. */
+    public static final String KIND_KEY = "kind";
+
+    /** What a line bills: the storage overage when the line's metadata says so, the subscription otherwise. */
+    public enum Kind {
+        SUBSCRIPTION("subscription"),
+        STORAGE_OVERAGE("storage_overage");
+
+        private final String wire;
+
+        Kind(String wire) {
+            this.wire = wire;
+        }
+
+        @JsonValue
+        public String wire() {
+            return wire;
+        }
+
+        /** The kind a provider line's metadata {@code kind} names. */
+        public static Kind ofMetadata(@Nullable String value) {
+            return STORAGE_OVERAGE.wire.equals(value) ? STORAGE_OVERAGE : SUBSCRIPTION;
+        }
+
+        static Kind ofWire(String value) {
+            return ofMetadata(value);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package com.kvportal.billing;
+
+import com.kvportal.billing.BillingProblems.NoBillingAccount;
+import com.kvportal.billing.BillingProblems.SubscriptionNotFound;
+import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.security.Caller;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** What a signed-in customer does with the organization's subscription: read it and its invoices, manage, cancel. */
+@Service
+class Subscriptions {
+
+    static final String DASHBOARD_PATH = "/dashboard/billing";
+
+    private final StoredSubscriptions subscriptions;
+    private final StoredInvoices invoices;
+    private final BillingAccounts billingAccounts;
+    private final SubscriptionLedger ledger;
+    private final StripeGateway gateway;
+    private final AppBaseUrl baseUrl;
+    private final TransactionTemplate transaction;
+    private final Clock clock;
+
+    Subscriptions(
+            StoredSubscriptions subscriptions,
+            StoredInvoices invoices,
+            BillingAccounts billingAccounts,
+            SubscriptionLedger ledger,
+            StripeGateway gateway,
+            AppBaseUrl baseUrl,
+            TransactionTemplate transaction,
+            Clock clock) {
+        this.subscriptions = subscriptions;
+        this.invoices = invoices;
+        this.billingAccounts = billingAccounts;
+        this.ledger = ledger;
+        this.gateway = gateway;
+        this.baseUrl = baseUrl;
+        this.transaction = transaction;
+        this.clock = clock;
+    }
+
+    /** The organization's live subscription. */
+    Subscription live(Caller caller) {
+        return subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
+    }
+
+    List<Invoice> invoices(Caller caller) {
+        return invoices.ofOrganization(caller.organizationId());
+    }
+
+    /** A customer-portal session of the organization's provider customer. */
+    String portal(Caller caller) {
+        BillingAccount account = billingAccounts.find(caller.organizationId()).orElseThrow(NoBillingAccount::new);
+        return gateway.createPortalSession(account.providerCustomerId(), baseUrl.resolve(DASHBOARD_PATH));
+    }
+
+    /** Sets the live subscription to end with its current period; a second call changes nothing. */
+    Subscription cancel(Caller caller) {
+        Subscription live = live(caller);
+        if (live.cancelAt() != null) {
+            return live;
+        }
+        ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+        Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
+        transaction.executeWithoutResult(status -> ledger.apply(updated, asOf));
+        return subscriptions.byProviderId(id).orElseThrow();
+    }
+}

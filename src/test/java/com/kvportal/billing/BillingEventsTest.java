@@ -1,0 +1,577 @@
+package com.kvportal.billing;
+
+import static com.kvportal.billing.StripePayloads.event;
+import static com.kvportal.billing.StripePayloads.eventId;
+import static com.kvportal.billing.StripePayloads.invoice;
+import static com.kvportal.billing.StripePayloads.itemLine;
+import static com.kvportal.billing.StripePayloads.subscription;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.billing.BillingEventsTest.Recorder;
+import com.kvportal.sandbox.SandboxStandIn;
+import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
+import com.kvportal.support.IntegrationTest;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.event.EventListener;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Billing's domain events and what other features build on: the renewal draft of {@code invoice.created}, the
+ * subscription and invoice events, invoice lines with their kind, the effective plan and period, and the
+ * webhook's counter. Events are recorded by a plain listener, as another feature would receive them.
+ */
+@TestPropertySource(properties = "PAYMENT_WEBHOOK_SECRET=" + Webhooks.SECRET)
+@Import(Recorder.class)
+class BillingEventsTest extends IntegrationTest {
+
+    private static final String PRICE_PRO = SandboxStandIn.PRICE_PRO;
+
+    /** Records billing's events with whether they arrived inside a transaction; fails once where asked. */
+    @TestConfiguration
+    static class Recorder {
+
+        record Received(Object event, boolean inTransaction) {}
+
+        final List<Received> received = new CopyOnWriteArrayList<>();
+        final Set<UUID> failNextRenewal = ConcurrentHashMap.newKeySet();
+
+        @EventListener
+        void on(RenewalInvoiceDrafted event) {
+            if (failNextRenewal.remove(event.organizationId())) {
+                throw new IllegalStateException("a listener fails");
+            }
+            record(event);
+        }
+
+        @EventListener({
+            SubscriptionActivated.class,
+            SubscriptionUpdated.class,
+            SubscriptionCancelScheduled.class,
+            SubscriptionEnded.class,
+            InvoicePaid.class,
+            InvoicePaymentFailed.class,
+            CheckoutStarted.class
+        })
+        void record(Object event) {
+            received.add(new Received(event, TransactionSynchronizationManager.isActualTransactionActive()));
+        }
+    }
+
+    @Autowired
+    Recorder recorder;
+
+    @Autowired
+    Billing billing;
+
+    @Autowired
+    MeterRegistry meters;
+
+    private Webhooks webhooks;
+    private Api owner;
+    private Api.Account account;
+    private String customer;
+    private String subscriptionId;
+    private final Instant periodStart =
+            Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(30));
+    private final Instant periodEnd = periodStart.plus(Duration.ofDays(30));
+
+    @BeforeEach
+    void anOrganizationWithAProviderCustomer() {
+        webhooks = new Webhooks(baseUrl());
+        owner = api();
+        account = owner.signup();
+        customer = "cus_" + StripePayloads.random();
+        subscriptionId = "sub_" + StripePayloads.random();
+        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
+                .params(account.organizationId(), customer, account.customerId())
+                .update();
+    }
+
+    private void deliverOk(String body) {
+        Api.Response response = webhooks.deliver(body);
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+    }
+
+    private void subscribed(Instant at) {
+        deliverOk(event(
+                eventId(),
+                "customer.subscription.created",
+                at,
+                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, false)));
+    }
+
+    private String renewalDraft(String invoiceId, String billingReason, String status, List<String> extraLines) {
+        return StripePayloads.invoice(
+                invoiceId,
+                customer,
+                subscriptionId,
+                status,
+                billingReason,
+                2000,
+                0,
+                0,
+                Instant.now(),
+                periodStart,
+                periodEnd,
+                extraLines);
+    }
+
+    /** This organization's events of {@code type}, in the order they were published. */
+    private <T> List<T> received(Class<T> type) {
+        return recorder.received.stream()
+                .map(Recorder.Received::event)
+                .filter(type::isInstance)
+                .map(type::cast)
+                .filter(e -> organizationOf(e).equals(account.organizationId()))
+                .toList();
+    }
+
+    private List<Object> receivedOfThisOrganization() {
+        return recorder.received.stream()
+                .map(Recorder.Received::event)
+                .filter(e -> organizationOf(e).equals(account.organizationId()))
+                .toList();
+    }
+
+    private static UUID organizationOf(Object event) {
+        if (event instanceof RenewalInvoiceDrafted e) {
+            return e.organizationId();
+        } else if (event instanceof SubscriptionActivated e) {
+            return e.organizationId();
+        } else if (event instanceof SubscriptionUpdated e) {
+            return e.organizationId();
+        } else if (event instanceof SubscriptionCancelScheduled e) {
+            return e.organizationId();
+        } else if (event instanceof SubscriptionEnded e) {
+            return e.organizationId();
+        } else if (event instanceof InvoicePaid e) {
+            return e.organizationId();
+        } else if (event instanceof InvoicePaymentFailed e) {
+            return e.organizationId();
+        } else if (event instanceof CheckoutStarted e) {
+            return e.organizationId();
+        }
+        return new UUID(0, 0);
+    }
+
+    private JsonNode onlyInvoice() {
+        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+        assertThat(invoices.size()).isOne();
+        return invoices.get(0);
+    }
+
+    private int invoiceRows(String providerInvoiceId) {
+        return jdbc.sql("select count(*) from invoices where provider_invoice_id = ?")
+                .param(providerInvoiceId)
+                .query(Integer.class)
+                .single();
+    }
+
+    private boolean processed(String eventId) {
+        return jdbc.sql("select exists (select 1 from processed_webhook_events where event_id = ?)")
+                .param(eventId)
+                .query(Boolean.class)
+                .single();
+    }
+
+    private double webhookCount(String type, String outcome) {
+        Counter counter = meters.find("kvportal.webhook.events")
+                .tag("type", type)
+                .tag("outcome", outcome)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    // --- invoice.created ---
+
+    @Test
+    void aRenewalDraftIsAnnouncedInsideTheWebhooksTransactionAndStoredAsDraftWithItsLines() {
+        subscribed(Instant.now().minusSeconds(60));
+        String invoiceId = "in_" + StripePayloads.random();
+
+        deliverOk(event(
+                eventId(),
+                "invoice.created",
+                Instant.now(),
+                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+
+        assertThat(received(RenewalInvoiceDrafted.class))
+                .containsExactly(new RenewalInvoiceDrafted(
+                        account.organizationId(), invoiceId, customer, Tier.PRO, periodStart, periodEnd));
+        assertThat(recorder.received.stream()
+                        .filter(r -> r.event() instanceof RenewalInvoiceDrafted e
+                                && e.providerInvoiceId().equals(invoiceId)))
+                .allMatch(Recorder.Received::inTransaction);
+        JsonNode invoice = onlyInvoice();
+        assertThat(invoice.get("provider_invoice_id").asString()).isEqualTo(invoiceId);
+        assertThat(invoice.get("status").asString()).isEqualTo("draft");
+        assertThat(invoice.get("period_start").asString()).isEqualTo(periodStart.toString());
+        assertThat(invoice.get("period_end").asString()).isEqualTo(periodEnd.toString());
+        JsonNode lines = invoice.get("lines");
+        assertThat(lines.size()).isOne();
+        assertThat(lines.get(0).get("description").asString()).isEqualTo("1 × Pro (at $20.00 / month)");
+        assertThat(lines.get(0).get("quantity").asLong()).isOne();
+        assertThat(lines.get(0).get("amount_cents").asLong()).isEqualTo(2000);
+        assertThat(lines.get(0).get("kind").asString()).isEqualTo("subscription");
+    }
+
+    @Test
+    void anInvoiceThatIsNoRenewalDraftIsStoredButAnnouncesNothing() {
+        subscribed(Instant.now().minusSeconds(60));
+        String first = "in_" + StripePayloads.random();
+        String finalized = "in_" + StripePayloads.random();
+
+        deliverOk(event(
+                eventId(),
+                "invoice.created",
+                Instant.now(),
+                renewalDraft(first, "subscription_create", "draft", List.of())));
+        deliverOk(event(
+                eventId(),
+                "invoice.created",
+                Instant.now(),
+                renewalDraft(finalized, "subscription_cycle", "open", List.of())));
+
+        assertThat(received(RenewalInvoiceDrafted.class)).isEmpty();
+        assertThat(invoiceRows(first)).isOne();
+        assertThat(invoiceRows(finalized)).isOne();
+    }
+
+    @Test
+    void aRenewalDraftOfAStrangerIsAnswered200AndChangesNothing() {
+        String invoiceId = "in_" + StripePayloads.random();
+        String body = StripePayloads.invoice(
+                invoiceId,
+                "cus_" + StripePayloads.random(),
+                subscriptionId,
+                "draft",
+                "subscription_cycle",
+                2000,
+                0,
+                0,
+                Instant.now(),
+                periodStart,
+                periodEnd,
+                List.of());
+
+        deliverOk(event(eventId(), "invoice.created", Instant.now(), body));
+
+        assertThat(invoiceRows(invoiceId)).isZero();
+        assertThat(recorder.received.stream()
+                        .filter(r -> r.event() instanceof RenewalInvoiceDrafted e
+                                && e.providerInvoiceId().equals(invoiceId)))
+                .isEmpty();
+    }
+
+    @Test
+    void aRenewalDraftDeliveredManyTimesConcurrentlyIsAnnouncedOnce() throws Exception {
+        subscribed(Instant.now().minusSeconds(60));
+        String invoiceId = "in_" + StripePayloads.random();
+        String body = event(
+                eventId(),
+                "invoice.created",
+                Instant.now(),
+                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of()));
+        double duplicatesBefore = webhookCount("invoice.created", "duplicate");
+
+        for (Api.Response response : Concurrently.run(8, () -> webhooks.deliver(body))) {
+            assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        }
+        deliverOk(body);
+
+        assertThat(received(RenewalInvoiceDrafted.class)).hasSize(1);
+        assertThat(invoiceRows(invoiceId)).isOne();
+        assertThat(webhookCount("invoice.created", "duplicate") - duplicatesBefore)
+                .isGreaterThanOrEqualTo(8);
+    }
+
+    @Test
+    void aListenerThatFailsMakesTheWebhookAnswer5xxAndTheRetryAppliesOnce() {
+        subscribed(Instant.now().minusSeconds(60));
+        String invoiceId = "in_" + StripePayloads.random();
+        String id = eventId();
+        String body = event(
+                id,
+                "invoice.created",
+                Instant.now(),
+                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of()));
+        double failedBefore = webhookCount("invoice.created", "failed");
+        recorder.failNextRenewal.add(account.organizationId());
+
+        Api.Response failed = webhooks.deliver(body);
+
+        assertThat(failed.status()).as(failed.toString()).isGreaterThanOrEqualTo(500);
+        assertThat(processed(id)).isFalse();
+        assertThat(invoiceRows(invoiceId)).isZero();
+        assertThat(received(RenewalInvoiceDrafted.class)).isEmpty();
+        assertThat(webhookCount("invoice.created", "failed") - failedBefore).isEqualTo(1);
+
+        deliverOk(body);
+        deliverOk(body);
+
+        assertThat(processed(id)).isTrue();
+        assertThat(received(RenewalInvoiceDrafted.class)).hasSize(1);
+        assertThat(onlyInvoice().get("status").asString()).isEqualTo("draft");
+    }
+
+    // --- lines ---
+
+    @Test
+    void theOverageLineShowsWithItsKindAndLaterNewsUpdatesTheLinesButOlderNewsDoesNot() {
+        subscribed(Instant.now().minusSeconds(120));
+        String invoiceId = "in_" + StripePayloads.random();
+        Instant drafted = Instant.now().minusSeconds(60);
+        deliverOk(event(
+                eventId(),
+                "invoice.created",
+                drafted,
+                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+        String overage = itemLine(invoiceId, "Storage overage: 5 × 10 GiB above 100 GiB", 5, 1000, "storage_overage");
+        String untagged = itemLine(invoiceId, "A one-off item", 1, 300, null);
+
+        deliverOk(event(
+                eventId(),
+                "invoice.paid",
+                Instant.now(),
+                StripePayloads.invoice(
+                        invoiceId,
+                        customer,
+                        subscriptionId,
+                        "paid",
+                        "subscription_cycle",
+                        3300,
+                        3300,
+                        1,
+                        drafted,
+                        periodStart,
+                        periodEnd,
+                        List.of(overage, untagged))));
+        // the draft's event again, with a new id: older news, it changes nothing
+        deliverOk(event(
+                eventId(),
+                "invoice.created",
+                drafted,
+                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+
+        JsonNode invoice = onlyInvoice();
+        assertThat(invoice.get("status").asString()).isEqualTo("paid");
+        assertThat(invoice.get("amount_due_cents").asLong()).isEqualTo(3300);
+        JsonNode lines = invoice.get("lines");
+        assertThat(lines.size()).isEqualTo(3);
+        assertThat(lines.get(0).get("kind").asString()).isEqualTo("subscription");
+        assertThat(lines.get(0).get("amount_cents").asLong()).isEqualTo(2000);
+        assertThat(lines.get(1).get("description").asString()).isEqualTo("Storage overage: 5 × 10 GiB above 100 GiB");
+        assertThat(lines.get(1).get("quantity").asLong()).isEqualTo(5);
+        assertThat(lines.get(1).get("amount_cents").asLong()).isEqualTo(1000);
+        assertThat(lines.get(1).get("kind").asString()).isEqualTo("storage_overage");
+        assertThat(lines.get(2).get("kind").asString()).isEqualTo("subscription");
+    }
+
+    @Test
+    void aFinalizedInvoiceNeverGoesBackToDraftEvenWhenTheDraftsNewsIsStampedTheSameSecond() {
+        subscribed(Instant.now().minusSeconds(60));
+        String invoiceId = "in_" + StripePayloads.random();
+        Instant now = Instant.now();
+        deliverOk(event(
+                eventId(),
+                "invoice.payment_failed",
+                now,
+                invoice(invoiceId, customer, subscriptionId, "open", 2000, 0, 1, now, periodStart, periodEnd)));
+
+        deliverOk(event(
+                eventId(), "invoice.created", now, renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+
+        assertThat(onlyInvoice().get("status").asString()).isEqualTo("open");
+        // the late draft is still announced: an item for it goes pending when the provider refuses it
+        assertThat(received(RenewalInvoiceDrafted.class)).hasSize(1);
+    }
+
+    // --- the other domain events ---
+
+    @Test
+    void aSubscriptionsLifeIsAnnouncedEventByEventInsideTheTransactionsOfItsChanges() {
+        Instant t = Instant.now().minusSeconds(100);
+        subscribed(t);
+        String subscriptionUuid = jdbc.sql("select id::text from subscriptions where provider_subscription_id = ?")
+                .param(subscriptionId)
+                .query(String.class)
+                .single();
+        UUID id = UUID.fromString(subscriptionUuid);
+        String failing = "in_" + StripePayloads.random();
+        deliverOk(event(
+                eventId(),
+                "invoice.payment_failed",
+                t.plusSeconds(10),
+                invoice(failing, customer, subscriptionId, "open", 2000, 0, 1, t, periodStart, periodEnd)));
+        deliverOk(event(
+                eventId(),
+                "invoice.paid",
+                t.plusSeconds(20),
+                invoice(failing, customer, subscriptionId, "paid", 2000, 2000, 2, t, periodStart, periodEnd)));
+        deliverOk(event(
+                eventId(),
+                "customer.subscription.updated",
+                t.plusSeconds(30),
+                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, true)));
+        deliverOk(event(
+                eventId(),
+                "customer.subscription.deleted",
+                t.plusSeconds(40),
+                subscription(subscriptionId, customer, "canceled", PRICE_PRO, periodStart, periodEnd, null, true)));
+
+        UUID org = account.organizationId();
+        assertThat(receivedOfThisOrganization())
+                .containsExactly(
+                        new SubscriptionActivated(org, id, Tier.PRO),
+                        new InvoicePaymentFailed(org, failing, 1),
+                        new SubscriptionUpdated(org, id, Tier.PRO, SubscriptionStatus.PAST_DUE),
+                        new InvoicePaid(org, failing, 2000, "usd"),
+                        new SubscriptionUpdated(org, id, Tier.PRO, SubscriptionStatus.ACTIVE),
+                        new SubscriptionCancelScheduled(org, id, periodEnd),
+                        new SubscriptionEnded(org, id, customer, Tier.PRO, periodStart, periodEnd));
+        assertThat(recorder.received.stream()
+                        .filter(r -> organizationOf(r.event()).equals(org)))
+                .allMatch(Recorder.Received::inTransaction);
+    }
+
+    @Test
+    void olderOrDuplicateNewsAnnouncesNothing() {
+        Instant t = Instant.now().minusSeconds(100);
+        subscribed(t);
+        String body = event(
+                eventId(),
+                "customer.subscription.updated",
+                t.plusSeconds(10),
+                subscription(subscriptionId, customer, "past_due", PRICE_PRO, periodStart, periodEnd, null, false));
+        deliverOk(body);
+        deliverOk(body);
+        deliverOk(event(
+                eventId(),
+                "customer.subscription.updated",
+                t.minusSeconds(10),
+                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, true)));
+
+        assertThat(receivedOfThisOrganization()).hasSize(2);
+        assertThat(received(SubscriptionUpdated.class)).hasSize(1);
+    }
+
+    @Test
+    void startingACheckoutIsAnnounced() {
+        Api buyer = api();
+        Api.Account buyerAccount = buyer.signup();
+
+        Api.Response checkout = buyer.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
+
+        assertThat(checkout.status()).as(checkout.toString()).isEqualTo(200);
+        assertThat(recorder.received.stream().map(Recorder.Received::event))
+                .contains(new CheckoutStarted(
+                        buyerAccount.organizationId(),
+                        buyerAccount.customerId(),
+                        Tier.PRO,
+                        checkout.json().get("session_id").asString()));
+    }
+
+    // --- what usage reads ---
+
+    @Test
+    void theCurrentPeriodIsTheSubscriptionsWhileItLivesAndTheCalendarMonthOtherwise() {
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        BillingPeriod month = billing.currentPeriod(account.organizationId());
+        assertThat(month.subscription()).isFalse();
+        assertThat(month.start())
+                .isEqualTo(today.withDayOfMonth(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+        assertThat(month.end())
+                .isEqualTo(today.withDayOfMonth(1)
+                        .plusMonths(1)
+                        .atStartOfDay(ZoneOffset.UTC)
+                        .toInstant());
+        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
+
+        subscribed(Instant.now());
+
+        assertThat(billing.currentPeriod(account.organizationId()))
+                .isEqualTo(new BillingPeriod(periodStart, periodEnd, true));
+        Plan plan = billing.effectivePlan(account.organizationId());
+        assertThat(plan.tier()).isEqualTo(Tier.PRO);
+        assertThat(plan.storageBytes()).isEqualTo(107_374_182_400L);
+        assertThat(plan.overageBytes()).isEqualTo(10_737_418_240L);
+        assertThat(plan.overagePriceCents()).isEqualTo(200);
+    }
+
+    // --- the schema ---
+
+    @Test
+    void theDatabaseChecksExactlyTheStatusesAndKindsTheTypesKnow() {
+        assertThat(allowedValues("subscriptions", "status"))
+                .containsExactlyInAnyOrder(Arrays.stream(SubscriptionStatus.values())
+                        .map(SubscriptionStatus::wire)
+                        .toArray(String[]::new));
+        assertThat(allowedValues("invoices", "status"))
+                .containsExactlyInAnyOrder(Arrays.stream(InvoiceStatus.values())
+                        .map(InvoiceStatus::wire)
+                        .toArray(String[]::new));
+        assertThat(allowedValues("invoice_lines", "kind"))
+                .containsExactlyInAnyOrder(Arrays.stream(InvoiceLine.Kind.values())
+                        .map(InvoiceLine.Kind::wire)
+                        .toArray(String[]::new));
+    }
+
+    /** The values a check constraint of the table allows in the column ({@code column in ('a', 'b')}). */
+    private List<String> allowedValues(String table, String column) {
+        List<String> definitions = jdbc
+                .sql(
+                        "select pg_get_constraintdef(oid) from pg_constraint where conrelid = ?::regclass and contype = 'c'")
+                .param(table)
+                .query(String.class)
+                .list()
+                .stream()
+                .filter(definition -> definition.contains("(" + column + " ="))
+                .toList();
+        assertThat(definitions).as(table + "." + column).hasSize(1);
+        return Pattern.compile("'([a-z_]+)'::text")
+                .matcher(definitions.get(0))
+                .results()
+                .map(match -> match.group(1))
+                .toList();
+    }
+
+    // --- the counter ---
+
+    @Test
+    void everyDeliveryIsCountedByTypeAndOutcome() {
+        double applied = webhookCount("customer.subscription.created", "applied");
+        double ignored = webhookCount("other", "ignored");
+        double rejected = webhookCount("unknown", "rejected");
+
+        subscribed(Instant.now());
+        deliverOk(event(eventId(), "plan.created", Instant.now(), "{\"id\": \"price_1\", \"object\": \"plan\"}"));
+        assertThat(webhooks.post("{}", "t=1,v1=" + "ab".repeat(32)).status()).isEqualTo(400);
+
+        assertThat(webhookCount("customer.subscription.created", "applied") - applied)
+                .isEqualTo(1);
+        assertThat(webhookCount("other", "ignored") - ignored).isGreaterThanOrEqualTo(1);
+        assertThat(webhookCount("unknown", "rejected") - rejected).isGreaterThanOrEqualTo(1);
+    }
+}

@@ -1,0 +1,236 @@
+package com.kvportal.billing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.billing.BillingInvoiceItemsTest.OverageLikeListener;
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.event.EventListener;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Billing's invoice items through the real stripe-java client against the built-in sandbox: an item added to a
+ * renewal draft while {@code invoice.created} is handled, the pending fallback when the invoice is no longer a
+ * draft, idempotency keys, and the final invoice of a customer. A listener stands in for the overage biller.
+ */
+@Import(OverageLikeListener.class)
+class BillingInvoiceItemsTest extends IntegrationTest {
+
+    private static final String FORM = "application/x-www-form-urlencoded";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    /** Adds one storage-overage item of 5 × $2.00 to the renewal drafts of the organizations it is told of. */
+    @TestConfiguration
+    static class OverageLikeListener {
+
+        final Set<UUID> organizations = ConcurrentHashMap.newKeySet();
+        final List<InvoiceItem> added = new CopyOnWriteArrayList<>();
+        private final Billing billing;
+
+        OverageLikeListener(Billing billing) {
+            this.billing = billing;
+        }
+
+        @EventListener
+        void on(RenewalInvoiceDrafted drafted) {
+            if (organizations.contains(drafted.organizationId())) {
+                added.add(billing.addInvoiceItem(overage(
+                        drafted.providerCustomerId(),
+                        drafted.providerInvoiceId(),
+                        drafted.organizationId(),
+                        drafted.periodStart(),
+                        drafted.periodEnd(),
+                        "overage:" + drafted.providerInvoiceId())));
+            }
+        }
+    }
+
+    @Autowired
+    OverageLikeListener listener;
+
+    @Autowired
+    Billing billing;
+
+    private Api owner;
+    private Api browser;
+    private Api.Account account;
+    private String customer;
+    private String subscriptionId;
+
+    static InvoiceItemRequest overage(
+            String customer,
+            String invoice,
+            UUID organizationId,
+            Instant periodStart,
+            Instant periodEnd,
+            String idempotencyKey) {
+        return new InvoiceItemRequest(
+                customer,
+                invoice,
+                5,
+                200,
+                "usd",
+                "Storage overage: 5 × 10 GiB above 100 GiB",
+                periodStart,
+                periodEnd,
+                Map.of(
+                        "organization_id",
+                        organizationId.toString(),
+                        "period_start",
+                        periodStart.toString(),
+                        InvoiceLine.KIND_KEY,
+                        "storage_overage"),
+                idempotencyKey);
+    }
+
+    @BeforeEach
+    void aProSubscriptionBoughtAtTheSandbox() {
+        owner = api();
+        browser = api();
+        account = owner.signup();
+        String sessionId = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
+                .json()
+                .get("session_id")
+                .asString();
+        Api.Response paid = browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
+        browser.get(paid.header("Location").substring(baseUrl().length()));
+        await(
+                "the first invoice is paid",
+                () -> invoices().size() == 1 && status(invoices().get(0)).equals("paid"));
+        JsonNode subscription = owner.get("/api/v1/billing/subscription").json().get("subscription");
+        customer = subscription.get("provider_customer_id").asString();
+        subscriptionId = subscription.get("provider_subscription_id").asString();
+    }
+
+    private List<JsonNode> invoices() {
+        return elements(owner.get("/api/v1/billing/invoices").json().get("invoices"));
+    }
+
+    private static String status(JsonNode invoice) {
+        return invoice.get("status").asString();
+    }
+
+    private static void await(String what, Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(condition);
+    }
+
+    private void advance() {
+        Api.Response advanced = browser.post("/sandbox/subscriptions/" + subscriptionId + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+    }
+
+    private static List<JsonNode> lines(JsonNode invoice) {
+        return elements(invoice.get("lines"));
+    }
+
+    private static List<JsonNode> elements(JsonNode array) {
+        List<JsonNode> elements = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            elements.add(array.get(i));
+        }
+        return elements;
+    }
+
+    @Test
+    void anItemAddedWhileTheRenewalIsADraftIsBilledOnItAsAStorageOverageLine() {
+        listener.organizations.add(account.organizationId());
+
+        advance();
+
+        await(
+                "the renewal is paid with its overage line",
+                () -> invoices().size() == 2
+                        && status(invoices().get(0)).equals("paid")
+                        && lines(invoices().get(0)).size() == 2);
+        JsonNode renewal = invoices().get(0);
+        assertThat(renewal.get("amount_due_cents").asLong()).isEqualTo(3000);
+        assertThat(renewal.get("amount_paid_cents").asLong()).isEqualTo(3000);
+        List<JsonNode> lines = lines(renewal);
+        assertThat(lines.get(0).get("kind").asString()).isEqualTo("subscription");
+        assertThat(lines.get(0).get("amount_cents").asLong()).isEqualTo(2000);
+        JsonNode overage = lines.stream()
+                .filter(line -> line.get("kind").asString().equals("storage_overage"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(overage.get("quantity").asLong()).isEqualTo(5);
+        assertThat(overage.get("amount_cents").asLong()).isEqualTo(1000);
+        assertThat(overage.get("description").asString()).isEqualTo("Storage overage: 5 × 10 GiB above 100 GiB");
+        List<InvoiceItem> added = listener.added.stream().toList();
+        assertThat(added).hasSize(1);
+        assertThat(added.get(0).pending()).isFalse();
+        assertThat(added.get(0).providerInvoiceItemId()).startsWith("ii_");
+    }
+
+    @Test
+    void anItemForAnInvoiceNoLongerADraftGoesPendingOnceAndJoinsTheNextInvoice() {
+        JsonNode first = invoices().get(0);
+        String paidInvoice = first.get("provider_invoice_id").asString();
+        Instant start = Instant.parse(first.get("period_start").asString());
+        Instant end = Instant.parse(first.get("period_end").asString());
+        InvoiceItemRequest request =
+                overage(customer, paidInvoice, account.organizationId(), start, end, "overage:" + paidInvoice);
+
+        InvoiceItem item = billing.addInvoiceItem(request);
+        InvoiceItem again = billing.addInvoiceItem(request);
+
+        assertThat(item.pending()).isTrue();
+        assertThat(item.providerInvoiceItemId()).startsWith("ii_");
+        assertThat(again).isEqualTo(item);
+        assertThat(lines(invoices().get(0))).hasSize(1);
+
+        advance();
+
+        await(
+                "the renewal carries the pending item",
+                () -> invoices().size() == 2
+                        && status(invoices().get(0)).equals("paid")
+                        && lines(invoices().get(0)).size() == 2);
+        assertThat(invoices().get(0).get("amount_due_cents").asLong()).isEqualTo(3000);
+        assertThat(lines(invoices().get(0)).stream()
+                        .filter(line -> line.get("kind").asString().equals("storage_overage")))
+                .hasSize(1);
+    }
+
+    @Test
+    void theFinalInvoiceBillsTheItemOnAnInvoiceOfItsOwnOnceHoweverOftenItIsAsked() {
+        Instant end = Instant.now();
+        Instant start = end.minus(Duration.ofDays(30));
+        String key = "overage-final:" + subscriptionId + ":" + start.getEpochSecond();
+        InvoiceItemRequest item = overage(customer, null, account.organizationId(), start, end, key);
+
+        String invoice = billing.billFinalInvoice(customer, item);
+        String again = billing.billFinalInvoice(customer, item);
+
+        assertThat(invoice).startsWith("in_");
+        assertThat(again).isEqualTo(invoice);
+        await("the final invoice is paid", () -> invoices().stream()
+                .anyMatch(i -> i.get("provider_invoice_id").asString().equals(invoice)
+                        && status(i).equals("paid")));
+        JsonNode last = invoices().stream()
+                .filter(i -> i.get("provider_invoice_id").asString().equals(invoice))
+                .findFirst()
+                .orElseThrow();
+        assertThat(last.get("amount_due_cents").asLong()).isEqualTo(1000);
+        assertThat(lines(last)).hasSize(1);
+        assertThat(lines(last).get(0).get("kind").asString()).isEqualTo("storage_overage");
+        assertThat(lines(last).get(0).get("quantity").asLong()).isEqualTo(5);
+        assertThat(invoices()).hasSize(2);
+    }
+}
