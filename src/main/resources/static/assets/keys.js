@@ -1,4 +1,5 @@
-// The API keys page: list, create (the raw key shown once), revoke behind a confirmation.
+// The API keys page: list, create (the raw key shown once), edit (name, permissions), roll with a grace period
+// (the new key shown once), revoke behind a confirmation.
 import { api, ApiError, messageOf } from './api.js';
 import { startShell } from './shell.js';
 import { busy, clearAlert, clearErrors, confirmDialog, el, showAlert, showErrors, timeEl } from './ui.js';
@@ -22,6 +23,8 @@ async function main() {
   $('project-title').textContent = shell.activeProjectName();
   wireCreateForm();
   wireNewKeyPanel();
+  wireEditDialog();
+  wireRollDialog();
   await loadKeys();
   $('loading').hidden = true;
   $('content').hidden = false;
@@ -50,6 +53,10 @@ function renderKeys() {
 
 function keyRow(key, now) {
   const expired = new Date(key.expires_at).getTime() <= now;
+  const edit = el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'edit', 'aria-label': 'Edit key ' + key.name }, 'Edit');
+  edit.addEventListener('click', () => editKey(key, edit));
+  const roll = el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'roll', 'aria-label': 'Roll key ' + key.name }, 'Roll');
+  roll.addEventListener('click', () => rollKey(key, roll));
   const revoke = el('button', { type: 'button', class: 'btn btn-danger-outline btn-small', 'data-action': 'revoke', 'aria-label': 'Revoke key ' + key.name }, 'Revoke');
   revoke.addEventListener('click', () => revokeKey(key, revoke));
   return el('tr', { 'data-key-id': key.id },
@@ -57,10 +64,10 @@ function keyRow(key, now) {
     el('td', { 'data-label': 'Permissions' }, el('span', { class: 'badges' },
       key.permissions.map((permission) => el('span', { class: permission === 'admin' ? 'badge badge-warning' : 'badge' }, permission)))),
     el('td', { class: 'num', 'data-label': 'Created' }, timeEl(key.created_at)),
-    el('td', { class: 'num', 'data-label': 'Expires' }, el('span', { class: 'badges' }, timeEl(key.expires_at),
+    el('td', { class: 'num', 'data-label': 'Expires' }, el('span', { class: 'badges' }, timeEl(key.expires_at, new Date(key.expires_at).getTime() - now < 7 * DAY_MS),
       expired ? el('span', { class: 'badge badge-danger', 'data-expired': '' }, 'Expired') : null)),
     el('td', { class: 'num', 'data-label': 'Last used' }, key.last_used_at ? timeEl(key.last_used_at, true) : el('span', { class: 'muted' }, 'Never')),
-    el('td', { class: 'actions-cell' }, revoke));
+    el('td', { class: 'actions-cell' }, el('span', { class: 'row-actions' }, edit, roll, revoke)));
 }
 
 function wireCreateForm() {
@@ -142,8 +149,8 @@ function wireNewKeyPanel() {
   });
 }
 
-function showNewKey(created) {
-  $('new-key-title').textContent = 'New key “' + created.key.name + '” created';
+function showNewKey(created, title) {
+  $('new-key-title').textContent = title || 'New key “' + created.key.name + '” created';
   $('new-key-hint').textContent = created.hint;
   $('new-key-value').value = created.api_key;
   $('copy-status').textContent = '';
@@ -158,6 +165,118 @@ function hideNewKey() {
   $('new-key-value').value = '';
   $('copy-status').textContent = '';
   $('new-key').hidden = true;
+}
+
+let editing = null;
+
+function editKey(key, button) {
+  editing = { key, button };
+  const form = $('edit-form');
+  clearErrors(form);
+  $('edit-title').textContent = 'Edit key “' + key.name + '”';
+  $('edit-name').value = key.name;
+  for (const permission of ['read', 'write', 'admin']) {
+    $('edit-perm-' + permission).checked = key.permissions.includes(permission);
+  }
+  $('edit-dialog').showModal();
+  $('edit-name').focus();
+}
+
+function wireEditDialog() {
+  const dialog = $('edit-dialog');
+  const form = $('edit-form');
+  $('edit-cancel').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    if (editing) editing.button.focus();
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const { key } = editing;
+    const body = {
+      name: $('edit-name').value,
+      permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
+    };
+    await busy($('edit-save'), 'Saving…', async () => {
+      try {
+        const updated = await api('PATCH', '/api/v1/api-keys/' + encodeURIComponent(key.id), body);
+        keys = keys.map((k) => (k.id === updated.id ? updated : k));
+        renderKeys();
+        editing = null;
+        dialog.close();
+        showAlert($('list-status'), 'success', 'Key “' + updated.name + '” was saved.');
+        focusRow(updated.id, 'edit');
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'api_key_not_found') {
+          dialog.close();
+          keys = keys.filter((k) => k.id !== key.id);
+          renderKeys();
+          showAlert($('list-status'), 'info', 'Key “' + key.name + '” no longer exists in this project.');
+        } else if (error instanceof ApiError) showErrors(form, error);
+        else throw error;
+      }
+    });
+  });
+}
+
+let rolling = null;
+
+function rollKey(key, button) {
+  rolling = { key, button };
+  const form = $('roll-form');
+  clearErrors(form);
+  form.reset();
+  $('roll-name').textContent = '“' + key.name + '”';
+  $('roll-dialog').showModal();
+  $('grace-day').focus();
+}
+
+function wireRollDialog() {
+  const dialog = $('roll-dialog');
+  const form = $('roll-form');
+  $('roll-cancel').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    if (rolling) rolling.button.focus();
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const { key } = rolling;
+    const grace = Number(form.querySelector('input[name="grace"]:checked').value);
+    await busy($('roll-confirm'), 'Rolling…', async () => {
+      try {
+        const rolled = await api('POST', '/api/v1/api-keys/' + encodeURIComponent(key.id) + '/roll', { grace_seconds: grace });
+        const rest = keys
+          .filter((k) => k.id !== rolled.key.id && !(grace === 0 && k.id === rolled.previous.id))
+          .map((k) => (k.id === rolled.previous.id ? { ...k, expires_at: rolled.previous.expires_at } : k));
+        keys = [rolled.key, ...rest];
+        renderKeys();
+        rolling = null;
+        dialog.close();
+        showAlert($('list-status'), 'success', grace === 0
+          ? 'Key “' + key.name + '” was rolled; the old key was revoked.'
+          : 'Key “' + key.name + '” was rolled; the old key works until ' + formatDateTime(rolled.previous.expires_at) + '.');
+        showNewKey(rolled, 'Key “' + rolled.key.name + '” rolled: its new value');
+      } catch (error) {
+        if (error instanceof ApiError && error.errors.length === 0) {
+          dialog.close();
+          showAlert($('list-status'), 'error', messageOf(error, 'The key could not be rolled.'));
+          if (error.code === 'api_key_not_found' || error.code === 'api_key_revoked') {
+            keys = keys.filter((k) => k.id !== key.id);
+            renderKeys();
+          }
+        } else if (error instanceof ApiError) showErrors(form, error);
+        else throw error;
+      }
+    });
+  });
+}
+
+function formatDateTime(iso) {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+function focusRow(id, action) {
+  const button = document.querySelector('#keys-body tr[data-key-id="' + CSS.escape(id) + '"] [data-action="' + action + '"]');
+  if (button) button.focus();
 }
 
 async function revokeKey(key, button) {

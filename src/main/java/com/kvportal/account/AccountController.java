@@ -54,6 +54,7 @@ class AccountController {
 
     @PostMapping("/api/v1/auth/logout")
     ResponseEntity<Void> logout(Caller caller, HttpServletRequest request) {
+        accounts.logout(caller);
         SessionCaller.signOut(request);
         return ResponseEntity.noContent().build();
     }

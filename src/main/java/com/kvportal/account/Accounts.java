@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.hibernate.validator.constraints.CodePointLength;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
@@ -33,13 +34,20 @@ public class Accounts {
     private final Projects projects;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
+    private final ApplicationEventPublisher events;
     private final String unknownCustomerHash;
 
-    Accounts(Customers customers, Projects projects, LoginThrottle throttle, PasswordEncoder passwords) {
+    Accounts(
+            Customers customers,
+            Projects projects,
+            LoginThrottle throttle,
+            PasswordEncoder passwords,
+            ApplicationEventPublisher events) {
         this.customers = customers;
         this.projects = projects;
         this.throttle = throttle;
         this.passwords = passwords;
+        this.events = events;
         this.unknownCustomerHash = passwords.encode("a password that nobody has, to equalize timing");
     }
 
@@ -84,28 +92,49 @@ public class Accounts {
         customers.insertOrganization(
                 organizationId, organizationName == null ? email + "'s organization" : organizationName, customerId);
         Project project = projects.insert(UUID.randomUUID(), organizationId, "Default project");
+        events.publishEvent(new AccountEvent.SignedUp(customerId, email, organizationId, project.id()));
         return Caller.ofSession(customerId, organizationId, project.id());
     }
 
+    /** Not one transaction: a failed attempt is counted (and published) although the login fails. */
     Caller login(Login request) {
         String email = request.email() == null ? "" : request.email().strip();
         String password = request.password() == null ? "" : request.password();
         Optional<java.time.Duration> locked = throttle.attempt(email);
+        Optional<Customers.Credentials> customer = customers.findByEmail(email);
         if (locked.isPresent()) {
+            customer.ifPresent(known -> loginFailed(known, "too_many_attempts"));
             throw new TooManyAttempts(locked.get());
         }
-        Optional<Customers.Credentials> customer = customers.findByEmail(email);
         boolean matches = passwords.matches(
                 password, customer.map(Customers.Credentials::passwordHash).orElse(unknownCustomerHash));
         if (customer.isEmpty() || !matches) {
+            customer.ifPresent(known -> loginFailed(known, "invalid_credentials"));
             throw new InvalidCredentials();
         }
         throttle.succeeded(email);
         UUID customerId = customer.get().id();
-        Project first = projects.ofCustomer(customerId).stream()
+        Project first = firstProject(customerId);
+        events.publishEvent(
+                new AccountEvent.LoggedIn(customerId, customer.get().email(), first.organizationId(), first.id()));
+        return Caller.ofSession(customerId, first.organizationId(), first.id());
+    }
+
+    private void loginFailed(Customers.Credentials customer, String reason) {
+        events.publishEvent(new AccountEvent.LoginFailed(
+                customer.id(), customer.email(), firstProject(customer.id()).organizationId(), reason));
+    }
+
+    private Project firstProject(UUID customerId) {
+        return projects.ofCustomer(customerId).stream()
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("customer " + customerId + " has no project"));
-        return Caller.ofSession(customerId, first.organizationId(), first.id());
+    }
+
+    /** The caller signs out; the session itself is dropped by the web layer. */
+    void logout(Caller caller) {
+        events.publishEvent(new AccountEvent.LoggedOut(
+                caller.customerId(), caller.organizationId(), caller.projectId(), caller.apiKeyId()));
     }
 
     SessionView session(Caller caller) {
@@ -139,7 +168,14 @@ public class Accounts {
         if (projects.countInOrganization(caller.organizationId()) >= MAX_PROJECTS_PER_ORGANIZATION) {
             throw new ProjectLimitReached(MAX_PROJECTS_PER_ORGANIZATION);
         }
-        return projects.insert(UUID.randomUUID(), caller.organizationId(), name);
+        Project project = projects.insert(UUID.randomUUID(), caller.organizationId(), name);
+        events.publishEvent(new AccountEvent.ProjectCreated(caller.organizationId(), project.id(), project.name()));
+        return project;
+    }
+
+    /** The email address of a customer, e.g. to name who acted in an audit line. */
+    public Optional<String> emailOf(UUID customerId) {
+        return customers.emailOf(customerId);
     }
 
     /** The organization with its owner's email, for other features (e.g. the payment provider's customer). */

@@ -4,6 +4,7 @@ import com.kvportal.security.BearerToken;
 import com.kvportal.security.Caller;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -13,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -46,6 +48,30 @@ class ApiKeyController {
     @GetMapping
     Map<String, List<ApiKey>> list(Caller caller) {
         return Map.of("keys", apiKeys.list(caller));
+    }
+
+    @PatchMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ApiKey update(Caller caller, @PathVariable UUID id, @RequestBody KeyUpdate request) {
+        return apiKeys.update(caller, id, request);
+    }
+
+    record Previous(UUID id, Instant expiresAt) {}
+
+    record RolledResponse(String apiKey, String hint, ApiKey key, Previous previous) {}
+
+    /** The body is optional: a roll without one takes the defaults (one day of grace, 90 days of life). */
+    @PostMapping("/{id}/roll")
+    ResponseEntity<RolledResponse> roll(
+            Caller caller, @PathVariable UUID id, @RequestBody(required = false) @Nullable KeyRoll request) {
+        ApiKeys.Rolled rolled = apiKeys.roll(caller, id, request == null ? new KeyRoll(null, null) : request);
+        return ResponseEntity.created(
+                        URI.create("/api/v1/api-keys/" + rolled.key().id()))
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new RolledResponse(
+                        rolled.rawKey(),
+                        HINT,
+                        rolled.key(),
+                        new Previous(rolled.previousId(), rolled.previousExpiresAt())));
     }
 
     @PostMapping("/verify")

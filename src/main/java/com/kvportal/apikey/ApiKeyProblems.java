@@ -14,6 +14,12 @@ final class ApiKeyProblems {
         }
     }
 
+    static final class KeyRevoked extends ProblemException {
+        KeyRevoked() {
+            super(HttpStatus.CONFLICT, "api_key_revoked", "The API key is revoked; a revoked key cannot be rolled.");
+        }
+    }
+
     static final class KeyLimitReached extends ProblemException {
         KeyLimitReached(int limit) {
             super(

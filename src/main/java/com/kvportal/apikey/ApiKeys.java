@@ -3,20 +3,30 @@ package com.kvportal.apikey;
 import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
+import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** The API-key feature: create, list, verify and revoke keys, and authenticate a request by its key. */
+/**
+ * The API-key feature: create, list, update, roll, verify and revoke keys, revoke leaked ones, and authenticate a
+ * request by its key. Every change publishes an {@link ApiKeyEvent} inside its transaction; every change that
+ * narrows a key goes through {@link KeyNarrowing}.
+ */
 @Service
 public class ApiKeys implements ApiKeyAuthenticator {
 
@@ -24,12 +34,22 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     private final StoredApiKeys keys;
     private final LastUseRecorder lastUse;
+    private final KeyNarrowing narrowing;
+    private final ApplicationEventPublisher events;
     private final StorageStanding storage;
     private final Clock clock;
 
-    ApiKeys(StoredApiKeys keys, LastUseRecorder lastUse, StorageStanding storage, Clock clock) {
+    ApiKeys(
+            StoredApiKeys keys,
+            LastUseRecorder lastUse,
+            KeyNarrowing narrowing,
+            ApplicationEventPublisher events,
+            StorageStanding storage,
+            Clock clock) {
         this.keys = keys;
         this.lastUse = lastUse;
+        this.narrowing = narrowing;
+        this.events = events;
         this.storage = storage;
         this.clock = clock;
     }
@@ -54,7 +74,98 @@ public class ApiKeys implements ApiKeyAuthenticator {
                 raw.digest(),
                 valid.permissions(),
                 valid.expiresAt());
+        events.publishEvent(new ApiKeyEvent.Created(
+                caller.organizationId(), key.projectId(), key.id(), key.name(), key.permissions(), key.expiresAt()));
         return new Created(raw.value(), key);
+    }
+
+    /**
+     * Changes a live key of the caller's active project; what is left out stays. A change that narrows the key
+     * (a permission less, an earlier expiry) holds on every instance once this returns.
+     */
+    @Transactional
+    public ApiKey update(Caller caller, UUID keyId, KeyUpdate request) {
+        KeyUpdate.Valid valid = request.validate(clock.instant());
+        StoredApiKeys.Locked locked = keys.lockInProject(caller.projectId(), keyId)
+                .filter(found -> !found.revoked())
+                .orElseThrow(ApiKeyNotFound::new);
+        ApiKey old = locked.key();
+        String name = Objects.requireNonNullElse(valid.name(), old.name());
+        List<String> permissions = Objects.requireNonNullElse(valid.permissions(), old.permissions());
+        Instant expiresAt = Objects.requireNonNullElse(valid.expiresAt(), old.expiresAt());
+        Map<String, Map<String, Object>> changes = new LinkedHashMap<>();
+        if (!name.equals(old.name())) {
+            changes.put("name", Map.of("from", old.name(), "to", name));
+        }
+        if (!Set.copyOf(permissions).equals(Set.copyOf(old.permissions()))) {
+            changes.put("permissions", Map.of("from", old.permissions(), "to", permissions));
+        }
+        if (!expiresAt.equals(old.expiresAt())) {
+            changes.put("expires_at", Map.of("from", old.expiresAt(), "to", expiresAt));
+        }
+        if (changes.isEmpty()) {
+            return old;
+        }
+        ApiKey updated = keys.update(keyId, name, permissions, expiresAt);
+        boolean narrowed =
+                !Set.copyOf(permissions).containsAll(old.permissions()) || expiresAt.isBefore(old.expiresAt());
+        if (narrowed) {
+            narrowing.narrowed(keyId);
+        }
+        events.publishEvent(new ApiKeyEvent.Updated(
+                caller.organizationId(), updated.projectId(), keyId, updated.name(), changes, narrowed));
+        return updated;
+    }
+
+    /** A new key that replaces an old one, and what became of the old one. */
+    public record Rolled(String rawKey, ApiKey key, UUID previousId, Instant previousExpiresAt) {}
+
+    /**
+     * Replaces a key of the caller's active project by a new one with its name and permissions; the old key works
+     * on for the grace period (but never longer than it would have), or is revoked at once for a grace of 0.
+     */
+    @Transactional
+    public Rolled roll(Caller caller, UUID keyId, KeyRoll request) {
+        Instant now = clock.instant();
+        KeyRoll.Valid valid = request.validate(now);
+        keys.lockProject(caller.projectId());
+        StoredApiKeys.Locked locked =
+                keys.lockInProject(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new);
+        if (locked.revoked()) {
+            throw new KeyRevoked();
+        }
+        boolean revokeNow = valid.grace().isZero();
+        // the new key counts; an old key revoked at once makes room for it
+        if (keys.countLive(caller.projectId()) - (revokeNow ? 1 : 0) >= MAX_LIVE_KEYS_PER_PROJECT) {
+            throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);
+        }
+        ApiKey old = locked.key();
+        Instant graceEnd = now.plus(valid.grace()).truncatedTo(ChronoUnit.SECONDS);
+        Instant previousExpiresAt = graceEnd.isBefore(old.expiresAt()) ? graceEnd : old.expiresAt();
+        keys.update(old.id(), old.name(), old.permissions(), previousExpiresAt);
+        if (revokeNow) {
+            keys.revoke(old.id());
+        }
+        narrowing.narrowed(old.id());
+        RawKey raw = ApiKeyFormat.generate();
+        ApiKey key = keys.insert(
+                UUID.randomUUID(),
+                caller.projectId(),
+                caller.organizationId(),
+                caller.customerId(),
+                old.name(),
+                raw.digest(),
+                old.permissions(),
+                valid.expiresAt());
+        events.publishEvent(new ApiKeyEvent.Rolled(
+                caller.organizationId(),
+                key.projectId(),
+                key.id(),
+                key.name(),
+                old.id(),
+                previousExpiresAt,
+                valid.grace().toSeconds()));
+        return new Rolled(raw.value(), key, old.id(), previousExpiresAt);
     }
 
     public List<ApiKey> list(Caller caller) {
@@ -64,9 +175,55 @@ public class ApiKeys implements ApiKeyAuthenticator {
     /** Revokes a key of the caller's active project; from the commit on, every instance refuses it. */
     @Transactional
     public void revoke(Caller caller, UUID keyId) {
-        if (!keys.revoke(caller.projectId(), keyId)) {
-            throw new ApiKeyNotFound();
+        StoredApiKeys.Locked locked =
+                keys.lockInProject(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new);
+        if (locked.revoked()) {
+            return; // nothing changes, nothing to record
         }
+        keys.revoke(keyId);
+        narrowing.narrowed(keyId);
+        ApiKey key = locked.key();
+        events.publishEvent(new ApiKeyEvent.Revoked(caller.organizationId(), key.projectId(), keyId, key.name()));
+    }
+
+    /** How a reported token turned out: one of our keys (revoked now if it was live) or not. */
+    public enum LeakVerdict {
+        TRUE_POSITIVE,
+        FALSE_POSITIVE
+    }
+
+    /**
+     * A secret scanner found this token in public: if it is a live key, it is revoked at once (with the event
+     * {@link ApiKeyEvent.Leaked}); a token that is not one of our keys changes nothing.
+     */
+    @Transactional
+    public LeakVerdict revokeLeaked(String token, String tokenType, String url, String source) {
+        if (!ApiKeyFormat.isWellFormed(token)) {
+            return LeakVerdict.FALSE_POSITIVE;
+        }
+        Optional<StoredApiKeys.Found> found = keys.lockByDigest(new RawKey(token).digest());
+        if (found.isEmpty()) {
+            return LeakVerdict.FALSE_POSITIVE;
+        }
+        StoredApiKeys.Found key = found.get();
+        if (!key.revoked()) {
+            keys.revoke(key.key().id());
+            narrowing.narrowed(key.key().id());
+            events.publishEvent(new ApiKeyEvent.Leaked(
+                    key.organizationId(),
+                    key.key().projectId(),
+                    key.key().id(),
+                    key.key().name(),
+                    tokenType,
+                    url,
+                    source));
+        }
+        return LeakVerdict.TRUE_POSITIVE;
+    }
+
+    /** The name of a key, e.g. to name the key that acted in an audit line. */
+    public Optional<String> nameOf(UUID keyId) {
+        return keys.nameOf(keyId);
     }
 
     /**

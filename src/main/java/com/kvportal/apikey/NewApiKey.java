@@ -4,6 +4,7 @@ import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 import com.kvportal.common.validation.DisplayName;
+import com.kvportal.common.web.FieldErrors;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -122,5 +123,44 @@ public record NewApiKey(
                 return false;
             }
         }
+    }
+
+    /** Create's rules for permissions, for update (whose body is checked by hand): duplicates dropped. */
+    static List<String> validPermissions(FieldErrors errors, List<String> permissions) {
+        if (permissions.isEmpty()) {
+            errors.add("permissions", "must contain at least one of read, write, admin");
+            return List.of();
+        }
+        Set<String> unique = new LinkedHashSet<>();
+        for (String permission : permissions) {
+            if (permission == null || !PERMISSIONS.contains(permission)) {
+                errors.add("permissions", "unknown permission '" + permission + "'; allowed: read, write, admin");
+                return List.of();
+            }
+            unique.add(permission);
+        }
+        return List.copyOf(unique);
+    }
+
+    static Instant defaultExpiry(Instant now) {
+        // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
+        return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    /** Create's rules for an expiry, for update and roll: in the future, at most 365 days ahead. */
+    static @Nullable Instant validExpiry(FieldErrors errors, String expiresAt, Instant now) {
+        Instant at;
+        try {
+            at = OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
+        } catch (DateTimeParseException e) {
+            errors.add("expires_at", "must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z");
+            return null;
+        }
+        if (!at.isAfter(now)) {
+            errors.add("expires_at", "must be in the future");
+        } else if (at.isAfter(now.plus(MAX_LIFETIME))) {
+            errors.add("expires_at", "must be at most 365 days ahead");
+        }
+        return at;
     }
 }

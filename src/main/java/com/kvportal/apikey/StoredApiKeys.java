@@ -95,19 +95,48 @@ class StoredApiKeys {
                 .list();
     }
 
-    /**
-     * Marks the key revoked when it belongs to the project.
-     *
-     * @return false when the project has no key with this id
-     */
-    boolean revoke(UUID projectId, UUID keyId) {
-        return jdbc.sql(
-                                """
-                        update api_keys set revoked_at = coalesce(revoked_at, now())
-                        where id = ? and project_id = ?""")
-                        .params(keyId, projectId)
-                        .update()
-                > 0;
+    /** A key of the project, locked until the end of the transaction, and whether it is revoked. */
+    record Locked(ApiKey key, boolean revoked) {}
+
+    Optional<Locked> lockInProject(UUID projectId, UUID keyId) {
+        return jdbc.sql("select " + LIST_COLUMNS + ", revoked_at is not null as revoked"
+                        + " from api_keys where id = ? and project_id = ? for update")
+                .params(keyId, projectId)
+                .query((rs, n) -> new Locked(listItem(rs, n), rs.getBoolean("revoked")))
+                .optional();
+    }
+
+    /** The key with this digest, locked until the end of the transaction, with its organization. */
+    record Found(ApiKey key, UUID organizationId, boolean revoked) {}
+
+    Optional<Found> lockByDigest(KeyDigest digest) {
+        return jdbc.sql("select " + LIST_COLUMNS + ", organization_id, revoked_at is not null as revoked"
+                        + " from api_keys where digest = ? for update")
+                .param(digest.bytes())
+                .query((rs, n) -> new Found(
+                        listItem(rs, n), rs.getObject("organization_id", UUID.class), rs.getBoolean("revoked")))
+                .optional();
+    }
+
+    ApiKey update(UUID keyId, String name, List<String> permissions, Instant expiresAt) {
+        return jdbc.sql("update api_keys set name = ?, permissions = ?::text[], expires_at = ? where id = ?"
+                        + " returning " + LIST_COLUMNS)
+                .params(name, postgresArray(permissions), Timestamp.from(expiresAt), keyId)
+                .query(StoredApiKeys::listItem)
+                .single();
+    }
+
+    Optional<String> nameOf(UUID keyId) {
+        return jdbc.sql("select name from api_keys where id = ?")
+                .param(keyId)
+                .query(String.class)
+                .optional();
+    }
+
+    void revoke(UUID keyId) {
+        jdbc.sql("update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ?")
+                .param(keyId)
+                .update();
     }
 
     /** Writes the buffered last-use times in one batch; a time never moves backwards. */

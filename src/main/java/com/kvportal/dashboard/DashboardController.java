@@ -26,6 +26,7 @@ class DashboardController {
     private final String signup = page("signup.html", "/signup");
     private final String keys = page("keys.html", "/dashboard");
     private final String billing = page("billing.html", "/dashboard/billing");
+    private final String activity = page("activity.html", "/dashboard/activity");
 
     @GetMapping("/")
     ResponseEntity<Void> home() {
@@ -52,6 +53,11 @@ class DashboardController {
     @GetMapping("/dashboard/billing")
     ResponseEntity<String> billing() {
         return html(billing);
+    }
+
+    @GetMapping("/dashboard/activity")
+    ResponseEntity<String> activity() {
+        return html(activity);
     }
 
     /** Pages change with each release and carry no data, so the browser revalidates them every time. */

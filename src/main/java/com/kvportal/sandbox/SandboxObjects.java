@@ -2,7 +2,6 @@ package com.kvportal.sandbox;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -455,14 +454,9 @@ class SandboxObjects {
     }
 
     private static StoredCheckoutSession checkoutSession(ResultSet rs, int n) throws SQLException {
-        // as at Stripe, an open session past its expiry reads as expired (and can no longer be paid)
-        String status = rs.getString("status");
-        if (status.equals("open") && rs.getLong("expires_at") <= Instant.now().getEpochSecond()) {
-            status = "expired";
-        }
         return new StoredCheckoutSession(
                 rs.getString("id"),
-                status,
+                rs.getString("status"),
                 rs.getString("payment_status"),
                 rs.getString("mode"),
                 rs.getString("customer"),

@@ -15,12 +15,12 @@ class SandboxPageController {
 
     private final SandboxPages pages;
     private final SandboxObjects objects;
-    private final StripeSandbox sandbox;
+    private final StripeSubscriptions subscriptions;
 
-    SandboxPageController(SandboxPages pages, SandboxObjects objects, StripeSandbox sandbox) {
+    SandboxPageController(SandboxPages pages, SandboxObjects objects, StripeSubscriptions subscriptions) {
         this.pages = pages;
         this.objects = objects;
-        this.sandbox = sandbox;
+        this.subscriptions = subscriptions;
     }
 
     @GetMapping("/sandbox/checkout/{sessionId}")
@@ -65,7 +65,7 @@ class SandboxPageController {
             return Html.notFound("subscription");
         }
         try {
-            sandbox.updateSubscription(subscriptionId, StripeParams.of(params));
+            subscriptions.update(subscriptionId, StripeParams.of(params));
         } catch (StripeError e) {
             return Html.page(
                     e.status(),

@@ -1,5 +1,6 @@
 package com.kvportal.sandbox;
 
+import java.time.Clock;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
@@ -12,12 +13,17 @@ class SandboxPages {
 
     private final SandboxObjects objects;
 
-    SandboxPages(SandboxObjects objects) {
+    private final Clock clock;
+
+    SandboxPages(SandboxObjects objects, Clock clock) {
         this.objects = objects;
+        this.clock = clock;
     }
 
     ResponseEntity<String> checkout(String sessionId, int status, @Nullable String error) {
-        StoredCheckoutSession session = objects.checkoutSession(sessionId).orElse(null);
+        StoredCheckoutSession session = objects.checkoutSession(sessionId)
+                .map(s -> s.asOf(clock.instant().getEpochSecond()))
+                .orElse(null);
         if (session == null) {
             return Html.notFound("checkout session");
         }
@@ -140,10 +146,12 @@ class SandboxPages {
         if (invoice == null || invoice.status().equals("draft")) {
             return Html.notFound("invoice");
         }
-        StoredPrice price = objects.price(invoice.price()).orElseThrow();
+        String what = invoice.price() == null
+                ? "Invoice items"
+                : objects.price(invoice.price()).orElseThrow().nickname();
         String body = "<h1>Invoice " + Html.escape(invoice.number()) + "</h1>"
                 + "<table><tr><td>Status</td><td id=\"status\">" + Html.escape(invoice.status()) + "</td></tr>"
-                + "<tr><td>" + Html.escape(price.nickname()) + ", " + Html.date(invoice.linePeriodStart()) + " – "
+                + "<tr><td>" + Html.escape(what) + ", " + Html.date(invoice.linePeriodStart()) + " – "
                 + Html.date(invoice.linePeriodEnd()) + "</td><td>" + Html.escape(StripeJson.money(invoice.amountDue()))
                 + "</td></tr><tr><td>Amount paid</td><td>" + Html.escape(StripeJson.money(invoice.amountPaid()))
                 + "</td></tr><tr><td>Amount remaining</td><td id=\"amount-remaining\">"

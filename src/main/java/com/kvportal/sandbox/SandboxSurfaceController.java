@@ -3,7 +3,6 @@ package com.kvportal.sandbox;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -26,11 +25,16 @@ class SandboxSurfaceController {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final StripeSandbox sandbox;
+    private final StripeCheckout checkout;
+    private final StripeSubscriptions subscriptions;
+    private final StripeCustomers customers;
     private final SandboxPages pages;
 
-    SandboxSurfaceController(StripeSandbox sandbox, SandboxPages pages) {
-        this.sandbox = sandbox;
+    SandboxSurfaceController(
+            StripeCheckout checkout, StripeSubscriptions subscriptions, StripeCustomers customers, SandboxPages pages) {
+        this.checkout = checkout;
+        this.subscriptions = subscriptions;
+        this.customers = customers;
         this.pages = pages;
     }
 
@@ -40,7 +44,7 @@ class SandboxSurfaceController {
         try {
             String outcome = outcome(request);
             CardOutcome card = outcome == null ? CardOutcome.SUCCEEDED : parse(outcome);
-            StripeSandbox.Payment payment = sandbox.pay(sessionId, card);
+            StripeCheckout.Payment payment = checkout.pay(sessionId, card);
             if (payment.declined()) {
                 StripeError declined = StripeError.cardDeclined();
                 return html
@@ -63,7 +67,7 @@ class SandboxSurfaceController {
     @PostMapping("/sandbox/subscriptions/{subscriptionId}/advance")
     ResponseEntity<String> advance(@PathVariable String subscriptionId) {
         try {
-            return json(200, sandbox.advance(subscriptionId));
+            return json(200, StripeJson.GSON.toJson(subscriptions.advance(subscriptionId)));
         } catch (StripeError e) {
             return json(e.status(), e.body());
         }
@@ -76,7 +80,7 @@ class SandboxSurfaceController {
             if (outcome == null) {
                 throw StripeError.missing("outcome");
             }
-            return json(200, sandbox.useCard(customerId, parse(outcome)));
+            return json(200, JSON.writeValueAsString(customers.useCard(customerId, parse(outcome))));
         } catch (StripeError e) {
             return json(e.status(), e.body());
         }
@@ -124,10 +128,10 @@ class SandboxSurfaceController {
         return !isJson(request) && accept != null && accept.contains(MediaType.TEXT_HTML_VALUE);
     }
 
-    private static ResponseEntity<String> json(int status, Map<String, Object> body) {
+    private static ResponseEntity<String> json(int status, String body) {
         return ResponseEntity.status(status)
                 .contentType(MediaType.APPLICATION_JSON)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(JSON.writeValueAsString(body));
+                .body(body);
     }
 }

@@ -23,6 +23,31 @@ record StoredCheckoutSession(
         long expiresAt,
         @Nullable Long completedAt) {
 
+    /** As at Stripe, an open session past its expiry reads as expired (and can no longer be paid). */
+    StoredCheckoutSession asOf(long now) {
+        if (!status.equals("open") || expiresAt > now) {
+            return this;
+        }
+        return new StoredCheckoutSession(
+                id,
+                "expired",
+                paymentStatus,
+                mode,
+                customer,
+                customerEmail,
+                clientReferenceId,
+                metadata,
+                price,
+                quantity,
+                successUrl,
+                cancelUrl,
+                subscriptionMetadata,
+                subscription,
+                created,
+                expiresAt,
+                completedAt);
+    }
+
     boolean isComplete() {
         return status.equals("complete");
     }

@@ -1,308 +1,181 @@
 package com.kvportal.sandbox;
 
-import com.stripe.Stripe;
-import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
+import java.util.stream.Collectors;
 import org.springframework.http.ResponseEntity;
-import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.util.RawValue;
 
 /**
- * The part of Stripe's REST API that the service uses, at Stripe's paths under {@code /sandbox/stripe}: any
- * {@code sk_test_} key, Stripe's form encoding, JSON shapes and errors, {@code expand}, and {@code Idempotency-Key}.
+ * The part of Stripe's REST API that the service uses, at Stripe's paths under {@code /sandbox/stripe}: one method
+ * per endpoint. Any {@code sk_test_} key ({@link StripeCallResolver}), Stripe's form encoding, JSON shapes and
+ * errors ({@link StripeErrorAdvice}), {@code expand}, and {@code Idempotency-Key} ({@link StripeAnswers}).
  */
 @RestController
+@RequestMapping(StripeApiController.PREFIX)
 @SandboxMode
 class StripeApiController {
 
     static final String PREFIX = "/sandbox/stripe";
-    private static final Logger log = LoggerFactory.getLogger(StripeApiController.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-    private final StripeSandbox sandbox;
+    private final StripeAnswers answers;
+    private final StripeCustomers customers;
+    private final StripeCheckout checkout;
+    private final StripeSubscriptions subscriptions;
+    private final StripePortalSessions portalSessions;
     private final StripeInvoices invoices;
-    private final EventOutbox outbox;
     private final SandboxObjects objects;
     private final StripeJson json;
-    private final IdempotencyKeys idempotencyKeys;
-    private final TransactionTemplate transactions;
+    private final EventOutbox outbox;
 
     StripeApiController(
-            StripeSandbox sandbox,
+            StripeAnswers answers,
+            StripeCustomers customers,
+            StripeCheckout checkout,
+            StripeSubscriptions subscriptions,
+            StripePortalSessions portalSessions,
             StripeInvoices invoices,
-            EventOutbox outbox,
             SandboxObjects objects,
             StripeJson json,
-            IdempotencyKeys idempotencyKeys,
-            TransactionTemplate transactions) {
-        this.sandbox = sandbox;
+            EventOutbox outbox) {
+        this.answers = answers;
+        this.customers = customers;
+        this.checkout = checkout;
+        this.subscriptions = subscriptions;
+        this.portalSessions = portalSessions;
         this.invoices = invoices;
-        this.outbox = outbox;
         this.objects = objects;
         this.json = json;
-        this.idempotencyKeys = idempotencyKeys;
-        this.transactions = transactions;
+        this.outbox = outbox;
     }
 
-    private record Answer(int status, String body, boolean replayed) {}
+    // customers
 
-    /** An event's body exactly as it was delivered: answered as it is, not rendered again. */
-    private static final class Delivered extends RuntimeException {
-        private final String body;
-
-        Delivered(String body) {
-            super(null, null, false, false);
-            this.body = body;
-        }
+    @PostMapping("/v1/customers")
+    ResponseEntity<String> createCustomer(StripeCall call) {
+        return answers.post(call, () -> customers.create(call.params()));
     }
 
-    @RequestMapping(PREFIX + "/**")
-    ResponseEntity<String> handle(HttpServletRequest request) {
-        String requestId = StripeIds.request();
-        Answer answer;
-        try {
-            authenticate(request.getHeader(HttpHeaders.AUTHORIZATION));
-            String method = request.getMethod();
-            String path = request.getRequestURI().substring(PREFIX.length());
-            StripeParams params = StripeParams.of(request.getParameterMap());
-            String key = request.getHeader("Idempotency-Key");
-            if (method.equals("POST") && key != null && !key.isBlank()) {
-                answer = idempotent(key, method + " " + path + "\n" + params.fingerprint(), method, path, params);
-            } else {
-                answer = new Answer(200, JSON.writeValueAsString(route(method, path, params)), false);
-            }
-        } catch (StripeError e) {
-            answer = new Answer(e.status(), JSON.writeValueAsString(e.body()), false);
-        } catch (Delivered e) {
-            answer = new Answer(200, e.body, false);
-        } catch (RuntimeException e) {
-            log.error("Sandbox Stripe API failed on {} {}", request.getMethod(), request.getRequestURI(), e);
-            answer = new Answer(
-                    500,
-                    JSON.writeValueAsString(Map.of(
-                            "error",
-                            Map.of(
-                                    "type",
-                                    "api_error",
-                                    "message",
-                                    "The sandbox failed to answer (" + requestId + ")."))),
-                    false);
-        }
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(answer.status())
-                .contentType(MediaType.APPLICATION_JSON)
-                .header("Request-Id", requestId)
-                .header("Stripe-Version", Stripe.API_VERSION)
-                .header(HttpHeaders.CACHE_CONTROL, "no-cache, no-store");
-        if (answer.replayed()) {
-            response.header("Idempotent-Replayed", "true");
-        }
-        return response.body(answer.body());
+    @GetMapping("/v1/customers/{id}")
+    ResponseEntity<String> customer(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> customers.retrieve(id));
     }
 
-    /**
-     * Runs a POST once per key: the key is taken in the transaction of the call's effects and stored with its
-     * answer, so a retry gets the same answer and no second effect; the same key with other parameters is refused.
-     * A call that fails is rolled back with its key, so that it can be retried.
-     */
-    private Answer idempotent(String key, String fingerprint, String method, String path, StripeParams params) {
-        if (key.length() > MAX_IDEMPOTENCY_KEY_LENGTH) {
-            throw StripeError.invalid(
-                    "Idempotency-Key",
-                    "Idempotency keys can have at most " + MAX_IDEMPOTENCY_KEY_LENGTH + " characters.");
-        }
-        Answer answer = transactions.execute(tx -> {
-            if (!idempotencyKeys.claim(key, fingerprint)) {
-                IdempotencyKeys.Stored stored = idempotencyKeys.find(key).orElseThrow();
-                if (!stored.fingerprint().equals(fingerprint)) {
-                    return new Answer(
-                            400,
-                            JSON.writeValueAsString(
-                                    StripeError.idempotencyMismatch(key).body()),
-                            false);
-                }
-                if (stored.status() == null || stored.body() == null) {
-                    throw new IllegalStateException("idempotency key stored without an answer");
-                }
-                return new Answer(stored.status(), stored.body(), true);
-            }
-            try {
-                String body = JSON.writeValueAsString(route(method, path, params));
-                idempotencyKeys.answer(key, 200, body);
-                return new Answer(200, body, false);
-            } catch (StripeError e) {
-                tx.setRollbackOnly();
-                return new Answer(e.status(), JSON.writeValueAsString(e.body()), false);
-            }
-        });
-        if (answer == null) {
-            throw new IllegalStateException("no answer");
-        }
-        return answer;
+    @PostMapping("/v1/customers/{id}")
+    ResponseEntity<String> updateCustomer(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> customers.update(id, call.params()));
     }
 
-    private Map<String, Object> route(String method, String path, StripeParams params) {
-        List<String> expand = params.list("expand");
-        String[] parts = path.split("/");
-        // parts[0] is empty (the path starts with a slash), parts[1] is the version
-        if (parts.length < 3 || !parts[1].equals("v1")) {
-            throw StripeError.unrecognizedUrl(method, path);
-        }
-        String resource = parts[2];
-        int idIndex = 3;
-        if (resource.equals("checkout") || resource.equals("billing_portal")) {
-            if (parts.length < 4 || !parts[3].equals("sessions")) {
-                throw StripeError.unrecognizedUrl(method, path);
-            }
-            resource = resource + "/sessions";
-            idIndex = 4;
-        }
-        if (resource.equals("invoices") && parts.length == idIndex + 2 && parts[idIndex + 1].equals("finalize")) {
-            if (!method.equals("POST")) {
-                throw StripeError.unrecognizedUrl(method, path);
-            }
-            return json.expand(invoices.finalizeInvoice(parts[idIndex], params), expand);
-        }
-        if (parts.length > idIndex + 1) {
-            throw StripeError.unrecognizedUrl(method, path);
-        }
-        @Nullable String id = parts.length == idIndex + 1 ? parts[idIndex] : null;
-        Map<String, Object> result = dispatch(method, path, resource, id, params);
-        return json.expand(result, expand);
+    // checkout and portal sessions
+
+    @PostMapping("/v1/checkout/sessions")
+    ResponseEntity<String> createCheckoutSession(StripeCall call) {
+        return answers.post(call, () -> checkout.create(call.params()));
     }
 
-    private Map<String, Object> dispatch(
-            String method, String path, String resource, @Nullable String id, StripeParams params) {
-        String call = method + " " + resource + (id == null ? "" : "/{id}");
-        switch (call) {
-            case "POST customers":
-                return sandbox.createCustomer(params);
-            case "GET customers/{id}":
-                return objects.customer(id)
-                        .map(json::customer)
-                        .orElseThrow(() -> StripeError.noSuch("customer", id, "id"));
-            case "POST customers/{id}":
-                return sandbox.updateCustomer(id, params);
-            case "POST checkout/sessions":
-                return sandbox.createCheckoutSession(params);
-            case "GET checkout/sessions/{id}":
-                return objects.checkoutSession(id)
-                        .map(json::checkoutSession)
-                        .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"));
-            case "GET subscriptions": {
-                int limit = limit(params);
-                return page(
-                        objects.subscriptions(params.text("customer"), params.text("status"), limit + 1),
-                        limit,
-                        json::subscription,
-                        "/v1/subscriptions");
-            }
-            case "GET subscriptions/{id}":
-                return objects.subscription(id)
-                        .map(json::subscription)
-                        .orElseThrow(() -> StripeError.noSuch("subscription", id, "id"));
-            case "POST subscriptions/{id}":
-                return sandbox.updateSubscription(id, params);
-            case "DELETE subscriptions/{id}":
-                return sandbox.cancelSubscription(id);
-            case "POST billing_portal/sessions":
-                return sandbox.createPortalSession(params);
-            case "GET invoices": {
-                int limit = limit(params);
-                return page(
-                        objects.invoices(
-                                params.text("customer"), params.text("subscription"), params.text("status"), limit + 1),
-                        limit,
-                        json::invoice,
-                        "/v1/invoices");
-            }
-            case "GET invoices/{id}":
-                return objects.invoice(id)
-                        .map(json::invoice)
-                        .orElseThrow(() -> StripeError.noSuch("invoice", id, "id"));
-            case "POST invoices":
-                return invoices.createInvoice(params);
-            case "POST invoiceitems":
-                return invoices.createInvoiceItem(params);
-            case "GET invoiceitems/{id}":
-                return objects.invoiceItem(id)
-                        .map(json::invoiceItem)
-                        .orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
-            case "GET events": {
-                int limit = limit(params);
-                List<String> bodies = outbox.newest(params.text("type"), limit + 1);
-                return StripeJson.list(
-                        bodies.stream().limit(limit).map(RawValue::new).toList(), "/v1/events", bodies.size() > limit);
-            }
-            case "GET events/{id}":
-                throw new Delivered(outbox.payload(id).orElseThrow(() -> StripeError.noSuch("event", id, "id")));
-            case "GET prices/{id}":
-                return objects.price(id).map(json::price).orElseThrow(() -> StripeError.noSuch("price", id, "id"));
-            default:
-                throw StripeError.unrecognizedUrl(method, path);
-        }
+    @GetMapping("/v1/checkout/sessions/{id}")
+    ResponseEntity<String> checkoutSession(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> checkout.retrieve(id));
     }
 
-    private static int limit(StripeParams params) {
-        Long limit = params.integer("limit");
-        if (limit == null) {
-            return 10;
-        }
-        if (limit < 1 || limit > 100) {
-            throw StripeError.invalid("limit", "limit must be between 1 and 100.");
-        }
-        return limit.intValue();
+    @PostMapping("/v1/billing_portal/sessions")
+    ResponseEntity<String> createPortalSession(StripeCall call) {
+        return answers.post(call, () -> portalSessions.create(call.params()));
     }
 
-    /** A list of at most {@code limit} objects; {@code rows} holds one more when there are more. */
-    private static <T> Map<String, Object> page(
-            List<T> rows, int limit, Function<T, Map<String, Object>> render, String url) {
-        return StripeJson.list(rows.stream().limit(limit).map(render).toList(), url, rows.size() > limit);
+    // subscriptions
+
+    @GetMapping("/v1/subscriptions")
+    ResponseEntity<String> subscriptions(StripeCall call) {
+        StripeParams params = call.params();
+        return answers.read(
+                call, () -> subscriptions.list(params.text("customer"), params.text("status"), params.limit()));
     }
 
-    /** Any test-mode secret key, as a bearer token or as the user name of basic auth (curl's {@code -u sk_test_...:}). */
-    private static void authenticate(@Nullable String authorization) {
-        if (authorization == null || authorization.isBlank()) {
-            throw StripeError.unauthenticated("You did not provide an API key. You need to provide your API key in "
-                    + "the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
-        }
-        String key;
-        if (authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            key = authorization.substring(7).strip();
-        } else if (authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            try {
-                String decoded = new String(
-                        Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
-                int colon = decoded.indexOf(':');
-                key = colon < 0 ? decoded : decoded.substring(0, colon);
-            } catch (IllegalArgumentException e) {
-                key = "";
-            }
-        } else {
-            key = "";
-        }
-        if (!key.startsWith("sk_test_") || key.length() <= "sk_test_".length()) {
-            throw StripeError.unauthenticated("Invalid API Key provided: " + redacted(key)
-                    + ". The sandbox accepts any test-mode secret key (sk_test_...).");
-        }
+    @GetMapping("/v1/subscriptions/{id}")
+    ResponseEntity<String> subscription(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> subscriptions.retrieve(id));
     }
 
-    private static String redacted(String key) {
-        if (key.length() <= 8) {
-            return "****";
-        }
-        return key.substring(0, 8) + "****" + key.substring(key.length() - 4);
+    @PostMapping("/v1/subscriptions/{id}")
+    ResponseEntity<String> updateSubscription(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> subscriptions.update(id, call.params()));
+    }
+
+    @DeleteMapping("/v1/subscriptions/{id}")
+    ResponseEntity<String> cancelSubscription(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> subscriptions.cancel(id));
+    }
+
+    // invoices and invoice items
+
+    @GetMapping("/v1/invoices")
+    ResponseEntity<String> invoices(StripeCall call) {
+        StripeParams params = call.params();
+        return answers.read(
+                call,
+                () -> invoices.list(
+                        params.text("customer"), params.text("subscription"), params.text("status"), params.limit()));
+    }
+
+    @PostMapping("/v1/invoices")
+    ResponseEntity<String> createInvoice(StripeCall call) {
+        return answers.post(call, () -> invoices.createInvoice(call.params()));
+    }
+
+    @GetMapping("/v1/invoices/{id}")
+    ResponseEntity<String> invoice(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> invoices.retrieve(id));
+    }
+
+    @PostMapping("/v1/invoices/{id}/finalize")
+    ResponseEntity<String> finalizeInvoice(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> invoices.finalizeInvoice(id, call.params()));
+    }
+
+    @PostMapping("/v1/invoiceitems")
+    ResponseEntity<String> createInvoiceItem(StripeCall call) {
+        return answers.post(call, () -> invoices.createInvoiceItem(call.params()));
+    }
+
+    @GetMapping("/v1/invoiceitems/{id}")
+    ResponseEntity<String> invoiceItem(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> invoices.retrieveItem(id));
+    }
+
+    // prices
+
+    @GetMapping("/v1/prices/{id}")
+    ResponseEntity<String> price(@PathVariable String id, StripeCall call) {
+        return answers.read(
+                call,
+                () -> objects.price(id).map(json::price).orElseThrow(() -> StripeError.noSuch("price", id, "id")));
+    }
+
+    // events: the bodies exactly as they were delivered
+
+    /** Newest first; {@code type} is a type or a group ({@code invoice.*}). */
+    @GetMapping("/v1/events")
+    ResponseEntity<String> events(StripeCall call) {
+        int limit = call.params().limit();
+        List<String> bodies = outbox.newest(call.params().text("type"), limit + 1);
+        String data = bodies.stream().limit(limit).collect(Collectors.joining(","));
+        return answers.exactly("{\"object\":\"list\",\"data\":[" + data + "],\"has_more\":" + (bodies.size() > limit)
+                + ",\"url\":\"/v1/events\"}");
+    }
+
+    @GetMapping("/v1/events/{id}")
+    ResponseEntity<String> event(@PathVariable String id, StripeCall call) {
+        return answers.exactly(outbox.payload(id).orElseThrow(() -> StripeError.noSuch("event", id, "id")));
+    }
+
+    /** Any other path or method: Stripe's 404 for an unrecognized URL. */
+    @RequestMapping("/**")
+    ResponseEntity<String> unrecognized(StripeCall call) {
+        throw StripeError.unrecognizedUrl(call.method(), call.path());
     }
 }

@@ -1,7 +1,7 @@
 package com.kvportal.sandbox;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.google.gson.JsonObject;
+import com.stripe.net.ApiResource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -127,19 +127,16 @@ class StripeError extends RuntimeException {
         return status;
     }
 
-    Map<String, Object> body() {
-        Map<String, Object> error = new LinkedHashMap<>();
-        if (code != null) {
-            error.put("code", code);
-        }
-        if (declineCode != null) {
-            error.put("decline_code", declineCode);
-        }
-        error.put("message", getMessage());
-        if (param != null) {
-            error.put("param", param);
-        }
-        error.put("type", type);
-        return Map.of("error", error);
+    /** The answer's body: stripe-java's own error model, written without the fields this error does not have. */
+    String body() {
+        com.stripe.model.StripeError error = new com.stripe.model.StripeError();
+        error.setCode(code);
+        error.setDeclineCode(declineCode);
+        error.setMessage(getMessage());
+        error.setParam(param);
+        error.setType(type);
+        JsonObject body = new JsonObject();
+        body.add("error", ApiResource.GSON.toJsonTree(error));
+        return ApiResource.GSON.toJson(body);
     }
 }

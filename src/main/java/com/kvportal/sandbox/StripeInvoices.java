@@ -1,10 +1,15 @@
 package com.kvportal.sandbox;
 
+import com.stripe.model.Invoice;
+import com.stripe.model.InvoiceItem;
+import com.stripe.model.StripeCollection;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -23,6 +28,7 @@ class StripeInvoices {
 
     private final SandboxObjects objects;
     private final StripeJson json;
+    private final StripeViews views;
     private final SandboxEvents events;
     private final SubscriptionNews news;
     private final SandboxProperties properties;
@@ -31,12 +37,14 @@ class StripeInvoices {
     StripeInvoices(
             SandboxObjects objects,
             StripeJson json,
+            StripeViews views,
             SandboxEvents events,
             SubscriptionNews news,
             SandboxProperties properties,
             Clock clock) {
         this.objects = objects;
         this.json = json;
+        this.views = views;
         this.events = events;
         this.news = news;
         this.properties = properties;
@@ -48,7 +56,7 @@ class StripeInvoices {
     /** The first invoice of a subscription: created, finalized and charged at once, as at Stripe. */
     StoredInvoice issueNow(StoredInvoice draft, CardOutcome card) {
         objects.insert(draft);
-        events.emit("invoice.created", json.invoice(draft));
+        events.emit("invoice.created", views.invoice(draft));
         return finalizeAndCharge(draft, card, true);
     }
 
@@ -102,7 +110,7 @@ class StripeInvoices {
     StoredInvoice markPaid(StoredInvoice open) {
         StoredInvoice paid = open.paid(now());
         objects.update(paid);
-        Map<String, Object> after = json.invoice(paid);
+        Invoice after = views.invoice(paid);
         events.emit("invoice.paid", after);
         events.emit("invoice.payment_succeeded", after);
         return paid;
@@ -110,9 +118,27 @@ class StripeInvoices {
 
     // the API
 
+    Invoice retrieve(String id) {
+        return objects.invoice(id).map(views::invoice).orElseThrow(() -> StripeError.noSuch("invoice", id, "id"));
+    }
+
+    /** A page of invoices, newest first. */
+    StripeCollection<Invoice> list(
+            @Nullable String customer, @Nullable String subscription, @Nullable String status, int limit) {
+        List<StoredInvoice> rows = objects.invoices(customer, subscription, status, limit + 1);
+        return StripeJson.list(
+                rows.stream().limit(limit).map(views::invoice).toList(), "/v1/invoices", rows.size() > limit);
+    }
+
+    InvoiceItem retrieveItem(String id) {
+        return objects.invoiceItem(id)
+                .map(json::invoiceItem)
+                .orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
+    }
+
     /** {@code POST /v1/invoiceitems}. */
     @Transactional
-    Map<String, Object> createInvoiceItem(StripeParams params) {
+    InvoiceItem createInvoiceItem(StripeParams params) {
         params.allowOnly(
                 Set.of(
                         "customer",
@@ -161,14 +187,14 @@ class StripeInvoices {
         } else {
             objects.insert(item);
         }
-        Map<String, Object> created = json.invoiceItem(item);
+        InvoiceItem created = json.invoiceItem(item);
         events.emit("invoiceitem.created", created);
         return created;
     }
 
     /** {@code POST /v1/invoices}: a standalone draft, with the customer's pending items when asked. */
     @Transactional
-    Map<String, Object> createInvoice(StripeParams params) {
+    Invoice createInvoice(StripeParams params) {
         params.allowOnly(
                 Set.of(
                         "customer",
@@ -203,12 +229,12 @@ class StripeInvoices {
         if ("include".equals(behavior)) {
             draft = withPendingItems(draft);
         }
-        return json.invoice(announceDraft(draft));
+        return views.invoice(announceDraft(draft));
     }
 
     /** {@code POST /v1/invoices/{id}/finalize}: open and numbered; charged at once when it advances by itself. */
     @Transactional
-    Map<String, Object> finalizeInvoice(String id, StripeParams params) {
+    Invoice finalizeInvoice(String id, StripeParams params) {
         params.allowOnly(Set.of("auto_advance"), Set.of());
         StoredInvoice unlocked = objects.invoice(id).orElseThrow(() -> StripeError.noSuch("invoice", id, "id"));
         StoredCustomer customer = objects.lockCustomer(unlocked.customer()).orElseThrow();
@@ -223,7 +249,7 @@ class StripeInvoices {
         }
         Boolean autoAdvance = params.bool("auto_advance");
         boolean charge = autoAdvance == null ? invoice.autoAdvance() : autoAdvance;
-        return json.invoice(finalizeAndCharge(invoice, customer.card(), charge));
+        return views.invoice(finalizeAndCharge(invoice, customer.card(), charge));
     }
 
     // shared steps
@@ -239,7 +265,7 @@ class StripeInvoices {
 
     /** Records {@code invoice.created} and remembers its id: its answer decides when a renewal is finalized. */
     private StoredInvoice announceDraft(StoredInvoice draft) {
-        String eventId = events.emit("invoice.created", json.invoice(draft));
+        String eventId = events.emit("invoice.created", views.invoice(draft));
         StoredInvoice announced = draft.withCreatedEvent(eventId);
         objects.update(announced);
         return announced;
@@ -253,12 +279,12 @@ class StripeInvoices {
     private StoredInvoice finalizeAndCharge(StoredInvoice draft, CardOutcome card, boolean charge) {
         StoredInvoice open = draft.finalized(now(), objects.nextInvoiceNumber(draft.customer()), charge);
         objects.update(open);
-        events.emit("invoice.finalized", json.invoice(open));
+        events.emit("invoice.finalized", views.invoice(open));
         StoredInvoice result;
         if (open.amountDue() == 0) {
             result = open.paidWithoutCharge(now());
             objects.update(result);
-            Map<String, Object> after = json.invoice(result);
+            Invoice after = views.invoice(result);
             events.emit("invoice.paid", after);
             events.emit("invoice.payment_succeeded", after);
         } else if (!charge) {
@@ -268,7 +294,7 @@ class StripeInvoices {
         } else {
             result = open.paymentFailed();
             objects.update(result);
-            events.emit("invoice.payment_failed", json.invoice(result));
+            events.emit("invoice.payment_failed", views.invoice(result));
         }
         settleSubscription(result);
         return result;

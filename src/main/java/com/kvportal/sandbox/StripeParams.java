@@ -152,6 +152,18 @@ final class StripeParams {
         }
     }
 
+    /** A list's page size: {@code limit}, 1 to 100, 10 by default. */
+    int limit() {
+        Long limit = integer("limit");
+        if (limit == null) {
+            return 10;
+        }
+        if (limit < 1 || limit > 100) {
+            throw StripeError.invalid("limit", "limit must be between 1 and 100.");
+        }
+        return limit.intValue();
+    }
+
     /** The entries {@code prefix[k]=v}, checked against Stripe's limits; an empty value removes the key. */
     Map<String, String> metadata(String prefix) {
         Map<String, String> metadata = new LinkedHashMap<>();

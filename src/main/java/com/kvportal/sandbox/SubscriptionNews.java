@@ -1,5 +1,6 @@
 package com.kvportal.sandbox;
 
+import com.stripe.model.Subscription;
 import java.util.Map;
 import org.springframework.stereotype.Component;
 
@@ -9,31 +10,31 @@ import org.springframework.stereotype.Component;
 class SubscriptionNews {
 
     private final SandboxObjects objects;
-    private final StripeJson json;
+    private final StripeViews views;
     private final SandboxEvents events;
 
-    SubscriptionNews(SandboxObjects objects, StripeJson json, SandboxEvents events) {
+    SubscriptionNews(SandboxObjects objects, StripeViews views, SandboxEvents events) {
         this.objects = objects;
-        this.json = json;
+        this.views = views;
         this.events = events;
     }
 
     /** Stores a changed subscription and announces it with customer.subscription.updated; no change, no event. */
-    Map<String, Object> saveAndAnnounce(StoredSubscription before, StoredSubscription after) {
-        Map<String, Object> beforeJson = json.subscription(before);
-        Map<String, Object> afterJson = json.subscription(after);
-        Map<String, Object> changes = SandboxEvents.changes(beforeJson, afterJson);
+    Subscription saveAndAnnounce(StoredSubscription before, StoredSubscription after) {
+        Subscription was = views.subscription(before);
+        Subscription is = views.subscription(after);
+        Map<String, Object> changes = StripeJson.changes(was, is);
         if (!changes.isEmpty()) {
             objects.update(after);
-            events.emit("customer.subscription.updated", afterJson, changes);
+            events.emit("customer.subscription.updated", is, changes);
         }
-        return afterJson;
+        return is;
     }
 
     /** Stores a subscription that has just ended and announces it with customer.subscription.deleted. */
-    Map<String, Object> endAndAnnounce(StoredSubscription ended) {
+    Subscription endAndAnnounce(StoredSubscription ended) {
         objects.update(ended);
-        Map<String, Object> after = json.subscription(ended);
+        Subscription after = views.subscription(ended);
         events.emit("customer.subscription.deleted", after);
         return after;
     }

@@ -2,6 +2,7 @@ package com.kvportal.sandbox;
 
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProvider;
+import com.stripe.net.Webhook;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,12 +13,9 @@ import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,17 +164,15 @@ class WebhookDelivery implements SmartLifecycle {
         outbox.failed(event.seq(), status, error, wait);
     }
 
-    /** Stripe's scheme: {@code t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.payload" keyed with the secret>}. */
+    /**
+     * Stripe's scheme, through stripe-java's own signing: {@code t=<unix seconds>,v1=<hex HMAC-SHA256 of
+     * "t.payload" keyed with the secret>}.
+     */
     private String signatureHeader(String payload) {
         long timestamp = clock.instant().getEpochSecond();
-        return "t=" + timestamp + ",v1=" + hmacSha256(provider.webhookSecret(), timestamp + "." + payload);
-    }
-
-    private static String hmacSha256(String secret, String message) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal(message.getBytes(StandardCharsets.UTF_8)));
+            return "t=" + timestamp + "," + Webhook.Signature.EXPECTED_SCHEME + "="
+                    + Webhook.Util.computeHmacSha256(provider.webhookSecret(), timestamp + "." + payload);
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HMAC-SHA256 is unavailable", e);
         }

@@ -32,6 +32,9 @@ class SecurityConfig {
      * Calls that need no credential at all. Matched for every method, so that a wrong method on them answers 405
      * (from Spring MVC), not 401: these paths have no handler that needs a credential.
      */
+    /** GitHub secret scanning reports leaked keys here; its ECDSA signature over the body is the credential. */
+    private static final String LEAKED_KEYS_PATH = "/api/v1/security/leaked-keys";
+
     private static final String[] PUBLIC = {
         "/api/v1/auth/signup",
         "/api/v1/auth/login",
@@ -40,7 +43,8 @@ class SecurityConfig {
         "/api/v1/billing/webhook",
         "/api/v1/billing/plans",
         "/api/v1/billing/checkout/success",
-        "/api/v1/billing/checkout/cancel"
+        "/api/v1/billing/checkout/cancel",
+        LEAKED_KEYS_PATH
     };
 
     /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
@@ -51,7 +55,8 @@ class SecurityConfig {
         "/api/v1/auth/logout",
         "/api/v1/billing/**",
         "/api/v1/usage",
-        "/api/v1/usage/periods"
+        "/api/v1/usage/periods",
+        "/api/v1/audit-events/**"
     };
 
     /**
@@ -64,7 +69,8 @@ class SecurityConfig {
             "/api/v1/auth/login",
             "/api/v1/billing/webhook",
             CallerFilter.VERIFY_PATH,
-            CallerFilter.USAGE_REPORTING_PATH);
+            CallerFilter.USAGE_REPORTING_PATH,
+            LEAKED_KEYS_PATH);
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 

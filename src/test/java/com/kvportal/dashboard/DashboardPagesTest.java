@@ -19,7 +19,8 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldServeEveryPageAsHtmlWithTheContentSecurityPolicy() {
-        for (String path : new String[] {"/login", "/signup", "/dashboard", "/dashboard/billing"}) {
+        for (String path :
+                new String[] {"/login", "/signup", "/dashboard", "/dashboard/billing", "/dashboard/activity"}) {
             Api.Response page = api().get(path);
 
             assertThat(page.status()).as(path).isEqualTo(200);
@@ -35,7 +36,7 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldServeTheScriptsAsJavaScriptAndTheStylesheetAsCss() {
-        for (String script : new String[] {"api", "ui", "shell", "auth", "keys", "billing"}) {
+        for (String script : new String[] {"api", "ui", "shell", "auth", "keys", "billing", "activity"}) {
             Api.Response asset = api().get("/assets/" + script + ".js");
 
             assertThat(asset.status()).as(script).isEqualTo(200);

@@ -44,7 +44,10 @@ class SandboxDisabledTest extends IntegrationTest {
 
     @Test
     void shouldRegisterNoSandboxBeans() {
-        assertThat(context.getBeansOfType(StripeSandbox.class)).isEmpty();
+        assertThat(context.getBeansOfType(StripeCheckout.class)).isEmpty();
+        assertThat(context.getBeansOfType(StripeSubscriptions.class)).isEmpty();
+        assertThat(context.getBeansOfType(StripeInvoices.class)).isEmpty();
+        assertThat(context.getBeansOfType(DraftFinalizer.class)).isEmpty();
         assertThat(context.getBeansOfType(WebhookDelivery.class)).isEmpty();
         assertThat(context.getBeansOfType(StripeApiController.class)).isEmpty();
     }

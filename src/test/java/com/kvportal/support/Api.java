@@ -151,6 +151,10 @@ public final class Api {
         return send("POST", path, JSON.writeValueAsString(body), "application/json");
     }
 
+    public Response patch(String path, Object body) {
+        return send("PATCH", path, JSON.writeValueAsString(body), "application/json");
+    }
+
     public Response put(String path, Object body) {
         return send("PUT", path, JSON.writeValueAsString(body), "application/json");
     }

@@ -1,0 +1,29 @@
+package com.kvportal.account;
+
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What happened to an account, published synchronously where it happens (inside the transaction of a change, so
+ * that a listener's work commits or rolls back with it). Never carries a password.
+ */
+public sealed interface AccountEvent {
+
+    UUID organizationId();
+
+    record SignedUp(UUID customerId, String email, UUID organizationId, UUID projectId) implements AccountEvent {}
+
+    record LoggedIn(UUID customerId, String email, UUID organizationId, UUID projectId) implements AccountEvent {}
+
+    /**
+     * A login for a known email address failed: {@code reason} is {@code invalid_credentials} or {@code
+     * too_many_attempts}. Logins for unknown addresses belong to no organization and are not published.
+     */
+    record LoginFailed(UUID customerId, String email, UUID organizationId, String reason) implements AccountEvent {}
+
+    /** @param apiKeyId the key used as credential, or null for a session */
+    record LoggedOut(UUID customerId, UUID organizationId, UUID projectId, @Nullable UUID apiKeyId)
+            implements AccountEvent {}
+
+    record ProjectCreated(UUID organizationId, UUID projectId, String name) implements AccountEvent {}
+}

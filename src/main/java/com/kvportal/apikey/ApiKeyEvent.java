@@ -1,0 +1,64 @@
+package com.kvportal.apikey;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What happened to a key, published synchronously inside the transaction that made the change: a listener runs in
+ * that transaction, and its failure rolls the change back. Never carries the raw key or its digest.
+ */
+public sealed interface ApiKeyEvent {
+
+    UUID organizationId();
+
+    UUID projectId();
+
+    UUID keyId();
+
+    String keyName();
+
+    record Created(
+            UUID organizationId,
+            UUID projectId,
+            UUID keyId,
+            String keyName,
+            List<String> permissions,
+            Instant expiresAt)
+            implements ApiKeyEvent {}
+
+    /** @param changes per changed field ({@code name}, {@code permissions}, {@code expires_at}) its old and new value */
+    record Updated(
+            UUID organizationId,
+            UUID projectId,
+            UUID keyId,
+            String keyName,
+            Map<String, Map<String, Object>> changes,
+            boolean narrowed)
+            implements ApiKeyEvent {}
+
+    /** The key {@code keyId} replaces {@code previousKeyId}, which now expires at {@code previousExpiresAt}. */
+    record Rolled(
+            UUID organizationId,
+            UUID projectId,
+            UUID keyId,
+            String keyName,
+            UUID previousKeyId,
+            Instant previousExpiresAt,
+            long graceSeconds)
+            implements ApiKeyEvent {}
+
+    record Revoked(UUID organizationId, UUID projectId, UUID keyId, String keyName) implements ApiKeyEvent {}
+
+    /** Revoked because a secret scanner found it in public: {@code url} and {@code source} as the report gave them. */
+    record Leaked(
+            UUID organizationId,
+            UUID projectId,
+            UUID keyId,
+            String keyName,
+            String tokenType,
+            String url,
+            String source)
+            implements ApiKeyEvent {}
+}

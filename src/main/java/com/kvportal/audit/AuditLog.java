@@ -1,0 +1,141 @@
+package com.kvportal.audit;
+
+import com.kvportal.account.Accounts;
+import com.kvportal.apikey.ApiKeys;
+import com.kvportal.audit.AuditEvent.Party;
+import com.kvportal.common.web.FieldErrors;
+import com.kvportal.security.Caller;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.stereotype.Service;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+/**
+ * Writes and reads the audit log. A line is written in the caller's transaction (the listeners run inside the
+ * change's transaction), with the client address and user agent of the current request, if there is one.
+ */
+@Service
+public class AuditLog {
+
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 200;
+    private static final int MAX_USER_AGENT_LENGTH = 500;
+
+    /** Who acts when a secret scanner reports a leaked key. */
+    static final Party SECRET_SCANNING = new Party("system", "secret_scanning", "GitHub secret scanning");
+
+    static final Party PROVIDER = new Party("provider", "payment_provider", "payment provider");
+
+    static final Party SYSTEM = new Party("system", null, "kv-portal");
+
+    private final StoredAuditEvents events;
+    private final Accounts accounts;
+    private final ApiKeys apiKeys;
+    private final Clock clock;
+
+    AuditLog(StoredAuditEvents events, Accounts accounts, ApiKeys apiKeys, Clock clock) {
+        this.events = events;
+        this.accounts = accounts;
+        this.apiKeys = apiKeys;
+        this.clock = clock;
+    }
+
+    record Page(List<AuditEvent> events, @Nullable String nextCursor) {}
+
+    void record(
+            UUID organizationId,
+            String action,
+            Party actor,
+            @Nullable Party target,
+            @Nullable UUID projectId,
+            Map<String, Object> details) {
+        Optional<HttpServletRequest> request = currentRequest();
+        events.insert(
+                organizationId,
+                new AuditEvent(
+                        UUID.randomUUID(),
+                        // microseconds, as PostgreSQL keeps them: a cursor names exactly the row it was made from
+                        clock.instant().truncatedTo(ChronoUnit.MICROS),
+                        action,
+                        actor,
+                        target,
+                        projectId,
+                        request.map(HttpServletRequest::getRemoteAddr).orElse(null),
+                        request.map(r -> r.getHeader("User-Agent"))
+                                .map(AuditLog::shortened)
+                                .orElse(null),
+                        details));
+    }
+
+    /** The organization's events, newest first, {@code limit} at a time after the cursor's position. */
+    Page page(Caller caller, @Nullable String limit, @Nullable String cursor) {
+        int size = limit(limit);
+        AuditCursor after = cursor == null ? null : AuditCursor.decode(cursor);
+        List<AuditEvent> found = events.page(caller.organizationId(), after, size + 1);
+        if (found.size() <= size) {
+            return new Page(found, null);
+        }
+        List<AuditEvent> page = found.subList(0, size);
+        return new Page(List.copyOf(page), AuditCursor.after(page.get(size - 1)).encode());
+    }
+
+    /** The caller of the current request (a key or a customer), or {@code fallback} outside of one. */
+    Party actorOr(Party fallback) {
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        if (authentication == null || !(authentication.getPrincipal() instanceof Caller caller)) {
+            return fallback;
+        }
+        UUID keyId = caller.apiKeyId();
+        if (keyId != null) {
+            return new Party("api_key", keyId.toString(), apiKeys.nameOf(keyId).orElse(null));
+        }
+        return customer(caller.customerId());
+    }
+
+    Party customer(UUID customerId) {
+        return new Party(
+                "customer", customerId.toString(), accounts.emailOf(customerId).orElse(null));
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    private static int limit(@Nullable String limit) {
+        if (limit == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int value = Integer.parseInt(limit);
+            if (value >= 1 && value <= MAX_LIMIT) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        new FieldErrors()
+                .add("limit", "must be a whole number from 1 to " + MAX_LIMIT)
+                .throwIfAny();
+        throw new IllegalStateException("unreachable");
+    }
+
+    private static String shortened(String userAgent) {
+        return userAgent.length() <= MAX_USER_AGENT_LENGTH ? userAgent : userAgent.substring(0, MAX_USER_AGENT_LENGTH);
+    }
+
+    private static Optional<HttpServletRequest> currentRequest() {
+        return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
+                ? Optional.of(attributes.getRequest())
+                : Optional.empty();
+    }
+}

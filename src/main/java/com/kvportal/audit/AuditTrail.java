@@ -1,0 +1,106 @@
+package com.kvportal.audit;
+
+import com.kvportal.account.AccountEvent;
+import com.kvportal.apikey.ApiKeyEvent;
+import com.kvportal.audit.AuditEvent.Party;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns the account and key events into audit lines. Plain synchronous listeners: each runs inside the transaction
+ * that published the event, so a change and its line commit together, and a failed change leaves no line.
+ */
+@Component
+class AuditTrail {
+
+    private final AuditLog audit;
+
+    AuditTrail(AuditLog audit) {
+        this.audit = audit;
+    }
+
+    @EventListener
+    void signedUp(AccountEvent.SignedUp e) {
+        Party customer = new Party("customer", e.customerId().toString(), e.email());
+        audit.record(e.organizationId(), "customer.signed_up", customer, customer, e.projectId(), Map.of());
+    }
+
+    @EventListener
+    void loggedIn(AccountEvent.LoggedIn e) {
+        Party customer = new Party("customer", e.customerId().toString(), e.email());
+        audit.record(e.organizationId(), "customer.logged_in", customer, customer, e.projectId(), Map.of());
+    }
+
+    @EventListener
+    void loginFailed(AccountEvent.LoginFailed e) {
+        Party customer = new Party("customer", e.customerId().toString(), e.email());
+        audit.record(
+                e.organizationId(), "customer.login_failed", customer, customer, null, Map.of("reason", e.reason()));
+    }
+
+    @EventListener
+    void loggedOut(AccountEvent.LoggedOut e) {
+        Party customer = audit.customer(e.customerId());
+        audit.record(
+                e.organizationId(), "customer.logged_out", audit.actorOr(customer), customer, e.projectId(), Map.of());
+    }
+
+    @EventListener
+    void projectCreated(AccountEvent.ProjectCreated e) {
+        audit.record(
+                e.organizationId(),
+                "project.created",
+                audit.actorOr(AuditLog.SYSTEM),
+                new Party("project", e.projectId().toString(), e.name()),
+                e.projectId(),
+                Map.of());
+    }
+
+    @EventListener
+    void keyCreated(ApiKeyEvent.Created e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("permissions", e.permissions());
+        details.put("expires_at", e.expiresAt());
+        key(e, "api_key.created", audit.actorOr(AuditLog.SYSTEM), details);
+    }
+
+    @EventListener
+    void keyUpdated(ApiKeyEvent.Updated e) {
+        key(e, "api_key.updated", audit.actorOr(AuditLog.SYSTEM), Map.of("changes", e.changes()));
+    }
+
+    @EventListener
+    void keyRolled(ApiKeyEvent.Rolled e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("previous_key_id", e.previousKeyId().toString());
+        details.put("previous_expires_at", e.previousExpiresAt());
+        details.put("grace_seconds", e.graceSeconds());
+        key(e, "api_key.rolled", audit.actorOr(AuditLog.SYSTEM), details);
+    }
+
+    @EventListener
+    void keyRevoked(ApiKeyEvent.Revoked e) {
+        key(e, "api_key.revoked", audit.actorOr(AuditLog.SYSTEM), Map.of());
+    }
+
+    @EventListener
+    void keyLeaked(ApiKeyEvent.Leaked e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("token_type", e.tokenType());
+        details.put("url", e.url());
+        details.put("source", e.source());
+        key(e, "api_key.leaked", AuditLog.SECRET_SCANNING, details);
+    }
+
+    private void key(ApiKeyEvent e, String action, Party actor, Map<String, Object> details) {
+        audit.record(
+                e.organizationId(),
+                action,
+                actor,
+                new Party("api_key", e.keyId().toString(), e.keyName()),
+                e.projectId(),
+                details);
+    }
+}

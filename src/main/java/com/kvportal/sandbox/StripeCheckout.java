@@ -1,0 +1,213 @@
+package com.kvportal.sandbox;
+
+import com.stripe.model.checkout.Session;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The sandbox's checkout sessions: created through the API, paid on the hosted page (or the sandbox's surface) with
+ * the customer, subscription, first invoice and events Stripe makes. Locks are taken customer first, then its
+ * sessions, subscriptions and invoices, so that concurrent calls cannot deadlock.
+ */
+@Service
+@SandboxMode
+class StripeCheckout {
+
+    private static final long CHECKOUT_SESSION_LIFETIME = 24 * 3600;
+
+    private final SandboxObjects objects;
+    private final StripeJson json;
+    private final StripeViews views;
+    private final SandboxEvents events;
+    private final StripeInvoices invoices;
+    private final Clock clock;
+
+    StripeCheckout(
+            SandboxObjects objects,
+            StripeJson json,
+            StripeViews views,
+            SandboxEvents events,
+            StripeInvoices invoices,
+            Clock clock) {
+        this.objects = objects;
+        this.json = json;
+        this.views = views;
+        this.events = events;
+        this.invoices = invoices;
+        this.clock = clock;
+    }
+
+    Session retrieve(String id) {
+        return objects.checkoutSession(id)
+                .map(views::checkoutSession)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"));
+    }
+
+    @Transactional
+    Session create(StripeParams params) {
+        params.allowOnly(
+                Set.of(
+                        "mode",
+                        "customer",
+                        "customer_email",
+                        "client_reference_id",
+                        "metadata",
+                        "line_items",
+                        "success_url",
+                        "cancel_url",
+                        "subscription_data"),
+                Set.of(
+                        "payment_method_types",
+                        "allow_promotion_codes",
+                        "billing_address_collection",
+                        "automatic_tax",
+                        "locale",
+                        "customer_update",
+                        "tax_id_collection",
+                        "payment_method_collection",
+                        "expires_at",
+                        "ui_mode",
+                        "consent_collection",
+                        "custom_text",
+                        "submit_type",
+                        "phone_number_collection",
+                        "saved_payment_method_options",
+                        "discounts"));
+        String mode = params.required("mode");
+        if (!mode.equals("subscription")) {
+            throw StripeError.invalid("mode", "The sandbox supports mode=subscription only.");
+        }
+        String successUrl = params.url("success_url");
+        if (successUrl == null) {
+            throw StripeError.missing("success_url");
+        }
+        String cancelUrl = params.url("cancel_url");
+        String customer = params.text("customer");
+        String customerEmail = params.email("customer_email");
+        if (customer != null && customerEmail != null) {
+            throw StripeError.invalid(
+                    "customer_email", "You may only specify one of these parameters: customer, customer_email.");
+        }
+        if (customer != null && objects.customer(customer).isEmpty()) {
+            throw StripeError.noSuchParam("customer", customer, "customer");
+        }
+        String clientReferenceId = params.text("client_reference_id");
+        if (clientReferenceId != null && clientReferenceId.length() > 200) {
+            throw StripeError.invalid("client_reference_id", "client_reference_id can have at most 200 characters.");
+        }
+        if (params.text("line_items[1][price]") != null) {
+            throw StripeError.invalid("line_items", "The sandbox supports one line item per session.");
+        }
+        String priceId = params.text("line_items[0][price]");
+        if (priceId == null) {
+            throw StripeError.missing("line_items[0][price]");
+        }
+        StoredPrice price = objects.price(priceId)
+                .orElseThrow(() -> StripeError.noSuchParam("price", priceId, "line_items[0][price]"));
+        Long quantity = params.integer("line_items[0][quantity]");
+        if (quantity == null) {
+            quantity = 1L;
+        }
+        if (quantity < 1 || quantity > 999_999) {
+            throw StripeError.invalid("line_items[0][quantity]", "Quantity must be between 1 and 999999.");
+        }
+        long now = now();
+        StoredCheckoutSession session = new StoredCheckoutSession(
+                StripeIds.checkoutSession(),
+                "open",
+                "unpaid",
+                mode,
+                customer,
+                customerEmail,
+                clientReferenceId,
+                StripeParams.merged(Map.of(), params.metadata("metadata")),
+                price.id(),
+                quantity,
+                successUrl,
+                cancelUrl,
+                StripeParams.merged(Map.of(), params.metadata("subscription_data[metadata]")),
+                null,
+                now,
+                now + CHECKOUT_SESSION_LIFETIME,
+                null);
+        objects.insert(session);
+        return views.checkoutSession(session);
+    }
+
+    /** The answer to paying a checkout session: the session as it is now, and whether the card was declined. */
+    record Payment(StoredCheckoutSession session, boolean declined) {}
+
+    /**
+     * Pays a checkout session as Stripe's hosted page does: with a succeeding card, the customer (reused or
+     * created), an active subscription, its first invoice paid, and the events in Stripe's order; with a declining
+     * card nothing changes. A complete session stays as it is.
+     */
+    @Transactional
+    Payment pay(String sessionId, CardOutcome card) {
+        StoredCheckoutSession session = objects.lockCheckoutSession(sessionId)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", sessionId, null));
+        if (session.isComplete()) {
+            return new Payment(session, false);
+        }
+        if (!session.asOf(now()).status().equals("open")) {
+            throw StripeError.state("session_expired", "This Checkout Session is no longer active.");
+        }
+        if (card == CardOutcome.CARD_DECLINED) {
+            return new Payment(session, true);
+        }
+        long now = now();
+        StoredCustomer customer;
+        if (session.customer() != null) {
+            customer = objects.lockCustomer(session.customer()).orElseThrow();
+            if (customer.card() != CardOutcome.SUCCEEDED) {
+                // the card entered on the page becomes the customer's card
+                customer = customer.withCard(CardOutcome.SUCCEEDED);
+                objects.update(customer);
+            }
+        } else {
+            customer = new StoredCustomer(
+                    StripeIds.customer(), session.customerEmail(), null, Map.of(), CardOutcome.SUCCEEDED, now);
+            objects.insert(customer);
+            events.emit("customer.created", json.customer(customer));
+        }
+        StoredPrice price = objects.price(session.price()).orElseThrow();
+        long periodEnd = StripeSubscriptions.periodEnd(now, price.interval(), now);
+        String invoiceId = StripeIds.invoice();
+        StoredSubscription subscription = new StoredSubscription(
+                StripeIds.subscription(),
+                customer.id(),
+                "active",
+                price.id(),
+                session.quantity(),
+                StripeIds.subscriptionItem(),
+                now,
+                now,
+                now,
+                periodEnd,
+                false,
+                null,
+                null,
+                null,
+                session.subscriptionMetadata(),
+                invoiceId,
+                now);
+        objects.insert(subscription);
+        events.emit("customer.subscription.created", views.subscription(subscription));
+        // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
+        invoices.issueNow(
+                StoredInvoice.draft(
+                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null),
+                CardOutcome.SUCCEEDED);
+        StoredCheckoutSession completed = session.completed(customer.id(), subscription.id(), now);
+        objects.update(completed);
+        events.emit("checkout.session.completed", views.checkoutSession(completed));
+        return new Payment(completed, false);
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
+    }
+}

@@ -1,0 +1,39 @@
+package com.kvportal.sandbox;
+
+import java.time.Clock;
+import java.util.Set;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** The sandbox's customer portal sessions: the {@code url} that leads to its portal page. */
+@Service
+@SandboxMode
+class StripePortalSessions {
+
+    private final SandboxObjects objects;
+    private final StripeJson json;
+    private final Clock clock;
+
+    StripePortalSessions(SandboxObjects objects, StripeJson json, Clock clock) {
+        this.objects = objects;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    @Transactional
+    com.stripe.model.billingportal.Session create(StripeParams params) {
+        params.allowOnly(Set.of("customer", "return_url"), Set.of("configuration", "locale", "on_behalf_of"));
+        String customer = params.required("customer");
+        if (objects.customer(customer).isEmpty()) {
+            throw StripeError.noSuchParam("customer", customer, "customer");
+        }
+        StoredPortalSession session =
+                new StoredPortalSession(StripeIds.portalSession(), customer, params.url("return_url"), now());
+        objects.insert(session);
+        return json.portalSession(session);
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
+    }
+}
