@@ -2,7 +2,6 @@ package com.kvportal.account;
 
 import java.time.Duration;
 import java.util.Optional;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -23,15 +22,11 @@ class LoginThrottle {
     private final Duration window;
     private final Duration lock;
 
-    LoginThrottle(
-            JdbcClient jdbc,
-            @Value("${kvportal.login.max-failures:5}") int maxFailures,
-            @Value("${kvportal.login.window:PT15M}") Duration window,
-            @Value("${kvportal.login.lock:PT15M}") Duration lock) {
+    LoginThrottle(JdbcClient jdbc, LoginThrottleProperties settings) {
         this.jdbc = jdbc;
-        this.maxFailures = maxFailures;
-        this.window = window;
-        this.lock = lock;
+        this.maxFailures = settings.maxFailures();
+        this.window = settings.window();
+        this.lock = settings.lock();
     }
 
     /**

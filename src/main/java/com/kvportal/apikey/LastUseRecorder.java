@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.database.DatabaseFailures;
 import jakarta.annotation.PreDestroy;
 import java.time.Instant;
 import java.util.HashMap;
@@ -46,11 +47,19 @@ class LastUseRecorder {
         try {
             keys.recordLastUse(batch);
         } catch (RuntimeException e) {
-            log.warn("Could not record last use of {} keys; retrying on the next flush", batch.size(), e);
+            if (DatabaseFailures.isUnavailable(e)) {
+                log.warn("Could not record last use of {} keys, the database is unavailable; retrying", batch.size());
+            } else {
+                log.warn("Could not record last use of {} keys; retrying on the next flush", batch.size(), e);
+            }
             batch.forEach(this::used);
         }
     }
 
+    /**
+     * On shutdown, after the web server has drained its requests and before the pool closes (this bean depends on the
+     * pool, so it is destroyed first), the last uses are written.
+     */
     @PreDestroy
     void flushOnShutdown() {
         flush();

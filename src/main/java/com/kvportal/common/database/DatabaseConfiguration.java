@@ -2,40 +2,58 @@ package com.kvportal.common.database;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The database: the PostgreSQL named by {@code DATABASE_URL}, or, when it is unset, an embedded
- * PostgreSQL whose data lives in {@code ./data/postgres} and survives restarts.
+ * The database: the PostgreSQL named by {@code DATABASE_URL}, or, when it is unset, an embedded PostgreSQL whose
+ * data lives in {@code ./data/postgres} and survives restarts (and crashes: see {@link EmbeddedServer}).
+ *
+ * <p>The pool fails fast: a request waits at most {@code connection-timeout} (2 s) for a connection, so that a
+ * database that is away answers 503 {@code database_unavailable} quickly instead of hanging (see
+ * {@link DatabaseFailures}).
  */
 @Configuration(proxyBeanMethods = false)
 class DatabaseConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseConfiguration.class);
 
+    /**
+     * The pool; with the embedded server, closing the pool stops the server afterwards, so that the last writes of
+     * a graceful shutdown (e.g. {@code last_used_at}) still reach it.
+     */
     @Bean(destroyMethod = "close")
-    HikariDataSource dataSource(
-            @Value("${DATABASE_URL:}") String databaseUrl,
-            @Value("${kvportal.database.embedded-data-dir:./data/postgres}") String dataDir,
-            @Value("${kvportal.database.pool-size:10}") int poolSize) {
+    HikariDataSource dataSource(DatabaseProperties settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("kv-portal");
-        config.setMaximumPoolSize(poolSize);
-        if (databaseUrl.isBlank()) {
-            EmbeddedPostgres postgres = startEmbedded(Path.of(dataDir));
-            config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-            return new EmbeddedBackedDataSource(config, postgres);
+        config.setMaximumPoolSize(settings.poolSize());
+        config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+        config.setValidationTimeout(Math.max(250, settings.connectionTimeout().toMillis() / 2));
+        // pgjdbc's own bounds (seconds); parameters in DATABASE_URL take precedence over these
+        long connectSeconds = Math.max(1, settings.connectionTimeout().toSeconds());
+        config.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds));
+        config.addDataSourceProperty(
+                "socketTimeout", Long.toString(settings.socketTimeout().toSeconds()));
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+        if (settings.url().isBlank()) {
+            log.info(
+                    "DATABASE_URL is unset: starting the embedded PostgreSQL with its data in {}",
+                    settings.embeddedDataDir().toAbsolutePath().normalize());
+            EmbeddedServer server = EmbeddedServer.start(
+                    settings.embeddedDataDir(), settings.embeddedPort(), java.time.Duration.ofSeconds(120));
+            config.setJdbcUrl(server.jdbcUrl());
+            config.setUsername(server.username());
+            config.setPassword(server.password());
+            try {
+                return new EmbeddedBackedDataSource(config, server);
+            } catch (RuntimeException e) {
+                server.close();
+                throw e;
+            }
         }
-        DatabaseUrl url = DatabaseUrl.parse(databaseUrl);
+        DatabaseUrl url = DatabaseUrl.parse(settings.url());
         config.setJdbcUrl(url.jdbcUrl());
         if (url.username() != null) {
             config.setUsername(url.username());
@@ -46,37 +64,21 @@ class DatabaseConfiguration {
         return new HikariDataSource(config);
     }
 
-    private static EmbeddedPostgres startEmbedded(Path dataDir) {
-        try {
-            Files.createDirectories(dataDir);
-            log.info(
-                    "DATABASE_URL is unset: starting the embedded PostgreSQL with its data in {}",
-                    dataDir.toAbsolutePath());
-            return EmbeddedPostgres.builder()
-                    .setDataDirectory(dataDir)
-                    .setCleanDataDirectory(false)
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not start the embedded PostgreSQL in " + dataDir.toAbsolutePath(), e);
-        }
-    }
-
-    /** A pool that stops its embedded server when it closes. */
+    /** A pool that stops its embedded server after it has closed. */
     static final class EmbeddedBackedDataSource extends HikariDataSource {
-        private final EmbeddedPostgres postgres;
+        private final EmbeddedServer server;
 
-        EmbeddedBackedDataSource(HikariConfig config, EmbeddedPostgres postgres) {
+        EmbeddedBackedDataSource(HikariConfig config, EmbeddedServer server) {
             super(config);
-            this.postgres = postgres;
+            this.server = server;
         }
 
         @Override
         public void close() {
-            super.close();
             try {
-                postgres.close();
-            } catch (IOException e) {
-                log.warn("The embedded PostgreSQL did not stop cleanly", e);
+                super.close();
+            } finally {
+                server.close();
             }
         }
     }

@@ -33,7 +33,17 @@ class ParameterDecodingFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         try {
-            request.getParameterMap();
+            boolean nul = request.getParameterMap().entrySet().stream()
+                    .anyMatch(entry -> entry.getKey().indexOf(0) >= 0
+                            || java.util.Arrays.stream(entry.getValue()).anyMatch(value -> value.indexOf(0) >= 0));
+            if (nul) {
+                problems.write(
+                        response,
+                        HttpStatus.BAD_REQUEST,
+                        "malformed_parameters",
+                        "The query string or the form body holds a NUL character.");
+                return;
+            }
         } catch (InvalidParameterException e) {
             HttpStatus status = HttpStatus.resolve(e.getErrorCode());
             if (status == HttpStatus.CONTENT_TOO_LARGE) {

@@ -1,5 +1,6 @@
 package com.kvportal.common.web;
 
+import com.kvportal.common.database.DatabaseFailures;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,6 +34,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception ex) {
+        if (DatabaseFailures.isUnavailable(ex)) {
+            log.warn("The database is unavailable: {}", rootMessage(ex));
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header(HttpHeaders.RETRY_AFTER, Integer.toString(DatabaseFailures.RETRY_AFTER_SECONDS))
+                    .body(Problems.databaseUnavailable());
+        }
         log.error("Unexpected failure", ex);
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
                 .body(Problems.of(
@@ -80,6 +87,13 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                     .body(Problems.of(
                             HttpStatus.CONTENT_TOO_LARGE, "payload_too_large", "The request body is too large."));
         }
+        if (causedBy(ex, StrictTextFilter.MalformedText.class)) {
+            return ResponseEntity.badRequest()
+                    .body(Problems.of(
+                            HttpStatus.BAD_REQUEST,
+                            "malformed_json",
+                            "The request body is not valid Unicode text (malformed UTF-8, a lone surrogate or NUL)."));
+        }
         if (ex.getCause() instanceof MismatchedInputException mismatch
                 && !mismatch.getPath().isEmpty()) {
             String field = mismatch.getPath().stream()
@@ -121,10 +135,25 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return Integer.MAX_VALUE;
     }
 
+    static String rootMessage(Throwable ex) {
+        Throwable root = ex;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
     private static boolean causedByOversizedBody(Throwable ex) {
+        return causedBy(ex, BodySizeLimitFilter.BodyTooLarge.class);
+    }
+
+    private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof BodySizeLimitFilter.BodyTooLarge) {
+            if (type.isInstance(t)) {
                 return true;
+            }
+            if (t.getCause() == t) {
+                break;
             }
         }
         return false;

@@ -39,6 +39,14 @@ public class Problems {
         return problem;
     }
 
+    /** 503: the database cannot be reached (stopped, restarting, out of connections); worth retrying soon. */
+    public static ProblemDetail databaseUnavailable() {
+        return of(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "database_unavailable",
+                "The database is unavailable at the moment; retry in a few seconds.");
+    }
+
     /** The code of a problem that only its status describes (404, 405, 415, ...). */
     public static String defaultCode(HttpStatus status) {
         return switch (status) {

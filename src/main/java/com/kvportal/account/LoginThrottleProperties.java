@@ -1,0 +1,19 @@
+package com.kvportal.account;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The per-email lock of login ({@code kvportal.login.*}): after {@code maxFailures} failed attempts within
+ * {@code window}, the address is locked for {@code lock}, even for the right password.
+ */
+@ConfigurationProperties("kvportal.login")
+@Validated
+record LoginThrottleProperties(
+        @DefaultValue("5") @Min(1) int maxFailures,
+        @DefaultValue("15m") @NotNull Duration window,
+        @DefaultValue("15m") @NotNull Duration lock) {}

@@ -1,0 +1,41 @@
+package com.kvportal.common.limits;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The abuse limits ({@code kvportal.limits.*}): so many requests per window, as a token bucket (a full window's worth
+ * may come at once, then they refill evenly). 0 switches a limit off. The client address is
+ * {@code getRemoteAddr()}: {@code X-Forwarded-For} counts only from the trusted proxies of
+ * {@code server.tomcat.remoteip.internal-proxies} (by default loopback and private ranges).
+ *
+ * @param signupsPerAddress signups per client address within {@code signupWindow}
+ * @param signupWindow the window of the signup limit
+ * @param loginsPerAddress login attempts per client address within {@code loginWindow}
+ * @param loginWindow the window of the per-address login limit
+ * @param loginsOverall login attempts of all clients together within {@code overallLoginWindow} (each costs a
+ *     bcrypt check: this keeps a distributed flood from starving the rest of the service)
+ * @param overallLoginWindow the window of the overall login limit
+ */
+@ConfigurationProperties("kvportal.limits")
+@Validated
+public record LimitProperties(
+        @DefaultValue("20") @Min(0) int signupsPerAddress,
+        @DefaultValue("1h") @NotNull Duration signupWindow,
+        @DefaultValue("30") @Min(0) int loginsPerAddress,
+        @DefaultValue("1m") @NotNull Duration loginWindow,
+        @DefaultValue("600") @Min(0) int loginsOverall,
+        @DefaultValue("1m") @NotNull Duration overallLoginWindow) {
+
+    public LimitProperties {
+        for (Duration window : new Duration[] {signupWindow, loginWindow, overallLoginWindow}) {
+            if (window.isNegative() || window.toMillis() < 1000) {
+                throw new IllegalArgumentException("kvportal.limits windows must be at least 1 s, got " + window);
+            }
+        }
+    }
+}
