@@ -9,9 +9,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.Valid;
 import java.util.List;
 import java.util.UUID;
-import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -45,13 +45,6 @@ class AccountController {
         }
     }
 
-    record ProjectSelection(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "A project of the customer's organizations.")
-                    @Nullable
-                    UUID projectId) {}
-
     record ProjectList(@Schema(description = "The current organization's projects.") List<Project> projects) {}
 
     @Operation(
@@ -66,7 +59,7 @@ class AccountController {
             problems = {"email_taken", "too_many_requests"})
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<SignedIn> signup(
-            @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
+            @Valid @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.signup(body);
         startSession(caller, request, response);
         return ResponseEntity.status(HttpStatus.CREATED).body(SignedIn.of(caller));
@@ -125,8 +118,9 @@ class AccountController {
             credentials = Credential.PORTAL,
             problems = {"project_not_found", "session_required"})
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Accounts.SessionView switchProject(Caller caller, @RequestBody ProjectSelection body, HttpServletRequest request) {
-        Caller switched = accounts.switchProject(caller, body.projectId());
+    Accounts.SessionView switchProject(
+            Caller caller, @Valid @RequestBody Accounts.ProjectSelection body, HttpServletRequest request) {
+        Caller switched = accounts.switchProject(caller, body);
         SessionCaller.update(request, switched);
         return accounts.session(switched);
     }
@@ -147,7 +141,7 @@ class AccountController {
             description = "Creates a project in the current organization (at most 100).")
     @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "project_limit_reached")
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Project> createProject(Caller caller, @RequestBody Accounts.NewProject body) {
+    ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));
     }
 

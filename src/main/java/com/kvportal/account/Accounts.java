@@ -6,13 +6,16 @@ import com.kvportal.account.AccountProblems.ProjectLimitReached;
 import com.kvportal.account.AccountProblems.ProjectNotFound;
 import com.kvportal.account.AccountProblems.SessionRequired;
 import com.kvportal.account.AccountProblems.TooManyAttempts;
-import com.kvportal.common.web.FieldErrors;
+import com.kvportal.common.validation.DisplayName;
+import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotNull;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Pattern;
+import org.hibernate.validator.constraints.CodePointLength;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
@@ -25,8 +28,8 @@ import org.springframework.transaction.annotation.Transactional;
 public class Accounts {
 
     static final int MAX_PROJECTS_PER_ORGANIZATION = 100;
-    private static final Pattern EMAIL =
-            Pattern.compile("^[^@\\s\\p{Cntrl}]+@[^@\\s\\p{Cntrl}]+\\.[^@\\s\\p{Cntrl}.]+$");
+    static final int MAX_NAME_LENGTH = 100;
+    private static final String PASSWORD_RULE = "must be 12 to 128 characters";
 
     private final Customers customers;
     private final Projects projects;
@@ -49,12 +52,14 @@ public class Accounts {
         this.unknownCustomerHash = passwords.encode("a password that nobody has, to equalize timing");
     }
 
+    /** A signup as sent; the password's length counts characters as a person does (an emoji is one). */
     record Signup(
             @Schema(
                             requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "A valid address of at most 254 characters, unique case-insensitively.",
                             maxLength = 254,
                             example = "ada@example.com")
+                    @EmailAddress
                     @Nullable
                     String email,
             @Schema(
@@ -63,6 +68,8 @@ public class Accounts {
                             minLength = 12,
                             maxLength = 128,
                             example = "correct horse battery")
+                    @NotNull(message = PASSWORD_RULE)
+                    @CodePointLength(min = 12, max = 128, message = PASSWORD_RULE)
                     @Nullable
                     String password,
             @Schema(
@@ -70,9 +77,11 @@ public class Accounts {
                             minLength = 1,
                             maxLength = 100,
                             example = "Acme")
+                    @DisplayName(max = MAX_NAME_LENGTH, required = false)
                     @Nullable
                     String organizationName) {}
 
+    /** A login as sent: nothing is checked before the credentials, so that every failure reads the same. */
     record Login(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "ada@example.com") @Nullable String email,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "correct horse battery") @Nullable
@@ -85,8 +94,17 @@ public class Accounts {
                             minLength = 1,
                             maxLength = 100,
                             example = "Staging")
+                    @DisplayName(max = MAX_NAME_LENGTH)
                     @Nullable
                     String name) {}
+
+    record ProjectSelection(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "A project of the customer's organizations.")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    UUID projectId) {}
 
     /** What the session view shows: the customer, the active project and every project in reach. */
     public record SessionView(
@@ -98,25 +116,14 @@ public class Accounts {
 
     public record ProjectRef(UUID id, UUID organizationId, String name) {}
 
+    /** Signs up a validated request: a customer, its organization and a default project. */
     @Transactional
     Caller signup(Signup request) {
-        FieldErrors errors = new FieldErrors();
-        String email = request.email() == null ? null : request.email().strip();
-        if (email == null || email.isEmpty()) {
-            errors.add("email", "is required");
-        } else if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
-            errors.add("email", "must be a valid email address of at most 254 characters");
-        }
-        String password = request.password();
-        // characters as a person counts them: an emoji is one, not two UTF-16 units
-        int passwordLength = password == null ? 0 : password.codePointCount(0, password.length());
-        if (passwordLength < 12 || passwordLength > 128) {
-            errors.add("password", "must be 12 to 128 characters");
-        }
+        String email = Objects.requireNonNull(request.email()).strip();
+        String password = Objects.requireNonNull(request.password());
         String organizationName = request.organizationName() == null
                 ? null
-                : errors.name("organization_name", request.organizationName(), 100);
-        errors.throwIfAny();
+                : request.organizationName().strip();
         if (customers.emailExists(email)) {
             throw new EmailTaken();
         }
@@ -186,15 +193,12 @@ public class Accounts {
         return new SessionView(caller.customerId(), email, caller.organizationId(), caller.projectId(), reach);
     }
 
-    Caller switchProject(Caller caller, @Nullable UUID projectId) {
+    Caller switchProject(Caller caller, ProjectSelection selection) {
         if (caller.viaApiKey()) {
             throw new SessionRequired();
         }
-        if (projectId == null) {
-            new FieldErrors().add("project_id", "is required").throwIfAny();
-        }
-        Project project =
-                projects.findForCustomer(caller.customerId(), projectId).orElseThrow(ProjectNotFound::new);
+        Project project = projects.findForCustomer(caller.customerId(), Objects.requireNonNull(selection.projectId()))
+                .orElseThrow(ProjectNotFound::new);
         return caller.withProject(project.organizationId(), project.id());
     }
 
@@ -204,9 +208,7 @@ public class Accounts {
 
     @Transactional
     Project createProject(Caller caller, NewProject request) {
-        FieldErrors errors = new FieldErrors();
-        String name = errors.name("name", request.name(), 100);
-        errors.throwIfAny();
+        String name = Objects.requireNonNull(request.name()).strip();
         projects.lockOrganization(caller.organizationId());
         if (projects.countInOrganization(caller.organizationId()) >= MAX_PROJECTS_PER_ORGANIZATION) {
             throw new ProjectLimitReached(MAX_PROJECTS_PER_ORGANIZATION);

@@ -2,11 +2,13 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.security.BearerToken;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
@@ -57,7 +59,7 @@ class ApiKeyController {
                     + " project.")
     @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "key_limit_reached")
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<CreatedApiKey> create(Caller caller, @RequestBody NewApiKey request) {
+    ResponseEntity<CreatedApiKey> create(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
         return ResponseEntity.created(
                         URI.create("/api/v1/api-keys/" + created.key().id()))
@@ -142,7 +144,7 @@ class ApiKeyController {
     VerifiedKey verify(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
                     String authorization) {
-        return apiKeys.verify(bearerToken(authorization));
+        return apiKeys.verify(BearerToken.of(authorization).orElse(null));
     }
 
     @Operation(
@@ -156,12 +158,5 @@ class ApiKeyController {
     ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);
         return ResponseEntity.noContent().build();
-    }
-
-    private static @Nullable String bearerToken(@Nullable String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return null;
-        }
-        return authorization.substring(7).strip();
     }
 }

@@ -65,7 +65,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     @Transactional
     public Created create(Caller caller, NewApiKey request) {
-        NewApiKey.Valid valid = request.validate(clock.instant());
+        NewApiKey.Valid valid = request.resolve(clock.instant());
         keys.lockProject(caller.projectId());
         if (keys.countLive(caller.projectId()) >= MAX_LIVE_KEYS_PER_PROJECT) {
             throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);

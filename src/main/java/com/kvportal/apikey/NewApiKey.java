@@ -1,8 +1,18 @@
 package com.kvportal.apikey;
 
+import static java.lang.annotation.ElementType.FIELD;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.web.FieldErrors;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -10,11 +20,13 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The body of a create request, as sent: every field is checked here, so that all errors are reported at
+ * The body of a create request, as sent. Its constraints check every field, so that all errors are reported at
  * once with the field they belong to.
  */
 public record NewApiKey(
@@ -24,6 +36,7 @@ public record NewApiKey(
                         minLength = 1,
                         maxLength = 100,
                         example = "ci-deploy")
+                @DisplayName(max = MAX_NAME_LENGTH)
                 @Nullable
                 String name,
         @ArraySchema(
@@ -33,12 +46,14 @@ public record NewApiKey(
                                         defaultValue = "[\"write\"]"),
                         minItems = 1,
                         schema = @Schema(allowableValues = {"read", "write", "admin"}))
+                @Permissions
                 @Nullable
                 List<String> permissions,
         @Schema(
                         format = "date-time",
                         description = "In the future and at most 365 days ahead; default: 90 days from now.",
                         example = "2027-01-31T00:00:00Z")
+                @Expiry
                 @Nullable
                 String expiresAt) {
 
@@ -49,16 +64,93 @@ public record NewApiKey(
 
     record Valid(String name, List<String> permissions, Instant expiresAt) {}
 
-    Valid validate(Instant now) {
-        FieldErrors errors = new FieldErrors();
-        String validName = errors.name("name", name, MAX_NAME_LENGTH);
-        List<String> validPermissions = permissions == null ? List.of("write") : validPermissions(errors, permissions);
-        Instant validExpiry = expiresAt == null ? defaultExpiry(now) : validExpiry(errors, expiresAt, now);
-        errors.throwIfAny();
-        return new Valid(validName, validPermissions, validExpiry);
+    /** The key to create from a validated request: the name trimmed, each permission once, the default expiry. */
+    Valid resolve(Instant now) {
+        List<String> unique = permissions == null ? List.of("write") : List.copyOf(new LinkedHashSet<>(permissions));
+        // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
+        Instant expiry = expiresAt == null
+                ? now.plus(DEFAULT_LIFETIME)
+                : OffsetDateTime.parse(expiresAt).toInstant();
+        return new Valid(Objects.requireNonNull(name).strip(), unique, expiry.truncatedTo(ChronoUnit.SECONDS));
     }
 
-    /** Create's rules for permissions, shared with update: at least one known permission, duplicates dropped. */
+    /** Absent (then {@code write}), or at least one of read, write, admin. */
+    @Retention(RUNTIME)
+    @Target(FIELD)
+    @Constraint(validatedBy = Permissions.Validator.class)
+    @interface Permissions {
+
+        String message() default "must contain at least one of read, write, admin";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<Permissions, List<String>> {
+            @Override
+            public boolean isValid(@Nullable List<String> permissions, ConstraintValidatorContext context) {
+                if (permissions == null) {
+                    return true;
+                }
+                if (permissions.isEmpty()) {
+                    return false;
+                }
+                for (String permission : permissions) {
+                    if (permission == null || !PERMISSIONS.contains(permission)) {
+                        // the value is a message parameter, never part of the template: no interpolation of input
+                        context.disableDefaultConstraintViolation();
+                        context.unwrap(HibernateConstraintValidatorContext.class)
+                                .addMessageParameter("permission", String.valueOf(permission))
+                                .buildConstraintViolationWithTemplate(
+                                        "unknown permission '{permission}'; allowed: read, write, admin")
+                                .addConstraintViolation();
+                        return false;
+                    }
+                }
+                return true;
+            }
+        }
+    }
+
+    /** Absent (then 90 days), or an ISO 8601 timestamp with an offset, in the future, at most 365 days ahead. */
+    @Retention(RUNTIME)
+    @Target(FIELD)
+    @Constraint(validatedBy = Expiry.Validator.class)
+    @interface Expiry {
+
+        String message() default "must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<Expiry, String> {
+            @Override
+            public boolean isValid(@Nullable String expiresAt, ConstraintValidatorContext context) {
+                if (expiresAt == null) {
+                    return true;
+                }
+                Instant at;
+                try {
+                    at = OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
+                } catch (DateTimeParseException e) {
+                    return false;
+                }
+                Instant now = context.getClockProvider().getClock().instant();
+                String failure = !at.isAfter(now)
+                        ? "must be in the future"
+                        : at.isAfter(now.plus(MAX_LIFETIME)) ? "must be at most 365 days ahead" : null;
+                if (failure == null) {
+                    return true;
+                }
+                context.disableDefaultConstraintViolation();
+                context.buildConstraintViolationWithTemplate(failure).addConstraintViolation();
+                return false;
+            }
+        }
+    }
+
+    /** Create's rules for permissions, for update (whose body is checked by hand): duplicates dropped. */
     static List<String> validPermissions(FieldErrors errors, List<String> permissions) {
         if (permissions.isEmpty()) {
             errors.add("permissions", "must contain at least one of read, write, admin");
@@ -80,7 +172,7 @@ public record NewApiKey(
         return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
     }
 
-    /** Create's rules for an expiry, shared with update and roll: in the future, at most 365 days ahead. */
+    /** Create's rules for an expiry, for update and roll: in the future, at most 365 days ahead. */
     static @Nullable Instant validExpiry(FieldErrors errors, String expiresAt, Instant now) {
         Instant at;
         try {

@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -97,7 +98,7 @@ class BillingController {
             credentials = Credential.PORTAL,
             problems = {"unknown_tier", "tier_not_purchasable", "already_subscribed", "payment_provider_unavailable"})
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
-    CheckoutResponse checkout(Caller caller, @RequestBody CheckoutRequest request) {
+    CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
         CheckoutSession session = checkouts.start(caller, request);
         return new CheckoutResponse(session.id(), session.url());
     }

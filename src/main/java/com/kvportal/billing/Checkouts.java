@@ -10,9 +10,10 @@ import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProvider;
-import com.kvportal.common.web.FieldErrors;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotNull;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -66,15 +67,13 @@ class Checkouts {
                             description = "The tier to buy; free cannot be bought.",
                             allowableValues = {"free", "pro"},
                             example = "pro")
+                    @NotNull(message = "is required")
                     @Nullable
                     String tier) {}
 
     /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
     CheckoutSession start(Caller caller, CheckoutRequest request) {
-        if (request.tier() == null) {
-            new FieldErrors().add("tier", "is required").throwIfAny();
-        }
-        Tier tier = Tier.of(request.tier()).orElseThrow(() -> new UnknownTier(request.tier()));
+        Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
         if (tier == Tier.FREE) {
             throw new TierNotPurchasable(tier);
         }

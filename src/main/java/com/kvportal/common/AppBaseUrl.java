@@ -1,6 +1,5 @@
 package com.kvportal.common;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
@@ -16,13 +15,11 @@ public class AppBaseUrl implements ApplicationListener<WebServerInitializedEvent
     private final String host;
     private volatile int port;
 
-    AppBaseUrl(
-            @Value("${APP_BASE_URL:}") String configured,
-            @Value("${server.address:localhost}") String host,
-            @Value("${server.port:8080}") int port) {
+    AppBaseUrl(AppProperties properties) {
+        String configured = properties.baseUrl();
         this.configured = configured.endsWith("/") ? configured.substring(0, configured.length() - 1) : configured;
-        this.host = host;
-        this.port = port;
+        this.host = properties.host();
+        this.port = properties.port();
     }
 
     @Override

@@ -3,49 +3,57 @@ package com.kvportal.common;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
  * Which payment provider the service talks to, read once at start-up: Stripe when {@code STRIPE_SECRET_KEY}
  * is set (then {@code STRIPE_PRICE_PRO} and {@code PAYMENT_WEBHOOK_SECRET} are required), otherwise the
- * built-in sandbox, with a random webhook secret shared between the sandbox and the webhook.
+ * built-in sandbox ({@link StandIn}), with a random webhook secret shared between the sandbox and the webhook.
  */
 @Component
 public class PaymentProvider {
 
-    /** The price of the pro tier in the sandbox. */
-    public static final String SANDBOX_PRICE_PRO = "price_sandbox_pro";
+    /**
+     * The built-in stand-in for Stripe, present exactly when {@link #selectsSandbox} holds: its API path, its secret
+     * key and the default price of the pro tier.
+     */
+    public interface StandIn {
 
-    public static final String SANDBOX_SECRET_KEY = "sk_test_sandbox";
+        /** The path of this service under which the stand-in answers Stripe's API, e.g. {@code /sandbox/stripe}. */
+        String apiPath();
+
+        String secretKey();
+
+        /** The pro tier's price when {@code STRIPE_PRICE_PRO} is not set. */
+        String pricePro();
+    }
 
     private final @Nullable String stripeSecretKey;
+    private final String secretKey;
     private final String pricePro;
     private final String webhookSecret;
+    private final @Nullable String standInPath;
     private final AppBaseUrl baseUrl;
 
-    PaymentProvider(
-            @Value("${STRIPE_SECRET_KEY:}") String stripeSecretKey,
-            @Value("${STRIPE_PRICE_PRO:}") String pricePro,
-            @Value("${PAYMENT_WEBHOOK_SECRET:}") String webhookSecret,
-            AppBaseUrl baseUrl) {
+    PaymentProvider(PaymentProperties properties, AppBaseUrl baseUrl, ObjectProvider<StandIn> standIns) {
         this.baseUrl = baseUrl;
-        if (selectsSandbox(stripeSecretKey)) {
+        if (selectsSandbox(properties.stripeSecretKey())) {
+            StandIn standIn = standIns.getIfAvailable();
+            if (standIn == null) {
+                throw new IllegalStateException("STRIPE_SECRET_KEY is not set, and there is no sandbox to stand in.");
+            }
             this.stripeSecretKey = null;
-            this.pricePro = pricePro.isBlank() ? SANDBOX_PRICE_PRO : pricePro;
-            this.webhookSecret = webhookSecret.isBlank() ? randomSecret() : webhookSecret;
+            this.secretKey = standIn.secretKey();
+            this.standInPath = standIn.apiPath();
+            this.pricePro = properties.stripePricePro().isBlank() ? standIn.pricePro() : properties.stripePricePro();
+            this.webhookSecret = properties.webhookSecret().isBlank() ? randomSecret() : properties.webhookSecret();
         } else {
-            if (webhookSecret.isBlank()) {
-                throw new IllegalStateException("STRIPE_SECRET_KEY is set, so PAYMENT_WEBHOOK_SECRET is required: "
-                        + "set it to the signing secret (whsec_...) of the webhook endpoint at Stripe.");
-            }
-            if (pricePro.isBlank()) {
-                throw new IllegalStateException("STRIPE_SECRET_KEY is set, so STRIPE_PRICE_PRO is required: "
-                        + "set it to the id (price_...) of the recurring price of the pro tier.");
-            }
-            this.stripeSecretKey = stripeSecretKey;
-            this.pricePro = pricePro;
-            this.webhookSecret = webhookSecret;
+            this.stripeSecretKey = properties.stripeSecretKey();
+            this.secretKey = properties.stripeSecretKey();
+            this.standInPath = null;
+            this.pricePro = properties.stripePricePro();
+            this.webhookSecret = properties.webhookSecret();
         }
     }
 
@@ -60,12 +68,12 @@ public class PaymentProvider {
     }
 
     public String secretKey() {
-        return stripeSecretKey == null ? SANDBOX_SECRET_KEY : stripeSecretKey;
+        return secretKey;
     }
 
     /** The API base for stripe-java: Stripe's own, or the sandbox inside this service. */
     public String apiBase() {
-        return isSandbox() ? baseUrl.resolve("/sandbox/stripe") : "https://api.stripe.com";
+        return standInPath != null ? baseUrl.resolve(standInPath) : "https://api.stripe.com";
     }
 
     public String pricePro() {

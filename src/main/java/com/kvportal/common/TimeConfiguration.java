@@ -1,6 +1,7 @@
 package com.kvportal.common;
 
 import java.time.Clock;
+import org.springframework.boot.validation.autoconfigure.ValidationConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -13,5 +14,11 @@ class TimeConfiguration {
     @Primary
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /** Bean Validation's time ({@code @Future}, custom constraints) is the same clock. */
+    @Bean
+    ValidationConfigurationCustomizer validationClock(Clock clock) {
+        return configuration -> configuration.clockProvider(() -> clock);
     }
 }

@@ -2,7 +2,9 @@
  * The web dashboard: static pages at clean paths whose scripts call {@code /api/v1} with the session, so that a
  * person can do everything the API offers (sign up, log in, projects, API keys, billing).
  */
+@ApplicationModule(allowedDependencies = {})
 @NullMarked
 package com.kvportal.dashboard;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -1,5 +1,6 @@
 package com.kvportal.sandbox;
 
+import com.kvportal.common.PaymentProperties;
 import com.kvportal.common.PaymentProvider;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -22,7 +23,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
     final class Active implements Condition {
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            return PaymentProvider.selectsSandbox(context.getEnvironment().getProperty("STRIPE_SECRET_KEY"));
+            return PaymentProvider.selectsSandbox(
+                    context.getEnvironment().getProperty(PaymentProperties.STRIPE_SECRET_KEY));
         }
     }
 }

@@ -47,9 +47,9 @@ final class CallerFilter extends OncePerRequestFilter {
             return SessionCaller.of(request);
         }
         // verify reads the key itself and answers with its own codes
-        if (VERIFY_PATH.equals(request.getRequestURI()) || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        if (VERIFY_PATH.equals(request.getRequestURI())) {
             return Optional.empty();
         }
-        return apiKeys.authenticate(authorization.substring(7).strip());
+        return BearerToken.of(authorization).flatMap(apiKeys::authenticate);
     }
 }

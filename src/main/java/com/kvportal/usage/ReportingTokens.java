@@ -1,10 +1,12 @@
 package com.kvportal.usage;
 
+import com.kvportal.security.BearerToken;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,10 +40,11 @@ class ReportingTokens {
 
     /** Whether the {@code Authorization} header carries one of the tokens; always false while reporting is off. */
     boolean accepts(@Nullable String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        Optional<String> token = BearerToken.of(authorization);
+        if (token.isEmpty()) {
             return false;
         }
-        byte[] presented = digest(authorization.substring(7).strip());
+        byte[] presented = digest(token.get());
         boolean match = false;
         for (byte[] digest : digests) {
             match |= MessageDigest.isEqual(digest, presented);

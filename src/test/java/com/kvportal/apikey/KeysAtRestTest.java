@@ -13,12 +13,13 @@ class KeysAtRestTest extends IntegrationTest {
     @Test
     void shouldStoreOnlyTheSha256DigestOfTheRawKey() {
         Api session = api();
-        session.signup();
+        Api.Account account = session.signup();
         String raw = session.createKey("at rest");
 
         List<Map<String, Object>> rows = jdbc.sql("select *, digest = sha256(?::bytea) as digest_matches,"
-                        + " row_to_json(api_keys)::text as everything from api_keys")
+                        + " row_to_json(api_keys)::text as everything from api_keys where project_id = ?")
                 .param(raw)
+                .param(account.projectId())
                 .query()
                 .listOfRows();
 

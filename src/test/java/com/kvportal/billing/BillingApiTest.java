@@ -6,7 +6,7 @@ import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.common.PaymentProvider;
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
@@ -15,7 +15,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -23,7 +22,6 @@ import tools.jackson.databind.JsonNode;
  * conflicts, missing things, and tenant isolation. Subscriptions and invoices are set up through the signed
  * webhook, as the provider would.
  */
-@TestPropertySource(properties = "PAYMENT_WEBHOOK_SECRET=" + Webhooks.SECRET)
 class BillingApiTest extends IntegrationTest {
 
     private static final String FREE_ID = "6b1e0c8a-0f5e-4d4e-9a51-2f0c3f1a0001";
@@ -60,7 +58,7 @@ class BillingApiTest extends IntegrationTest {
                         subscriptionId,
                         customer,
                         "active",
-                        PaymentProvider.SANDBOX_PRICE_PRO,
+                        SandboxStandIn.PRICE_PRO,
                         periodStart,
                         periodEnd,
                         null,

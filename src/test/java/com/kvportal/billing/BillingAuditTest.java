@@ -6,7 +6,7 @@ import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.common.PaymentProvider;
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
@@ -36,7 +36,7 @@ class BillingAuditTest extends IntegrationTest {
                 .update();
         Instant periodStart = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
         Instant periodEnd = periodStart.plus(Duration.ofDays(30));
-        String price = PaymentProvider.SANDBOX_PRICE_PRO;
+        String price = SandboxStandIn.PRICE_PRO;
 
         assertThat(webhooks.deliver(event(
                                 eventId(),

@@ -8,7 +8,7 @@ import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.BillingEventsTest.Recorder;
-import com.kvportal.common.PaymentProvider;
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
@@ -46,7 +46,7 @@ import tools.jackson.databind.JsonNode;
 @Import(Recorder.class)
 class BillingEventsTest extends IntegrationTest {
 
-    private static final String PRICE_PRO = PaymentProvider.SANDBOX_PRICE_PRO;
+    private static final String PRICE_PRO = SandboxStandIn.PRICE_PRO;
 
     /** Records billing's events with whether they arrived inside a transaction; fails once where asked. */
     @TestConfiguration

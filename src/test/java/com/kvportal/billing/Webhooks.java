@@ -1,17 +1,14 @@
 package com.kvportal.billing;
 
 import com.kvportal.support.Api;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
+import com.kvportal.support.IntegrationTest;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
@@ -19,12 +16,10 @@ import org.jspecify.annotations.Nullable;
 /** Signs webhook bodies as Stripe does and posts them to the service's webhook. */
 final class Webhooks {
 
-    static final String SECRET = "whsec_test_5f2d6c1e0b9a48d7a3c2e1f0b9a8d7c6";
+    static final String SECRET = IntegrationTest.WEBHOOK_SECRET;
     static final String PATH = "/api/v1/billing/webhook";
 
     private final String baseUrl;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     Webhooks(String baseUrl) {
         this.baseUrl = baseUrl;
@@ -55,22 +50,13 @@ final class Webhooks {
     }
 
     Api.Response post(byte[] body, @Nullable String signatureHeader) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + PATH))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json; charset=utf-8")
-                .header("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json; charset=utf-8");
+        headers.put("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)");
         if (signatureHeader != null) {
-            request.header("Stripe-Signature", signatureHeader);
+            headers.put("Stripe-Signature", signatureHeader);
         }
-        try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Api.Response(response.statusCode(), response);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        // a client without cookies, as the provider is
+        return new Api(baseUrl).sendRaw("POST", PATH, HttpRequest.BodyPublishers.ofByteArray(body), headers);
     }
 }

@@ -38,6 +38,13 @@ class ErrorsTest extends IntegrationTest {
         return Map.of("Content-Type", "application/json");
     }
 
+    private int projectsOf(Api.Account account) {
+        return jdbc.sql("select count(*) from projects where organization_id = ?")
+                .param(account.organizationId())
+                .query(Integer.class)
+                .single();
+    }
+
     private Api signedIn() {
         Api api = api();
         api.signup();
@@ -169,9 +176,9 @@ class ErrorsTest extends IntegrationTest {
 
     @Test
     void shouldAnswer413ProblemForABodyOver64KibWithContentLength() {
-        Api session = signedIn();
-        int projects =
-                jdbc.sql("select count(*) from projects").query(Integer.class).single();
+        Api session = api();
+        Api.Account account = session.signup();
+        int projects = projectsOf(account);
         byte[] body = jsonOf(64 * KIB + 1);
 
         assertProblem(
@@ -182,10 +189,7 @@ class ErrorsTest extends IntegrationTest {
                 api().sendRaw("POST", "/api/v1/auth/signup", HttpRequest.BodyPublishers.ofByteArray(body), json()),
                 413,
                 "payload_too_large");
-        assertThat(jdbc.sql("select count(*) from projects")
-                        .query(Integer.class)
-                        .single())
-                .isEqualTo(projects);
+        assertThat(projectsOf(account)).isEqualTo(projects);
     }
 
     @Test

@@ -3,10 +3,8 @@ package com.kvportal.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.IntegrationTest;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
@@ -20,19 +18,21 @@ class SandboxDisabledTest extends IntegrationTest {
     @Autowired
     ApplicationContext context;
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    private int status(String method, String path) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
-                .header("Authorization", "Bearer sk_test_x")
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .method(method, HttpRequest.BodyPublishers.ofString(method.equals("GET") ? "" : "email=a%40b.c"))
-                .build();
-        return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    private int status(String method, String path) {
+        return api().sendRaw(
+                        method,
+                        path,
+                        HttpRequest.BodyPublishers.ofString(method.equals("GET") ? "" : "email=a%40b.c"),
+                        Map.of(
+                                "Authorization",
+                                "Bearer sk_test_x",
+                                "Content-Type",
+                                "application/x-www-form-urlencoded"))
+                .status();
     }
 
     @Test
-    void shouldAnswer404OnEverySandboxPath() throws Exception {
+    void shouldAnswer404OnEverySandboxPath() {
         assertThat(status("GET", "/sandbox/stripe/v1/customers/cus_x")).isEqualTo(404);
         assertThat(status("POST", "/sandbox/stripe/v1/customers")).isEqualTo(404);
         assertThat(status("GET", "/sandbox/checkout/x")).isEqualTo(404);

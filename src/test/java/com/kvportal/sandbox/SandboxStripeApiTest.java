@@ -3,7 +3,6 @@ package com.kvportal.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.kvportal.common.PaymentProvider;
 import com.stripe.exception.AuthenticationException;
 import com.stripe.exception.IdempotencyException;
 import com.stripe.exception.InvalidRequestException;
@@ -111,7 +110,7 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(subscription.getMetadata()).containsEntry("organization_id", "org-1");
         SubscriptionItem item = subscription.getItems().getData().get(0);
         assertThat(item.getId()).startsWith("si_");
-        assertThat(item.getPrice().getId()).isEqualTo(PaymentProvider.SANDBOX_PRICE_PRO);
+        assertThat(item.getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_PRO);
         assertThat(item.getPrice().getUnitAmount()).isEqualTo(2000L);
         assertThat(item.getPrice().getRecurring().getInterval()).isEqualTo("month");
         assertThat(item.getCurrentPeriodEnd())
@@ -141,7 +140,7 @@ class SandboxStripeApiTest extends SandboxTest {
                         .getPricing()
                         .getPriceDetails()
                         .getPrice())
-                .isEqualTo(PaymentProvider.SANDBOX_PRICE_PRO);
+                .isEqualTo(SandboxStandIn.PRICE_PRO);
 
         Session portal = stripe().v1()
                 .billingPortal()

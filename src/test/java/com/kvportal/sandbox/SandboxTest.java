@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
@@ -11,14 +12,12 @@ import com.stripe.model.Invoice;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
@@ -35,10 +34,7 @@ abstract class SandboxTest extends IntegrationTest {
     @Autowired
     PaymentProvider provider;
 
-    private final HttpClient http = HttpClient.newBuilder()
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    private @Nullable Api http;
 
     /** The official client, configured exactly as the billing feature configures it. */
     StripeClient stripe() {
@@ -67,27 +63,25 @@ abstract class SandboxTest extends IntegrationTest {
         }
     }
 
+    /** Sends as a server or a fresh browser would: through the suite's {@link Api} client, without cookies. */
     Reply send(String method, String path, @Nullable String body, @Nullable String contentType, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
-                .timeout(Duration.ofSeconds(30))
-                .method(
-                        method,
-                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        Map<String, String> all = new LinkedHashMap<>();
         if (contentType != null) {
-            request.header("Content-Type", contentType);
+            all.put("Content-Type", contentType);
         }
         for (int i = 0; i + 1 < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+            all.put(headers[i], headers[i + 1]);
         }
-        try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Reply(response.statusCode(), response.body(), response);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        if (http == null) {
+            http = api();
         }
+        http.clearCookies();
+        Api.Response response = http.sendRaw(
+                method,
+                path,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body),
+                all);
+        return new Reply(response.status(), response.body(), response.raw());
     }
 
     Reply get(String path, String... headers) {
@@ -135,7 +129,7 @@ abstract class SandboxTest extends IntegrationTest {
                         .setClientReferenceId("org-1")
                         .putMetadata("organization_id", "org-1")
                         .addLineItem(SessionCreateParams.LineItem.builder()
-                                .setPrice(PaymentProvider.SANDBOX_PRICE_PRO)
+                                .setPrice(SandboxStandIn.PRICE_PRO)
                                 .setQuantity(1L)
                                 .build())
                         .setSuccessUrl(baseUrl() + "/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}")

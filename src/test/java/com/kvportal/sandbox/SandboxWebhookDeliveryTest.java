@@ -44,11 +44,21 @@ import org.springframework.web.bind.annotation.RestController;
 @TestPropertySource(
         properties = {
             "kvportal.sandbox.webhook-path=" + SandboxWebhookDeliveryTest.Receiver.PATH,
-            "kvportal.sandbox.draft-grace=" + SandboxWebhookDeliveryTest.GRACE_SECONDS + "s"
+            "kvportal.sandbox.draft-grace=" + SandboxWebhookDeliveryTest.GRACE_SECONDS + "s",
+            // the retries' doubling waits, shortened from 1 s, 2 s, 4 s: the same rule without waiting seconds
+            "kvportal.sandbox.first-retry=" + SandboxWebhookDeliveryTest.FIRST_RETRY_MILLIS + "ms",
+            "kvportal.sandbox.poll-interval=20ms"
         })
 class SandboxWebhookDeliveryTest extends SandboxTest {
 
     static final int GRACE_SECONDS = 8;
+
+    static final long FIRST_RETRY_MILLIS = 500;
+
+    /** A wait of {@code factor} times the first retry's. */
+    private static Duration retries(double factor) {
+        return Duration.ofMillis(Math.round(FIRST_RETRY_MILLIS * factor));
+    }
 
     /**
      * A webhook that refuses the first attempt of every event, every attempt of marked events until released, and
@@ -131,7 +141,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
             assertThat(attempts).extracting(Receiver.Delivery::answered).containsExactly(503, 200);
             assertThat(Duration.ofNanos(
                             attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos()))
-                    .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+                    .isGreaterThanOrEqualTo(retries(0.9));
             Receiver.Delivery accepted = attempts.get(1);
             Event event = Webhook.constructEvent(accepted.payload(), accepted.signature(), provider.webhookSecret());
             assertThat(event.getId()).isEqualTo(id);
@@ -183,6 +193,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                 .query(String.class)
                 .single();
 
+        // received by the webhook, and recorded by the worker once the answer is back
         await(
                 "three refused attempts, recorded",
                 Duration.ofSeconds(30),
@@ -208,8 +219,8 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                 attempts.get(1).receivedAtNanos() - attempts.get(0).receivedAtNanos());
         Duration secondWait = Duration.ofNanos(
                 attempts.get(2).receivedAtNanos() - attempts.get(1).receivedAtNanos());
-        assertThat(firstWait).isBetween(Duration.ofMillis(900), Duration.ofMillis(1900));
-        assertThat(secondWait).isBetween(Duration.ofMillis(1900), Duration.ofMillis(3500));
+        assertThat(firstWait).isBetween(retries(0.9), retries(1.9));
+        assertThat(secondWait).isBetween(retries(1.9), retries(3.5));
 
         receiver.releaseMarked.set(true);
         await("delivery once the webhook accepts", Duration.ofSeconds(30), () -> jdbc.sql(
@@ -233,7 +244,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                 .get("latest_invoice")
                 .asString();
 
-        // the receiver refuses the first attempt: the draft waits for the retry about a second later
+        // the receiver refuses the first attempt: the draft waits for the retry (FIRST_RETRY_MILLIS) later
         assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("draft");
         Invoice paid = awaitInvoice(invoiceId, "paid");
         Map<String, Object> draft = jdbc.sql(

@@ -4,23 +4,27 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Base of the tests that run the whole service: the real HTTP stack on a random port of 127.0.0.1, and a
- * real PostgreSQL with a database of its own for each test class.
+ * Base of the tests that run the whole service: the real HTTP stack on a random port of 127.0.0.1, and a real
+ * PostgreSQL. One Spring context (and its database) is shared by every class with the same configuration, so tests
+ * isolate by tenant (a fresh signup each) and never count rows globally; a class that needs other properties gets a
+ * context and a database of its own.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "server.address=127.0.0.1",
             "kvportal.database.pool-size=5",
-            "kvportal.usage.api-token=" + IntegrationTest.USAGE_TOKEN + ", " + IntegrationTest.ROTATED_USAGE_TOKEN
+            "kvportal.usage.api-token=" + IntegrationTest.USAGE_TOKEN + ", " + IntegrationTest.ROTATED_USAGE_TOKEN,
+            "PAYMENT_WEBHOOK_SECRET=" + IntegrationTest.WEBHOOK_SECRET
         })
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 public abstract class IntegrationTest {
+
+    /** The webhook's signing secret, so that tests can sign events as the provider does. */
+    public static final String WEBHOOK_SECRET = "whsec_test_5f2d6c1e0b9a48d7a3c2e1f0b9a8d7c6";
 
     /** The storage backend's token for usage reporting, and the second one of a rotation. */
     public static final String USAGE_TOKEN = "usage-token-4f9c1b7e2d";
@@ -35,7 +39,8 @@ public abstract class IntegrationTest {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        // the supplier is asked on every read of the property: create the database once per context
+        // the supplier is asked on every read of the property: create the database once per context (a cached
+        // context is not created again)
         String url = TestDatabase.freshDatabaseUrl();
         registry.add("DATABASE_URL", () -> url);
     }

@@ -19,13 +19,11 @@ import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -37,21 +35,18 @@ import org.springframework.stereotype.Component;
 @Component
 public class StripeGateway {
 
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
-
     private static final Logger log = LoggerFactory.getLogger(StripeGateway.class);
 
     private final PaymentProvider provider;
-    private final String apiBaseOverride;
+    private final StripeProperties properties;
     private volatile @Nullable Client client;
 
     /** A client for one API base; the sandbox's base is known only once the server listens. */
     private record Client(String apiBase, StripeClient stripe) {}
 
-    StripeGateway(PaymentProvider provider, @Value("${kvportal.stripe.api-base:}") String apiBaseOverride) {
+    StripeGateway(PaymentProvider provider, StripeProperties properties) {
         this.provider = provider;
-        this.apiBaseOverride = apiBaseOverride;
+        this.properties = properties;
     }
 
     /** A hosted checkout session the customer is sent to. */
@@ -252,7 +247,7 @@ public class StripeGateway {
     }
 
     private StripeClient stripe() {
-        String apiBase = apiBaseOverride.isBlank() ? provider.apiBase() : apiBaseOverride;
+        String apiBase = properties.apiBase().isBlank() ? provider.apiBase() : properties.apiBase();
         Client current = client;
         if (current == null || !current.apiBase().equals(apiBase)) {
             current = new Client(
@@ -260,8 +255,8 @@ public class StripeGateway {
                     StripeClient.builder()
                             .setApiKey(provider.secretKey())
                             .setApiBase(apiBase)
-                            .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
-                            .setReadTimeout((int) READ_TIMEOUT.toMillis())
+                            .setConnectTimeout((int) properties.connectTimeout().toMillis())
+                            .setReadTimeout((int) properties.readTimeout().toMillis())
                             .setMaxNetworkRetries(1)
                             .build());
             client = current;

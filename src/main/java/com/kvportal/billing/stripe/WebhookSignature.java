@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -30,11 +29,6 @@ public class WebhookSignature {
 
     private final PaymentProvider provider;
     private final Clock clock;
-
-    @Autowired
-    WebhookSignature(PaymentProvider provider) {
-        this(provider, Clock.systemUTC());
-    }
 
     WebhookSignature(PaymentProvider provider, Clock clock) {
         this.provider = provider;

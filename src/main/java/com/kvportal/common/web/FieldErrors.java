@@ -6,7 +6,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
-/** Collects field errors of a request and fails with one 400 {@code validation_failed} listing them all. */
+/**
+ * Collects field errors of a body that Bean Validation cannot describe (e.g. a batch read as a JSON tree, with paths
+ * like {@code samples[1].bytes}) and fails with one 400 {@code validation_failed} listing them all, in the shape
+ * {@link ProblemAdvice} gives a request record's constraint violations.
+ */
 public final class FieldErrors {
 
     private final List<Map<String, String>> errors = new ArrayList<>();
@@ -17,7 +21,8 @@ public final class FieldErrors {
     }
 
     /**
-     * Checks a display name: present, 1 to {@code max} characters once trimmed, no control characters.
+     * Checks a display name as {@code @DisplayName} does: present, 1 to {@code max} characters once trimmed, no
+     * control characters.
      *
      * @return the trimmed name, or null when it is invalid (the error is recorded)
      */

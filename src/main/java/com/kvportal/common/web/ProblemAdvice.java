@@ -1,7 +1,9 @@
 package com.kvportal.common.web;
 
 import com.kvportal.common.database.DatabaseFailures;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +16,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.BindingResult;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -28,15 +31,6 @@ import tools.jackson.databind.exc.MismatchedInputException;
 class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
-
-    @ExceptionHandler(ProblemException.class)
-    ResponseEntity<ProblemDetail> problem(ProblemException ex) {
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status());
-        ex.headers().forEach(response::header);
-        ProblemDetail problem = Problems.of(ex.status(), ex.code(), ex.getMessage());
-        ex.properties().forEach(problem::setProperty);
-        return response.body(problem);
-    }
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception ex) {
@@ -56,9 +50,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleMethodArgumentNotValid(
             MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<Map<String, String>> errors = new ArrayList<>();
-        for (FieldError error : ex.getBindingResult().getFieldErrors()) {
-            errors.add(fieldError(error.getField(), error.getDefaultMessage()));
-        }
+        ex.getBindingResult().getFieldErrors().stream()
+                .sorted(Comparator.comparingInt(error -> declarationIndex(ex.getBindingResult(), error)))
+                .forEach(error -> errors.add(fieldError(error.getField(), error.getDefaultMessage())));
         ex.getBindingResult()
                 .getGlobalErrors()
                 .forEach(error -> errors.add(fieldError(error.getObjectName(), error.getDefaultMessage())));
@@ -125,6 +119,20 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             body = Problems.of(status, Problems.defaultCode(status), detail);
         }
         return super.createResponseEntity(body, headers, statusCode, request);
+    }
+
+    /** Field errors in the order the request record declares its fields, as a person reads the form. */
+    private static int declarationIndex(BindingResult result, FieldError error) {
+        Object target = result.getTarget();
+        RecordComponent[] components = target == null ? null : target.getClass().getRecordComponents();
+        if (components != null) {
+            for (int i = 0; i < components.length; i++) {
+                if (components[i].getName().equals(error.getField())) {
+                    return i;
+                }
+            }
+        }
+        return Integer.MAX_VALUE;
     }
 
     static String rootMessage(Throwable ex) {

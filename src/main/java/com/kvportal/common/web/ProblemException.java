@@ -1,23 +1,22 @@
 package com.kvportal.common.web;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
 
 /**
- * A failure that the API reports as an RFC 9457 problem with a stable {@code code}. Features throw
- * subclasses named for what happened ({@code ApiKeyNotFound}, {@code UnknownTier}); {@link ProblemAdvice}
- * turns them into responses.
+ * A failure that the API reports as an RFC 9457 problem with a stable {@code code}: Spring's
+ * {@link ErrorResponseException} with its problem document built by {@link Problems#of}. Features throw
+ * subclasses named for what happened ({@code ApiKeyNotFound}, {@code UnknownTier}); Spring MVC answers them as
+ * they are, through {@link ProblemAdvice}.
  */
-public class ProblemException extends RuntimeException {
+public class ProblemException extends ErrorResponseException {
 
     private final HttpStatus status;
     private final String code;
-    private final Map<String, String> headers = new LinkedHashMap<>();
-    private final Map<String, Object> properties = new LinkedHashMap<>();
 
     public ProblemException(HttpStatus status, String code, String detail) {
-        super(detail, null, false, false);
+        super(status, Problems.of(status, code, detail), null);
         this.status = status;
         this.code = code;
     }
@@ -30,23 +29,34 @@ public class ProblemException extends RuntimeException {
         return code;
     }
 
-    public Map<String, String> headers() {
-        return headers;
-    }
-
+    /** The problem's members beyond the standard ones (its {@code code}, {@code errors}, ...). */
     public Map<String, Object> properties() {
-        return properties;
+        Map<String, Object> properties = getBody().getProperties();
+        return properties == null ? Map.of() : properties;
     }
 
     /** Adds a member to the problem document (e.g. {@code errors}). */
     public ProblemException withProperty(String name, Object value) {
-        properties.put(name, value);
+        getBody().setProperty(name, value);
         return this;
     }
 
     /** Adds a response header (e.g. {@code Retry-After}) to the problem response. */
     public ProblemException withHeader(String name, String value) {
-        headers.put(name, value);
+        getHeaders().add(name, value);
+        return this;
+    }
+
+    /** The problem's detail, as a person reads it. */
+    @Override
+    public String getMessage() {
+        String detail = getBody().getDetail();
+        return detail == null ? code : detail;
+    }
+
+    /** Expected failures of a request: a stack trace would only cost time on hot paths such as verify. */
+    @Override
+    public synchronized Throwable fillInStackTrace() {
         return this;
     }
 }
