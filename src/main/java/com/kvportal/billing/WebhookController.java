@@ -58,7 +58,7 @@ class WebhookController {
                             content = @Content(mediaType = "application/json", schema = @Schema(type = "object"))))
     @ApiContract(
             credentials = Credential.STRIPE_SIGNATURE,
-            problems = {"malformed_event", "payload_too_large"})
+            problems = {"malformed_event", "payload_too_large", "payment_provider_unavailable"})
     @PostMapping("/api/v1/billing/webhook")
     WebhookReceipt receive(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,

@@ -132,7 +132,8 @@ public final class ApiDocument {
             HttpResponse<String> response) {
         URI uri = URI.create("http://host" + pathAndQuery.replace(" ", "%20"));
         String path = uri.getRawPath();
-        if (path == null || !path.startsWith("/api/")) {
+        if (path == null || !path.startsWith("/api/") || method.equals("OPTIONS") || method.equals("HEAD")) {
+            // OPTIONS and HEAD are answered by the HTTP layer for every path, not operations of the API
             return;
         }
         @Nullable Route route = route(method, path);
