@@ -142,6 +142,14 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(periods.get(0).get("overage_units").asLong()).isEqualTo(5);
         assertThat(periods.get(0).get("overage_cents").asLong()).isEqualTo(1000);
         assertThat(periods.get(0).get("provider_invoice_id").asString()).isEqualTo(renewal.getId());
+
+        // the audit log tells it once, as the provider's doing
+        assertThat(jdbc.sql("select actor_type, target_id, details->>'units' from audit_events"
+                                + " where organization_id = ? and action = 'usage.overage_billed'")
+                        .param(account.organizationId())
+                        .query((rs, n) -> rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3))
+                        .list())
+                .containsExactly("provider " + renewal.getId() + " 5");
         await().atMost(WEBHOOK_WAIT)
                 .until(() -> owner.get("/api/v1/billing/invoices").json().get("invoices").findValues("lines").stream()
                         .anyMatch(lines -> lines.toString().contains("storage_overage")));
