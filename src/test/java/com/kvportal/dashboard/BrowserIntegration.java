@@ -97,9 +97,9 @@ abstract class BrowserIntegration extends IntegrationTest {
     void checkLayout(String name) {
         for (int width : new int[] {Browser.DESKTOP_WIDTH, Browser.PHONE_WIDTH}) {
             browser.setWidth(width);
-            browser.waitUntil(driver -> browser.viewportWidth() == width ? Boolean.TRUE : null);
             assertThat(browser.horizontalOverflow())
-                    .as("%s at %d px sticks out sideways by", name, width)
+                    .as(() -> "%s at %d px sticks out sideways (%s) by"
+                            .formatted(name, width, browser.overflowingElements()))
                     .isZero();
             assertThat(browser.unlabeledControls())
                     .as("controls without a label on %s", name)

@@ -133,8 +133,13 @@ public final class Browser implements AutoCloseable {
         return ((JavascriptExecutor) driver).executeScript(script, args);
     }
 
+    /** Resizes the viewport and lets two frames pass, so resize observers (Chart.js) have laid the page out again. */
     public void setWidth(int width) {
         driver.manage().window().setSize(new Dimension(width, 900));
+        waitUntil(ignored -> viewportWidth() == width ? Boolean.TRUE : null);
+        ((JavascriptExecutor) driver)
+                .executeAsyncScript("const done = arguments[arguments.length - 1];"
+                        + " requestAnimationFrame(() => requestAnimationFrame(done));");
     }
 
     public int viewportWidth() {
@@ -146,6 +151,24 @@ public final class Browser implements AutoCloseable {
         return ((Number) script("return Math.max(0, document.documentElement.scrollWidth"
                         + " - document.documentElement.clientWidth);"))
                 .longValue();
+    }
+
+    /** The elements whose right edge lies past the viewport, outermost first: what a failed layout check names. */
+    public String overflowingElements() {
+        return String.valueOf(
+                script(
+                        """
+                const out = [];
+                for (const e of document.body.querySelectorAll('*')) {
+                  const r = e.getBoundingClientRect();
+                  if (r.right > document.documentElement.clientWidth + 0.5 && out.length < 5) {
+                    out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+                        + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+                        + ' ' + Math.round(r.width) + 'px');
+                  }
+                }
+                return out.join(', ');
+                """));
     }
 
     /** Visible form controls without an accessible name (a label, aria-label or aria-labelledby, or a text). */
