@@ -104,18 +104,32 @@ class KeyCacheClusterTest extends IntegrationTest {
     @Order(2)
     void shouldRefuseAKeyRevokedOnOneOfTwoInstancesOnBothOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
             throws Exception {
-        underLoad(nodes(2), () -> trials(nodes(2), 120));
+        underLoad(nodes(2), () -> trials(nodes(2), 120, this::revokeAndCheck));
     }
 
     @Test
     @Order(3)
     void shouldRefuseAKeyRevokedOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
             throws Exception {
-        underLoad(nodes(3), () -> trials(nodes(3), 120));
+        underLoad(nodes(3), () -> trials(nodes(3), 120, this::revokeAndCheck));
     }
 
     @Test
     @Order(4)
+    void shouldApplyAPermissionsChangeMadeOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
+            throws Exception {
+        underLoad(nodes(3), () -> trials(nodes(3), 120, this::narrowAndCheck));
+    }
+
+    @Test
+    @Order(5)
+    void shouldRefuseTheOldKeyOfARollWithGraceZeroOnAllThreeInstancesOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
+            throws Exception {
+        underLoad(nodes(3), () -> trials(nodes(3), 120, this::rollAndCheck));
+    }
+
+    @Test
+    @Order(6)
     void shouldNotLetARevokedKeyThroughWhenTheListenerConnectionsAreBroken() throws Exception {
         List<Api> nodes = nodes(3);
         AtomicLong terminated = new AtomicLong();
@@ -138,7 +152,7 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void shouldNotServeFromMemoryOnAnInstanceThatWasFrozenWhileAKeyWasRevoked() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");
@@ -165,7 +179,7 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(6)
+    @Order(8)
     void shouldDelayARevokeByAtMostTAndNeverLetTheKeyThroughWhenAnInstanceIsKilled() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");
@@ -193,12 +207,18 @@ class KeyCacheClusterTest extends IntegrationTest {
 
     private record Trial(String raw, String id) {}
 
-    private void trials(List<Api> nodes, int count) {
+    /** A change that narrows a key, made on one instance, then checked on every instance right after its answer. */
+    @FunctionalInterface
+    private interface Narrowing {
+        void makeAndCheck(List<Api> nodes, Trial trial, Api changer);
+    }
+
+    private void trials(List<Api> nodes, int count, Narrowing narrowing) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < count; i++) {
             Trial trial = create(nodes.get(random.nextInt(nodes.size())), "admin");
             warm(nodes, trial);
-            revokeAndCheck(nodes, trial, nodes.get(random.nextInt(nodes.size())));
+            narrowing.makeAndCheck(nodes, trial, nodes.get(random.nextInt(nodes.size())));
         }
     }
 
@@ -218,9 +238,7 @@ class KeyCacheClusterTest extends IntegrationTest {
         assertThat(send(revoker, "DELETE", "/api/v1/api-keys/" + trial.id, admin, null)
                         .status())
                 .isEqualTo(204);
-        List<Api> order = new ArrayList<>(nodes);
-        Collections.shuffle(order);
-        for (Api node : order) {
+        for (Api node : shuffled(nodes)) {
             Api.Response verified = verify(node, trial.raw);
             assertThat(verified.code())
                     .as("verify right after the 204, on " + node)
@@ -229,6 +247,50 @@ class KeyCacheClusterTest extends IntegrationTest {
                     .as("credential right after the 204, on " + node)
                     .isEqualTo(401);
         }
+    }
+
+    /** The admin key loses admin: every instance verifies it with "read" only, and refuses it for portal calls. */
+    private void narrowAndCheck(List<Api> nodes, Trial trial, Api changer) {
+        Api.Response updated =
+                send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("permissions", List.of("read")));
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        for (Api node : shuffled(nodes)) {
+            Api.Response verified = verify(node, trial.raw);
+            assertThat(verified.status())
+                    .as("verify right after the 200, on " + node)
+                    .isEqualTo(200);
+            assertThat(verified.json().get("permissions").toString())
+                    .as("permissions right after the 200, on " + node)
+                    .isEqualTo("[\"read\"]");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
+                    .as("portal call right after the 200, on " + node)
+                    .isEqualTo("insufficient_permissions");
+        }
+    }
+
+    /** A roll with grace 0: the old key is refused everywhere, the new one accepted everywhere. */
+    private void rollAndCheck(List<Api> nodes, Trial trial, Api changer) {
+        Api.Response rolled =
+                send(changer, "POST", "/api/v1/api-keys/" + trial.id + "/roll", admin, Map.of("grace_seconds", 0));
+        assertThat(rolled.status()).as(rolled.toString()).isEqualTo(201);
+        String fresh = rolled.json().get("api_key").asString();
+        for (Api node : shuffled(nodes)) {
+            assertThat(verify(node, trial.raw).code())
+                    .as("old key right after the 201, on " + node)
+                    .isEqualTo("api_key_revoked");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).status())
+                    .as("old key as credential right after the 201, on " + node)
+                    .isEqualTo(401);
+            assertThat(verify(node, fresh).status())
+                    .as("new key right after the 201, on " + node)
+                    .isEqualTo(200);
+        }
+    }
+
+    private static List<Api> shuffled(List<Api> nodes) {
+        List<Api> order = new ArrayList<>(nodes);
+        Collections.shuffle(order);
+        return order;
     }
 
     private Trial create(Api node, String permission) {
