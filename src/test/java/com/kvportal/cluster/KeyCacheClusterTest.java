@@ -1,6 +1,7 @@
 package com.kvportal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
@@ -30,8 +31,8 @@ import org.springframework.beans.factory.annotation.Value;
 /**
  * Verify answers from memory on every instance, and a narrowing change is still refused by all of them on the very
  * next request after its answer (CONTRACT section 4). Three instances on one PostgreSQL: this test's own, and two
- * separate JVM processes shared by the test methods; the last methods freeze one with {@code SIGSTOP} and kill one
- * with {@code kill -9}.
+ * separate JVM processes shared by the test methods; the last methods freeze one with {@code SIGSTOP} (once while the
+ * log it misses is purged) and kill one with {@code kill -9}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KeyCacheClusterTest extends IntegrationTest {
@@ -180,6 +181,50 @@ class KeyCacheClusterTest extends IntegrationTest {
 
     @Test
     @Order(8)
+    void shouldEmptyTheCacheOfAnInstanceThatCameBackAfterTheLogItMissedWasPurged() {
+        List<Api> nodes = nodes(3);
+        Trial revoked = create(nodes.get(0), "admin");
+        Trial changed = create(nodes.get(0), "read");
+        warm(nodes, revoked);
+        assertThat(verify(nodes.get(2), changed.raw).status()).isEqualTo(200);
+
+        third.freeze();
+        try {
+            assertThat(send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + revoked.id, admin, null)
+                            .status())
+                    .isEqualTo(204);
+            // behind the protocol's back: a change with no invalidation, and the log purged past what the frozen
+            // instance applied (as housekeeping does once its lease is dead)
+            jdbc.sql("update api_keys set permissions = '{write}' where id = ?::uuid")
+                    .param(changed.id)
+                    .update();
+            long seq = jdbc.sql("select seq from key_invalidation_sequence")
+                    .query(Long.class)
+                    .single();
+            jdbc.sql("delete from key_invalidations where seq <= ?").param(seq).update();
+            jdbc.sql("update key_invalidation_sequence set purged_through = greatest(purged_through, ?)")
+                    .param(seq)
+                    .update();
+        } finally {
+            third.thaw();
+        }
+        // nothing is asked of the thawed instance until it trusts its lease again, i.e. it renewed and caught up
+        await().atMost(LEASE.plus(SLACK)).until(() -> nodes.get(2)
+                .get("/actuator/prometheus")
+                .body()
+                .lines()
+                .anyMatch(line -> line.startsWith("kvportal_key_cache_lease_trusted") && line.endsWith(" 1.0")));
+
+        assertThat(verify(nodes.get(2), revoked.raw).code())
+                .as("a revoke whose log row was purged while the instance was frozen")
+                .isEqualTo("api_key_revoked");
+        assertThat(verify(nodes.get(2), changed.raw).json().get("permissions").toString())
+                .as("a key read again from the database: the cache was emptied")
+                .isEqualTo("[\"write\"]");
+    }
+
+    @Test
+    @Order(9)
     void shouldDelayARevokeByAtMostTAndNeverLetTheKeyThroughWhenAnInstanceIsKilled() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");
