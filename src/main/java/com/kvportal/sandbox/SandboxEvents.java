@@ -45,7 +45,7 @@ class SandboxEvents {
         data.setObject(StripeJson.tree(object));
         data.setPreviousAttributes(previousAttributes);
         Event event = new Event();
-        event.setId(StripeIds.event());
+        event.setId(StripeId.EVENT.next());
         event.setObject("event");
         event.setApiVersion(Stripe.API_VERSION);
         event.setCreated(clock.instant().getEpochSecond());

@@ -50,7 +50,7 @@ record StoredInvoice(
                 id,
                 subscription.customer(),
                 subscription.id(),
-                StripeIds.invoiceLine(),
+                StripeId.INVOICE_LINE.next(),
                 "draft",
                 billingReason,
                 price.id(),

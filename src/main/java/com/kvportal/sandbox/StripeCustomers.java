@@ -49,7 +49,7 @@ class StripeCustomers {
     Customer create(StripeParams params) {
         params.allowOnly(CUSTOMER_PARAMETERS, IGNORED_CUSTOMER_PARAMETERS);
         StoredCustomer customer = new StoredCustomer(
-                StripeIds.customer(),
+                StripeId.CUSTOMER.next(),
                 params.email("email"),
                 params.shortText("name"),
                 StripeParams.merged(Map.of(), params.metadata("metadata")),

@@ -68,7 +68,7 @@ class StripeInvoices {
             StoredSubscription subscription, StoredPrice price, long newPeriodStart, long newPeriodEnd) {
         long now = now();
         StoredInvoice draft = StoredInvoice.draft(
-                StripeIds.invoice(),
+                StripeId.INVOICE.next(),
                 subscription,
                 "subscription_cycle",
                 price,
@@ -155,10 +155,10 @@ class StripeInvoices {
         objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
         long now = now();
         StoredInvoiceItem item = new StoredInvoiceItem(
-                StripeIds.invoiceItem(),
+                StripeId.INVOICE_ITEM.next(),
                 customerId,
                 null,
-                StripeIds.invoiceLine(),
+                StripeId.INVOICE_LINE.next(),
                 0,
                 BigDecimal.ZERO,
                 0,
@@ -220,7 +220,7 @@ class StripeInvoices {
         boolean advances = Boolean.TRUE.equals(autoAdvance);
         long now = now();
         StoredInvoice draft = StoredInvoice.standalone(
-                StripeIds.invoice(),
+                StripeId.INVOICE.next(),
                 customerId,
                 advances,
                 advances ? now + properties.draftGrace().toSeconds() : null,
