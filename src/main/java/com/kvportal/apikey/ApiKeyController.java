@@ -2,7 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
-import com.kvportal.security.BearerToken;
+import com.kvportal.common.web.BearerToken;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
