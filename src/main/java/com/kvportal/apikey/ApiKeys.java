@@ -91,7 +91,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
      */
     @Transactional
     public ApiKey update(Caller caller, UUID keyId, KeyUpdate request) {
-        KeyUpdate.Valid valid = request.validate(clock.instant());
+        KeyUpdate.Valid valid = request.resolve();
         StoredApiKeys.Locked locked = keys.lockInProject(caller.projectId(), keyId)
                 .filter(found -> !found.revoked())
                 .orElseThrow(ApiKeyNotFound::new);
@@ -133,7 +133,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     @Transactional
     public Rolled roll(Caller caller, UUID keyId, KeyRoll request) {
         Instant now = clock.instant();
-        KeyRoll.Valid valid = request.validate(now);
+        KeyRoll.Valid valid = request.resolve(now);
         keys.lockProject(caller.projectId());
         StoredApiKeys.Locked locked =
                 keys.lockInProject(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new);
