@@ -10,7 +10,7 @@
 # Usage: bench/verify.sh [seconds per case, default 8] [connections, default 16]
 # Environment: PGBIN (default /usr/lib/postgresql/15/bin), BENCH_PORT (first of 4 ports, default 18581),
 #   BENCH_PG_PORT (default 18550), MILLION (keys of the large set, default 1000000), TRIALS (revokes per instance
-#   count, default 100), BENCH_KEYS_DIR (keeps the generated keys between runs).
+#   count, default 200, after 30 untimed ones: WARMUP), BENCH_KEYS_DIR (keeps the generated keys between runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_CASE=${1:-8}
@@ -20,7 +20,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PG_PORT=${BENCH_PG_PORT:-18550}
 PORT=${BENCH_PORT:-18581}
 MILLION=${MILLION:-1000000}
-TRIALS=${TRIALS:-100}
+TRIALS=${TRIALS:-200}
 BASE=http://127.0.0.1:$PORT
 
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
@@ -60,7 +60,10 @@ sql() { "${PSQL[@]}" -d kvbench -c "$1"; }
 start_instance() {
   local n=$1 heap=$2; shift 2
   local port=$(( PORT + n - 1 ))
-  DATABASE_URL=$DATABASE_URL java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
+  # configured for real Stripe, as in production (no call reaches it: nothing is billed here), so that the
+  # payment sandbox's own pollers are not counted as the service's background
+  DATABASE_URL=$DATABASE_URL STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
+    PAYMENT_WEBHOOK_SECRET=whsec_bench java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
     --logging.level.root=warn --logging.level.com.kvportal.apikey=info "$@" >"$DATA/instance-$n.log" 2>&1 &
   PIDS[$n]=$!
   for _ in $(seq 1 600); do
@@ -144,11 +147,20 @@ import sys; v=sys.argv[1]
 print(float(v[:-2]) if v.endswith('ms') else float(v[:-2])/1000 if v.endswith('us') else float(v[:-1])*1000)" "$1"; }
 xacts() { sql "select xact_commit from pg_stat_database where datname = 'kvbench'"; }
 
-echo "Warming up (the 2,000 and 10,000 keys presented once each, then mixed load)..."
+warm_up() { # warm_up KEYS_FILE: WARMUP_SECONDS (default 45) of the cases' mixed load, until the JIT has compiled
+  # verify's paths (on two shared cores a fresh JVM is still getting faster after 30 s: cold cases are not compared)
+  local until=$(( SECONDS + ${WARMUP_SECONDS:-45} ))
+  while [ "$SECONDS" -lt "$until" ]; do
+    KEY=$MALFORMED wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
+    KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
+    THREADS=$THREADS KEYS=$1 wrk -t"$THREADS" -c"$CONNECTIONS" -d4s -s bench/verify-keys.lua "$BASE" >/dev/null
+  done
+}
+
+echo "Warming up (the 2,000 and 10,000 keys presented once each, then ${WARMUP_SECONDS:-45} s of mixed load)..."
 THREADS=$THREADS ORDER=seq KEYS=$KEYS_DIR/ws2k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
 THREADS=$THREADS ORDER=seq KEYS=$KEYS_DIR/ws10k.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s bench/verify-keys.lua "$BASE" >/dev/null
-KEY=$KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
-KEY=$MALFORMED wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify.lua "$BASE/api/v1/api-keys/verify" >/dev/null
+warm_up "$KEYS_DIR/ws10k.keys"
 
 echo
 echo "wrk: $THREADS threads, $CONNECTIONS connections, ${SECONDS_PER_CASE}s per case; $(nproc) cores shared by wrk, the service and PostgreSQL"
@@ -192,20 +204,24 @@ start_instance 1 2g --kvportal.key-cache.maximum-size=$(( MILLION + 100000 )) --
 await_cached "$MILLION" 300
 CACHED_LARGE=$(metric 'cache_size{cache="api_keys"}')
 HEAP_LARGE=$(heap_mb)
-THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/verify-keys.lua "$BASE" >/dev/null
+echo "Warming up the restarted instance as the first (${WARMUP_SECONDS:-45} s of mixed load)..."
+warm_up "$KEYS_DIR/ws1m.keys"
 THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys run "$K1M" -s bench/verify-keys.lua "$BASE"
 
 echo
 echo "Results of this run:"
 printf '  %-58s %s x  (goal >= 0.9)\n' "warm verify / floor" "$(ratio "$(fig "$WARM" rps)" "$(fig "$FLOOR" rps)")"
 printf '  %-58s %s x  (goal >= 0.9)\n' "2,000-key working set / floor" "$(ratio "$(fig "$WS" rps)" "$(fig "$FLOOR" rps)")"
-python3 - "$X0" "$X1" "$X2" "$(fig "$WARM" n)" <<'PY'
+python3 - "$X0" "$X1" "$X2" "$(fig "$WARM" n)" "$SECONDS_PER_CASE" <<'PY'
 import sys
-x0, x1, x2, n = map(float, sys.argv[1:])
+x0, x1, x2, n, seconds = map(float, sys.argv[1:])
+# X0..X1 spans the case and the 11 s that let backends report; X1..X2 is as long, idle: the background
 load, idle = x1 - x0, x2 - x1
-print("  %-58s %.2f  (goal <= 5; %d during the case incl. %d of background)" % (
-    "DB transactions per 1,000 warm verifies (background off)", max(0.0, load - idle) * 1000 / n, load, idle))
-print("  %-58s %.2f" % ("DB transactions per 1,000 warm verifies (all)", load * 1000 / n))
+window = seconds + 11
+caused = max(0.0, load - idle)
+print("  %-58s %.2f  (goal <= 5)" % ("DB transactions per 1,000 warm verifies, caused by verify", caused * 1000 / n))
+print("  %-58s %.2f  (background %.1f/s: lease, usage state)" % (
+    "  the same with the background during the case", (caused + idle * seconds / window) * 1000 / n, idle / window))
 PY
 P99_10K=$(ms "$(fig "$K10" p99)"); P99_1M=$(ms "$(fig "$K1M" p99)")
 printf '  %-58s %s ms / %s ms = %s x  (goal <= 1.5)\n' "p99 at 10 k keys / at $MILLION keys" "$P99_10K" "$P99_1M" "$(ratio "$P99_1M" "$P99_10K")"

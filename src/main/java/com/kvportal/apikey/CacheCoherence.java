@@ -147,6 +147,10 @@ class CacheCoherence implements SmartLifecycle {
             // committed before this read, so it is among what catchUp drops
             catchUp(connection);
             cache.trustUntil(started + properties.trusted().toNanos());
+            if (!waiters.isEmpty()) {
+                // normally the listener answers waiters at once; if it is reconnecting, they wait T/3, not T
+                checkWaiters(connection);
+            }
             if (properties.preload() && !preloadStarted) {
                 preloadStarted = true;
                 Thread preloader = new Thread(this::preload, "key-cache-preload");

@@ -1,6 +1,7 @@
 package com.kvportal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
@@ -30,8 +31,8 @@ import org.springframework.beans.factory.annotation.Value;
 /**
  * Verify answers from memory on every instance, and a narrowing change is still refused by all of them on the very
  * next request after its answer (CONTRACT section 4). Three instances on one PostgreSQL: this test's own, and two
- * separate JVM processes shared by the test methods; the last methods freeze one with {@code SIGSTOP} and kill one
- * with {@code kill -9}.
+ * separate JVM processes shared by the test methods; the last methods freeze one with {@code SIGSTOP} (once while the
+ * log it misses is purged) and kill one with {@code kill -9}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KeyCacheClusterTest extends IntegrationTest {
@@ -104,18 +105,32 @@ class KeyCacheClusterTest extends IntegrationTest {
     @Order(2)
     void shouldRefuseAKeyRevokedOnOneOfTwoInstancesOnBothOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
             throws Exception {
-        underLoad(nodes(2), () -> trials(nodes(2), 120));
+        underLoad(nodes(2), () -> trials(nodes(2), 120, this::revokeAndCheck));
     }
 
     @Test
     @Order(3)
     void shouldRefuseAKeyRevokedOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
             throws Exception {
-        underLoad(nodes(3), () -> trials(nodes(3), 120));
+        underLoad(nodes(3), () -> trials(nodes(3), 120, this::revokeAndCheck));
     }
 
     @Test
     @Order(4)
+    void shouldApplyAPermissionsChangeMadeOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
+            throws Exception {
+        underLoad(nodes(3), () -> trials(nodes(3), 120, this::narrowAndCheck));
+    }
+
+    @Test
+    @Order(5)
+    void shouldRefuseTheOldKeyOfARollWithGraceZeroOnAllThreeInstancesOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
+            throws Exception {
+        underLoad(nodes(3), () -> trials(nodes(3), 120, this::rollAndCheck));
+    }
+
+    @Test
+    @Order(6)
     void shouldNotLetARevokedKeyThroughWhenTheListenerConnectionsAreBroken() throws Exception {
         List<Api> nodes = nodes(3);
         AtomicLong terminated = new AtomicLong();
@@ -138,7 +153,7 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void shouldNotServeFromMemoryOnAnInstanceThatWasFrozenWhileAKeyWasRevoked() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");
@@ -165,7 +180,51 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(6)
+    @Order(8)
+    void shouldEmptyTheCacheOfAnInstanceThatCameBackAfterTheLogItMissedWasPurged() {
+        List<Api> nodes = nodes(3);
+        Trial revoked = create(nodes.get(0), "admin");
+        Trial changed = create(nodes.get(0), "read");
+        warm(nodes, revoked);
+        assertThat(verify(nodes.get(2), changed.raw).status()).isEqualTo(200);
+
+        third.freeze();
+        try {
+            assertThat(send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + revoked.id, admin, null)
+                            .status())
+                    .isEqualTo(204);
+            // behind the protocol's back: a change with no invalidation, and the log purged past what the frozen
+            // instance applied (as housekeeping does once its lease is dead)
+            jdbc.sql("update api_keys set permissions = '{write}' where id = ?::uuid")
+                    .param(changed.id)
+                    .update();
+            long seq = jdbc.sql("select seq from key_invalidation_sequence")
+                    .query(Long.class)
+                    .single();
+            jdbc.sql("delete from key_invalidations where seq <= ?").param(seq).update();
+            jdbc.sql("update key_invalidation_sequence set purged_through = greatest(purged_through, ?)")
+                    .param(seq)
+                    .update();
+        } finally {
+            third.thaw();
+        }
+        // nothing is asked of the thawed instance until it trusts its lease again, i.e. it renewed and caught up
+        await().atMost(LEASE.plus(SLACK)).until(() -> nodes.get(2)
+                .get("/actuator/prometheus")
+                .body()
+                .lines()
+                .anyMatch(line -> line.startsWith("kvportal_key_cache_lease_trusted") && line.endsWith(" 1.0")));
+
+        assertThat(verify(nodes.get(2), revoked.raw).code())
+                .as("a revoke whose log row was purged while the instance was frozen")
+                .isEqualTo("api_key_revoked");
+        assertThat(verify(nodes.get(2), changed.raw).json().get("permissions").toString())
+                .as("a key read again from the database: the cache was emptied")
+                .isEqualTo("[\"write\"]");
+    }
+
+    @Test
+    @Order(9)
     void shouldDelayARevokeByAtMostTAndNeverLetTheKeyThroughWhenAnInstanceIsKilled() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");
@@ -193,12 +252,18 @@ class KeyCacheClusterTest extends IntegrationTest {
 
     private record Trial(String raw, String id) {}
 
-    private void trials(List<Api> nodes, int count) {
+    /** A change that narrows a key, made on one instance, then checked on every instance right after its answer. */
+    @FunctionalInterface
+    private interface Narrowing {
+        void makeAndCheck(List<Api> nodes, Trial trial, Api changer);
+    }
+
+    private void trials(List<Api> nodes, int count, Narrowing narrowing) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < count; i++) {
             Trial trial = create(nodes.get(random.nextInt(nodes.size())), "admin");
             warm(nodes, trial);
-            revokeAndCheck(nodes, trial, nodes.get(random.nextInt(nodes.size())));
+            narrowing.makeAndCheck(nodes, trial, nodes.get(random.nextInt(nodes.size())));
         }
     }
 
@@ -218,9 +283,7 @@ class KeyCacheClusterTest extends IntegrationTest {
         assertThat(send(revoker, "DELETE", "/api/v1/api-keys/" + trial.id, admin, null)
                         .status())
                 .isEqualTo(204);
-        List<Api> order = new ArrayList<>(nodes);
-        Collections.shuffle(order);
-        for (Api node : order) {
+        for (Api node : shuffled(nodes)) {
             Api.Response verified = verify(node, trial.raw);
             assertThat(verified.code())
                     .as("verify right after the 204, on " + node)
@@ -229,6 +292,50 @@ class KeyCacheClusterTest extends IntegrationTest {
                     .as("credential right after the 204, on " + node)
                     .isEqualTo(401);
         }
+    }
+
+    /** The admin key loses admin: every instance verifies it with "read" only, and refuses it for portal calls. */
+    private void narrowAndCheck(List<Api> nodes, Trial trial, Api changer) {
+        Api.Response updated =
+                send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("permissions", List.of("read")));
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        for (Api node : shuffled(nodes)) {
+            Api.Response verified = verify(node, trial.raw);
+            assertThat(verified.status())
+                    .as("verify right after the 200, on " + node)
+                    .isEqualTo(200);
+            assertThat(verified.json().get("permissions").toString())
+                    .as("permissions right after the 200, on " + node)
+                    .isEqualTo("[\"read\"]");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
+                    .as("portal call right after the 200, on " + node)
+                    .isEqualTo("insufficient_permissions");
+        }
+    }
+
+    /** A roll with grace 0: the old key is refused everywhere, the new one accepted everywhere. */
+    private void rollAndCheck(List<Api> nodes, Trial trial, Api changer) {
+        Api.Response rolled =
+                send(changer, "POST", "/api/v1/api-keys/" + trial.id + "/roll", admin, Map.of("grace_seconds", 0));
+        assertThat(rolled.status()).as(rolled.toString()).isEqualTo(201);
+        String fresh = rolled.json().get("api_key").asString();
+        for (Api node : shuffled(nodes)) {
+            assertThat(verify(node, trial.raw).code())
+                    .as("old key right after the 201, on " + node)
+                    .isEqualTo("api_key_revoked");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).status())
+                    .as("old key as credential right after the 201, on " + node)
+                    .isEqualTo(401);
+            assertThat(verify(node, fresh).status())
+                    .as("new key right after the 201, on " + node)
+                    .isEqualTo(200);
+        }
+    }
+
+    private static List<Api> shuffled(List<Api> nodes) {
+        List<Api> order = new ArrayList<>(nodes);
+        Collections.shuffle(order);
+        return order;
     }
 
     private Trial create(Api node, String permission) {
