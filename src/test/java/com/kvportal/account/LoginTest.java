@@ -18,6 +18,13 @@ class LoginTest extends IntegrationTest {
         return api.post("/api/v1/auth/login", Map.of("email", email, "password", password));
     }
 
+    /** Tries to sign in with a wrong password this many times, each a new one, from fresh clients. */
+    private void failLogins(String email, int times) {
+        for (int i = 0; i < times; i++) {
+            login(api(), email, "wrong password " + i);
+        }
+    }
+
     @Test
     void shouldSignInWithTheRightPasswordAndAnswerTheSignupIds() {
         Api.Account account = api().signup();
@@ -132,9 +139,7 @@ class LoginTest extends IntegrationTest {
     void shouldThrottleEachEmailOnItsOwn() {
         Api.Account locked = api().signup();
         Api.Account other = api().signup();
-        for (int i = 0; i < 5; i++) {
-            login(api(), locked.email(), "wrong password " + i);
-        }
+        failLogins(locked.email(), 5);
 
         assertProblem(login(api(), locked.email(), PASSWORD), 429, "too_many_attempts");
         assertThat(login(api(), other.email(), PASSWORD).status()).isEqualTo(200);
@@ -143,9 +148,7 @@ class LoginTest extends IntegrationTest {
     @Test
     void shouldResetTheCountAfterASuccessfulLogin() {
         Api.Account account = api().signup();
-        for (int i = 0; i < 4; i++) {
-            login(api(), account.email(), "wrong password " + i);
-        }
+        failLogins(account.email(), 4);
         assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(200);
 
         for (int i = 0; i < 4; i++) {
@@ -157,9 +160,7 @@ class LoginTest extends IntegrationTest {
     @Test
     void shouldThrottleUnknownEmailsToo() {
         String email = "ghost-" + java.util.UUID.randomUUID() + "@example.com";
-        for (int i = 0; i < 5; i++) {
-            login(api(), email, "wrong password " + i);
-        }
+        failLogins(email, 5);
 
         assertProblem(login(api(), email, PASSWORD), 429, "too_many_attempts");
     }
@@ -179,9 +180,7 @@ class LoginTest extends IntegrationTest {
     @Test
     void shouldAcceptTheRightPasswordOnceTheLockHasPassed() {
         Api.Account account = api().signup();
-        for (int i = 0; i < 5; i++) {
-            login(api(), account.email(), "wrong password " + i);
-        }
+        failLogins(account.email(), 5);
         assertThat(login(api(), account.email(), PASSWORD).status()).isEqualTo(429);
 
         jdbc.sql("update login_failures set locked_until = now() - interval '1 second',"

@@ -12,18 +12,14 @@ import org.junit.jupiter.api.Test;
 class LogoutTest extends IntegrationTest {
 
     /** Spring Session's cookie carries the Base64 of the session id. */
-    private int sessionRows(String cookie) {
+    private long sessionRows(String cookie) {
         String id = new String(Base64.getDecoder().decode(cookie), StandardCharsets.UTF_8);
-        return jdbc.sql("select count(*) from spring_session where session_id = ?")
-                .param(id)
-                .query(Integer.class)
-                .single();
+        return count("select count(*) from spring_session where session_id = ?", id);
     }
 
     @Test
     void shouldEndTheSession() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
         String cookie = api.cookie("SESSION");
         assertThat(sessionRows(cookie)).isEqualTo(1);
 
@@ -47,8 +43,7 @@ class LogoutTest extends IntegrationTest {
 
     @Test
     void shouldReturn403WithoutTheCsrfHeaderAndKeepTheSession() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
         String cookie = api.cookie("SESSION");
 
         assertProblem(api.withoutCsrfEcho().post("/api/v1/auth/logout"), 403, "csrf_failed");

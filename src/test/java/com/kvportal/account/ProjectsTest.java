@@ -23,11 +23,8 @@ class ProjectsTest extends IntegrationTest {
         return names;
     }
 
-    private int projects(UUID organizationId) {
-        return jdbc.sql("select count(*) from projects where organization_id = ?")
-                .param(organizationId)
-                .query(Integer.class)
-                .single();
+    private long projects(UUID organizationId) {
+        return count("select count(*) from projects where organization_id = ?", organizationId);
     }
 
     @Test
@@ -74,8 +71,7 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldKeepSqlAndHtmlInANameLiterally() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
         String name = "<img src=x onerror=alert(1)>'; delete from projects;--";
 
         Api.Response created = api.post("/api/v1/projects", Map.of("name", name));
@@ -87,8 +83,7 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldAcceptANameOf100Characters() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
 
         assertThat(api.post("/api/v1/projects", Map.of("name", "n".repeat(100))).status())
                 .isEqualTo(201);
@@ -143,11 +138,9 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldNeverShowOneOrganizationsProjectsToAnother() {
-        Api first = api();
-        first.signup();
+        Api first = signedUp();
         first.post("/api/v1/projects", Map.of("name", "Secret plans"));
-        Api second = api();
-        second.signup();
+        Api second = signedUp();
         Api secondAdmin = Api.withKey(baseUrl(), second.createKey("automation", "admin"));
 
         assertThat(projectNames(second)).containsExactly("Default project");
@@ -156,8 +149,7 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldReturn415ForPlainText() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
 
         assertProblem(
                 api.send("POST", "/api/v1/projects", "{\"name\":\"x\"}", "text/plain"), 415, "unsupported_media_type");

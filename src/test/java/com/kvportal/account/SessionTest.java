@@ -15,21 +15,6 @@ import tools.jackson.databind.JsonNode;
 
 class SessionTest extends IntegrationTest {
 
-    private static List<String> keyNames(Api api) {
-        List<String> names = new ArrayList<>();
-        api.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .forEach(key -> names.add(key.get("name").asString()));
-        return names;
-    }
-
-    private static UUID createProject(Api api, String name) {
-        Api.Response created = api.post("/api/v1/projects", Map.of("name", name));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return UUID.fromString(created.json().get("id").asString());
-    }
-
     private static void assertSessionView(JsonNode body, Api.Account account, UUID activeProject) {
         assertThat(body.get("customer_id").asString())
                 .isEqualTo(account.customerId().toString());
@@ -59,8 +44,7 @@ class SessionTest extends IntegrationTest {
 
     @Test
     void shouldSetTheReadableCsrfCookieWhenItIsMissing() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
         api.removeCookie("XSRF-TOKEN");
 
         Api.Response response = api.get("/api/v1/session");
@@ -74,7 +58,7 @@ class SessionTest extends IntegrationTest {
     void shouldDescribeTheKeysCustomerAndProjectForAnAdminKey() {
         Api session = api();
         Api.Account account = session.signup();
-        UUID second = createProject(session, "Second");
+        UUID second = session.createProject("Second");
         Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
 
         Api.Response response = admin.get("/api/v1/session");
@@ -90,7 +74,7 @@ class SessionTest extends IntegrationTest {
     void shouldSwitchTheActiveProjectSoThatNewKeysLandThere() {
         Api api = api();
         Api.Account account = api.signup();
-        UUID second = createProject(api, "Second");
+        UUID second = api.createProject("Second");
 
         Api.Response switched = api.put("/api/v1/session/project", Map.of("project_id", second.toString()));
 
@@ -100,11 +84,11 @@ class SessionTest extends IntegrationTest {
         assertSessionView(api.get("/api/v1/session").json(), account, second);
 
         api.createKey("in-second");
-        assertThat(keyNames(api)).containsExactly("in-second");
+        assertThat(api.keyNames()).containsExactly("in-second");
         api.put(
                 "/api/v1/session/project",
                 Map.of("project_id", account.projectId().toString()));
-        assertThat(keyNames(api)).isEmpty();
+        assertThat(api.keyNames()).isEmpty();
     }
 
     @Test
@@ -167,7 +151,7 @@ class SessionTest extends IntegrationTest {
     void shouldKeepAnAdminKeyBoundToItsProject() {
         Api session = api();
         Api.Account account = session.signup();
-        UUID second = createProject(session, "Second");
+        UUID second = session.createProject("Second");
         Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
 
         Api.Response response = admin.put("/api/v1/session/project", Map.of("project_id", second));

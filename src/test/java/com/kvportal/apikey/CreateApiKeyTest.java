@@ -73,13 +73,7 @@ class CreateApiKeyTest extends IntegrationTest {
         Api.Response response = session.post("/api/v1/api-keys", Map.of("name", name));
 
         assertThat(response.status()).isEqualTo(201);
-        assertThat(session.get("/api/v1/api-keys")
-                        .json()
-                        .get("keys")
-                        .get(0)
-                        .get("name")
-                        .asString())
-                .isEqualTo(name);
+        assertThat(session.keys().get(0).get("name").asString()).isEqualTo(name);
     }
 
     @Test
@@ -110,7 +104,7 @@ class CreateApiKeyTest extends IntegrationTest {
         assertInvalid(Map.of("name", true), "name");
         assertInvalid(Map.of("name", "ok", "permissions", List.of(1)), "permissions.0");
         assertInvalid(Map.of("name", "ok", "expires_at", 1893456000), "expires_at");
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+        assertThat(session.keys().size()).isZero();
     }
 
     @Test
@@ -197,12 +191,7 @@ class CreateApiKeyTest extends IntegrationTest {
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.code()).isEqualTo("key_limit_reached");
 
-        String id = session.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .get(0)
-                .get("id")
-                .asString();
+        String id = session.keys().get(0).get("id").asString();
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
         assertThat(session.post("/api/v1/api-keys", Map.of("name", "after a revoke"))
                         .status())

@@ -21,31 +21,19 @@ class KeyCacheHousekeepingTest extends IntegrationTest {
                         + " (?, 0, now() - interval '2 minutes'), (?, 0, now() - interval '5 seconds')")
                 .params(dead, recentlyDead)
                 .update();
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         session.createKey("purged");
-        String id = session.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .get(0)
-                .get("id")
-                .asString();
+        String id = session.keys().get(0).get("id").asString();
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
         long seq = jdbc.sql("select seq from key_invalidation_sequence")
                 .query(Long.class)
                 .single();
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(jdbc.sql("select count(*) from key_cache_leases where instance_id = ?")
-                            .param(dead)
-                            .query(Long.class)
-                            .single())
+            assertThat(count("select count(*) from key_cache_leases where instance_id = ?", dead))
                     .as("a lease dead for two minutes")
                     .isZero();
-            assertThat(jdbc.sql("select count(*) from key_invalidations where seq <= ?")
-                            .param(seq)
-                            .query(Long.class)
-                            .single())
+            assertThat(count("select count(*) from key_invalidations where seq <= ?", seq))
                     .as("invalidations every lease applied")
                     .isZero();
             assertThat(jdbc.sql("select purged_through from key_invalidation_sequence")
@@ -53,10 +41,7 @@ class KeyCacheHousekeepingTest extends IntegrationTest {
                             .single())
                     .isGreaterThanOrEqualTo(seq);
         });
-        assertThat(jdbc.sql("select count(*) from key_cache_leases where instance_id = ?")
-                        .param(recentlyDead)
-                        .query(Long.class)
-                        .single())
+        assertThat(count("select count(*) from key_cache_leases where instance_id = ?", recentlyDead))
                 .as("a lease dead for seconds stays for a minute (it holds nothing back)")
                 .isOne();
     }

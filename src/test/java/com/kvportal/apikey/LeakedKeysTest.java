@@ -1,6 +1,5 @@
 package com.kvportal.apikey;
 
-import static com.kvportal.apikey.UpdateApiKeyTest.idOf;
 import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,12 +47,11 @@ class LeakedKeysTest extends IntegrationTest {
 
     @Test
     void shouldRevokeAReportedLiveKeyAtOnceRecordItAndLabelEveryToken() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String leaked = session.createKey("billing-worker", "admin");
-        String leakedId = idOf(session, "billing-worker");
+        String leakedId = session.keyId("billing-worker");
         String revokedBefore = session.createKey("old");
-        session.delete("/api/v1/api-keys/" + idOf(session, "old"));
+        session.delete("/api/v1/api-keys/" + session.keyId("old"));
         String kept = session.createKey("kept");
         String lookalike = "kv_" + "A".repeat(32);
         String body = Api.JSON.writeValueAsString(List.of(
@@ -93,8 +91,7 @@ class LeakedKeysTest extends IntegrationTest {
 
     @Test
     void shouldChangeNothingForATamperedBodyOrAnyOtherBadSignature() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String key = session.createKey("innocent");
         String body = Api.JSON.writeValueAsString(List.of(report("kv_" + "B".repeat(32))));
         String tampered = Api.JSON.writeValueAsString(List.of(report(key)));

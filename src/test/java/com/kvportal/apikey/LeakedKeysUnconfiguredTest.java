@@ -11,8 +11,7 @@ class LeakedKeysUnconfiguredTest extends IntegrationTest {
 
     @Test
     void shouldAnswer404WhileNoSecretScanningKeysAreSet() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String key = session.createKey("safe");
 
         assertProblem(api().post(LeakedKeysTest.PATH, List.of(java.util.Map.of("token", key))), 404, "not_found");

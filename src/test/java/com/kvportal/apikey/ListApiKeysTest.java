@@ -12,8 +12,7 @@ class ListApiKeysTest extends IntegrationTest {
 
     @Test
     void shouldListUnrevokedKeysNewestFirstWithoutSecrets() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String first = session.createKey("first");
         session.createKey("second");
         String revoked = session.post("/api/v1/api-keys", Map.of("name", "revoked"))
@@ -43,29 +42,25 @@ class ListApiKeysTest extends IntegrationTest {
                 .param(account.projectId())
                 .update();
 
-        JsonNode keys = session.get("/api/v1/api-keys").json().get("keys");
+        JsonNode keys = session.keys();
         assertThat(keys.size()).isEqualTo(1);
     }
 
     @Test
     void shouldAnswerAnEmptyListForANewProject() {
-        Api session = api();
-        session.signup();
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+        Api session = signedUp();
+        assertThat(session.keys().size()).isZero();
     }
 
     @Test
     void shouldNeverShowAnotherOrganizationsKeys() {
-        Api alice = api();
-        alice.signup();
+        Api alice = signedUp();
         alice.createKey("alice's key");
-        Api bob = api();
-        bob.signup();
+        Api bob = signedUp();
 
-        assertThat(bob.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+        assertThat(bob.keys().size()).isZero();
         Api bobAdmin = Api.withKey(baseUrl(), bob.createKey("bob admin", "admin"));
-        assertThat(bobAdmin.get("/api/v1/api-keys").json().get("keys").findValuesAsString("name"))
-                .containsExactly("bob admin");
+        assertThat(bobAdmin.keys().findValuesAsString("name")).containsExactly("bob admin");
     }
 
     @Test
@@ -74,8 +69,7 @@ class ListApiKeysTest extends IntegrationTest {
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(anonymous.code()).isEqualTo("unauthenticated");
 
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api reader = Api.withKey(baseUrl(), session.createKey("reader", "read"));
         Api.Response forbidden = reader.get("/api/v1/api-keys");
         assertThat(forbidden.status()).isEqualTo(403);

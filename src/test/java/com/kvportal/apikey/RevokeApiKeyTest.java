@@ -11,13 +11,12 @@ class RevokeApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldReturn204AndRefuseTheKeyFromThenOnAsVerifyAndAsCredential() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("admin automation", "admin");
         Api key = Api.withKey(baseUrl(), raw);
         assertThat(key.get("/api/v1/api-keys").status()).isEqualTo(200);
 
-        assertThat(session.delete("/api/v1/api-keys/" + idOf(session, "admin automation"))
+        assertThat(session.delete("/api/v1/api-keys/" + session.keyId("admin automation"))
                         .status())
                 .isEqualTo(204);
 
@@ -25,23 +24,20 @@ class RevokeApiKeyTest extends IntegrationTest {
         Api.Response asCredential = key.get("/api/v1/api-keys");
         assertThat(asCredential.status()).isEqualTo(401);
         assertThat(asCredential.code()).isEqualTo("unauthenticated");
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isZero();
+        assertThat(session.keys().size()).isZero();
     }
 
     @Test
     void shouldReturn204AgainForAnAlreadyRevokedKey() {
-        Api session = api();
-        session.signup();
-        session.createKey("twice");
-        String id = idOf(session, "twice");
+        Api session = signedUp();
+        String id = session.newKeyId("twice");
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
     }
 
     @Test
     void shouldReturn404ForAnUnknownId() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api.Response response = session.delete("/api/v1/api-keys/" + UUID.randomUUID());
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.code()).isEqualTo("api_key_not_found");
@@ -49,12 +45,10 @@ class RevokeApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldReturn404ForAnotherOrganizationsKeyAndLeaveItUsable() {
-        Api alice = api();
-        alice.signup();
+        Api alice = signedUp();
         String aliceKey = alice.createKey("alice");
-        String aliceKeyId = idOf(alice, "alice");
-        Api bob = api();
-        bob.signup();
+        String aliceKeyId = alice.keyId("alice");
+        Api bob = signedUp();
         Api bobAdmin = Api.withKey(baseUrl(), bob.createKey("bob", "admin"));
 
         Api.Response bySession = bob.delete("/api/v1/api-keys/" + aliceKeyId);
@@ -72,14 +66,9 @@ class RevokeApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldReturn404ForAKeyOfAnotherProjectOfTheSameOrganization() {
-        Api session = api();
-        session.signup();
-        session.createKey("in default project");
-        String id = idOf(session, "in default project");
-        String other = session.post("/api/v1/projects", java.util.Map.of("name", "other"))
-                .json()
-                .get("id")
-                .asString();
+        Api session = signedUp();
+        String id = session.newKeyId("in default project");
+        String other = session.createProject("other").toString();
         session.put("/api/v1/session/project", java.util.Map.of("project_id", other));
 
         assertThat(session.delete("/api/v1/api-keys/" + id).code()).isEqualTo("api_key_not_found");
@@ -87,8 +76,7 @@ class RevokeApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldReturn400ForAMalformedId() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api.Response response = session.delete("/api/v1/api-keys/not-a-uuid");
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.code()).isEqualTo("validation_failed");
@@ -96,26 +84,23 @@ class RevokeApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldLetAnyKeyRevokeItselfButNoOtherKeyWithoutAdmin() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api writer = Api.withKey(baseUrl(), session.createKey("writer"));
         session.createKey("other");
 
-        Api.Response other = writer.delete("/api/v1/api-keys/" + idOf(session, "other"));
+        Api.Response other = writer.delete("/api/v1/api-keys/" + session.keyId("other"));
         assertThat(other.status()).isEqualTo(403);
         assertThat(other.code()).isEqualTo("insufficient_permissions");
 
-        assertThat(writer.delete("/api/v1/api-keys/" + idOf(session, "writer")).status())
+        assertThat(writer.delete("/api/v1/api-keys/" + session.keyId("writer")).status())
                 .isEqualTo(204);
         assertThat(writer.post("/api/v1/api-keys/verify").code()).isEqualTo("api_key_revoked");
     }
 
     @Test
     void shouldReturn401WithoutCredentialAnd403WithoutCsrfHeader() {
-        Api session = api();
-        session.signup();
-        session.createKey("kept");
-        String id = idOf(session, "kept");
+        Api session = signedUp();
+        String id = session.newKeyId("kept");
 
         Api.Response anonymous = api().delete("/api/v1/api-keys/" + id);
         assertThat(anonymous.status()).isEqualTo(401);
@@ -124,15 +109,6 @@ class RevokeApiKeyTest extends IntegrationTest {
         Api.Response forged = session.withoutCsrfEcho().delete("/api/v1/api-keys/" + id);
         assertThat(forged.status()).isEqualTo(403);
         assertThat(forged.code()).isEqualTo("csrf_failed");
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isEqualTo(1);
-    }
-
-    private static String idOf(Api session, String name) {
-        for (var key : session.get("/api/v1/api-keys").json().get("keys")) {
-            if (key.get("name").asString().equals(name)) {
-                return key.get("id").asString();
-            }
-        }
-        throw new AssertionError("no key named " + name);
+        assertThat(session.keys().size()).isEqualTo(1);
     }
 }

@@ -1,6 +1,5 @@
 package com.kvportal.apikey;
 
-import static com.kvportal.apikey.UpdateApiKeyTest.idOf;
 import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,12 +18,19 @@ import tools.jackson.databind.JsonNode;
 
 class RollApiKeyTest extends IntegrationTest {
 
+    /** Rolls the project's key of this name, keeping its predecessor alive for the grace; the roll succeeds. */
+    private static JsonNode roll(Api session, String name, int graceSeconds) {
+        Api.Response rolled = session.post(
+                "/api/v1/api-keys/" + session.keyId(name) + "/roll", Map.of("grace_seconds", graceSeconds));
+        assertThat(rolled.status()).as(rolled.toString()).isEqualTo(201);
+        return rolled.json();
+    }
+
     @Test
     void shouldAnswer201WithANewKeyOfTheSameNameAndPermissionsAndTheOldOneAliveForADay() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String old = session.createKey("billing-worker", "read", "admin");
-        String oldId = idOf(session, "billing-worker");
+        String oldId = session.keyId("billing-worker");
 
         Api.Response response = session.post("/api/v1/api-keys/" + oldId + "/roll");
 
@@ -47,7 +53,7 @@ class RollApiKeyTest extends IntegrationTest {
                 .isEqualTo(200);
         assertThat(Api.withKey(baseUrl(), fresh).post("/api/v1/api-keys/verify").status())
                 .isEqualTo(200);
-        JsonNode keys = session.get("/api/v1/api-keys").json().get("keys");
+        JsonNode keys = session.keys();
         assertThat(keys.size()).isEqualTo(2);
         for (JsonNode key : keys) {
             if (key.get("id").asString().equals(oldId)) {
@@ -58,15 +64,12 @@ class RollApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldLetBothKeysVerifyUntilAShortGraceEndsAndThenRefuseThePredecessor() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String old = session.createKey("rotating");
-        Api.Response rolled =
-                session.post("/api/v1/api-keys/" + idOf(session, "rotating") + "/roll", Map.of("grace_seconds", 2));
-        assertThat(rolled.status()).isEqualTo(201);
-        String fresh = rolled.json().get("api_key").asString();
+        JsonNode rolled = roll(session, "rotating", 2);
+        String fresh = rolled.get("api_key").asString();
         Instant graceEnd =
-                Instant.parse(rolled.json().get("previous").get("expires_at").asString());
+                Instant.parse(rolled.get("previous").get("expires_at").asString());
 
         assertThat(Api.withKey(baseUrl(), old).post("/api/v1/api-keys/verify").status())
                 .isEqualTo(200);
@@ -84,29 +87,25 @@ class RollApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldRevokeThePredecessorAtOnceForAGraceOfZero() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String old = session.createKey("now");
-        Api.Response rolled =
-                session.post("/api/v1/api-keys/" + idOf(session, "now") + "/roll", Map.of("grace_seconds", 0));
+        JsonNode rolled = roll(session, "now", 0);
 
-        assertThat(rolled.status()).isEqualTo(201);
         assertProblem(Api.withKey(baseUrl(), old).post("/api/v1/api-keys/verify"), 401, "api_key_revoked");
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isEqualTo(1);
-        assertThat(Instant.parse(rolled.json().get("previous").get("expires_at").asString()))
+        assertThat(session.keys().size()).isEqualTo(1);
+        assertThat(Instant.parse(rolled.get("previous").get("expires_at").asString()))
                 .isCloseTo(Instant.now(), within(1, ChronoUnit.MINUTES));
     }
 
     @Test
     void shouldNeverLengthenThePredecessorsLife() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Instant soon = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
         session.post("/api/v1/api-keys", Map.of("name", "short", "expires_at", soon.toString()));
         Instant later = Instant.now().plus(30, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS);
 
         Api.Response rolled = session.post(
-                "/api/v1/api-keys/" + idOf(session, "short") + "/roll",
+                "/api/v1/api-keys/" + session.keyId("short") + "/roll",
                 Map.of("grace_seconds", 604_800, "expires_at", later.toString()));
 
         assertThat(rolled.status()).isEqualTo(201);
@@ -116,10 +115,9 @@ class RollApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldCheckGraceAndExpiry() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         session.createKey("checked");
-        String path = "/api/v1/api-keys/" + idOf(session, "checked") + "/roll";
+        String path = "/api/v1/api-keys/" + session.keyId("checked") + "/roll";
 
         assertFieldErrors(session.post(path, Map.of("grace_seconds", -1)), "grace_seconds");
         assertFieldErrors(session.post(path, Map.of("grace_seconds", 604_801)), "grace_seconds");
@@ -130,20 +128,16 @@ class RollApiKeyTest extends IntegrationTest {
                 "expires_at");
         assertFieldErrors(session.post(path, Map.of("grace_seconds", "lots")), "grace_seconds");
         assertProblem(session.send("POST", path, "{", "application/json"), 400, "malformed_json");
-        assertThat(session.get("/api/v1/api-keys").json().get("keys").size()).isEqualTo(1);
+        assertThat(session.keys().size()).isEqualTo(1);
     }
 
     @Test
     void shouldAnswer409ForARevokedKeyAnd404ForAnUnknownOrForeignOne() {
-        Api alice = api();
-        alice.signup();
-        alice.createKey("revoked");
-        String revoked = idOf(alice, "revoked");
+        Api alice = signedUp();
+        String revoked = alice.newKeyId("revoked");
         alice.delete("/api/v1/api-keys/" + revoked);
-        alice.createKey("alice");
-        String aliceKey = idOf(alice, "alice");
-        Api bob = api();
-        bob.signup();
+        String aliceKey = alice.newKeyId("alice");
+        Api bob = signedUp();
 
         assertProblem(alice.post("/api/v1/api-keys/" + revoked + "/roll"), 409, "api_key_revoked");
         assertProblem(alice.post("/api/v1/api-keys/" + UUID.randomUUID() + "/roll"), 404, "api_key_not_found");
@@ -156,15 +150,14 @@ class RollApiKeyTest extends IntegrationTest {
                         .post("/api/v1/api-keys/" + aliceKey + "/roll"),
                 403,
                 "insufficient_permissions");
-        assertThat(alice.get("/api/v1/api-keys").json().get("keys").size()).isEqualTo(2);
+        assertThat(alice.keys().size()).isEqualTo(2);
     }
 
     @Test
     void shouldCountTheNewKeyTowardTheLimit() {
         Api session = api();
         Api.Account account = session.signup();
-        session.createKey("the thousandth");
-        String id = idOf(session, "the thousandth");
+        String id = session.newKeyId("the thousandth");
         jdbc.sql(
                         """
                         insert into api_keys (id, project_id, organization_id, customer_id, name, digest, permissions,
@@ -178,10 +171,9 @@ class RollApiKeyTest extends IntegrationTest {
         assertProblem(session.post("/api/v1/api-keys/" + id + "/roll"), 409, "key_limit_reached");
         Api.Response replacing = session.post("/api/v1/api-keys/" + id + "/roll", Map.of("grace_seconds", 0));
         assertThat(replacing.status()).as(replacing.toString()).isEqualTo(201);
-        assertThat(jdbc.sql("select count(*) from api_keys where project_id = ? and revoked_at is null")
-                        .param(account.projectId())
-                        .query(Integer.class)
-                        .single())
+        assertThat(count(
+                        "select count(*) from api_keys where project_id = ? and revoked_at is null",
+                        account.projectId()))
                 .isEqualTo(1000);
     }
 }

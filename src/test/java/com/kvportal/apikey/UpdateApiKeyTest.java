@@ -18,10 +18,9 @@ class UpdateApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldRenameAndChangePermissionsAndExpiryAndAnswerTheListItem() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("billing-worker", "read");
-        String id = idOf(session, "billing-worker");
+        String id = session.keyId("billing-worker");
         Instant expiry = Instant.now().plus(10, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS);
 
         Api.Response response = session.patch(
@@ -47,22 +46,14 @@ class UpdateApiKeyTest extends IntegrationTest {
                         .get("permissions")
                         .toString())
                 .isEqualTo("[\"read\",\"write\"]");
-        assertThat(session.get("/api/v1/api-keys")
-                        .json()
-                        .get("keys")
-                        .get(0)
-                        .get("name")
-                        .asString())
-                .isEqualTo("billing worker v2");
+        assertThat(session.keys().get(0).get("name").asString()).isEqualTo("billing worker v2");
     }
 
     @Test
     void shouldKeepWhatIsLeftOut() {
-        Api session = api();
-        session.signup();
-        session.createKey("kept", "read", "admin");
-        String id = idOf(session, "kept");
-        JsonNode before = session.get("/api/v1/api-keys").json().get("keys").get(0);
+        Api session = signedUp();
+        String id = session.newKeyId("kept", "read", "admin");
+        JsonNode before = session.keys().get(0);
 
         Api.Response renamed = session.patch("/api/v1/api-keys/" + id, Map.of("name", "renamed"));
         Api.Response unchanged = session.patch("/api/v1/api-keys/" + id, Map.of());
@@ -76,10 +67,9 @@ class UpdateApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldRefuseANarrowedKeyAtOnce() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("automation", "admin", "write");
-        String id = idOf(session, "automation");
+        String id = session.keyId("automation");
         Api key = Api.withKey(baseUrl(), raw);
         assertThat(key.get("/api/v1/api-keys").status()).isEqualTo(200);
 
@@ -94,10 +84,9 @@ class UpdateApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldRefuseAKeyOnceItsEarlierExpiryHasPassed() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("short-lived");
-        String id = idOf(session, "short-lived");
+        String id = session.keyId("short-lived");
         Instant soon =
                 Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
 
@@ -116,10 +105,9 @@ class UpdateApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldCheckEveryFieldAsCreateDoes() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         session.createKey("checked");
-        String path = "/api/v1/api-keys/" + idOf(session, "checked");
+        String path = "/api/v1/api-keys/" + session.keyId("checked");
 
         assertFieldErrors(session.patch(path, Map.of("name", "   ")), "name");
         assertFieldErrors(session.patch(path, Map.of("name", "x".repeat(101))), "name");
@@ -140,41 +128,30 @@ class UpdateApiKeyTest extends IntegrationTest {
         assertFieldErrors(session.patch(path, Map.of("name", 5)), "name");
         assertProblem(session.send("PATCH", path, "{", "application/json"), 400, "malformed_json");
         assertThat(session.send("PATCH", path, "name=x", "text/plain").status()).isEqualTo(415);
-        assertThat(session.get("/api/v1/api-keys")
-                        .json()
-                        .get("keys")
-                        .get(0)
-                        .get("name")
-                        .asString())
-                .isEqualTo("checked");
+        assertThat(session.keys().get(0).get("name").asString()).isEqualTo("checked");
     }
 
     @Test
     void shouldAnswer404ForAnUnknownAForeignOrARevokedKeyAnd400ForAMalformedId() {
-        Api alice = api();
-        alice.signup();
-        alice.createKey("alice");
-        String aliceKey = idOf(alice, "alice");
-        alice.createKey("gone");
-        String gone = idOf(alice, "gone");
+        Api alice = signedUp();
+        String aliceKey = alice.newKeyId("alice");
+        String gone = alice.newKeyId("gone");
         alice.delete("/api/v1/api-keys/" + gone);
-        Api bob = api();
-        bob.signup();
+        Api bob = signedUp();
         Map<String, Object> rename = Map.of("name", "mine now");
 
         assertProblem(alice.patch("/api/v1/api-keys/" + UUID.randomUUID(), rename), 404, "api_key_not_found");
         assertProblem(alice.patch("/api/v1/api-keys/" + gone, rename), 404, "api_key_not_found");
         assertProblem(bob.patch("/api/v1/api-keys/" + aliceKey, rename), 404, "api_key_not_found");
         assertProblem(alice.patch("/api/v1/api-keys/not-an-id", rename), 400, "validation_failed");
-        assertThat(idOf(alice, "alice")).isEqualTo(aliceKey);
+        assertThat(alice.keyId("alice")).isEqualTo(aliceKey);
     }
 
     @Test
     void shouldNeedACredentialTheCsrfEchoAndAnAdminKey() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String writer = session.createKey("writer", "write");
-        String path = "/api/v1/api-keys/" + idOf(session, "writer");
+        String path = "/api/v1/api-keys/" + session.keyId("writer");
         Map<String, Object> broaden = Map.of("permissions", List.of("admin"));
 
         assertProblem(api().patch(path, broaden), 401, "unauthenticated");
@@ -182,14 +159,5 @@ class UpdateApiKeyTest extends IntegrationTest {
         assertProblem(Api.withKey(baseUrl(), writer).patch(path, broaden), 403, "insufficient_permissions");
         String admin = session.withCsrfEcho().createKey("admin", "admin");
         assertThat(Api.withKey(baseUrl(), admin).patch(path, broaden).status()).isEqualTo(200);
-    }
-
-    static String idOf(Api session, String name) {
-        for (var key : session.get("/api/v1/api-keys").json().get("keys")) {
-            if (key.get("name").asString().equals(name)) {
-                return key.get("id").asString();
-            }
-        }
-        throw new AssertionError("no key named " + name);
     }
 }

@@ -34,27 +34,15 @@ class VerifyApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldShowLastUsedAtInTheListWithinTwoSeconds() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("service");
-        assertThat(session.get("/api/v1/api-keys")
-                        .json()
-                        .get("keys")
-                        .get(0)
-                        .get("last_used_at")
-                        .isNull())
-                .isTrue();
+        assertThat(session.keys().get(0).get("last_used_at").isNull()).isTrue();
 
         Api.withKey(baseUrl(), raw).post("/api/v1/api-keys/verify");
 
         await().atMost(Duration.ofSeconds(2))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> !session.get("/api/v1/api-keys")
-                        .json()
-                        .get("keys")
-                        .get(0)
-                        .get("last_used_at")
-                        .isNull());
+                .until(() -> !session.keys().get(0).get("last_used_at").isNull());
     }
 
     @Test
@@ -65,8 +53,7 @@ class VerifyApiKeyTest extends IntegrationTest {
     @Test
     void shouldReturn401InvalidApiKeyNot403WhenASignedInBrowserCallsVerifyWithoutAKey() {
         // verify reads only the Authorization header, so the session's CSRF rule has nothing to protect there
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("service");
 
         assertRefused(session.withoutCsrfEcho().post("/api/v1/api-keys/verify"), "invalid_api_key");
@@ -105,15 +92,9 @@ class VerifyApiKeyTest extends IntegrationTest {
 
     @Test
     void shouldReturn401ApiKeyRevokedForARevokedKey() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("soon gone");
-        String id = session.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .get(0)
-                .get("id")
-                .asString();
+        String id = session.keys().get(0).get("id").asString();
         assertThat(session.delete("/api/v1/api-keys/" + id).status()).isEqualTo(204);
 
         assertRefused(Api.withKey(baseUrl(), raw).post("/api/v1/api-keys/verify"), "api_key_revoked");

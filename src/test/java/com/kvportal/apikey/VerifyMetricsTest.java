@@ -19,12 +19,7 @@ class VerifyMetricsTest extends IntegrationTest {
         Api session = api();
         Api.Account account = session.signup();
         String raw = session.createKey("metrics", "read");
-        String id = session.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .get(0)
-                .get("id")
-                .asString();
+        String id = session.keys().get(0).get("id").asString();
         await().atMost(Duration.ofSeconds(20)).until(() -> value(scrape(), "kvportal_key_cache_lease_trusted") == 1);
         double memoryBefore = value(scrape(), "kvportal_key_cache_answers_total{from=\"memory\"}");
         double okBefore = value(scrape(), "kvportal_verify_outcomes_total{code=\"ok\"}");

@@ -33,10 +33,10 @@ class AuditLogTest extends IntegrationTest {
         Api ada = api();
         Api.Account account = ada.signup();
         String adminKey = ada.createKey("automation", "admin");
-        String automationId = keyId(ada, "automation");
+        String automationId = ada.keyId("automation");
         Api automation = Api.withKey(baseUrl(), adminKey);
         automation.createKey("billing-worker", "read");
-        String keyId = keyId(ada, "billing-worker");
+        String keyId = ada.keyId("billing-worker");
         ada.patch("/api/v1/api-keys/" + keyId, Map.of("name", "billing-worker", "permissions", List.of("write")));
         String rolledId = ada.post("/api/v1/api-keys/" + keyId + "/roll", Map.of("grace_seconds", 60))
                 .json()
@@ -44,10 +44,7 @@ class AuditLogTest extends IntegrationTest {
                 .get("id")
                 .asString();
         ada.delete("/api/v1/api-keys/" + rolledId);
-        String projectId = ada.post("/api/v1/projects", Map.of("name", "staging"))
-                .json()
-                .get("id")
-                .asString();
+        String projectId = ada.createProject("staging").toString();
         ada.post("/api/v1/auth/logout");
         api().post("/api/v1/auth/login", Map.of("email", account.email(), "password", "not the password"));
         api().post("/api/v1/auth/login", Map.of("email", "nobody-" + account.email(), "password", PASSWORD));
@@ -118,10 +115,8 @@ class AuditLogTest extends IntegrationTest {
 
     @Test
     void shouldRecordNothingForAChangeThatFailedOrChangedNothing() {
-        Api ada = api();
-        ada.signup();
-        ada.createKey("kept");
-        String id = keyId(ada, "kept");
+        Api ada = signedUp();
+        String id = ada.newKeyId("kept");
         ada.delete("/api/v1/api-keys/" + id);
         int before = all(ada).size();
 
@@ -157,23 +152,19 @@ class AuditLogTest extends IntegrationTest {
             jdbc.sql("drop trigger refuse_doomed on audit_events").update();
         }
 
-        assertThat(jdbc.sql("select count(*) from api_keys where name = ?")
-                        .param(doomed)
-                        .query(Integer.class)
-                        .single())
+        assertThat(count("select count(*) from api_keys where name = ?", doomed))
                 .isZero();
-        assertThat(ada.get("/api/v1/api-keys").json().get("keys").size()).isZero();
-        assertThat(jdbc.sql("select count(*) from audit_events where organization_id = ? and action <> ?")
-                        .params(account.organizationId(), "customer.signed_up")
-                        .query(Integer.class)
-                        .single())
+        assertThat(ada.keys().size()).isZero();
+        assertThat(count(
+                        "select count(*) from audit_events where organization_id = ? and action <> ?",
+                        account.organizationId(),
+                        "customer.signed_up"))
                 .isZero();
     }
 
     @Test
     void shouldShowAnOrganizationOnlyItsOwnEvents() {
-        Api alice = api();
-        alice.signup();
+        Api alice = signedUp();
         alice.createKey("alice's");
         Api bob = api();
         Api.Account bobAccount = bob.signup();
@@ -236,8 +227,7 @@ class AuditLogTest extends IntegrationTest {
 
     @Test
     void shouldAnswerTheLastPageWithoutCursorAndCheckLimitAndCursor() {
-        Api ada = api();
-        ada.signup();
+        Api ada = signedUp();
         ada.createKey("one");
         ada.createKey("two");
 
@@ -273,7 +263,7 @@ class AuditLogTest extends IntegrationTest {
         List<String> secrets = new ArrayList<>(List.of(PASSWORD, "a wrong password!"));
         String raw = ada.createKey("secret", "admin");
         secrets.add(raw);
-        String keyId = keyId(ada, "secret");
+        String keyId = ada.keyId("secret");
         secrets.add(ada.post("/api/v1/api-keys/" + keyId + "/roll")
                 .json()
                 .get("api_key")
@@ -338,14 +328,5 @@ class AuditLogTest extends IntegrationTest {
 
     static JsonNode party(String type, String id, String label) {
         return Api.JSON.valueToTree(Map.of("type", type, "id", id, "label", label));
-    }
-
-    static String keyId(Api session, String name) {
-        for (var key : session.get("/api/v1/api-keys").json().get("keys")) {
-            if (key.get("name").asString().equals(name)) {
-                return key.get("id").asString();
-            }
-        }
-        throw new AssertionError("no key named " + name);
     }
 }

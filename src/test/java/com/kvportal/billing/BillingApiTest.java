@@ -1,20 +1,20 @@
 package com.kvportal.billing;
 
 import static com.kvportal.billing.StripePayloads.event;
-import static com.kvportal.billing.StripePayloads.eventId;
-import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
+import static com.kvportal.support.Problems.assertFieldErrors;
+import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,53 +34,16 @@ class BillingApiTest extends IntegrationTest {
             "POST /api/v1/billing/portal",
             "POST /api/v1/billing/cancel");
 
-    private final Instant periodStart =
-            Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(2));
-    private final Instant periodEnd = periodStart.plus(Duration.ofDays(30));
-
-    /** An organization with a provider customer and, via the webhook, a subscription. */
-    private record Subscribed(Api api, Api.Account account, String customer, String subscriptionId) {}
-
-    private Subscribed subscribed(boolean cancelAtPeriodEnd) {
-        Api api = api();
-        Api.Account account = api.signup();
-        String customer = "cus_" + StripePayloads.random();
-        String subscriptionId = "sub_" + StripePayloads.random();
-        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
-                .params(account.organizationId(), customer, account.customerId())
-                .update();
-        Webhooks webhooks = new Webhooks(baseUrl());
-        Api.Response response = webhooks.deliver(event(
-                eventId(),
-                "customer.subscription.created",
-                Instant.now(),
-                subscription(
-                        subscriptionId,
-                        customer,
-                        "active",
-                        SandboxStandIn.PRICE_PRO,
-                        periodStart,
-                        periodEnd,
-                        null,
-                        cancelAtPeriodEnd)));
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        response = webhooks.deliver(event(
-                eventId(),
+    /** An organization with a provider customer and, via the webhook, a subscription and its paid invoice. */
+    private ProviderCustomer subscribed(boolean cancelAtPeriodEnd) {
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ofDays(2));
+        org.deliverOk(event(
+                "customer.subscription.created", Instant.now(), org.subscription("active", null, cancelAtPeriodEnd)));
+        org.deliverOk(event(
                 "invoice.paid",
                 Instant.now(),
-                invoice(
-                        "in_" + StripePayloads.random(),
-                        customer,
-                        subscriptionId,
-                        "paid",
-                        2000,
-                        2000,
-                        1,
-                        periodStart,
-                        periodStart,
-                        periodEnd)));
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        return new Subscribed(api, account, customer, subscriptionId);
+                org.invoice("in_" + StripePayloads.random(), "paid", 2000, 2000, 1, org.periodStart())));
+        return org;
     }
 
     private static Api.Response call(Api api, String call) {
@@ -120,8 +83,7 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldListThePlansToASignedInCustomerToo() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         assertThat(session.get("/api/v1/billing/plans").status()).isEqualTo(200);
     }
 
@@ -147,8 +109,8 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldAnswer403ToEveryPortalCallWithAKeyWithoutAdmin() {
-        Subscribed org = subscribed(false);
-        Api writer = Api.withKey(baseUrl(), org.api().createKey("ci", "write", "read"));
+        ProviderCustomer org = subscribed(false);
+        Api writer = Api.withKey(baseUrl(), org.owner().createKey("ci", "write", "read"));
         for (String call : PORTAL_CALLS) {
             Api.Response response = call(writer, call);
             assertThat(response.status()).as(call + " " + response).isEqualTo(403);
@@ -163,8 +125,8 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldAnswerAnAdminKeyLikeTheSession() {
-        Subscribed org = subscribed(false);
-        Api admin = Api.withKey(baseUrl(), org.api().createKey("automation", "admin"));
+        ProviderCustomer org = subscribed(false);
+        Api admin = Api.withKey(baseUrl(), org.owner().createKey("automation", "admin"));
 
         Api.Response subscription = admin.get("/api/v1/billing/subscription");
         Api.Response invoices = admin.get("/api/v1/billing/invoices");
@@ -182,8 +144,7 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldAnswer403WhenASessionDoesNotEchoTheCsrfToken() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         session.withoutCsrfEcho();
         for (String path : List.of("/api/v1/billing/portal", "/api/v1/billing/cancel")) {
             Api.Response response = session.post(path);
@@ -197,36 +158,39 @@ class BillingApiTest extends IntegrationTest {
 
     // --- subscription ---
 
-    @Test
-    void shouldAnswer404WhenTheOrganizationHasNoSubscription() {
-        Api session = api();
-        session.signup();
+    @ParameterizedTest(name = "{0} answers {1} {2}")
+    @CsvSource({
+        "GET /api/v1/billing/subscription, 404, subscription_not_found",
+        "POST /api/v1/billing/cancel, 404, subscription_not_found",
+        "POST /api/v1/billing/portal, 409, no_billing_account"
+    })
+    void shouldAnswerAnOrganizationThatNeverSubscribedThatItHasNoSubscriptionOrProviderCustomer(
+            String call, int status, String code) {
+        Api session = signedUp();
 
-        Api.Response response = session.get("/api/v1/billing/subscription");
-
-        assertThat(response.status()).isEqualTo(404);
-        assertThat(response.code()).isEqualTo("subscription_not_found");
-        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        assertProblem(call(session, call), status, code);
     }
 
     @Test
     void shouldShowTheSubscriptionWithEveryField() {
-        Subscribed org = subscribed(false);
+        ProviderCustomer org = subscribed(false);
 
         JsonNode subscription =
-                org.api().get("/api/v1/billing/subscription").json().get("subscription");
+                org.owner().get("/api/v1/billing/subscription").json().get("subscription");
 
         assertThat(subscription.get("id").asString()).hasSize(36);
         assertThat(subscription.get("customer_id").asString())
                 .isEqualTo(org.account().customerId().toString());
         assertThat(subscription.get("organization_id").asString())
-                .isEqualTo(org.account().organizationId().toString());
+                .isEqualTo(org.organizationId().toString());
         assertThat(subscription.get("plan_id").asString()).isEqualTo(PRO_ID);
         assertThat(subscription.get("status").asString()).isEqualTo("active");
         assertThat(subscription.get("provider_customer_id").asString()).isEqualTo(org.customer());
         assertThat(subscription.get("provider_subscription_id").asString()).isEqualTo(org.subscriptionId());
-        assertThat(subscription.get("current_period_start").asString()).isEqualTo(periodStart.toString());
-        assertThat(subscription.get("current_period_end").asString()).isEqualTo(periodEnd.toString());
+        assertThat(subscription.get("current_period_start").asString())
+                .isEqualTo(org.periodStart().toString());
+        assertThat(subscription.get("current_period_end").asString())
+                .isEqualTo(org.periodEnd().toString());
         assertThat(subscription.has("cancel_at")).isTrue();
         assertThat(subscription.get("cancel_at").isNull()).isTrue();
         assertThat(Instant.parse(subscription.get("created_at").asString())).isBefore(Instant.now());
@@ -238,13 +202,11 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldAnswer400WhenTheTierIsMissing() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
 
         Api.Response response = session.post("/api/v1/billing/checkout", Map.of());
 
-        assertThat(response.status()).isEqualTo(400);
-        assertThat(response.code()).isEqualTo("validation_failed");
+        assertFieldErrors(response, "tier");
         assertThat(response.json().get("errors").get(0).get("field").asString()).isEqualTo("tier");
     }
 
@@ -257,28 +219,20 @@ class BillingApiTest extends IntegrationTest {
             assertThat(response.status()).as(tier).isEqualTo(400);
             assertThat(response.code()).isEqualTo("unknown_tier");
         }
-        assertThat(jdbc.sql("select count(*) from billing_accounts where organization_id = ?")
-                        .param(account.organizationId())
-                        .query(Integer.class)
-                        .single())
+        assertThat(count("select count(*) from billing_accounts where organization_id = ?", account.organizationId()))
                 .isZero();
     }
 
     @Test
     void shouldAnswer400WhenTheFreeTierIsBought() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
 
-        Api.Response response = session.post("/api/v1/billing/checkout", Map.of("tier", "free"));
-
-        assertThat(response.status()).isEqualTo(400);
-        assertThat(response.code()).isEqualTo("tier_not_purchasable");
+        assertProblem(session.post("/api/v1/billing/checkout", Map.of("tier", "free")), 400, "tier_not_purchasable");
     }
 
     @Test
     void shouldAnswer400ToABodyThatIsNotJsonOrHasTheWrongType() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
 
         Api.Response malformed = session.send("POST", "/api/v1/billing/checkout", "{tier:", "application/json");
         Api.Response wrongType = session.post("/api/v1/billing/checkout", Map.of("tier", List.of("pro")));
@@ -292,74 +246,43 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldAnswer409WhenTheOrganizationIsSubscribedToTheTierAlready() {
-        Subscribed org = subscribed(false);
+        ProviderCustomer org = subscribed(false);
 
-        Api.Response response = org.api().post("/api/v1/billing/checkout", Map.of("tier", "pro"));
-
-        assertThat(response.status()).isEqualTo(409);
-        assertThat(response.code()).isEqualTo("already_subscribed");
+        assertProblem(org.owner().post("/api/v1/billing/checkout", Map.of("tier", "pro")), 409, "already_subscribed");
     }
 
     // --- callbacks ---
 
-    @Test
-    void shouldRedirectTheCancelCallbackToTheBillingPage() {
-        Api.Response response = api().get("/api/v1/billing/checkout/cancel");
+    @ParameterizedTest(name = "the {0} callback{1} redirects to the billing page with checkout={2}")
+    @CsvSource({
+        "cancel, '', canceled",
+        "success, '', pending",
+        "success, ?session_id=, pending",
+        "success, ?session_id=cs_test_doesnotexist, pending",
+        "success, ?session_id=../../v1/customers, pending",
+        "success, ?session_id=%27%20or%201%3D1, pending"
+    })
+    void shouldRedirectTheCallbacksToTheBillingPageAndAMissingOrUnknownSessionToPending(
+            String callback, String query, String outcome) {
+        Api.Response response = api().get("/api/v1/billing/checkout/" + callback + query);
 
-        assertThat(response.status()).isEqualTo(303);
-        assertThat(response.header("Location")).isEqualTo("/dashboard/billing?checkout=canceled");
-    }
-
-    @Test
-    void shouldRedirectTheSuccessCallbackToPendingWhenTheSessionIsMissingOrUnknown() {
-        for (String query : List.of(
-                "",
-                "?session_id=",
-                "?session_id=cs_test_doesnotexist",
-                "?session_id=../../v1/customers",
-                "?session_id=%27%20or%201%3D1")) {
-            Api.Response response = api().get("/api/v1/billing/checkout/success" + query);
-            assertThat(response.status()).as(query).isEqualTo(303);
-            assertThat(response.header("Location")).as(query).isEqualTo("/dashboard/billing?checkout=pending");
-        }
-    }
-
-    // --- portal ---
-
-    @Test
-    void shouldAnswer409ToThePortalWithoutProviderCustomer() {
-        Api session = api();
-        session.signup();
-
-        Api.Response response = session.post("/api/v1/billing/portal");
-
-        assertThat(response.status()).isEqualTo(409);
-        assertThat(response.code()).isEqualTo("no_billing_account");
+        assertThat(response.status()).as(query).isEqualTo(303);
+        assertThat(response.header("Location")).as(query).isEqualTo("/dashboard/billing?checkout=" + outcome);
     }
 
     // --- cancel ---
 
     @Test
-    void shouldAnswer404ToCancelWithoutSubscription() {
-        Api session = api();
-        session.signup();
-
-        Api.Response response = session.post("/api/v1/billing/cancel");
-
-        assertThat(response.status()).isEqualTo(404);
-        assertThat(response.code()).isEqualTo("subscription_not_found");
-    }
-
-    @Test
     void shouldAnswer200UnchangedWhenTheCancellationIsScheduledAlready() {
-        Subscribed org = subscribed(true);
-        JsonNode before = org.api().get("/api/v1/billing/subscription").json().get("subscription");
+        ProviderCustomer org = subscribed(true);
+        JsonNode before = org.owner().get("/api/v1/billing/subscription").json().get("subscription");
 
-        Api.Response response = org.api().post("/api/v1/billing/cancel");
+        Api.Response response = org.owner().post("/api/v1/billing/cancel");
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         JsonNode subscription = response.json().get("subscription");
-        assertThat(subscription.get("cancel_at").asString()).isEqualTo(periodEnd.toString());
+        assertThat(subscription.get("cancel_at").asString())
+                .isEqualTo(org.periodEnd().toString());
         assertThat(subscription).isEqualTo(before);
     }
 
@@ -367,8 +290,7 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldListNoInvoicesOfANewOrganization() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
 
         Api.Response response = session.get("/api/v1/billing/invoices");
 
@@ -381,11 +303,10 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldNeverShowAnotherOrganizationsSubscriptionOrInvoices() {
-        Subscribed a = subscribed(false);
-        Api b = api();
-        b.signup();
+        ProviderCustomer a = subscribed(false);
+        Api b = signedUp();
 
-        assertThat(a.api()
+        assertThat(a.owner()
                         .get("/api/v1/billing/invoices")
                         .json()
                         .get("invoices")
@@ -404,7 +325,7 @@ class BillingApiTest extends IntegrationTest {
         assertThat(bKey.get("/api/v1/billing/invoices").json().get("invoices").size())
                 .isZero();
         // a is unchanged
-        assertThat(a.api()
+        assertThat(a.owner()
                         .get("/api/v1/billing/subscription")
                         .json()
                         .get("subscription")

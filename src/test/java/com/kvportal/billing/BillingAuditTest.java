@@ -1,17 +1,12 @@
 package com.kvportal.billing;
 
 import static com.kvportal.billing.StripePayloads.event;
-import static com.kvportal.billing.StripePayloads.eventId;
-import static com.kvportal.billing.StripePayloads.invoice;
-import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,53 +20,14 @@ class BillingAuditTest extends IntegrationTest {
 
     @Test
     void shouldRecordWebhookDrivenChangesWithTheProviderAsActor() {
-        Webhooks webhooks = new Webhooks(baseUrl());
-        Api owner = api();
-        Api.Account account = owner.signup();
-        String customer = "cus_" + StripePayloads.random();
-        String subscriptionId = "sub_" + StripePayloads.random();
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ofDays(1));
         String invoiceId = "in_" + StripePayloads.random();
-        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
-                .params(account.organizationId(), customer, account.customerId())
-                .update();
-        Instant periodStart = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
-        Instant periodEnd = periodStart.plus(Duration.ofDays(30));
-        String price = SandboxStandIn.PRICE_PRO;
 
-        assertThat(webhooks.deliver(event(
-                                eventId(),
-                                "customer.subscription.created",
-                                Instant.now(),
-                                subscription(
-                                        subscriptionId,
-                                        customer,
-                                        "active",
-                                        price,
-                                        periodStart,
-                                        periodEnd,
-                                        null,
-                                        false)))
-                        .status())
-                .isEqualTo(200);
-        assertThat(webhooks.deliver(event(
-                                eventId(),
-                                "invoice.payment_failed",
-                                Instant.now(),
-                                invoice(
-                                        invoiceId,
-                                        customer,
-                                        subscriptionId,
-                                        "open",
-                                        2000,
-                                        0,
-                                        1,
-                                        Instant.now(),
-                                        periodStart,
-                                        periodEnd)))
-                        .status())
-                .isEqualTo(200);
+        org.deliverOk(org.subscriptionEvent("customer.subscription.created", Instant.now(), "active"));
+        org.deliverOk(event(
+                "invoice.payment_failed", Instant.now(), org.invoice(invoiceId, "open", 2000, 0, 1, Instant.now())));
 
-        List<JsonNode> events = events(owner);
+        List<JsonNode> events = events(org.owner());
         JsonNode activated = only(events, "subscription.activated");
         assertThat(activated.get("actor").get("type").asString()).isEqualTo("provider");
         assertThat(activated.get("target").get("type").asString()).isEqualTo("subscription");

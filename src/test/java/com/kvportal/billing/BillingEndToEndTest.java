@@ -235,8 +235,7 @@ class BillingEndToEndTest extends IntegrationTest {
     void shouldRecordTheSubscriptionOfTheOrganizationInTheProvidersSessionWhoeverCallsBack() {
         Api a = api();
         Api.Account accountA = a.signup();
-        Api b = api();
-        b.signup();
+        Api b = signedUp();
         String sessionId = a.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
                 .json()
                 .get("session_id")
@@ -269,11 +268,8 @@ class BillingEndToEndTest extends IntegrationTest {
         return api.get("/api/v1/billing/invoices").json().get("invoices");
     }
 
-    private int subscriptionRows(Api.Account account) {
-        return jdbc.sql("select count(*) from subscriptions where organization_id = ?")
-                .param(account.organizationId())
-                .query(Integer.class)
-                .single();
+    private long subscriptionRows(Api.Account account) {
+        return count("select count(*) from subscriptions where organization_id = ?", account.organizationId());
     }
 
     private List<String> billingAccounts(Api.Account account) {
@@ -287,10 +283,7 @@ class BillingEndToEndTest extends IntegrationTest {
     private void awaitEventsDelivered() {
         await(
                 "the sandbox's events are delivered",
-                () -> jdbc.sql("select count(*) from sandbox_events where delivered_at is null")
-                                .query(Integer.class)
-                                .single()
-                        == 0);
+                () -> count("select count(*) from sandbox_events where delivered_at is null") == 0);
     }
 
     private static void await(String what, Callable<Boolean> condition) {

@@ -4,11 +4,9 @@ import static com.kvportal.billing.StripePayloads.event;
 import static com.kvportal.billing.StripePayloads.eventId;
 import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.itemLine;
-import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.BillingEventsTest.Recorder;
-import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
@@ -18,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +42,6 @@ import tools.jackson.databind.JsonNode;
 @TestPropertySource(properties = "PAYMENT_WEBHOOK_SECRET=" + Webhooks.SECRET)
 @Import(Recorder.class)
 class BillingEventsTest extends IntegrationTest {
-
-    private static final String PRICE_PRO = SandboxStandIn.PRICE_PRO;
 
     /** Records billing's events with whether they arrived inside a transaction; fails once where asked. */
     @TestConfiguration
@@ -91,54 +86,19 @@ class BillingEventsTest extends IntegrationTest {
     @Autowired
     MeterRegistry meters;
 
-    private Webhooks webhooks;
-    private Api owner;
-    private Api.Account account;
-    private String customer;
-    private String subscriptionId;
-    private final Instant periodStart =
-            Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(30));
-    private final Instant periodEnd = periodStart.plus(Duration.ofDays(30));
+    private ProviderCustomer org;
 
     @BeforeEach
     void anOrganizationWithAProviderCustomer() {
-        webhooks = new Webhooks(baseUrl());
-        owner = api();
-        account = owner.signup();
-        customer = "cus_" + StripePayloads.random();
-        subscriptionId = "sub_" + StripePayloads.random();
-        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
-                .params(account.organizationId(), customer, account.customerId())
-                .update();
-    }
-
-    private void deliverOk(String body) {
-        Api.Response response = webhooks.deliver(body);
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ofDays(30));
     }
 
     private void subscribed(Instant at) {
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.created",
-                at,
-                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, false)));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.created", at, "active"));
     }
 
     private String renewalDraft(String invoiceId, String billingReason, String status, List<String> extraLines) {
-        return StripePayloads.invoice(
-                invoiceId,
-                customer,
-                subscriptionId,
-                status,
-                billingReason,
-                2000,
-                0,
-                0,
-                Instant.now(),
-                periodStart,
-                periodEnd,
-                extraLines);
+        return org.invoice(invoiceId, status, billingReason, 2000, 0, 0, Instant.now(), extraLines);
     }
 
     /** This organization's events of {@code type}, in the order they were published. */
@@ -147,49 +107,34 @@ class BillingEventsTest extends IntegrationTest {
                 .map(Recorder.Received::event)
                 .filter(type::isInstance)
                 .map(type::cast)
-                .filter(e -> organizationOf(e).equals(account.organizationId()))
+                .filter(e -> organizationOf(e).equals(org.organizationId()))
                 .toList();
     }
 
     private List<Object> receivedOfThisOrganization() {
         return recorder.received.stream()
                 .map(Recorder.Received::event)
-                .filter(e -> organizationOf(e).equals(account.organizationId()))
+                .filter(e -> organizationOf(e).equals(org.organizationId()))
                 .toList();
     }
 
+    /** The organization a billing event is about: every one of them names it as {@code organizationId}. */
     private static UUID organizationOf(Object event) {
-        if (event instanceof RenewalInvoiceDrafted e) {
-            return e.organizationId();
-        } else if (event instanceof SubscriptionActivated e) {
-            return e.organizationId();
-        } else if (event instanceof SubscriptionUpdated e) {
-            return e.organizationId();
-        } else if (event instanceof SubscriptionCancelScheduled e) {
-            return e.organizationId();
-        } else if (event instanceof SubscriptionEnded e) {
-            return e.organizationId();
-        } else if (event instanceof InvoicePaid e) {
-            return e.organizationId();
-        } else if (event instanceof InvoicePaymentFailed e) {
-            return e.organizationId();
-        } else if (event instanceof CheckoutStarted e) {
-            return e.organizationId();
+        try {
+            return (UUID) event.getClass().getMethod("organizationId").invoke(event);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(event + " names no organization", e);
         }
-        return new UUID(0, 0);
     }
 
     private JsonNode onlyInvoice() {
-        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+        JsonNode invoices = org.invoices();
         assertThat(invoices.size()).isOne();
         return invoices.get(0);
     }
 
-    private int invoiceRows(String providerInvoiceId) {
-        return jdbc.sql("select count(*) from invoices where provider_invoice_id = ?")
-                .param(providerInvoiceId)
-                .query(Integer.class)
-                .single();
+    private long invoiceRows(String providerInvoiceId) {
+        return count("select count(*) from invoices where provider_invoice_id = ?", providerInvoiceId);
     }
 
     private boolean processed(String eventId) {
@@ -214,15 +159,12 @@ class BillingEventsTest extends IntegrationTest {
         subscribed(Instant.now().minusSeconds(60));
         String invoiceId = "in_" + StripePayloads.random();
 
-        deliverOk(event(
-                eventId(),
-                "invoice.created",
-                Instant.now(),
-                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+        org.deliverOk(event(
+                "invoice.created", Instant.now(), renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
 
         assertThat(received(RenewalInvoiceDrafted.class))
                 .containsExactly(new RenewalInvoiceDrafted(
-                        account.organizationId(), invoiceId, customer, Tier.PRO, periodStart, periodEnd));
+                        org.organizationId(), invoiceId, org.customer(), Tier.PRO, org.periodStart(), org.periodEnd()));
         assertThat(recorder.received.stream()
                         .filter(r -> r.event() instanceof RenewalInvoiceDrafted e
                                 && e.providerInvoiceId().equals(invoiceId)))
@@ -230,8 +172,10 @@ class BillingEventsTest extends IntegrationTest {
         JsonNode invoice = onlyInvoice();
         assertThat(invoice.get("provider_invoice_id").asString()).isEqualTo(invoiceId);
         assertThat(invoice.get("status").asString()).isEqualTo("draft");
-        assertThat(invoice.get("period_start").asString()).isEqualTo(periodStart.toString());
-        assertThat(invoice.get("period_end").asString()).isEqualTo(periodEnd.toString());
+        assertThat(invoice.get("period_start").asString())
+                .isEqualTo(org.periodStart().toString());
+        assertThat(invoice.get("period_end").asString())
+                .isEqualTo(org.periodEnd().toString());
         JsonNode lines = invoice.get("lines");
         assertThat(lines.size()).isOne();
         assertThat(lines.get(0).get("description").asString()).isEqualTo("1 × Pro (at $20.00 / month)");
@@ -246,16 +190,10 @@ class BillingEventsTest extends IntegrationTest {
         String first = "in_" + StripePayloads.random();
         String finalized = "in_" + StripePayloads.random();
 
-        deliverOk(event(
-                eventId(),
-                "invoice.created",
-                Instant.now(),
-                renewalDraft(first, "subscription_create", "draft", List.of())));
-        deliverOk(event(
-                eventId(),
-                "invoice.created",
-                Instant.now(),
-                renewalDraft(finalized, "subscription_cycle", "open", List.of())));
+        org.deliverOk(event(
+                "invoice.created", Instant.now(), renewalDraft(first, "subscription_create", "draft", List.of())));
+        org.deliverOk(event(
+                "invoice.created", Instant.now(), renewalDraft(finalized, "subscription_cycle", "open", List.of())));
 
         assertThat(received(RenewalInvoiceDrafted.class)).isEmpty();
         assertThat(invoiceRows(first)).isOne();
@@ -265,21 +203,10 @@ class BillingEventsTest extends IntegrationTest {
     @Test
     void aRenewalDraftOfAStrangerIsAnswered200AndChangesNothing() {
         String invoiceId = "in_" + StripePayloads.random();
-        String body = StripePayloads.invoice(
-                invoiceId,
-                "cus_" + StripePayloads.random(),
-                subscriptionId,
-                "draft",
-                "subscription_cycle",
-                2000,
-                0,
-                0,
-                Instant.now(),
-                periodStart,
-                periodEnd,
-                List.of());
+        String body = org.withCustomer("cus_" + StripePayloads.random())
+                .invoice(invoiceId, "draft", "subscription_cycle", 2000, 0, 0, Instant.now(), List.of());
 
-        deliverOk(event(eventId(), "invoice.created", Instant.now(), body));
+        org.deliverOk(event("invoice.created", Instant.now(), body));
 
         assertThat(invoiceRows(invoiceId)).isZero();
         assertThat(recorder.received.stream()
@@ -293,16 +220,13 @@ class BillingEventsTest extends IntegrationTest {
         subscribed(Instant.now().minusSeconds(60));
         String invoiceId = "in_" + StripePayloads.random();
         String body = event(
-                eventId(),
-                "invoice.created",
-                Instant.now(),
-                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of()));
+                "invoice.created", Instant.now(), renewalDraft(invoiceId, "subscription_cycle", "draft", List.of()));
         double duplicatesBefore = webhookCount("invoice.created", "duplicate");
 
-        for (Api.Response response : Concurrently.run(8, () -> webhooks.deliver(body))) {
+        for (Api.Response response : Concurrently.run(8, () -> org.deliver(body))) {
             assertThat(response.status()).as(response.toString()).isEqualTo(200);
         }
-        deliverOk(body);
+        org.deliverOk(body);
 
         assertThat(received(RenewalInvoiceDrafted.class)).hasSize(1);
         assertThat(invoiceRows(invoiceId)).isOne();
@@ -321,9 +245,9 @@ class BillingEventsTest extends IntegrationTest {
                 Instant.now(),
                 renewalDraft(invoiceId, "subscription_cycle", "draft", List.of()));
         double failedBefore = webhookCount("invoice.created", "failed");
-        recorder.failNextRenewal.add(account.organizationId());
+        recorder.failNextRenewal.add(org.organizationId());
 
-        Api.Response failed = webhooks.deliver(body);
+        Api.Response failed = org.deliver(body);
 
         assertThat(failed.status()).as(failed.toString()).isGreaterThanOrEqualTo(500);
         assertThat(processed(id)).isFalse();
@@ -331,8 +255,8 @@ class BillingEventsTest extends IntegrationTest {
         assertThat(received(RenewalInvoiceDrafted.class)).isEmpty();
         assertThat(webhookCount("invoice.created", "failed") - failedBefore).isEqualTo(1);
 
-        deliverOk(body);
-        deliverOk(body);
+        org.deliverOk(body);
+        org.deliverOk(body);
 
         assertThat(processed(id)).isTrue();
         assertThat(received(RenewalInvoiceDrafted.class)).hasSize(1);
@@ -346,37 +270,19 @@ class BillingEventsTest extends IntegrationTest {
         subscribed(Instant.now().minusSeconds(120));
         String invoiceId = "in_" + StripePayloads.random();
         Instant drafted = Instant.now().minusSeconds(60);
-        deliverOk(event(
-                eventId(),
-                "invoice.created",
-                drafted,
-                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+        org.deliverOk(
+                event("invoice.created", drafted, renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
         String overage = itemLine(invoiceId, "Storage overage: 5 × 10 GiB above 100 GiB", 5, 1000, "storage_overage");
         String untagged = itemLine(invoiceId, "A one-off item", 1, 300, null);
 
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(event(
                 "invoice.paid",
                 Instant.now(),
-                StripePayloads.invoice(
-                        invoiceId,
-                        customer,
-                        subscriptionId,
-                        "paid",
-                        "subscription_cycle",
-                        3300,
-                        3300,
-                        1,
-                        drafted,
-                        periodStart,
-                        periodEnd,
-                        List.of(overage, untagged))));
+                org.invoice(
+                        invoiceId, "paid", "subscription_cycle", 3300, 3300, 1, drafted, List.of(overage, untagged))));
         // the draft's event again, with a new id: older news, it changes nothing
-        deliverOk(event(
-                eventId(),
-                "invoice.created",
-                drafted,
-                renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+        org.deliverOk(
+                event("invoice.created", drafted, renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
 
         JsonNode invoice = onlyInvoice();
         assertThat(invoice.get("status").asString()).isEqualTo("paid");
@@ -397,14 +303,9 @@ class BillingEventsTest extends IntegrationTest {
         subscribed(Instant.now().minusSeconds(60));
         String invoiceId = "in_" + StripePayloads.random();
         Instant now = Instant.now();
-        deliverOk(event(
-                eventId(),
-                "invoice.payment_failed",
-                now,
-                invoice(invoiceId, customer, subscriptionId, "open", 2000, 0, 1, now, periodStart, periodEnd)));
+        org.deliverOk(event("invoice.payment_failed", now, org.invoice(invoiceId, "open", 2000, 0, 1, now)));
 
-        deliverOk(event(
-                eventId(), "invoice.created", now, renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
+        org.deliverOk(event("invoice.created", now, renewalDraft(invoiceId, "subscription_cycle", "draft", List.of())));
 
         assertThat(onlyInvoice().get("status").asString()).isEqualTo("open");
         // the late draft is still announced: an item for it goes pending when the provider refuses it
@@ -418,44 +319,31 @@ class BillingEventsTest extends IntegrationTest {
         Instant t = Instant.now().minusSeconds(100);
         subscribed(t);
         String subscriptionUuid = jdbc.sql("select id::text from subscriptions where provider_subscription_id = ?")
-                .param(subscriptionId)
+                .param(org.subscriptionId())
                 .query(String.class)
                 .single();
         UUID id = UUID.fromString(subscriptionUuid);
         String failing = "in_" + StripePayloads.random();
-        deliverOk(event(
-                eventId(),
-                "invoice.payment_failed",
-                t.plusSeconds(10),
-                invoice(failing, customer, subscriptionId, "open", 2000, 0, 1, t, periodStart, periodEnd)));
-        deliverOk(event(
-                eventId(),
-                "invoice.paid",
-                t.plusSeconds(20),
-                invoice(failing, customer, subscriptionId, "paid", 2000, 2000, 2, t, periodStart, periodEnd)));
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.updated",
-                t.plusSeconds(30),
-                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, true)));
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.deleted",
-                t.plusSeconds(40),
-                subscription(subscriptionId, customer, "canceled", PRICE_PRO, periodStart, periodEnd, null, true)));
+        org.deliverOk(event("invoice.payment_failed", t.plusSeconds(10), org.invoice(failing, "open", 2000, 0, 1, t)));
+        org.deliverOk(event("invoice.paid", t.plusSeconds(20), org.invoice(failing, "paid", 2000, 2000, 2, t)));
+        org.deliverOk(
+                event("customer.subscription.updated", t.plusSeconds(30), org.subscription("active", null, true)));
+        org.deliverOk(
+                event("customer.subscription.deleted", t.plusSeconds(40), org.subscription("canceled", null, true)));
 
-        UUID org = account.organizationId();
+        UUID organization = org.organizationId();
         assertThat(receivedOfThisOrganization())
                 .containsExactly(
-                        new SubscriptionActivated(org, id, Tier.PRO),
-                        new InvoicePaymentFailed(org, failing, 1),
-                        new SubscriptionUpdated(org, id, Tier.PRO, SubscriptionStatus.PAST_DUE),
-                        new InvoicePaid(org, failing, 2000, "usd"),
-                        new SubscriptionUpdated(org, id, Tier.PRO, SubscriptionStatus.ACTIVE),
-                        new SubscriptionCancelScheduled(org, id, periodEnd),
-                        new SubscriptionEnded(org, id, customer, Tier.PRO, periodStart, periodEnd));
+                        new SubscriptionActivated(organization, id, Tier.PRO),
+                        new InvoicePaymentFailed(organization, failing, 1),
+                        new SubscriptionUpdated(organization, id, Tier.PRO, SubscriptionStatus.PAST_DUE),
+                        new InvoicePaid(organization, failing, 2000, "usd"),
+                        new SubscriptionUpdated(organization, id, Tier.PRO, SubscriptionStatus.ACTIVE),
+                        new SubscriptionCancelScheduled(organization, id, org.periodEnd()),
+                        new SubscriptionEnded(
+                                organization, id, org.customer(), Tier.PRO, org.periodStart(), org.periodEnd()));
         assertThat(recorder.received.stream()
-                        .filter(r -> organizationOf(r.event()).equals(org)))
+                        .filter(r -> organizationOf(r.event()).equals(organization)))
                 .allMatch(Recorder.Received::inTransaction);
     }
 
@@ -463,18 +351,11 @@ class BillingEventsTest extends IntegrationTest {
     void olderOrDuplicateNewsAnnouncesNothing() {
         Instant t = Instant.now().minusSeconds(100);
         subscribed(t);
-        String body = event(
-                eventId(),
-                "customer.subscription.updated",
-                t.plusSeconds(10),
-                subscription(subscriptionId, customer, "past_due", PRICE_PRO, periodStart, periodEnd, null, false));
-        deliverOk(body);
-        deliverOk(body);
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.updated",
-                t.minusSeconds(10),
-                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, true)));
+        String body = org.subscriptionEvent("customer.subscription.updated", t.plusSeconds(10), "past_due");
+        org.deliverOk(body);
+        org.deliverOk(body);
+        org.deliverOk(
+                event("customer.subscription.updated", t.minusSeconds(10), org.subscription("active", null, true)));
 
         assertThat(receivedOfThisOrganization()).hasSize(2);
         assertThat(received(SubscriptionUpdated.class)).hasSize(1);
@@ -501,7 +382,7 @@ class BillingEventsTest extends IntegrationTest {
     @Test
     void theCurrentPeriodIsTheSubscriptionsWhileItLivesAndTheCalendarMonthOtherwise() {
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
-        OrganizationPlans.PlanPeriod month = organizationPlans.currentPeriod(account.organizationId(), Instant.now());
+        OrganizationPlans.PlanPeriod month = organizationPlans.currentPeriod(org.organizationId(), Instant.now());
         assertThat(month.plan().tier()).isEqualTo(Tier.FREE);
         assertThat(month.start())
                 .isEqualTo(today.withDayOfMonth(1).atStartOfDay(ZoneOffset.UTC).toInstant());
@@ -510,15 +391,15 @@ class BillingEventsTest extends IntegrationTest {
                         .plusMonths(1)
                         .atStartOfDay(ZoneOffset.UTC)
                         .toInstant());
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.FREE);
 
         subscribed(Instant.now());
 
-        OrganizationPlans.PlanPeriod period = organizationPlans.currentPeriod(account.organizationId(), Instant.now());
-        assertThat(period.start()).isEqualTo(periodStart);
-        assertThat(period.end()).isEqualTo(periodEnd);
+        OrganizationPlans.PlanPeriod period = organizationPlans.currentPeriod(org.organizationId(), Instant.now());
+        assertThat(period.start()).isEqualTo(org.periodStart());
+        assertThat(period.end()).isEqualTo(org.periodEnd());
         assertThat(period.plan().tier()).isEqualTo(Tier.PRO);
-        Plan plan = billing.effectivePlan(account.organizationId());
+        Plan plan = billing.effectivePlan(org.organizationId());
         assertThat(plan.tier()).isEqualTo(Tier.PRO);
         assertThat(plan.storageBytes()).isEqualTo(107_374_182_400L);
         assertThat(plan.overageBytes()).isEqualTo(10_737_418_240L);
@@ -528,27 +409,23 @@ class BillingEventsTest extends IntegrationTest {
     @Test
     void theEffectivePlansOfOrganizationsWhoseSubscriptionsChangedAreReadInOneCall() {
         Instant before = Instant.now().minusSeconds(60);
-        assertThat(organizationPlans.effectivePlansChangedSince(before)).doesNotContainKey(account.organizationId());
+        assertThat(organizationPlans.effectivePlansChangedSince(before)).doesNotContainKey(org.organizationId());
 
         subscribed(Instant.now().minusSeconds(30));
         assertThat(organizationPlans
                         .effectivePlansChangedSince(before)
-                        .get(account.organizationId())
+                        .get(org.organizationId())
                         .tier())
                 .isEqualTo(Tier.PRO);
 
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.deleted",
-                Instant.now(),
-                subscription(subscriptionId, customer, "canceled", PRICE_PRO, periodStart, periodEnd, null, false)));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.deleted", Instant.now(), "canceled"));
         assertThat(organizationPlans
                         .effectivePlansChangedSince(before)
-                        .get(account.organizationId())
+                        .get(org.organizationId())
                         .tier())
                 .isEqualTo(Tier.FREE);
         assertThat(organizationPlans.effectivePlansChangedSince(Instant.now().plusSeconds(60)))
-                .doesNotContainKey(account.organizationId());
+                .doesNotContainKey(org.organizationId());
     }
 
     // --- the schema ---
@@ -597,8 +474,9 @@ class BillingEventsTest extends IntegrationTest {
         double rejected = webhookCount("unknown", "rejected");
 
         subscribed(Instant.now());
-        deliverOk(event(eventId(), "plan.created", Instant.now(), "{\"id\": \"price_1\", \"object\": \"plan\"}"));
-        assertThat(webhooks.post("{}", "t=1,v1=" + "ab".repeat(32)).status()).isEqualTo(400);
+        org.deliverOk(event("plan.created", Instant.now(), "{\"id\": \"price_1\", \"object\": \"plan\"}"));
+        assertThat(org.webhooks().post("{}", "t=1,v1=" + "ab".repeat(32)).status())
+                .isEqualTo(400);
 
         assertThat(webhookCount("customer.subscription.created", "applied") - applied)
                 .isEqualTo(1);

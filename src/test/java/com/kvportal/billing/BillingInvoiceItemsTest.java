@@ -131,6 +131,15 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         Awaitility.await(what).atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(condition);
     }
 
+    /** Waits until the renewal, the newer of two invoices, is paid with two lines. */
+    private void awaitPaidRenewalWithTwoLines(String what) {
+        await(
+                what,
+                () -> invoices().size() == 2
+                        && status(invoices().get(0)).equals("paid")
+                        && lines(invoices().get(0)).size() == 2);
+    }
+
     private void advance() {
         Api.Response advanced = browser.post("/sandbox/subscriptions/" + subscriptionId + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
@@ -154,11 +163,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
 
         advance();
 
-        await(
-                "the renewal is paid with its overage line",
-                () -> invoices().size() == 2
-                        && status(invoices().get(0)).equals("paid")
-                        && lines(invoices().get(0)).size() == 2);
+        awaitPaidRenewalWithTwoLines("the renewal is paid with its overage line");
         JsonNode renewal = invoices().get(0);
         assertThat(renewal.get("amount_due_cents").asLong()).isEqualTo(3000);
         assertThat(renewal.get("amount_paid_cents").asLong()).isEqualTo(3000);
@@ -197,11 +202,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
 
         advance();
 
-        await(
-                "the renewal carries the pending item",
-                () -> invoices().size() == 2
-                        && status(invoices().get(0)).equals("paid")
-                        && lines(invoices().get(0)).size() == 2);
+        awaitPaidRenewalWithTwoLines("the renewal carries the pending item");
         assertThat(invoices().get(0).get("amount_due_cents").asLong()).isEqualTo(3000);
         assertThat(lines(invoices().get(0)).stream()
                         .filter(line -> line.get("kind").asString().equals("storage_overage")))

@@ -13,7 +13,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -51,19 +50,8 @@ class BillingProviderDownTest extends IntegrationTest {
         assertThat(response.header("Content-Type")).startsWith("application/problem+json");
     }
 
-    private int billingAccounts(UUID organizationId) {
-        return jdbc.sql("select count(*) from billing_accounts where organization_id = ?")
-                .param(organizationId)
-                .query(Integer.class)
-                .single();
-    }
-
-    private String linkCustomer(Api.Account account) {
-        String customer = "cus_" + StripePayloads.random();
-        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
-                .params(account.organizationId(), customer, account.customerId())
-                .update();
-        return customer;
+    private long billingAccounts(UUID organizationId) {
+        return count("select count(*) from billing_accounts where organization_id = ?", organizationId);
     }
 
     @Test
@@ -80,7 +68,7 @@ class BillingProviderDownTest extends IntegrationTest {
     void shouldAnswer502ToCheckoutWhenOnlyTheSessionCannotBeMade() {
         Api session = api();
         Api.Account account = session.signup();
-        linkCustomer(account);
+        ProviderCustomer.link(jdbc, account);
 
         assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
 
@@ -92,32 +80,16 @@ class BillingProviderDownTest extends IntegrationTest {
     void shouldAnswer502ToThePortal() {
         Api session = api();
         Api.Account account = session.signup();
-        linkCustomer(account);
+        ProviderCustomer.link(jdbc, account);
 
         assertProviderUnavailable(session.post("/api/v1/billing/portal"));
     }
 
     @Test
     void shouldAnswer502ToCancelAndKeepTheSubscriptionRunning() {
-        Api session = api();
-        Api.Account account = session.signup();
-        String customer = linkCustomer(account);
-        Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Api.Response delivered = new Webhooks(baseUrl())
-                .deliver(event(
-                        eventId(),
-                        "customer.subscription.created",
-                        Instant.now(),
-                        subscription(
-                                "sub_" + StripePayloads.random(),
-                                customer,
-                                "active",
-                                PRICE_PRO,
-                                start,
-                                start.plus(Duration.ofDays(30)),
-                                null,
-                                false)));
-        assertThat(delivered.status()).as(delivered.toString()).isEqualTo(200);
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
+        Api session = org.owner();
+        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
 
         assertProviderUnavailable(session.post("/api/v1/billing/cancel"));
 
@@ -138,28 +110,13 @@ class BillingProviderDownTest extends IntegrationTest {
 
     @Test
     void shouldAnswer5xxToACheckoutCompletedEventWhileTheProviderCannotBeAskedSoThatItIsRetried() {
-        Api session = api();
-        Api.Account account = session.signup();
-        String customer = linkCustomer(account);
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
         String id = eventId();
-        String body = event(
-                id,
-                "checkout.session.completed",
-                Instant.now(),
-                StripePayloads.checkoutSession(
-                        "cs_test_" + StripePayloads.random(),
-                        account.organizationId(),
-                        account.customerId(),
-                        customer,
-                        "sub_" + StripePayloads.random()));
 
-        Api.Response response = new Webhooks(baseUrl()).deliver(body);
+        Api.Response response = org.deliver(org.completedCheckout(id, org.organizationId(), org.customer()));
 
         assertThat(response.status()).isGreaterThanOrEqualTo(500);
-        assertThat(jdbc.sql("select count(*) from processed_webhook_events where event_id = ?")
-                        .param(id)
-                        .query(Integer.class)
-                        .single())
+        assertThat(count("select count(*) from processed_webhook_events where event_id = ?", id))
                 .isZero();
     }
 }

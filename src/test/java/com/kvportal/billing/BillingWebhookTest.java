@@ -6,7 +6,6 @@ import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
@@ -16,6 +15,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,50 +31,16 @@ import tools.jackson.databind.JsonNode;
 /** The webhook: its signature check, exactly-once and in-order application, and each event's effect. */
 class BillingWebhookTest extends IntegrationTest {
 
-    private static final String PRICE_PRO = SandboxStandIn.PRICE_PRO;
     private static final Pattern EVENT_ID = Pattern.compile("evt_[0-9A-Za-z]+");
 
     @Autowired
     Billing billing;
 
-    private Webhooks webhooks;
-    private Api owner;
-    private Api.Account account;
-    private String customer;
-    private String subscriptionId;
-    private final Instant periodStart =
-            Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
-    private final Instant periodEnd = periodStart.plus(Duration.ofDays(30));
+    private ProviderCustomer org;
 
     @BeforeEach
     void anOrganizationWithAProviderCustomer() {
-        webhooks = new Webhooks(baseUrl());
-        owner = api();
-        account = owner.signup();
-        customer = "cus_" + StripePayloads.random();
-        subscriptionId = "sub_" + StripePayloads.random();
-        jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)")
-                .params(account.organizationId(), customer, account.customerId())
-                .update();
-    }
-
-    private String subscriptionEvent(String type, Instant created, String status) {
-        return event(
-                eventId(),
-                type,
-                created,
-                subscription(subscriptionId, customer, status, PRICE_PRO, periodStart, periodEnd, null, false));
-    }
-
-    private JsonNode currentSubscription() {
-        Api.Response response = owner.get("/api/v1/billing/subscription");
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        return response.json().get("subscription");
-    }
-
-    private void deliverOk(String body) {
-        Api.Response response = webhooks.deliver(body);
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ofDays(1));
     }
 
     /** How many of the events in these bodies are recorded as processed (scoped: the context is shared). */
@@ -87,11 +54,8 @@ class BillingWebhookTest extends IntegrationTest {
                 .single();
     }
 
-    private int subscriptionRows() {
-        return jdbc.sql("select count(*) from subscriptions where organization_id = ?")
-                .param(account.organizationId())
-                .query(Integer.class)
-                .single();
+    private long subscriptionRows() {
+        return count("select count(*) from subscriptions where organization_id = ?", org.organizationId());
     }
 
     // --- signature ---
@@ -99,24 +63,26 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldApplyAValidlySignedSubscriptionEvent() {
         Instant now = Instant.now();
-        deliverOk(subscriptionEvent("customer.subscription.created", now, "active"));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.created", now, "active"));
 
-        JsonNode subscription = currentSubscription();
+        JsonNode subscription = org.currentSubscription();
         assertThat(subscription.get("status").asString()).isEqualTo("active");
         assertThat(subscription.get("organization_id").asString())
-                .isEqualTo(account.organizationId().toString());
+                .isEqualTo(org.organizationId().toString());
         assertThat(subscription.get("customer_id").asString())
-                .isEqualTo(account.customerId().toString());
-        assertThat(subscription.get("provider_customer_id").asString()).isEqualTo(customer);
-        assertThat(subscription.get("provider_subscription_id").asString()).isEqualTo(subscriptionId);
+                .isEqualTo(org.account().customerId().toString());
+        assertThat(subscription.get("provider_customer_id").asString()).isEqualTo(org.customer());
+        assertThat(subscription.get("provider_subscription_id").asString()).isEqualTo(org.subscriptionId());
         assertThat(subscription.get("plan_id").asString())
                 .isEqualTo(billing.plans().get(1).id().toString());
-        assertThat(subscription.get("current_period_start").asString()).isEqualTo(periodStart.toString());
-        assertThat(subscription.get("current_period_end").asString()).isEqualTo(periodEnd.toString());
+        assertThat(subscription.get("current_period_start").asString())
+                .isEqualTo(org.periodStart().toString());
+        assertThat(subscription.get("current_period_end").asString())
+                .isEqualTo(org.periodEnd().toString());
         assertThat(subscription.get("cancel_at").isNull()).isTrue();
         assertThat(subscription.get("created_at").asString()).endsWith("Z");
         assertThat(subscription.get("updated_at").asString()).endsWith("Z");
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.PRO);
     }
 
     /** A request the webhook must refuse: how it is sent, given the event body and the webhooks client. */
@@ -136,20 +102,12 @@ class BillingWebhookTest extends IntegrationTest {
                         (webhooks, body) -> webhooks.post(body, signedNow("whsec_someone_else", body))),
                 refusal(
                         "a timestamp older than five minutes",
-                        (webhooks, body) -> webhooks.post(
-                                body,
-                                Webhooks.header(
-                                        Webhooks.SECRET,
-                                        Instant.now().minusSeconds(301).getEpochSecond(),
-                                        body))),
+                        (webhooks, body) ->
+                                webhooks.post(body, signedAt(Instant.now().minusSeconds(301), body))),
                 refusal(
                         "a timestamp far in the future",
-                        (webhooks, body) -> webhooks.post(
-                                body,
-                                Webhooks.header(
-                                        Webhooks.SECRET,
-                                        Instant.now().plusSeconds(600).getEpochSecond(),
-                                        body))),
+                        (webhooks, body) ->
+                                webhooks.post(body, signedAt(Instant.now().plusSeconds(600), body))),
                 refusal("no signature header", (webhooks, body) -> webhooks.post(body, null)));
         Stream<Arguments> malformed = Stream.<java.util.function.BiFunction<Long, String, String>>of(
                         (now, good) -> "",
@@ -175,6 +133,10 @@ class BillingWebhookTest extends IntegrationTest {
         return Arguments.of(Named.of(name, refused));
     }
 
+    private static String signedAt(Instant at, String body) {
+        return Webhooks.header(Webhooks.SECRET, at.getEpochSecond(), body);
+    }
+
     private static String signedNow(String secret, String body) {
         return Webhooks.header(secret, Instant.now().getEpochSecond(), body);
     }
@@ -182,9 +144,9 @@ class BillingWebhookTest extends IntegrationTest {
     @ParameterizedTest(name = "refuses {0} with 400 signature_invalid and changes nothing")
     @MethodSource("refusedSignatures")
     void shouldRefuseAnEventWhoseSignatureDoesNotProveTheProviderSentIt(Refused refused) {
-        String body = subscriptionEvent("customer.subscription.created", Instant.now(), "active");
+        String body = org.subscriptionEvent("customer.subscription.created", Instant.now(), "active");
 
-        Api.Response response = refused.send(webhooks, body);
+        Api.Response response = refused.send(org.webhooks(), body);
 
         assertThat(response.status()).as(response.toString()).isEqualTo(400);
         assertThat(response.code()).isEqualTo("signature_invalid");
@@ -194,10 +156,10 @@ class BillingWebhookTest extends IntegrationTest {
 
     @Test
     void shouldAcceptATimestampWithinFiveMinutes() {
-        String body = subscriptionEvent("customer.subscription.created", Instant.now(), "active");
+        String body = org.subscriptionEvent("customer.subscription.created", Instant.now(), "active");
         long recent = Instant.now().minusSeconds(240).getEpochSecond();
 
-        Api.Response response = webhooks.post(body, Webhooks.header(Webhooks.SECRET, recent, body));
+        Api.Response response = org.webhooks().post(body, Webhooks.header(Webhooks.SECRET, recent, body));
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         assertThat(subscriptionRows()).isOne();
@@ -205,12 +167,12 @@ class BillingWebhookTest extends IntegrationTest {
 
     @Test
     void shouldAcceptWhenAnyOfSeveralV1SignaturesMatches() {
-        String body = subscriptionEvent("customer.subscription.created", Instant.now(), "active");
+        String body = org.subscriptionEvent("customer.subscription.created", Instant.now(), "active");
         long now = Instant.now().getEpochSecond();
         String header = "t=" + now + ",v1=" + Webhooks.v1("whsec_old_secret", now, body) + ",v1="
                 + Webhooks.v1(Webhooks.SECRET, now, body) + ",v0=" + "ab".repeat(32);
 
-        Api.Response response = webhooks.post(body, header);
+        Api.Response response = org.webhooks().post(body, header);
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         assertThat(subscriptionRows()).isOne();
@@ -219,9 +181,9 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldCheckTheSignatureOverTheRawBytes() {
         // a body with non-ASCII text and unusual whitespace is signed and checked byte for byte
-        String body = subscriptionEvent("customer.subscription.created", Instant.now(), "active")
+        String body = org.subscriptionEvent("customer.subscription.created", Instant.now(), "active")
                 .replace("\"metadata\": {},\n  \"next", "\"metadata\": {\"note\": \"Grüße \\u00e9 😀\"},\n\t\"next");
-        Api.Response response = webhooks.deliver(body);
+        Api.Response response = org.deliver(body);
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         assertThat(subscriptionRows()).isOne();
     }
@@ -229,9 +191,9 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldAnswer413ToABodyOverOneMebibyte() {
         String padding = " ".repeat(1024 * 1024);
-        String body = subscriptionEvent("customer.subscription.created", Instant.now(), "active") + padding;
+        String body = org.subscriptionEvent("customer.subscription.created", Instant.now(), "active") + padding;
 
-        Api.Response response = webhooks.deliver(body);
+        Api.Response response = org.deliver(body);
 
         assertThat(response.status()).isEqualTo(413);
         assertThat(subscriptionRows()).isZero();
@@ -240,7 +202,7 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldAnswer400ToASignedBodyThatIsNoEvent() {
         for (String body : List.of("not json", "[]", "{\"id\": \"evt_1\"}", "{\"object\": \"event\"}")) {
-            Api.Response response = webhooks.deliver(body);
+            Api.Response response = org.deliver(body);
             assertThat(response.status()).as(body + " " + response).isEqualTo(400);
             assertThat(response.code()).isEqualTo("malformed_event");
         }
@@ -249,56 +211,30 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldAnswer400AndChangeNothingForASignedEventWithATimestampNoProviderSends() {
         Instant farFuture = Instant.ofEpochSecond(1_000_000_000_000_000L); // a valid Instant, the year 31 million
-        String now = subscriptionEvent("customer.subscription.updated", Instant.now(), "active");
+        String now = org.subscriptionEvent("customer.subscription.updated", Instant.now(), "active");
         List<String> bodies = List.of(
                 // beyond what an Instant holds
                 now.replaceFirst("\"created\": \\d+", "\"created\": 100000000000000000000"),
                 now.replaceFirst("\"created\": \\d+", "\"created\": 100000000000000000"),
                 event(
-                        eventId(),
                         "customer.subscription.updated",
                         Instant.now(),
-                        subscription(
-                                subscriptionId, customer, "active", PRICE_PRO, periodStart, farFuture, null, false)),
+                        org.over(org.periodStart(), farFuture).subscription("active")),
+                event("customer.subscription.updated", Instant.now(), org.subscription("active", farFuture, false)),
                 event(
-                        eventId(),
-                        "customer.subscription.updated",
-                        Instant.now(),
-                        subscription(
-                                subscriptionId,
-                                customer,
-                                "active",
-                                PRICE_PRO,
-                                periodStart,
-                                periodEnd,
-                                farFuture,
-                                false)),
-                event(
-                        eventId(),
                         "invoice.paid",
                         Instant.now(),
-                        invoice(
-                                "in_" + StripePayloads.random(),
-                                customer,
-                                subscriptionId,
-                                "paid",
-                                2000,
-                                2000,
-                                1,
-                                farFuture,
-                                periodStart,
-                                periodEnd)));
+                        org.invoice("in_" + StripePayloads.random(), "paid", 2000, 2000, 1, farFuture)));
 
         int processed = processedEvents(bodies);
 
         for (String body : bodies) {
-            Api.Response response = webhooks.deliver(body);
+            Api.Response response = org.deliver(body);
             assertThat(response.status()).as(response.toString()).isEqualTo(400);
             assertThat(response.code()).isEqualTo("malformed_event");
         }
         assertThat(subscriptionRows()).isZero();
-        assertThat(owner.get("/api/v1/billing/invoices").json().get("invoices").size())
-                .isZero();
+        assertThat(org.invoices().size()).isZero();
         assertThat(processedEvents(bodies)).isEqualTo(processed);
     }
 
@@ -306,27 +242,20 @@ class BillingWebhookTest extends IntegrationTest {
 
     @Test
     void shouldApplyAnEventDeliveredTwentyTimesConcurrentlyExactlyOnce() throws Exception {
-        deliverOk(
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(60), "active"));
         String id = eventId();
-        String body = event(
-                id,
-                "customer.subscription.updated",
-                Instant.now(),
-                subscription(subscriptionId, customer, "past_due", PRICE_PRO, periodStart, periodEnd, null, false));
+        String body = event(id, "customer.subscription.updated", Instant.now(), org.subscription("past_due"));
 
-        for (Api.Response response : Concurrently.run(20, () -> webhooks.deliver(body))) {
+        for (Api.Response response : Concurrently.run(20, () -> org.deliver(body))) {
             assertThat(response.status()).as(response.toString()).isEqualTo(200);
         }
 
-        assertThat(jdbc.sql("select count(*) from processed_webhook_events where event_id = ?")
-                        .param(id)
-                        .query(Integer.class)
-                        .single())
+        assertThat(count("select count(*) from processed_webhook_events where event_id = ?", id))
                 .isOne();
         // the row was last written by the very transaction that recorded the event, and by no other
         String effectTransaction = jdbc.sql("select xmin::text from subscriptions where provider_subscription_id = ?")
-                .param(subscriptionId)
+                .param(org.subscriptionId())
                 .query(String.class)
                 .single();
         String eventTransaction = jdbc.sql("select xmin::text from processed_webhook_events where event_id = ?")
@@ -334,119 +263,87 @@ class BillingWebhookTest extends IntegrationTest {
                 .query(String.class)
                 .single();
         assertThat(effectTransaction).isEqualTo(eventTransaction);
-        assertThat(currentSubscription().get("status").asString()).isEqualTo("past_due");
+        assertThat(org.currentSubscription().get("status").asString()).isEqualTo("past_due");
     }
 
     @Test
     void shouldAnswer200ToADuplicateAndApplyItOnce() {
-        String body =
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(10), "active");
-        deliverOk(body);
+        String body = org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(10), "active");
+        org.deliverOk(body);
         // newer news in between; the duplicate must not bring the old state back
-        deliverOk(subscriptionEvent("customer.subscription.updated", Instant.now(), "past_due"));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.updated", Instant.now(), "past_due"));
 
-        deliverOk(body);
+        org.deliverOk(body);
 
-        assertThat(currentSubscription().get("status").asString()).isEqualTo("past_due");
+        assertThat(org.currentSubscription().get("status").asString()).isEqualTo("past_due");
     }
 
     @Test
     void shouldKeepTheNewerStateWhenAnOlderUpdateArrivesLater() {
         Instant newer = Instant.now();
         Instant older = newer.minusSeconds(120);
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.updated",
-                newer,
-                subscription(subscriptionId, customer, "active", PRICE_PRO, periodStart, periodEnd, null, true)));
+        org.deliverOk(event("customer.subscription.updated", newer, org.subscription("active", null, true)));
 
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(event(
                 "customer.subscription.updated",
                 older,
-                subscription(
-                        subscriptionId,
-                        customer,
-                        "past_due",
-                        PRICE_PRO,
-                        periodStart.minus(Duration.ofDays(30)),
-                        periodStart,
-                        null,
-                        false)));
+                org.over(org.periodStart().minus(Duration.ofDays(30)), org.periodStart())
+                        .subscription("past_due")));
 
-        JsonNode subscription = currentSubscription();
+        JsonNode subscription = org.currentSubscription();
         assertThat(subscription.get("status").asString()).isEqualTo("active");
-        assertThat(subscription.get("current_period_end").asString()).isEqualTo(periodEnd.toString());
-        assertThat(subscription.get("cancel_at").asString()).isEqualTo(periodEnd.toString());
+        assertThat(subscription.get("current_period_end").asString())
+                .isEqualTo(org.periodEnd().toString());
+        assertThat(subscription.get("cancel_at").asString())
+                .isEqualTo(org.periodEnd().toString());
     }
 
     @Test
     void shouldApplyAnUpdateNewerThanTheState() {
-        deliverOk(
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
-        Instant cancelAt = periodEnd.minus(Duration.ofDays(3));
-        Instant nextEnd = periodEnd.plus(Duration.ofDays(30));
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(60), "active"));
+        Instant cancelAt = org.periodEnd().minus(Duration.ofDays(3));
+        Instant nextEnd = org.periodEnd().plus(Duration.ofDays(30));
 
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(event(
                 "customer.subscription.updated",
                 Instant.now(),
-                subscription(subscriptionId, customer, "active", PRICE_PRO, periodEnd, nextEnd, cancelAt, false)));
+                org.over(org.periodEnd(), nextEnd).subscription("active", cancelAt, false)));
 
-        JsonNode subscription = currentSubscription();
-        assertThat(subscription.get("current_period_start").asString()).isEqualTo(periodEnd.toString());
+        JsonNode subscription = org.currentSubscription();
+        assertThat(subscription.get("current_period_start").asString())
+                .isEqualTo(org.periodEnd().toString());
         assertThat(subscription.get("current_period_end").asString()).isEqualTo(nextEnd.toString());
         assertThat(subscription.get("cancel_at").asString()).isEqualTo(cancelAt.toString());
     }
 
     @Test
     void shouldRecordTheFreePlanForAPriceItDoesNotSell() {
-        deliverOk(event(
-                eventId(),
-                "customer.subscription.created",
-                Instant.now(),
-                subscription(
-                        subscriptionId, customer, "active", "price_unknown", periodStart, periodEnd, null, false)));
+        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo("price_unknown")));
 
-        assertThat(currentSubscription().get("plan").get("tier").asString()).isEqualTo("free");
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
+        assertThat(org.currentSubscription().get("plan").get("tier").asString()).isEqualTo("free");
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.FREE);
     }
 
     @Test
     void shouldIgnoreAnEventAboutAnUnknownCustomer() {
         String stranger = "cus_" + StripePayloads.random();
-        Api.Response response = webhooks.deliver(event(
-                eventId(),
+        Api.Response response = org.deliver(event(
                 "customer.subscription.created",
                 Instant.now(),
-                subscription(subscriptionId, stranger, "active", PRICE_PRO, periodStart, periodEnd, null, false)));
-        Api.Response invoiceResponse = webhooks.deliver(event(
-                eventId(),
+                org.withCustomer(stranger).subscription("active")));
+        Api.Response invoiceResponse = org.deliver(event(
                 "invoice.paid",
                 Instant.now(),
-                invoice(
-                        "in_" + StripePayloads.random(),
-                        stranger,
-                        subscriptionId,
-                        "paid",
-                        2000,
-                        2000,
-                        1,
-                        Instant.now(),
-                        periodStart,
-                        periodEnd)));
+                org.withCustomer(stranger)
+                        .invoice("in_" + StripePayloads.random(), "paid", 2000, 2000, 1, Instant.now())));
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(invoiceResponse.status()).isEqualTo(200);
-        assertThat(jdbc.sql("select count(*) from subscriptions where provider_subscription_id = ?")
-                        .param(subscriptionId)
-                        .query(Integer.class)
-                        .single())
+        assertThat(count("select count(*) from subscriptions where provider_subscription_id = ?", org.subscriptionId()))
                 .isZero();
-        assertThat(jdbc.sql("select count(*) from invoices where provider_subscription_id = ?")
-                        .param(subscriptionId)
-                        .query(Integer.class)
-                        .single())
+        assertThat(count("select count(*) from invoices where provider_subscription_id = ?", org.subscriptionId()))
                 .isZero();
     }
 
@@ -458,86 +355,58 @@ class BillingWebhookTest extends IntegrationTest {
                 Instant.now(),
                 """
                 {"id": "%s", "object": "customer", "email": "x@example.com", "metadata": {}}"""
-                        .formatted(customer));
-        deliverOk(body);
-        deliverOk(event(eventId(), "plan.created", Instant.now(), "{\"id\": \"price_1\", \"object\": \"plan\"}"));
+                        .formatted(org.customer()));
+        org.deliverOk(body);
+        org.deliverOk(event("plan.created", Instant.now(), "{\"id\": \"price_1\", \"object\": \"plan\"}"));
         assertThat(subscriptionRows()).isZero();
     }
 
-    @Test
-    void shouldIgnoreACompletedCheckoutOfAnOrganizationThatDoesNotExist() {
-        Api.Response response = webhooks.deliver(event(
-                eventId(),
-                "checkout.session.completed",
-                Instant.now(),
-                StripePayloads.checkoutSession(
-                        "cs_test_" + StripePayloads.random(),
-                        java.util.UUID.randomUUID(),
-                        account.customerId(),
-                        customer,
-                        subscriptionId)));
-
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        assertThat(subscriptionRows()).isZero();
+    /** Completed checkouts the webhook must ignore, made for this test's organization. */
+    static Stream<Arguments> checkoutsToIgnore() {
+        return Stream.of(
+                checkout(
+                        "of an organization that does not exist",
+                        org -> org.completedCheckout(UUID.randomUUID(), org.customer())),
+                checkout(
+                        "naming another provider customer than the organization's",
+                        org -> org.completedCheckout(org.organizationId(), "cus_" + StripePayloads.random())),
+                // the provider here is the sandbox, which has never heard of this subscription
+                checkout(
+                        "whose subscription the provider does not know",
+                        org -> org.completedCheckout(org.organizationId(), org.customer())));
     }
 
-    @Test
-    void shouldIgnoreACompletedCheckoutNamingAnotherProviderCustomerThanTheOrganizations() {
-        Api.Response response = webhooks.deliver(event(
-                eventId(),
-                "checkout.session.completed",
-                Instant.now(),
-                StripePayloads.checkoutSession(
-                        "cs_test_" + StripePayloads.random(),
-                        account.organizationId(),
-                        account.customerId(),
-                        "cus_" + StripePayloads.random(),
-                        subscriptionId)));
+    private static Arguments checkout(String name, Function<ProviderCustomer, String> body) {
+        return Arguments.of(Named.of(name, body));
+    }
+
+    @ParameterizedTest(name = "ignores a completed checkout {0}")
+    @MethodSource("checkoutsToIgnore")
+    void shouldIgnoreACompletedCheckoutThatIsNotTheOrganizations(Function<ProviderCustomer, String> checkout) {
+        Api.Response response = org.deliver(checkout.apply(org));
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         assertThat(subscriptionRows()).isZero();
         assertThat(jdbc.sql("select provider_customer_id from billing_accounts where organization_id = ?")
-                        .param(account.organizationId())
+                        .param(org.organizationId())
                         .query(String.class)
                         .single())
-                .isEqualTo(customer);
-    }
-
-    @Test
-    void shouldIgnoreACompletedCheckoutWhoseSubscriptionTheProviderDoesNotKnow() {
-        // the provider here is the sandbox, which has never heard of this subscription
-        Api.Response response = webhooks.deliver(event(
-                eventId(),
-                "checkout.session.completed",
-                Instant.now(),
-                StripePayloads.checkoutSession(
-                        "cs_test_" + StripePayloads.random(),
-                        account.organizationId(),
-                        account.customerId(),
-                        customer,
-                        subscriptionId)));
-
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        assertThat(subscriptionRows()).isZero();
+                .isEqualTo(org.customer());
     }
 
     // --- effects ---
 
     @Test
     void shouldRecordAPaidInvoiceAndReactivateAPastDueSubscription() {
-        deliverOk(
-                subscriptionEvent("customer.subscription.updated", Instant.now().minusSeconds(60), "past_due"));
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.updated", Instant.now().minusSeconds(60), "past_due"));
         String invoiceId = "in_" + StripePayloads.random();
         Instant created = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.SECONDS);
 
-        deliverOk(event(
-                eventId(),
-                "invoice.paid",
-                Instant.now(),
-                invoice(invoiceId, customer, subscriptionId, "paid", 2000, 2000, 2, created, periodStart, periodEnd)));
+        org.deliverOk(event("invoice.paid", Instant.now(), org.invoice(invoiceId, "paid", 2000, 2000, 2, created)));
 
-        assertThat(currentSubscription().get("status").asString()).isEqualTo("active");
-        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+        assertThat(org.currentSubscription().get("status").asString()).isEqualTo("active");
+        JsonNode invoices = org.invoices();
         assertThat(invoices.size()).isOne();
         JsonNode invoice = invoices.get(0);
         assertThat(invoice.get("provider_invoice_id").asString()).isEqualTo(invoiceId);
@@ -547,147 +416,91 @@ class BillingWebhookTest extends IntegrationTest {
         assertThat(invoice.get("currency").asString()).isEqualTo("usd");
         assertThat(invoice.get("attempt_count").asInt()).isEqualTo(2);
         assertThat(invoice.get("hosted_invoice_url").asString()).contains(invoiceId);
-        assertThat(invoice.get("period_start").asString()).isEqualTo(periodStart.toString());
-        assertThat(invoice.get("period_end").asString()).isEqualTo(periodEnd.toString());
+        assertThat(invoice.get("period_start").asString())
+                .isEqualTo(org.periodStart().toString());
+        assertThat(invoice.get("period_end").asString())
+                .isEqualTo(org.periodEnd().toString());
         assertThat(invoice.get("created_at").asString()).isEqualTo(created.toString());
         assertThat(invoice.get("updated_at").asString()).endsWith("Z");
         assertThat(invoice.get("organization_id").asString())
-                .isEqualTo(account.organizationId().toString());
+                .isEqualTo(org.organizationId().toString());
         assertThat(invoice.get("subscription_id").asString())
-                .isEqualTo(currentSubscription().get("id").asString());
+                .isEqualTo(org.currentSubscription().get("id").asString());
         assertThat(invoice.get("id").asString()).hasSize(36);
     }
 
     @Test
     void shouldRecordAFailedPaymentAndMakeTheSubscriptionPastDue() {
-        deliverOk(
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(60), "active"));
         String invoiceId = "in_" + StripePayloads.random();
 
-        deliverOk(event(
-                eventId(),
-                "invoice.payment_failed",
-                Instant.now(),
-                invoice(
-                        invoiceId,
-                        customer,
-                        subscriptionId,
-                        "open",
-                        2000,
-                        0,
-                        1,
-                        Instant.now(),
-                        periodStart,
-                        periodEnd)));
+        org.deliverOk(event(
+                "invoice.payment_failed", Instant.now(), org.invoice(invoiceId, "open", 2000, 0, 1, Instant.now())));
 
-        assertThat(currentSubscription().get("status").asString()).isEqualTo("past_due");
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
-        JsonNode invoice =
-                owner.get("/api/v1/billing/invoices").json().get("invoices").get(0);
+        assertThat(org.currentSubscription().get("status").asString()).isEqualTo("past_due");
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.PRO);
+        JsonNode invoice = org.invoices().get(0);
         assertThat(invoice.get("status").asString()).isEqualTo("open");
         assertThat(invoice.get("attempt_count").asInt()).isEqualTo(1);
         assertThat(invoice.get("amount_paid_cents").asLong()).isZero();
 
         // the second attempt fails too: same invoice, attempt count 2
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(event(
                 "invoice.payment_failed",
                 Instant.now().plusSeconds(1),
-                invoice(
-                        invoiceId,
-                        customer,
-                        subscriptionId,
-                        "open",
-                        2000,
-                        0,
-                        2,
-                        Instant.now(),
-                        periodStart,
-                        periodEnd)));
-        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+                org.invoice(invoiceId, "open", 2000, 0, 2, Instant.now())));
+        JsonNode invoices = org.invoices();
         assertThat(invoices.size()).isOne();
         assertThat(invoices.get(0).get("attempt_count").asInt()).isEqualTo(2);
     }
 
     @Test
     void shouldKeepAPaidInvoicePaidWhenAnOlderFailureArrivesLater() {
-        deliverOk(
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(60), "active"));
         String invoiceId = "in_" + StripePayloads.random();
         Instant now = Instant.now();
-        deliverOk(event(
-                eventId(),
-                "invoice.paid",
-                now,
-                invoice(invoiceId, customer, subscriptionId, "paid", 2000, 2000, 2, now, periodStart, periodEnd)));
+        org.deliverOk(event("invoice.paid", now, org.invoice(invoiceId, "paid", 2000, 2000, 2, now)));
 
-        deliverOk(event(
-                eventId(),
-                "invoice.payment_failed",
-                now.minusSeconds(30),
-                invoice(invoiceId, customer, subscriptionId, "open", 2000, 0, 1, now, periodStart, periodEnd)));
+        org.deliverOk(
+                event("invoice.payment_failed", now.minusSeconds(30), org.invoice(invoiceId, "open", 2000, 0, 1, now)));
 
-        assertThat(owner.get("/api/v1/billing/invoices")
-                        .json()
-                        .get("invoices")
-                        .get(0)
-                        .get("status")
-                        .asString())
-                .isEqualTo("paid");
-        assertThat(currentSubscription().get("status").asString()).isEqualTo("active");
+        assertThat(org.invoices().get(0).get("status").asString()).isEqualTo("paid");
+        assertThat(org.currentSubscription().get("status").asString()).isEqualTo("active");
     }
 
     @Test
     void shouldRecordAnInvoiceThatArrivesBeforeItsSubscriptionAndLinkItLater() {
         String invoiceId = "in_" + StripePayloads.random();
-        deliverOk(event(
-                eventId(),
-                "invoice.paid",
-                Instant.now(),
-                invoice(
-                        invoiceId,
-                        customer,
-                        subscriptionId,
-                        "paid",
-                        2000,
-                        2000,
-                        1,
-                        Instant.now(),
-                        periodStart,
-                        periodEnd)));
-        JsonNode before =
-                owner.get("/api/v1/billing/invoices").json().get("invoices").get(0);
+        org.deliverOk(
+                event("invoice.paid", Instant.now(), org.invoice(invoiceId, "paid", 2000, 2000, 1, Instant.now())));
+        JsonNode before = org.invoices().get(0);
         assertThat(before.get("subscription_id").isNull()).isTrue();
 
-        deliverOk(subscriptionEvent("customer.subscription.created", Instant.now(), "active"));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.created", Instant.now(), "active"));
 
-        JsonNode after =
-                owner.get("/api/v1/billing/invoices").json().get("invoices").get(0);
+        JsonNode after = org.invoices().get(0);
         assertThat(after.get("subscription_id").asString())
-                .isEqualTo(currentSubscription().get("id").asString());
+                .isEqualTo(org.currentSubscription().get("id").asString());
     }
 
     @Test
     void shouldListInvoicesNewestFirst() {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         for (int i = 0; i < 3; i++) {
-            deliverOk(event(
-                    eventId(),
+            org.deliverOk(event(
                     "invoice.paid",
                     now,
-                    invoice(
+                    org.invoice(
                             "in_" + i + StripePayloads.random(),
-                            customer,
-                            subscriptionId,
                             "paid",
                             2000,
                             2000,
                             1,
-                            now.minus(Duration.ofDays(30L * (2 - i))),
-                            periodStart,
-                            periodEnd)));
+                            now.minus(Duration.ofDays(30L * (2 - i))))));
         }
-        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+        JsonNode invoices = org.invoices();
         assertThat(invoices.size()).isEqualTo(3);
         assertThat(invoices.get(0).get("created_at").asString()).isEqualTo(now.toString());
         assertThat(invoices.get(2).get("created_at").asString())
@@ -697,49 +510,35 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldListTheLaterPeriodFirstWhenTwoInvoicesWereCreatedInTheSameSecond() {
         Instant created = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Instant nextEnd = periodEnd.plus(Duration.ofDays(30));
+        Instant nextEnd = org.periodEnd().plus(Duration.ofDays(30));
         String renewal = "in_" + StripePayloads.random();
         // the renewal's event arrives first; the order still follows the periods
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(event(
                 "invoice.payment_failed",
                 created,
-                invoice(renewal, customer, subscriptionId, "open", 2000, 0, 1, created, periodEnd, nextEnd)));
-        deliverOk(event(
-                eventId(),
-                "invoice.paid",
-                created,
-                invoice(
-                        "in_" + StripePayloads.random(),
-                        customer,
-                        subscriptionId,
-                        "paid",
-                        2000,
-                        2000,
-                        1,
-                        created,
-                        periodStart,
-                        periodEnd)));
+                org.over(org.periodEnd(), nextEnd).invoice(renewal, "open", 2000, 0, 1, created)));
+        org.deliverOk(event(
+                "invoice.paid", created, org.invoice("in_" + StripePayloads.random(), "paid", 2000, 2000, 1, created)));
 
-        JsonNode invoices = owner.get("/api/v1/billing/invoices").json().get("invoices");
+        JsonNode invoices = org.invoices();
         assertThat(invoices.get(0).get("provider_invoice_id").asString()).isEqualTo(renewal);
         assertThat(invoices.get(1).get("status").asString()).isEqualTo("paid");
     }
 
     @Test
     void shouldCancelOnDeletedAndPutTheOrganizationBackOnFree() {
-        deliverOk(
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(60), "active"));
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.PRO);
 
-        deliverOk(subscriptionEvent("customer.subscription.deleted", Instant.now(), "canceled"));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.deleted", Instant.now(), "canceled"));
 
-        Api.Response response = owner.get("/api/v1/billing/subscription");
+        Api.Response response = org.owner().get("/api/v1/billing/subscription");
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.code()).isEqualTo("subscription_not_found");
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.FREE);
         assertThat(jdbc.sql("select status from subscriptions where provider_subscription_id = ?")
-                        .param(subscriptionId)
+                        .param(org.subscriptionId())
                         .query(String.class)
                         .single())
                 .isEqualTo("canceled");
@@ -748,34 +547,23 @@ class BillingWebhookTest extends IntegrationTest {
     @Test
     void shouldNeverBringACanceledSubscriptionBack() {
         Instant now = Instant.now();
-        deliverOk(subscriptionEvent("customer.subscription.deleted", now, "canceled"));
+        org.deliverOk(org.subscriptionEvent("customer.subscription.deleted", now, "canceled"));
 
         // a late update, even one stamped the same second, does not revive it
-        deliverOk(subscriptionEvent("customer.subscription.updated", now, "active"));
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(org.subscriptionEvent("customer.subscription.updated", now, "active"));
+        org.deliverOk(event(
                 "invoice.paid",
                 now.plusSeconds(5),
-                invoice(
-                        "in_" + StripePayloads.random(),
-                        customer,
-                        subscriptionId,
-                        "paid",
-                        2000,
-                        2000,
-                        1,
-                        now,
-                        periodStart,
-                        periodEnd)));
+                org.invoice("in_" + StripePayloads.random(), "paid", 2000, 2000, 1, now)));
 
-        assertThat(owner.get("/api/v1/billing/subscription").status()).isEqualTo(404);
-        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
+        assertThat(org.owner().get("/api/v1/billing/subscription").status()).isEqualTo(404);
+        assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.FREE);
     }
 
     @Test
     void shouldNotLetAnotherOrganizationsCustomerTouchThisOrganizationsSubscription() {
-        deliverOk(
-                subscriptionEvent("customer.subscription.created", Instant.now().minusSeconds(60), "active"));
+        org.deliverOk(org.subscriptionEvent(
+                "customer.subscription.created", Instant.now().minusSeconds(60), "active"));
         Api other = api();
         Api.Account otherAccount = other.signup();
         String otherCustomer = "cus_" + StripePayloads.random();
@@ -784,27 +572,25 @@ class BillingWebhookTest extends IntegrationTest {
                 .update();
 
         // an event naming the other organization's customer with this organization's subscription id
-        deliverOk(event(
-                eventId(),
+        org.deliverOk(event(
                 "customer.subscription.deleted",
                 Instant.now(),
-                subscription(
-                        subscriptionId, otherCustomer, "canceled", PRICE_PRO, periodStart, periodEnd, null, false)));
+                org.withCustomer(otherCustomer).subscription("canceled")));
 
-        assertThat(currentSubscription().get("status").asString()).isEqualTo("active");
+        assertThat(org.currentSubscription().get("status").asString()).isEqualTo("active");
         assertThat(other.get("/api/v1/billing/subscription").status()).isEqualTo(404);
     }
 
     @Test
     void shouldKeepTheRawBytesOfTheSignedBodyIntact() {
-        byte[] body = subscriptionEvent("customer.subscription.created", Instant.now(), "active")
+        byte[] body = org.subscriptionEvent("customer.subscription.created", Instant.now(), "active")
                 .getBytes(StandardCharsets.UTF_8);
         long now = Instant.now().getEpochSecond();
         String header = Webhooks.header(Webhooks.SECRET, now, new String(body, StandardCharsets.UTF_8));
         byte[] withTrailingNewline = Arrays.copyOf(body, body.length + 1);
         withTrailingNewline[body.length] = '\n';
 
-        assertThat(webhooks.post(withTrailingNewline, header).status()).isEqualTo(400);
-        assertThat(webhooks.post(body, header).status()).isEqualTo(200);
+        assertThat(org.webhooks().post(withTrailingNewline, header).status()).isEqualTo(400);
+        assertThat(org.webhooks().post(body, header).status()).isEqualTo(200);
     }
 }

@@ -25,6 +25,11 @@ final class StripePayloads {
         return UUID.randomUUID().toString().replace("-", "").substring(0, 24);
     }
 
+    /** An event about {@code object} under a fresh id. */
+    static String event(String type, Instant created, String object) {
+        return event(eventId(), type, created, object);
+    }
+
     static String event(String id, String type, Instant created, String object) {
         return """
                 {
@@ -152,33 +157,6 @@ final class StripePayloads {
                         cancelAt == null ? "null" : String.valueOf(cancelAt.getEpochSecond()),
                         cancelAtPeriodEnd,
                         random());
-    }
-
-    /** A renewal invoice of {@code subscription} for one period, with its one subscription line. */
-    static String invoice(
-            String id,
-            String customer,
-            String subscription,
-            String status,
-            long amountDue,
-            long amountPaid,
-            int attemptCount,
-            Instant created,
-            Instant periodStart,
-            Instant periodEnd) {
-        return invoice(
-                id,
-                customer,
-                subscription,
-                status,
-                "subscription_cycle",
-                amountDue,
-                amountPaid,
-                attemptCount,
-                created,
-                periodStart,
-                periodEnd,
-                List.of());
     }
 
     /** An invoice line of a Stripe invoice item (e.g. the storage overage), with {@code metadata.kind}. */

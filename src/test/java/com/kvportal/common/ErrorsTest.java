@@ -38,16 +38,12 @@ class ErrorsTest extends IntegrationTest {
         return Map.of("Content-Type", "application/json");
     }
 
-    private int projectsOf(Api.Account account) {
-        return jdbc.sql("select count(*) from projects where organization_id = ?")
-                .param(account.organizationId())
-                .query(Integer.class)
-                .single();
+    private long projectsOf(Api.Account account) {
+        return count("select count(*) from projects where organization_id = ?", account.organizationId());
     }
 
     private Api signedIn() {
-        Api api = api();
-        api.signup();
+        Api api = signedUp();
         return api;
     }
 
@@ -178,7 +174,7 @@ class ErrorsTest extends IntegrationTest {
     void shouldAnswer413ProblemForABodyOver64KibWithContentLength() {
         Api session = api();
         Api.Account account = session.signup();
-        int projects = projectsOf(account);
+        long projects = projectsOf(account);
         byte[] body = jsonOf(64 * KIB + 1);
 
         assertProblem(

@@ -1,5 +1,6 @@
 package com.kvportal.dashboard;
 
+import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -20,26 +21,6 @@ class UsageDashboardIT extends BrowserIntegration {
 
     static final long MIB = 1L << 20;
 
-    void report(UUID projectId, long bytes, Instant at) {
-        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
-                .post(
-                        "/api/v1/usage/storage",
-                        Map.of(
-                                "samples",
-                                List.of(Map.of(
-                                        "id",
-                                        "s-" + UUID.randomUUID(),
-                                        "project_id",
-                                        projectId.toString(),
-                                        "bytes",
-                                        bytes,
-                                        "at",
-                                        at.toString()))));
-        assertThat(response.json().get("accepted").asInt())
-                .as(response.toString())
-                .isEqualTo(1);
-    }
-
     @Test
     @SuppressWarnings("unchecked")
     void shouldChartTheDailyStorageAgainstTheAllowanceAndShowEachProject() {
@@ -48,13 +29,10 @@ class UsageDashboardIT extends BrowserIntegration {
         Api api = Api.withKey(baseUrl(), admin);
         UUID project = UUID.fromString(
                 api.get("/api/v1/session").json().get("project_id").asString());
-        UUID photos = UUID.fromString(api.post("/api/v1/projects", Map.of("name", "Photos"))
-                .json()
-                .get("id")
-                .asString());
+        UUID photos = api.createProject("Photos");
         Instant now = Instant.now();
-        report(project, 256 * MIB, now.minus(Duration.ofMinutes(30)));
-        report(photos, 512 * MIB, now.minus(Duration.ofMinutes(10)));
+        report(baseUrl(), project, 256 * MIB, now.minus(Duration.ofMinutes(30)));
+        report(baseUrl(), photos, 512 * MIB, now.minus(Duration.ofMinutes(10)));
         JsonNode usage = api.get("/api/v1/usage").json();
 
         browser.open(baseUrl() + "/dashboard/billing");
@@ -128,7 +106,7 @@ class UsageDashboardIT extends BrowserIntegration {
                 .json()
                 .get("project_id")
                 .asString());
-        report(project, 1024 * MIB, Instant.now().minusSeconds(5));
+        report(baseUrl(), project, 1024 * MIB, Instant.now().minusSeconds(5));
 
         browser.open(baseUrl() + "/dashboard/billing");
         browser.visible("content");

@@ -27,8 +27,20 @@ import org.junit.jupiter.api.Test;
  */
 class SandboxInvoicesTest extends SandboxTest {
 
+    private static final String ITEMS = "/v1/invoiceitems";
+
     private static final long PERIOD_START = 1_767_225_600L;
     private static final long PERIOD_END = 1_769_904_000L;
+
+    /** A new invoice of the customer that takes up the customer's pending invoice items. */
+    private Invoice invoiceOfPendingItems(String customer) throws StripeException {
+        return stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+                        .build());
+    }
 
     @Test
     void shouldKeepAnItemWithoutInvoicePendingAndPutItOnTheCustomersNextRenewal() throws StripeException {
@@ -107,12 +119,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(eventTypesAbout(draft.getId()))
                 .containsExactly("invoice.created", "invoice.finalized", "invoice.paid", "invoice.payment_succeeded");
         // nothing is pending any more: a second invoice is empty
-        Invoice empty = stripe().v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
-                        .build());
+        Invoice empty = invoiceOfPendingItems(customer);
         assertThat(empty.getLines().getData()).isEmpty();
         assertThat(empty.getAmountDue()).isZero();
     }
@@ -172,12 +179,7 @@ class SandboxInvoicesTest extends SandboxTest {
         InvoiceItem again = stripe().v1().invoiceItems().create(overage(customer, null, 4), key);
 
         assertThat(again.getId()).isEqualTo(first.getId());
-        Invoice invoice = stripe().v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
-                        .build());
+        Invoice invoice = invoiceOfPendingItems(customer);
         assertThat(invoice.getLines().getData()).hasSize(1);
         assertThat(invoice.getAmountDue()).isEqualTo(800L);
     }
@@ -191,65 +193,25 @@ class SandboxInvoicesTest extends SandboxTest {
                 .create(InvoiceCreateParams.builder().setCustomer(other).build())
                 .getId();
 
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "unit_amount_decimal=200")
-                        .errorCode())
-                .isEqualTo("parameter_missing");
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=cus_nope&unit_amount_decimal=200"))
-                .satisfies(r -> {
-                    assertThat(r.status()).isEqualTo(400);
-                    assertThat(r.errorCode()).isEqualTo("resource_missing");
-                });
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&invoice=in_nope&amount=5")
-                        .errorCode())
-                .isEqualTo("resource_missing");
-        assertThat(stripeApi(
-                                "POST",
-                                "/v1/invoiceitems",
-                                "customer=" + customer + "&invoice=" + othersDraft + "&amount=5")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer).errorCode())
-                .isEqualTo("parameter_missing");
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&unit_amount_decimal=-1")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&unit_amount_decimal=abc")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&amount=1&unit_amount_decimal=1")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi(
-                                "POST",
-                                "/v1/invoiceitems",
-                                "customer=" + customer + "&unit_amount_decimal=200&quantity=-1")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi(
-                                "POST",
-                                "/v1/invoiceitems",
-                                "customer=" + customer + "&unit_amount_decimal=200&quantity=1000000000")
-                        .errorCode())
-                .isEqualTo("amount_too_large");
-        assertThat(stripeApi(
-                                "POST",
-                                "/v1/invoiceitems",
-                                "customer=" + customer + "&unit_amount_decimal=200&currency=eur")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi(
-                                "POST",
-                                "/v1/invoiceitems",
-                                "customer=" + customer + "&unit_amount_decimal=200&period[start]=10&period[end]=5")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi("POST", "/v1/invoiceitems", "customer=" + customer + "&amount=5&price=price_x")
-                        .errorCode())
-                .isEqualTo("parameter_unknown");
-        assertThat(jdbc.sql("select count(*) from sandbox_invoice_items where customer = ?")
-                        .param(customer)
-                        .query(Long.class)
-                        .single())
+        String withCustomer = "customer=" + customer + "&";
+        assertRefused(ITEMS, "unit_amount_decimal=200", "parameter_missing");
+        assertStripeError(
+                stripeApi("POST", "/v1/invoiceitems", "customer=cus_nope&unit_amount_decimal=200"),
+                400,
+                "resource_missing");
+        assertRefused(ITEMS, withCustomer + "invoice=in_nope&amount=5", "resource_missing");
+        assertRefused(ITEMS, withCustomer + "invoice=" + othersDraft + "&amount=5", "parameter_invalid");
+        assertRefused(ITEMS, "customer=" + customer, "parameter_missing");
+        assertRefused(ITEMS, withCustomer + "unit_amount_decimal=-1", "parameter_invalid");
+        assertRefused(ITEMS, withCustomer + "unit_amount_decimal=abc", "parameter_invalid");
+        assertRefused(ITEMS, withCustomer + "amount=1&unit_amount_decimal=1", "parameter_invalid");
+        assertRefused(ITEMS, withCustomer + "unit_amount_decimal=200&quantity=-1", "parameter_invalid");
+        assertRefused(ITEMS, withCustomer + "unit_amount_decimal=200&quantity=1000000000", "amount_too_large");
+        assertRefused(ITEMS, withCustomer + "unit_amount_decimal=200&currency=eur", "parameter_invalid");
+        assertRefused(
+                ITEMS, withCustomer + "unit_amount_decimal=200&period[start]=10&period[end]=5", "parameter_invalid");
+        assertRefused(ITEMS, withCustomer + "amount=5&price=price_x", "parameter_unknown");
+        assertThat(count("select count(*) from sandbox_invoice_items where customer = ?", customer))
                 .isZero();
     }
 
@@ -257,18 +219,13 @@ class SandboxInvoicesTest extends SandboxTest {
     void shouldRefuseBadInvoicesAndUnknownInvoicesToFinalize() throws StripeException {
         String customer = customer("bad-invoices@example.com");
 
-        assertThat(stripeApi("POST", "/v1/invoices", "").errorCode()).isEqualTo("parameter_missing");
-        assertThat(stripeApi("POST", "/v1/invoices", "customer=cus_nope").errorCode())
-                .isEqualTo("resource_missing");
-        assertThat(stripeApi("POST", "/v1/invoices", "customer=" + customer + "&pending_invoice_items_behavior=all")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
-        assertThat(stripeApi("POST", "/v1/invoices", "customer=" + customer + "&auto_advance=maybe")
-                        .errorCode())
-                .isEqualTo("parameter_invalid");
+        assertRefused("/v1/invoices", "", "parameter_missing");
+        assertRefused("/v1/invoices", "customer=cus_nope", "resource_missing");
+        assertRefused(
+                "/v1/invoices", "customer=" + customer + "&pending_invoice_items_behavior=all", "parameter_invalid");
+        assertRefused("/v1/invoices", "customer=" + customer + "&auto_advance=maybe", "parameter_invalid");
         Reply unknown = stripeApi("POST", "/v1/invoices/in_nope/finalize", "");
-        assertThat(unknown.status()).isEqualTo(404);
-        assertThat(unknown.errorCode()).isEqualTo("resource_missing");
+        assertStripeError(unknown, 404, "resource_missing");
         assertThat(stripeApi("GET", "/v1/invoices/in_nope/finalize", null).status())
                 .isEqualTo(404);
     }
@@ -316,8 +273,7 @@ class SandboxInvoicesTest extends SandboxTest {
                         .body())
                 .contains(delivered);
         Reply missing = stripeApi("GET", "/v1/events/evt_nope", null);
-        assertThat(missing.status()).isEqualTo(404);
-        assertThat(missing.errorCode()).isEqualTo("resource_missing");
+        assertStripeError(missing, 404, "resource_missing");
         assertThat(stripeApi("GET", "/v1/events?limit=0", null).errorCode()).isEqualTo("parameter_invalid");
     }
 

@@ -55,7 +55,7 @@ class SandboxStripeApiTest extends SandboxTest {
                 stripe().v1().checkout().sessions().retrieve(open.getId());
         assertThat(expired.getStatus()).isEqualTo("expired");
 
-        Reply pay = postJson("/sandbox/checkout/" + open.getId() + "/pay", "{\"outcome\":\"succeeded\"}");
+        Reply pay = pay(open, "{\"outcome\":\"succeeded\"}");
         assertThat(pay.status()).isEqualTo(400);
         assertThat(expired.getSubscription()).isNull();
     }
@@ -81,7 +81,7 @@ class SandboxStripeApiTest extends SandboxTest {
                         SessionRetrieveParams.builder().addExpand("customer").build());
         assertThat(expandedOpen.getCustomerObject().getEmail()).isEqualTo("buyer@example.com");
 
-        Reply paid = postJson("/sandbox/checkout/" + open.getId() + "/pay", "{\"outcome\":\"succeeded\"}");
+        Reply paid = pay(open, "{\"outcome\":\"succeeded\"}");
         assertThat(paid.status()).isEqualTo(303);
         assertThat(paid.header("Location"))
                 .isEqualTo(baseUrl() + "/api/v1/billing/checkout/success?session_id=" + open.getId());
@@ -214,9 +214,7 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(second.getId()).isEqualTo(first.getId());
         assertThat(second.getLastResponse().headers().firstValue("Idempotent-Replayed"))
                 .contains("true");
-        assertThat(jdbc.sql("select count(*) from sandbox_customers where email = 'once@example.com'")
-                        .query(Long.class)
-                        .single())
+        assertThat(count("select count(*) from sandbox_customers where email = 'once@example.com'"))
                 .isEqualTo(1L);
         assertThatThrownBy(() -> stripe().v1()
                         .customers()
@@ -257,63 +255,48 @@ class SandboxStripeApiTest extends SandboxTest {
                         .isEqualTo(404));
     }
 
+    /** A checkout session created through Stripe's API with this form. */
+    private Reply checkout(String form) {
+        return stripeApi("POST", "/v1/checkout/sessions", form);
+    }
+
+    private long checkoutSessions() {
+        return count("select count(*) from sandbox_checkout_sessions");
+    }
+
     @Test
     void shouldRefuseACheckoutForAnUnknownPriceOrCustomerWith400() {
-        long before = jdbc.sql("select count(*) from sandbox_checkout_sessions")
-                .query(Long.class)
-                .single();
-        Reply unknownPrice = stripeApi(
-                "POST",
-                "/v1/checkout/sessions",
-                "mode=subscription&line_items[0][price]=price_nope&line_items[0][quantity]=1"
-                        + "&success_url=https://example.com/ok");
-        assertThat(unknownPrice.status()).isEqualTo(400);
-        assertThat(unknownPrice.errorCode()).isEqualTo("resource_missing");
+        long before = checkoutSessions();
+        Reply unknownPrice = checkout("mode=subscription&line_items[0][price]=price_nope&line_items[0][quantity]=1"
+                + "&success_url=https://example.com/ok");
+        assertStripeError(unknownPrice, 400, "resource_missing");
         assertThat(unknownPrice.json().at("/error/param").asString()).isEqualTo("line_items[0][price]");
 
-        Reply unknownCustomer = stripeApi(
-                "POST",
-                "/v1/checkout/sessions",
-                "mode=subscription&customer=cus_nope&line_items[0][price]=price_sandbox_pro"
-                        + "&success_url=https://example.com/ok");
-        assertThat(unknownCustomer.status()).isEqualTo(400);
-        assertThat(unknownCustomer.errorCode()).isEqualTo("resource_missing");
-        assertThat(jdbc.sql("select count(*) from sandbox_checkout_sessions")
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(before);
+        Reply unknownCustomer = checkout("mode=subscription&customer=cus_nope&line_items[0][price]=price_sandbox_pro"
+                + "&success_url=https://example.com/ok");
+        assertStripeError(unknownCustomer, 400, "resource_missing");
+        assertThat(checkoutSessions()).isEqualTo(before);
     }
 
     @Test
     void shouldRefuseBadCheckoutParametersWith400AndCreateNothing() {
-        long before = jdbc.sql("select count(*) from sandbox_checkout_sessions")
-                .query(Long.class)
-                .single();
+        long before = checkoutSessions();
         String valid = "mode=subscription&line_items[0][price]=price_sandbox_pro&success_url=https://example.com/ok";
 
-        Reply script = stripeApi(
-                "POST",
-                "/v1/checkout/sessions",
-                "mode=subscription&line_items[0][price]=price_sandbox_pro&success_url=javascript:alert(1)");
-        Reply payment = stripeApi("POST", "/v1/checkout/sessions", valid.replace("subscription", "payment"));
-        Reply unknown = stripeApi("POST", "/v1/checkout/sessions", valid + "&colour=red");
-        Reply noSuccessUrl =
-                stripeApi("POST", "/v1/checkout/sessions", "mode=subscription&line_items[0][price]=price_sandbox_pro");
-        Reply zero = stripeApi("POST", "/v1/checkout/sessions", valid + "&line_items[0][quantity]=0");
+        Reply script =
+                checkout("mode=subscription&line_items[0][price]=price_sandbox_pro&success_url=javascript:alert(1)");
+        Reply payment = checkout(valid.replace("subscription", "payment"));
+        Reply unknown = checkout(valid + "&colour=red");
+        Reply noSuccessUrl = checkout("mode=subscription&line_items[0][price]=price_sandbox_pro");
+        Reply zero = checkout(valid + "&line_items[0][quantity]=0");
 
-        assertThat(script.status()).isEqualTo(400);
-        assertThat(script.errorCode()).isEqualTo("parameter_invalid");
+        assertStripeError(script, 400, "parameter_invalid");
         assertThat(payment.status()).isEqualTo(400);
         assertThat(payment.json().at("/error/param").asString()).isEqualTo("mode");
-        assertThat(unknown.status()).isEqualTo(400);
-        assertThat(unknown.errorCode()).isEqualTo("parameter_unknown");
-        assertThat(noSuccessUrl.status()).isEqualTo(400);
-        assertThat(noSuccessUrl.errorCode()).isEqualTo("parameter_missing");
+        assertStripeError(unknown, 400, "parameter_unknown");
+        assertStripeError(noSuccessUrl, 400, "parameter_missing");
         assertThat(zero.status()).isEqualTo(400);
-        assertThat(jdbc.sql("select count(*) from sandbox_checkout_sessions")
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(before);
+        assertThat(checkoutSessions()).isEqualTo(before);
     }
 
     @Test
@@ -357,18 +340,13 @@ class SandboxStripeApiTest extends SandboxTest {
 
     @Test
     void shouldAnswer400NotA500ToParametersThatCannotBeDecodedAndCreateNothing() {
-        int before = jdbc.sql("select count(*) from sandbox_customers")
-                .query(Integer.class)
-                .single();
+        long before = count("select count(*) from sandbox_customers");
         // a bad %-escape, bytes that are not UTF-8 once decoded, a control character in a parameter name
         for (String form : new String[] {"email=%ZZ", "email=%C0%AF", "metadata[%00]=1"}) {
             Reply reply = stripeApi("POST", "/v1/customers", form);
             assertThat(reply.status()).as(form + " " + reply.body()).isEqualTo(400);
         }
-        assertThat(jdbc.sql("select count(*) from sandbox_customers")
-                        .query(Integer.class)
-                        .single())
-                .isEqualTo(before);
+        assertThat(count("select count(*) from sandbox_customers")).isEqualTo(before);
     }
 
     @Test

@@ -8,7 +8,6 @@ import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import com.stripe.model.checkout.Session;
-import com.stripe.param.SubscriptionUpdateParams;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,6 +21,10 @@ class SandboxSurfaceTest extends SandboxTest {
     @Autowired
     SandboxProperties properties;
 
+    private long subscriptionsOf(String customer) {
+        return count("select count(*) from sandbox_subscriptions where customer = ?", customer);
+    }
+
     @Test
     void shouldSendEventsToTheBillingWebhookByDefault() {
         assertThat(properties.webhookPath()).isEqualTo("/api/v1/billing/webhook");
@@ -34,15 +37,11 @@ class SandboxSurfaceTest extends SandboxTest {
     void shouldCreateOneSubscriptionWhenTheSameSessionIsPaidConcurrently() throws Exception {
         Session session = openCheckout("concurrent@example.com");
         long before = eventCount();
-        for (Reply reply : Concurrently.run(4, () -> postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}"))) {
+        for (Reply reply : Concurrently.run(4, () -> pay(session, "{}"))) {
             assertThat(reply.status()).isEqualTo(303);
         }
 
-        assertThat(jdbc.sql("select count(*) from sandbox_subscriptions where customer = ?")
-                        .param(session.getCustomer())
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1L);
+        assertThat(subscriptionsOf(session.getCustomer())).isEqualTo(1L);
         assertThat(eventTypesAfter(before)).hasSize(6);
     }
 
@@ -51,7 +50,7 @@ class SandboxSurfaceTest extends SandboxTest {
         Session session = openCheckout("order@example.com");
         long before = eventCount();
 
-        Reply paid = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
+        Reply paid = pay(session, "{}");
 
         assertThat(paid.status()).isEqualTo(303);
         assertThat(paid.header("Location")).endsWith("session_id=" + session.getId());
@@ -91,7 +90,7 @@ class SandboxSurfaceTest extends SandboxTest {
         Session session = openCheckout("declined@example.com");
         long before = eventCount();
 
-        Reply declined = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"card_declined\"}");
+        Reply declined = pay(session, "{\"outcome\":\"card_declined\"}");
 
         assertThat(declined.status()).isEqualTo(402);
         assertThat(declined.json().at("/error/type").asString()).isEqualTo("card_error");
@@ -106,22 +105,17 @@ class SandboxSurfaceTest extends SandboxTest {
     @Test
     void shouldRedirectAgainWithoutNewEffectsWhenACompleteSessionIsPaidAgain() throws StripeException {
         Session session = openCheckout("twice@example.com");
-        Reply first = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
+        Reply first = pay(session, "{}");
         long events = eventCount();
 
-        Reply second = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{}");
-        Reply declinedAfter =
-                postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"card_declined\"}");
+        Reply second = pay(session, "{}");
+        Reply declinedAfter = pay(session, "{\"outcome\":\"card_declined\"}");
 
         assertThat(second.status()).isEqualTo(303);
         assertThat(second.header("Location")).isEqualTo(first.header("Location"));
         assertThat(declinedAfter.status()).isEqualTo(303);
         assertThat(eventCount()).isEqualTo(events);
-        assertThat(jdbc.sql("select count(*) from sandbox_subscriptions where customer = ?")
-                        .param(session.getCustomer())
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1L);
+        assertThat(subscriptionsOf(session.getCustomer())).isEqualTo(1L);
     }
 
     @Test
@@ -129,11 +123,10 @@ class SandboxSurfaceTest extends SandboxTest {
         Session session = openCheckout("outcome@example.com");
 
         Reply unknown = postJson("/sandbox/checkout/cs_test_nope/pay", "{}");
-        Reply badOutcome = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"maybe\"}");
-        Reply badJson = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{outcome");
+        Reply badOutcome = pay(session, "{\"outcome\":\"maybe\"}");
+        Reply badJson = pay(session, "{outcome");
 
-        assertThat(unknown.status()).isEqualTo(404);
-        assertThat(unknown.errorCode()).isEqualTo("resource_missing");
+        assertStripeError(unknown, 404, "resource_missing");
         assertThat(badOutcome.status()).isEqualTo(400);
         assertThat(badOutcome.json().at("/error/param").asString()).isEqualTo("outcome");
         assertThat(badJson.status()).isEqualTo(400);
@@ -227,13 +220,7 @@ class SandboxSurfaceTest extends SandboxTest {
     @Test
     void shouldEndASubscriptionSetToCancelAtPeriodEndWhenAdvanced() throws StripeException {
         String subscriptionId = payAndSubscribe(openCheckout("ends@example.com"));
-        Subscription canceling = stripe().v1()
-                .subscriptions()
-                .update(
-                        subscriptionId,
-                        SubscriptionUpdateParams.builder()
-                                .setCancelAtPeriodEnd(true)
-                                .build());
+        Subscription canceling = cancelAtPeriodEnd(subscriptionId);
         long before = eventCount();
 
         Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
@@ -244,8 +231,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(eventTypesAfter(before)).containsExactly("customer.subscription.deleted");
 
         Reply again = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
-        assertThat(again.status()).isEqualTo(400);
-        assertThat(again.errorCode()).isEqualTo("subscription_ended");
+        assertStripeError(again, 400, "subscription_ended");
         assertThat(eventTypesAfter(before)).hasSize(1);
     }
 
@@ -258,12 +244,9 @@ class SandboxSurfaceTest extends SandboxTest {
         Reply noOutcome = postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{}");
         Reply badOutcome = postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":1}");
 
-        assertThat(advance.status()).isEqualTo(404);
-        assertThat(advance.errorCode()).isEqualTo("resource_missing");
+        assertStripeError(advance, 404, "resource_missing");
         assertThat(card.status()).isEqualTo(404);
-        assertThat(noOutcome.status()).isEqualTo(400);
-        assertThat(noOutcome.errorCode()).isEqualTo("parameter_missing");
-        assertThat(badOutcome.status()).isEqualTo(400);
-        assertThat(badOutcome.errorCode()).isEqualTo("parameter_invalid");
+        assertStripeError(noOutcome, 400, "parameter_missing");
+        assertStripeError(badOutcome, 400, "parameter_invalid");
     }
 }

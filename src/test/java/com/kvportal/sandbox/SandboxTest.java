@@ -9,8 +9,10 @@ import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
 import com.stripe.model.Invoice;
+import com.stripe.model.Subscription;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -112,6 +114,19 @@ abstract class SandboxTest extends IntegrationTest {
                 "Bearer " + provider.secretKey());
     }
 
+    /** The reply is Stripe's error answer with this status and code. */
+    static void assertStripeError(Reply reply, int status, String code) {
+        assertThat(reply.status()).as(reply.body()).isEqualTo(status);
+        assertThat(reply.errorCode()).isEqualTo(code);
+    }
+
+    /** Stripe's API refuses this form post with this code. */
+    void assertRefused(String path, @Nullable String form, String code) {
+        assertThat(stripeApi("POST", path, form).errorCode())
+                .as(path + " " + form)
+                .isEqualTo(code);
+    }
+
     /** A customer and an open checkout session for the pro price, made through stripe-java. */
     Session openCheckout(String email) throws StripeException {
         Customer customer = stripe().v1()
@@ -140,11 +155,27 @@ abstract class SandboxTest extends IntegrationTest {
                         .build());
     }
 
+    /** Pays the session on the hosted checkout page with this JSON body (an outcome, or none). */
+    Reply pay(Session session, String json) {
+        return postJson("/sandbox/checkout/" + session.getId() + "/pay", json);
+    }
+
     /** Pays an open session with a succeeding card and answers the id of the new subscription. */
     String payAndSubscribe(Session session) throws StripeException {
-        Reply paid = postJson("/sandbox/checkout/" + session.getId() + "/pay", "{\"outcome\":\"succeeded\"}");
+        Reply paid = pay(session, "{\"outcome\":\"succeeded\"}");
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
         return stripe().v1().checkout().sessions().retrieve(session.getId()).getSubscription();
+    }
+
+    /** Sets the subscription to cancel at its period's end, through stripe-java. */
+    Subscription cancelAtPeriodEnd(String subscriptionId) throws StripeException {
+        return stripe().v1()
+                .subscriptions()
+                .update(
+                        subscriptionId,
+                        SubscriptionUpdateParams.builder()
+                                .setCancelAtPeriodEnd(true)
+                                .build());
     }
 
     List<String> eventTypes() {
@@ -154,7 +185,7 @@ abstract class SandboxTest extends IntegrationTest {
     }
 
     long eventCount() {
-        return jdbc.sql("select count(*) from sandbox_events").query(Long.class).single();
+        return count("select count(*) from sandbox_events");
     }
 
     /** The types of the events recorded after the first {@code count}, in creation order. */

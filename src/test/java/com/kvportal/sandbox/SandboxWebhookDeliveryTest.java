@@ -14,7 +14,6 @@ import com.stripe.model.checkout.Session;
 import com.stripe.net.Webhook;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.InvoiceItemCreateParams;
-import com.stripe.param.SubscriptionUpdateParams;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,13 +112,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         await("the declined renewal", Duration.ofSeconds(30), () -> eventTypesAbout(renewal)
                 .contains("invoice.payment_failed"));
         postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"succeeded\"}");
-        stripe().v1()
-                .subscriptions()
-                .update(
-                        subscriptionId,
-                        SubscriptionUpdateParams.builder()
-                                .setCancelAtPeriodEnd(true)
-                                .build());
+        cancelAtPeriodEnd(subscriptionId);
         send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
         List<String> ids = jdbc.sql("select id from sandbox_events order by seq offset ?")
                 .param(before)

@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.net.http.HttpRequest;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 class CredentialsTest extends IntegrationTest {
@@ -37,26 +38,8 @@ class CredentialsTest extends IntegrationTest {
         }
     }
 
-    private static String keyId(Api session, String name) {
-        for (JsonNode key : session.get("/api/v1/api-keys").json().get("keys")) {
-            if (key.get("name").asString().equals(name)) {
-                return key.get("id").asString();
-            }
-        }
-        throw new AssertionError("no key named " + name);
-    }
-
-    private static List<String> keyNames(Api session) {
-        List<String> names = new ArrayList<>();
-        session.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .forEach(k -> names.add(k.get("name").asString()));
-        return names;
-    }
-
-    private int rows(String table) {
-        return jdbc.sql("select count(*) from " + table).query(Integer.class).single();
+    private long rows(String table) {
+        return count("select count(*) from " + table);
     }
 
     @Test
@@ -73,8 +56,7 @@ class CredentialsTest extends IntegrationTest {
 
     @Test
     void shouldReturn401ForAnotherAuthorizationScheme() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("admin", "admin");
 
         Api.Response basic = api().sendRaw(
@@ -88,8 +70,7 @@ class CredentialsTest extends IntegrationTest {
 
     @Test
     void shouldNotFallBackToTheSessionWhenTheBearerIsBad() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
 
         Api.Response response = session.sendRaw(
                 "GET", "/api/v1/projects", HttpRequest.BodyPublishers.noBody(), Map.of("Authorization", "Bearer nope"));
@@ -99,37 +80,29 @@ class CredentialsTest extends IntegrationTest {
 
     @Test
     void shouldReturn401ForARevokedKey() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String raw = session.createKey("doomed", "admin");
         assertThat(Api.withKey(baseUrl(), raw).get("/api/v1/projects").status()).isEqualTo(200);
 
-        assertThat(session.delete("/api/v1/api-keys/" + keyId(session, "doomed"))
-                        .status())
+        assertThat(session.delete("/api/v1/api-keys/" + session.keyId("doomed")).status())
                 .isEqualTo(204);
 
         assertUnauthenticated(Api.withKey(baseUrl(), raw));
     }
 
-    @Test
-    void shouldReturn401ForAnExpiredKey() {
-        Api session = api();
-        session.signup();
-        String raw = session.createKey("old", "admin");
-        jdbc.sql("update api_keys set expires_at = now() - interval '1 second' where id = ?")
-                .param(UUID.fromString(keyId(session, "old")))
-                .update();
-
-        assertUnauthenticated(Api.withKey(baseUrl(), raw));
-    }
-
-    @Test
-    void shouldReturn401ForAWellFormedKeyThatIsUnknown() {
-        Api session = api();
-        session.signup();
-        String raw = session.createKey("forgotten", "admin");
-        jdbc.sql("update api_keys set digest = sha256('something else'::bytea) where id = ?")
-                .param(UUID.fromString(keyId(session, "forgotten")))
+    @ParameterizedTest(name = "401 for a key {0}")
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "that has expired | expires_at = now() - interval '1 second'",
+                "that is well-formed but unknown | digest = sha256('something else'::bytea)"
+            })
+    void shouldReturn401ForAKeyThatHasExpiredOrIsUnknown(String which, String change) {
+        Api session = signedUp();
+        String raw = session.createKey("changed", "admin");
+        jdbc.sql("update api_keys set " + change + " where id = ?")
+                .param(UUID.fromString(session.keyId("changed")))
                 .update();
 
         assertUnauthenticated(Api.withKey(baseUrl(), raw));
@@ -137,10 +110,9 @@ class CredentialsTest extends IntegrationTest {
 
     @Test
     void shouldReturn403ForKeysWithoutAdminOnPortalCalls() {
-        Api session = api();
-        session.signup();
-        int projects = rows("projects");
-        int keys = rows("api_keys");
+        Api session = signedUp();
+        long projects = rows("projects");
+        long keys = rows("api_keys");
         for (String[] permissions : new String[][] {{"read"}, {"write"}, {"read", "write"}}) {
             Api key = Api.withKey(baseUrl(), session.createKey(String.join("+", permissions), permissions));
             keys++;
@@ -154,12 +126,11 @@ class CredentialsTest extends IntegrationTest {
 
     @Test
     void shouldLetAKeyWithoutAdminRevokeItselfButNoOtherKey() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api write = Api.withKey(baseUrl(), session.createKey("self", "write"));
         String other = session.createKey("other", "read");
-        String selfId = keyId(session, "self");
-        String otherId = keyId(session, "other");
+        String selfId = session.keyId("self");
+        String otherId = session.keyId("other");
 
         assertProblem(write.delete("/api/v1/api-keys/" + otherId), 403, "insufficient_permissions");
         assertThat(Api.withKey(baseUrl(), other).post("/api/v1/api-keys/verify").status())
@@ -168,21 +139,20 @@ class CredentialsTest extends IntegrationTest {
         Api.Response revoked = write.delete("/api/v1/api-keys/" + selfId);
 
         assertThat(revoked.status()).as(revoked.toString()).isEqualTo(204);
-        assertThat(keyNames(session)).containsExactly("other");
+        assertThat(session.keyNames()).containsExactly("other");
         assertProblem(write.post("/api/v1/api-keys/verify"), 401, "api_key_revoked");
     }
 
     @Test
     void shouldLetAKeyRevokeItselfWhateverTheCaseOfItsId() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api read = Api.withKey(baseUrl(), session.createKey("self", "read"));
 
         Api.Response revoked =
-                read.delete("/api/v1/api-keys/" + keyId(session, "self").toUpperCase());
+                read.delete("/api/v1/api-keys/" + session.keyId("self").toUpperCase());
 
         assertThat(revoked.status()).as(revoked.toString()).isEqualTo(204);
-        assertThat(keyNames(session)).isEmpty();
+        assertThat(session.keyNames()).isEmpty();
     }
 
     @Test
@@ -194,9 +164,9 @@ class CredentialsTest extends IntegrationTest {
                 .json()
                 .get("id")
                 .asString());
-        String keyId = keyId(api, "keep");
-        int projects = rows("projects");
-        int keys = rows("api_keys");
+        String keyId = api.keyId("keep");
+        long projects = rows("projects");
+        long keys = rows("api_keys");
 
         for (Api forger : new Api[] {api.withoutCsrfEcho(), api.withCsrfToken("not-the-token")}) {
             assertProblem(forger.post("/api/v1/api-keys", Map.of("name", "forged")), 403, "csrf_failed");
@@ -209,7 +179,7 @@ class CredentialsTest extends IntegrationTest {
         api.withCsrfEcho();
         assertThat(rows("projects")).isEqualTo(projects);
         assertThat(rows("api_keys")).isEqualTo(keys);
-        assertThat(keyNames(api)).containsExactly("keep");
+        assertThat(api.keyNames()).containsExactly("keep");
         JsonNode session = api.get("/api/v1/session").json();
         assertThat(session.get("project_id").asString())
                 .isEqualTo(account.projectId().toString());
@@ -226,13 +196,12 @@ class CredentialsTest extends IntegrationTest {
 
     @Test
     void shouldNotNeedCsrfForBearerCalls() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
 
         Api.Response created = admin.post("/api/v1/api-keys", Map.of("name", "by-key"));
         Api.Response project = admin.post("/api/v1/projects", Map.of("name", "by-key"));
-        Api.Response revoked = admin.delete("/api/v1/api-keys/" + keyId(session, "by-key"));
+        Api.Response revoked = admin.delete("/api/v1/api-keys/" + session.keyId("by-key"));
 
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         assertThat(project.status()).as(project.toString()).isEqualTo(201);

@@ -31,12 +31,7 @@ class CrossTenantTest extends IntegrationTest {
         first = api();
         firstAccount = first.signup();
         firstKey = first.createKey("first-admin", "admin");
-        firstKeyId = first.get("/api/v1/api-keys")
-                .json()
-                .get("keys")
-                .get(0)
-                .get("id")
-                .asString();
+        firstKeyId = first.keys().get(0).get("id").asString();
         firstSecondProject = UUID.fromString(first.post("/api/v1/projects", Map.of("name", "First's secrets"))
                 .json()
                 .get("id")
@@ -68,8 +63,7 @@ class CrossTenantTest extends IntegrationTest {
                         .post("/api/v1/api-keys/verify")
                         .status())
                 .isEqualTo(200);
-        assertThat(values(first.get("/api/v1/api-keys").json().get("keys"), "id"))
-                .containsExactly(firstKeyId);
+        assertThat(values(first.keys(), "id")).containsExactly(firstKeyId);
     }
 
     @Test
@@ -89,8 +83,7 @@ class CrossTenantTest extends IntegrationTest {
     @Test
     void shouldNeverListAnotherOrganizationsData() {
         for (Api intruder : new Api[] {second, secondAdmin}) {
-            assertThat(values(intruder.get("/api/v1/api-keys").json().get("keys"), "name"))
-                    .containsExactly("second-admin");
+            assertThat(values(intruder.keys(), "name")).containsExactly("second-admin");
             JsonNode projects = intruder.get("/api/v1/projects").json().get("projects");
             assertThat(values(projects, "id"))
                     .containsExactly(secondAccount.projectId().toString());

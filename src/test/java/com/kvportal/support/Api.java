@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +135,47 @@ public final class Api {
             throw new IllegalStateException("create key failed: " + response);
         }
         return response.json().get("api_key").asString();
+    }
+
+    /** Creates a key in the active project and answers its id, for a test that never uses the key itself. */
+    public String newKeyId(String name, String... permissions) {
+        createKey(name, permissions);
+        return keyId(name);
+    }
+
+    /** Creates a project in the organization and answers its id. */
+    public UUID createProject(String name) {
+        Response response = post("/api/v1/projects", Map.of("name", name));
+        if (response.status() != 201) {
+            throw new IllegalStateException("create project failed: " + response);
+        }
+        return UUID.fromString(response.json().get("id").asString());
+    }
+
+    /** The active project's keys, as {@code GET /api/v1/api-keys} lists them. */
+    public JsonNode keys() {
+        Response response = get("/api/v1/api-keys");
+        if (response.status() != 200) {
+            throw new IllegalStateException("list keys failed: " + response);
+        }
+        return response.json().get("keys");
+    }
+
+    /** The names of the active project's keys, in the order they are listed. */
+    public List<String> keyNames() {
+        List<String> names = new ArrayList<>();
+        keys().forEach(key -> names.add(key.get("name").asString()));
+        return names;
+    }
+
+    /** The id of the active project's key with this name. */
+    public String keyId(String name) {
+        for (JsonNode key : keys()) {
+            if (key.get("name").asString().equals(name)) {
+                return key.get("id").asString();
+            }
+        }
+        throw new AssertionError("no key named " + name);
     }
 
     public Response get(String path) {

@@ -37,6 +37,11 @@ public abstract class IntegrationTest {
     @Autowired
     protected JdbcClient jdbc;
 
+    /** How many rows a {@code select count(*)} query with positional parameters finds. */
+    protected long count(String sql, Object... params) {
+        return jdbc.sql(sql).params(params).query(Long.class).single();
+    }
+
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         // the supplier is asked on every read of the property: create the database once per context (a cached
@@ -48,6 +53,13 @@ public abstract class IntegrationTest {
     /** An HTTP client for this server, with its own cookie jar. */
     protected Api api() {
         return new Api("http://127.0.0.1:" + port);
+    }
+
+    /** An HTTP client signed in as the owner of a fresh organization: a tenant of its own. */
+    protected Api signedUp() {
+        Api api = api();
+        api.signup();
+        return api;
     }
 
     protected String baseUrl() {

@@ -1,5 +1,6 @@
 package com.kvportal.usage;
 
+import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -45,44 +46,42 @@ class OverageEndToEndTest extends IntegrationTest {
                 .build();
     }
 
-    void report(UUID projectId, long bytes, Instant at) {
-        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
-                .post(
-                        "/api/v1/usage/storage",
-                        Map.of(
-                                "samples",
-                                List.of(Map.of(
-                                        "id",
-                                        "s-" + UUID.randomUUID(),
-                                        "project_id",
-                                        projectId.toString(),
-                                        "bytes",
-                                        bytes,
-                                        "at",
-                                        at.toString()))));
-        assertThat(response.json().get("accepted").asInt())
-                .as(response.toString())
-                .isEqualTo(1);
+    /** An organization that bought pro at the sandbox, and its subscription as the provider knows it. */
+    record ProOrganization(
+            Api owner,
+            Api.Account account,
+            String providerSubscription,
+            String customer,
+            Instant periodStart,
+            Instant periodEnd) {}
+
+    ProOrganization proOrganization() {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
+        return new ProOrganization(
+                owner,
+                account,
+                subscription.get("provider_subscription_id").asString(),
+                subscription.get("provider_customer_id").asString(),
+                Instant.parse(subscription.get("current_period_start").asString()),
+                Instant.parse(subscription.get("current_period_end").asString()));
     }
 
     @Test
     void shouldPutExactlyOneOverageLineOnTheRenewalInvoiceHoweverOftenItsEventArrives() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
-        String providerSubscription =
-                subscription.get("provider_subscription_id").asString();
-        String customer = subscription.get("provider_customer_id").asString();
-        Instant periodStart =
-                Instant.parse(subscription.get("current_period_start").asString());
-        Instant periodEnd = Instant.parse(subscription.get("current_period_end").asString());
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        Api.Account account = pro.account();
+        Instant periodStart = pro.periodStart();
+        Instant periodEnd = pro.periodEnd();
         // 150 GiB for the whole period: 50 GiB above the allowance, 5 units of 10 GiB at $2.00
-        report(account.projectId(), 150 * GIB, periodStart);
+        report(baseUrl(), account.projectId(), 150 * GIB, periodStart);
 
-        Api.Response advanced = api().post("/sandbox/subscriptions/" + providerSubscription + "/advance");
+        Api.Response advanced = api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
 
-        Invoice renewal = awaitRenewal(customer, "paid");
+        Invoice renewal = awaitRenewal(pro.customer(), "paid");
         assertThat(renewal.getBillingReason()).isEqualTo("subscription_cycle");
         assertThat(renewal.getAmountDue()).isEqualTo(3000L);
         assertThat(renewal.getAmountPaid()).isEqualTo(3000L);
@@ -157,18 +156,13 @@ class OverageEndToEndTest extends IntegrationTest {
 
     @Test
     void shouldBillTheLastPeriodsOverageOnAFinalInvoiceWhenTheSubscriptionEnds() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
-        String providerSubscription =
-                subscription.get("provider_subscription_id").asString();
-        String customer = subscription.get("provider_customer_id").asString();
-        Instant periodStart =
-                Instant.parse(subscription.get("current_period_start").asString());
-        report(account.projectId(), 125 * GIB, periodStart);
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        Api.Account account = pro.account();
+        report(baseUrl(), account.projectId(), 125 * GIB, pro.periodStart());
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
 
-        assertThat(api().post("/sandbox/subscriptions/" + providerSubscription + "/advance")
+        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
 

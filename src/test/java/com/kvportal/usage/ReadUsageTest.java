@@ -1,6 +1,7 @@
 package com.kvportal.usage;
 
 import static com.kvportal.support.Problems.assertProblem;
+import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -8,8 +9,6 @@ import com.kvportal.support.IntegrationTest;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -18,26 +17,6 @@ import tools.jackson.databind.JsonNode;
 class ReadUsageTest extends IntegrationTest {
 
     static final long GIB = 1L << 30;
-
-    void report(UUID projectId, long bytes, Instant at) {
-        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
-                .post(
-                        "/api/v1/usage/storage",
-                        Map.of(
-                                "samples",
-                                List.of(Map.of(
-                                        "id",
-                                        "s-" + UUID.randomUUID(),
-                                        "project_id",
-                                        projectId.toString(),
-                                        "bytes",
-                                        bytes,
-                                        "at",
-                                        at.toString()))));
-        assertThat(response.json().get("accepted").asInt())
-                .as(response.toString())
-                .isEqualTo(1);
-    }
 
     @Test
     void shouldShowAFreshOrganizationOnTheFreePlanOverTheCalendarMonth() {
@@ -72,14 +51,11 @@ class ReadUsageTest extends IntegrationTest {
     void shouldShowTheCurrentStorageOfEachProjectAndTheirSum() {
         Api session = api();
         Api.Account account = session.signup();
-        UUID second = UUID.fromString(session.post("/api/v1/projects", Map.of("name", "Photos"))
-                .json()
-                .get("id")
-                .asString());
+        UUID second = session.createProject("Photos");
         Instant now = Instant.now();
-        report(account.projectId(), 300, now.minusSeconds(30));
-        report(second, 200, now.minusSeconds(20));
-        report(second, 700, now.minusSeconds(10));
+        report(baseUrl(), account.projectId(), 300, now.minusSeconds(30));
+        report(baseUrl(), second, 200, now.minusSeconds(20));
+        report(baseUrl(), second, 700, now.minusSeconds(10));
 
         JsonNode usage = session.get("/api/v1/usage").json();
 
@@ -94,8 +70,7 @@ class ReadUsageTest extends IntegrationTest {
 
     @Test
     void shouldListNoBilledPeriodsBeforeAnyRenewal() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
 
         Api.Response response = session.get("/api/v1/usage/periods");
 
@@ -107,7 +82,7 @@ class ReadUsageTest extends IntegrationTest {
     void shouldReadTheOrganizationOfAnAdminKey() {
         Api session = api();
         Api.Account account = session.signup();
-        report(account.projectId(), 42, Instant.now());
+        report(baseUrl(), account.projectId(), 42, Instant.now());
         String admin = session.createKey("admin", "admin");
 
         Api.Response response = Api.withKey(baseUrl(), admin).get("/api/v1/usage");
@@ -120,9 +95,8 @@ class ReadUsageTest extends IntegrationTest {
     void shouldNotShowAnotherOrganizationsStorage() {
         Api other = api();
         Api.Account theirs = other.signup();
-        report(theirs.projectId(), 12345, Instant.now());
-        Api session = api();
-        session.signup();
+        report(baseUrl(), theirs.projectId(), 12345, Instant.now());
+        Api session = signedUp();
 
         assertThat(session.get("/api/v1/usage").json().get("current_bytes").asLong())
                 .isZero();
@@ -137,8 +111,7 @@ class ReadUsageTest extends IntegrationTest {
 
     @Test
     void shouldAnswer403ToAKeyWithoutAdmin() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String key = session.createKey("writer", "write");
 
         assertProblem(Api.withKey(baseUrl(), key).get("/api/v1/usage"), 403, "insufficient_permissions");

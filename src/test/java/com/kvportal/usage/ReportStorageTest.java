@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.StorageSamples;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 /** {@code POST /api/v1/usage/storage}: every answer it gives. */
 class ReportStorageTest extends IntegrationTest {
 
-    static final String PATH = "/api/v1/usage/storage";
+    static final String PATH = StorageSamples.PATH;
 
     @Autowired
     MeterRegistry meters;
@@ -33,13 +34,9 @@ class ReportStorageTest extends IntegrationTest {
         return Api.withKey(baseUrl(), USAGE_TOKEN);
     }
 
+    /** A sample at a whole second, as the backend sends them. */
     static Map<String, Object> sample(String id, UUID projectId, long bytes, Instant at) {
-        Map<String, Object> sample = new LinkedHashMap<>();
-        sample.put("id", id);
-        sample.put("project_id", projectId.toString());
-        sample.put("bytes", bytes);
-        sample.put("at", at.truncatedTo(ChronoUnit.SECONDS).toString());
-        return sample;
+        return StorageSamples.sample(id, projectId, bytes, at.truncatedTo(ChronoUnit.SECONDS));
     }
 
     static Map<String, Object> batch(Object... samples) {
@@ -51,8 +48,12 @@ class ReportStorageTest extends IntegrationTest {
     }
 
     long storedSamples(UUID projectId) {
-        return jdbc.sql("select count(*) from usage_samples where project_id = ?")
-                .param(projectId)
+        return count("select count(*) from usage_samples where project_id = ?", projectId);
+    }
+
+    long storedBytes(String sampleId) {
+        return jdbc.sql("select bytes from usage_samples where id = ?")
+                .param(sampleId)
                 .query(Long.class)
                 .single();
     }
@@ -98,11 +99,7 @@ class ReportStorageTest extends IntegrationTest {
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json().get("accepted").asInt()).isZero();
         assertThat(again.json().get("duplicates").asInt()).isEqualTo(1);
-        assertThat(jdbc.sql("select bytes from usage_samples where id = ?")
-                        .param(id)
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1000);
+        assertThat(storedBytes(id)).isEqualTo(1000);
     }
 
     @Test
@@ -119,11 +116,7 @@ class ReportStorageTest extends IntegrationTest {
 
         assertThat(response.json().get("accepted").asInt()).isEqualTo(1);
         assertThat(response.json().get("duplicates").asInt()).isEqualTo(1);
-        assertThat(jdbc.sql("select bytes from usage_samples where id = ?")
-                        .param(id)
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1);
+        assertThat(storedBytes(id)).isEqualTo(1);
     }
 
     @Test
@@ -235,9 +228,9 @@ class ReportStorageTest extends IntegrationTest {
     @Test
     void shouldCountSamplesByOutcome() {
         Api.Account account = api().signup();
-        double accepted = count("accepted");
-        double duplicate = count("duplicate");
-        double rejected = count("rejected");
+        double accepted = counted("accepted");
+        double duplicate = counted("duplicate");
+        double rejected = counted("rejected");
         String id = id();
 
         backend()
@@ -248,12 +241,12 @@ class ReportStorageTest extends IntegrationTest {
                                 sample(id, account.projectId(), 1, Instant.now()),
                                 sample(id(), UUID.randomUUID(), 1, Instant.now())));
 
-        assertThat(count("accepted") - accepted).isEqualTo(1);
-        assertThat(count("duplicate") - duplicate).isEqualTo(1);
-        assertThat(count("rejected") - rejected).isEqualTo(1);
+        assertThat(counted("accepted") - accepted).isEqualTo(1);
+        assertThat(counted("duplicate") - duplicate).isEqualTo(1);
+        assertThat(counted("rejected") - rejected).isEqualTo(1);
     }
 
-    double count(String outcome) {
+    double counted(String outcome) {
         return meters.get("kvportal.usage.samples")
                 .tag("outcome", outcome)
                 .counter()

@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class StorageModelTest {
 
@@ -79,32 +81,22 @@ class StorageModelTest {
         assertThat(overage).isEqualTo(new Overage(125 * GIB, 3, 600));
     }
 
-    @Test
-    void aTwentyEightDayPeriodWeighsEachDayOneTwentyEighth() {
-        Period february = new Period(Instant.parse("2027-02-01T00:00:00Z"), Instant.parse("2027-03-01T00:00:00Z"));
-        assertThat(february.seconds()).isEqualTo(28 * 86_400);
-        // 100 GiB all month, plus 280 GiB more for one day: 10 GiB more on average, one unit
-        List<Sample> base = List.of(new Sample(february.start(), 100 * GIB));
-        List<Sample> burst = List.of(
-                new Sample(Instant.parse("2027-02-10T00:00:00Z"), 280 * GIB),
-                new Sample(Instant.parse("2027-02-11T00:00:00Z"), 0));
-
-        Overage overage = StorageModel.overage(february, List.of(base, burst), PRO);
-
-        assertThat(overage).isEqualTo(new Overage(110 * GIB, 1, 200));
-    }
-
-    @Test
-    void aThirtyOneDayPeriodWeighsEachDayOneThirtyFirst() {
-        Period december = new Period(Instant.parse("2026-12-01T00:00:00Z"), Instant.parse("2027-01-01T00:00:00Z"));
-        assertThat(december.seconds()).isEqualTo(31 * 86_400);
+    @ParameterizedTest(name = "a {0}-day period weighs each day one {0}th")
+    @CsvSource({
+        // 100 GiB all month, plus 280 GiB more for one day of 28: 10 GiB more on average, one unit
+        "28, 2027-02-01T00:00:00Z, 2027-03-01T00:00:00Z, 2027-02-10T00:00:00Z, 280",
         // 310 GiB more for one day of 31: exactly 10 GiB more on average, one unit
-        List<Sample> base = List.of(new Sample(december.start(), 100 * GIB));
-        List<Sample> burst = List.of(
-                new Sample(Instant.parse("2026-12-31T00:00:00Z"), 310 * GIB),
-                new Sample(Instant.parse("2027-01-01T00:00:00Z"), 0));
+        "31, 2026-12-01T00:00:00Z, 2027-01-01T00:00:00Z, 2026-12-31T00:00:00Z, 310"
+    })
+    void aPeriodWeighsEachDayByTheNumberOfItsDays(
+            int days, Instant start, Instant end, Instant burstDay, long burstGib) {
+        Period period = new Period(start, end);
+        assertThat(period.seconds()).isEqualTo(days * 86_400);
+        List<Sample> base = List.of(new Sample(period.start(), 100 * GIB));
+        List<Sample> burst =
+                List.of(new Sample(burstDay, burstGib * GIB), new Sample(burstDay.plus(Duration.ofDays(1)), 0));
 
-        Overage overage = StorageModel.overage(december, List.of(base, burst), PRO);
+        Overage overage = StorageModel.overage(period, List.of(base, burst), PRO);
 
         assertThat(overage).isEqualTo(new Overage(110 * GIB, 1, 200));
     }

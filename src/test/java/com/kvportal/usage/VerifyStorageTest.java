@@ -1,5 +1,6 @@
 package com.kvportal.usage;
 
+import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,8 +9,6 @@ import com.kvportal.support.IntegrationTest;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,30 +24,9 @@ class VerifyStorageTest extends IntegrationTest {
         return response.json();
     }
 
-    void report(UUID projectId, long bytes) {
-        Api.Response response = Api.withKey(baseUrl(), USAGE_TOKEN)
-                .post(
-                        "/api/v1/usage/storage",
-                        Map.of(
-                                "samples",
-                                List.of(Map.of(
-                                        "id",
-                                        "s-" + UUID.randomUUID(),
-                                        "project_id",
-                                        projectId.toString(),
-                                        "bytes",
-                                        bytes,
-                                        "at",
-                                        Instant.now().toString()))));
-        assertThat(response.json().get("accepted").asInt())
-                .as(response.toString())
-                .isEqualTo(1);
-    }
-
     @Test
     void shouldCarryTheTierAndTheStorageOfAFreshOrganization() {
-        Api session = api();
-        session.signup();
+        Api session = signedUp();
         String key = session.createKey("backend");
 
         JsonNode body = verify(key);
@@ -64,13 +42,13 @@ class VerifyStorageTest extends IntegrationTest {
         Api.Account account = session.signup();
         String key = session.createKey("backend");
 
-        report(account.projectId(), GIB);
+        report(baseUrl(), account.projectId(), GIB, Instant.now());
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> !verify(key).get("storage").get("write_allowed").asBoolean());
         assertThat(verify(key).get("storage").get("used_bytes").asLong()).isEqualTo(GIB);
 
-        report(account.projectId(), GIB - 1);
+        report(baseUrl(), account.projectId(), GIB - 1, Instant.now());
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> verify(key).get("storage").get("write_allowed").asBoolean());
@@ -82,7 +60,7 @@ class VerifyStorageTest extends IntegrationTest {
         Api owner = api();
         Api.Account account = owner.signup();
         String key = owner.createKey("backend");
-        report(account.projectId(), 150 * GIB);
+        report(baseUrl(), account.projectId(), 150 * GIB, Instant.now());
         assertThat(verify(key).get("storage").get("write_allowed").asBoolean()).isFalse();
 
         Subscribe.pro(owner, api(), baseUrl());
@@ -99,14 +77,11 @@ class VerifyStorageTest extends IntegrationTest {
     void shouldSumTheOrganizationsProjects() {
         Api session = api();
         Api.Account account = session.signup();
-        UUID second = UUID.fromString(session.post("/api/v1/projects", Map.of("name", "second"))
-                .json()
-                .get("id")
-                .asString());
+        UUID second = session.createProject("second");
         String key = session.createKey("backend");
 
-        report(account.projectId(), 600 * 1024 * 1024L);
-        report(second, 500 * 1024 * 1024L);
+        report(baseUrl(), account.projectId(), 600 * 1024 * 1024L, Instant.now());
+        report(baseUrl(), second, 500 * 1024 * 1024L, Instant.now());
 
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> !verify(key).get("storage").get("write_allowed").asBoolean());
@@ -140,23 +115,9 @@ class VerifyStorageTest extends IntegrationTest {
         Api session = api();
         Api.Account account = session.signup();
         String key = session.createKey("backend");
-        report(account.projectId(), 100);
+        report(baseUrl(), account.projectId(), 100, Instant.now());
 
-        Api.Response late = Api.withKey(baseUrl(), USAGE_TOKEN)
-                .post(
-                        "/api/v1/usage/storage",
-                        Map.of(
-                                "samples",
-                                List.of(Map.of(
-                                        "id",
-                                        "late-" + UUID.randomUUID(),
-                                        "project_id",
-                                        account.projectId().toString(),
-                                        "bytes",
-                                        5 * GIB,
-                                        "at",
-                                        Instant.now().minus(Duration.ofHours(2)).toString()))));
-        assertThat(late.json().get("accepted").asInt()).isEqualTo(1);
+        report(baseUrl(), account.projectId(), 5 * GIB, Instant.now().minus(Duration.ofHours(2)));
 
         assertThat(verify(key).get("storage").get("used_bytes").asLong()).isEqualTo(100);
     }

@@ -3,82 +3,38 @@ package com.kvportal.common.database;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class DatabaseUrlTest {
 
-    @Test
-    void shouldTakeAJdbcUrlAsItIs() {
-        DatabaseUrl url = DatabaseUrl.parse("jdbc:postgresql://db.internal:5433/portal?user=u&password=p");
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "null",
+            textBlock =
+                    """
+            # what it shows                                | DATABASE_URL                                                   | JDBC URL                                                         | user    | password
+            takes a JDBC URL as it is                      | jdbc:postgresql://db.internal:5433/portal?user=u&password=p    | jdbc:postgresql://db.internal:5433/portal?user=u&password=p      | null    | null
+            translates the postgres form                   | postgres://portal:s3cret@db.example.com:5432/kv                | jdbc:postgresql://db.example.com:5432/kv                         | portal  | s3cret
+            translates the postgresql form                 | postgresql://portal:s3cret@db.example.com:6543/kv              | jdbc:postgresql://db.example.com:6543/kv                         | portal  | s3cret
+            decodes a percent-encoded user and password    | postgres://us%40er:p%40ss%3Aw%2Fo%25rd%23@host/db              | jdbc:postgresql://host/db                                        | us@er   | p@ss:w/o%rd#
+            # userinfo is percent-encoded, not form-encoded: '+' is a plus, not a space
+            keeps a plus in the password as a plus         | postgres://user:pa+ss%2Bword@host/db                           | jdbc:postgresql://host/db                                        | user    | pa+ss+word
+            leaves the port out when the URL has none      | postgres://user:pass@db.example.com/kv                         | jdbc:postgresql://db.example.com/kv                              | user    | pass
+            keeps the query parameters                     | postgres://user:pass@host:5432/kv?sslmode=require&application_name=kv | jdbc:postgresql://host:5432/kv?sslmode=require&application_name=kv | user | pass
+            accepts a URL without credentials              | '  postgres://localhost/kv  '                                  | jdbc:postgresql://localhost/kv                                   | null    | null
+            accepts a user without password                | postgres://portal@localhost:5432/kv                            | jdbc:postgresql://localhost:5432/kv                              | portal  | null
+            """)
+    void shouldTranslateWhatTheEnvironmentGivesIntoAJdbcUrlAndCredentials(
+            String what, String given, String jdbcUrl, @Nullable String username, @Nullable String password) {
+        DatabaseUrl url = DatabaseUrl.parse(given);
 
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db.internal:5433/portal?user=u&password=p");
-        assertThat(url.username()).isNull();
-        assertThat(url.password()).isNull();
-    }
-
-    @Test
-    void shouldTranslateThePostgresForm() {
-        DatabaseUrl url = DatabaseUrl.parse("postgres://portal:s3cret@db.example.com:5432/kv");
-
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example.com:5432/kv");
-        assertThat(url.username()).isEqualTo("portal");
-        assertThat(url.password()).isEqualTo("s3cret");
-    }
-
-    @Test
-    void shouldTranslateThePostgresqlForm() {
-        DatabaseUrl url = DatabaseUrl.parse("postgresql://portal:s3cret@db.example.com:6543/kv");
-
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example.com:6543/kv");
-        assertThat(url.username()).isEqualTo("portal");
-        assertThat(url.password()).isEqualTo("s3cret");
-    }
-
-    @Test
-    void shouldDecodeAPercentEncodedUserAndPassword() {
-        DatabaseUrl url = DatabaseUrl.parse("postgres://us%40er:p%40ss%3Aw%2Fo%25rd%23@host/db");
-
-        assertThat(url.username()).isEqualTo("us@er");
-        assertThat(url.password()).isEqualTo("p@ss:w/o%rd#");
-    }
-
-    @Test
-    void shouldKeepAPlusInThePasswordAsAPlus() {
-        // userinfo is percent-encoded, not form-encoded: '+' is a plus, not a space
-        DatabaseUrl url = DatabaseUrl.parse("postgres://user:pa+ss%2Bword@host/db");
-
-        assertThat(url.password()).isEqualTo("pa+ss+word");
-    }
-
-    @Test
-    void shouldLeaveThePortOutWhenTheUrlHasNone() {
-        DatabaseUrl url = DatabaseUrl.parse("postgres://user:pass@db.example.com/kv");
-
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example.com/kv");
-    }
-
-    @Test
-    void shouldKeepTheQueryParameters() {
-        DatabaseUrl url = DatabaseUrl.parse("postgres://user:pass@host:5432/kv?sslmode=require&application_name=kv");
-
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://host:5432/kv?sslmode=require&application_name=kv");
-    }
-
-    @Test
-    void shouldAcceptAUrlWithoutCredentials() {
-        DatabaseUrl url = DatabaseUrl.parse("  postgres://localhost/kv  ");
-
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost/kv");
-        assertThat(url.username()).isNull();
-        assertThat(url.password()).isNull();
-    }
-
-    @Test
-    void shouldAcceptAUserWithoutPassword() {
-        DatabaseUrl url = DatabaseUrl.parse("postgres://portal@localhost:5432/kv");
-
-        assertThat(url.username()).isEqualTo("portal");
-        assertThat(url.password()).isNull();
+        assertThat(url.jdbcUrl()).isEqualTo(jdbcUrl);
+        assertThat(url.username()).isEqualTo(username);
+        assertThat(url.password()).isEqualTo(password);
     }
 
     @Test

@@ -143,10 +143,7 @@ class EmbeddedDatabaseCrashTest {
             assertThat(second.output()).contains("is in use by another kv-portal process");
         }
         // the first one was not disturbed
-        assertThat(Api.withKey(service.baseUrl(), adminKey)
-                        .get("/api/v1/api-keys")
-                        .status())
-                .isEqualTo(200);
+        assertServing();
     }
 
     @Test
@@ -155,11 +152,7 @@ class EmbeddedDatabaseCrashTest {
         Set<String> acknowledged = createKeysUntil(() -> service.kill9WithDatabase());
         assertThat(acknowledged).isNotEmpty();
 
-        long begin = System.nanoTime();
-        service = ServiceProcess.start(dataDir, "--kvportal.api-keys.last-used-flush=PT1H");
-        System.out.printf(
-                "Restart after kill -9 of the service and its database: ready after %d ms%n",
-                Duration.ofNanos(System.nanoTime() - begin).toMillis());
+        restartAfter("kill -9 of the service and its database");
 
         Set<String> stored = keyNames();
         Set<String> lost = new HashSet<>(acknowledged);
@@ -179,17 +172,10 @@ class EmbeddedDatabaseCrashTest {
                 .as("the killed service's PostgreSQL still runs")
                 .isTrue();
 
-        long begin = System.nanoTime();
-        service = ServiceProcess.start(dataDir, "--kvportal.api-keys.last-used-flush=PT1H");
-        System.out.printf(
-                "Restart after kill -9 of the service alone (orphaned PostgreSQL): ready after %d ms%n",
-                Duration.ofNanos(System.nanoTime() - begin).toMillis());
+        restartAfter("kill -9 of the service alone (orphaned PostgreSQL)");
         assertThat(orphan.isAlive()).isFalse();
         assertThat(service.output()).contains("left over from an earlier run");
-        assertThat(Api.withKey(service.baseUrl(), adminKey)
-                        .get("/api/v1/api-keys")
-                        .status())
-                .isEqualTo(200);
+        assertServing();
     }
 
     @Test
@@ -212,10 +198,7 @@ class EmbeddedDatabaseCrashTest {
                 .isEmpty();
 
         service = ServiceProcess.start(dataDir, "--kvportal.api-keys.last-used-flush=PT1H");
-        JsonNode keys = Api.withKey(service.baseUrl(), adminKey)
-                .get("/api/v1/api-keys")
-                .json()
-                .get("keys");
+        JsonNode keys = Api.withKey(service.baseUrl(), adminKey).keys();
         String lastUsed = null;
         for (JsonNode key : keys) {
             if (key.get("name").asString().equals("automation")) {
@@ -273,15 +256,25 @@ class EmbeddedDatabaseCrashTest {
         return acknowledged;
     }
 
+    /** Starts the service again on the data directory and prints how long it took. */
+    private void restartAfter(String what) {
+        long begin = System.nanoTime();
+        service = ServiceProcess.start(dataDir, "--kvportal.api-keys.last-used-flush=PT1H");
+        System.out.printf(
+                "Restart after %s: ready after %d ms%n",
+                what, Duration.ofNanos(System.nanoTime() - begin).toMillis());
+    }
+
+    /** The service answers the admin key's calls. */
+    private void assertServing() {
+        assertThat(Api.withKey(service.baseUrl(), adminKey)
+                        .get("/api/v1/api-keys")
+                        .status())
+                .isEqualTo(200);
+    }
+
     private Set<String> keyNames() {
-        Set<String> names = new HashSet<>();
-        for (JsonNode key : Api.withKey(service.baseUrl(), adminKey)
-                .get("/api/v1/api-keys")
-                .json()
-                .get("keys")) {
-            names.add(key.get("name").asString());
-        }
-        return names;
+        return new HashSet<>(Api.withKey(service.baseUrl(), adminKey).keyNames());
     }
 
     private static int postgresPort() throws IOException {

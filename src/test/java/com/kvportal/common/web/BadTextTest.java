@@ -37,11 +37,8 @@ class BadTextTest extends IntegrationTest {
                         Map.of("Content-Type", "application/json"));
     }
 
-    private int customersLike(String marker) {
-        return jdbc.sql("select count(*) from customers where email like :pattern")
-                .param("pattern", "%" + marker + "%")
-                .query(Integer.class)
-                .single();
+    private long customersLike(String marker) {
+        return count("select count(*) from customers where email like ?", "%" + marker + "%");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -72,37 +69,31 @@ class BadTextTest extends IntegrationTest {
         assertThat(customersLike(marker)).isZero();
     }
 
+    /** Signs up with this organization name, written into the JSON body as it stands (escapes and all). */
+    private Api.Response signupNamingTheOrganization(String name) {
+        return api().send(
+                        "POST",
+                        "/api/v1/auth/signup",
+                        "{\"email\":\"org-" + UUID.randomUUID() + "@example.com\",\"password\":\"" + PASSWORD
+                                + "\",\"organization_name\":\"" + name + "\"}",
+                        "application/json");
+    }
+
     @Test
     void shouldRefuseANulInAKeyNameOrAnOrganizationName() {
-        Api owner = api();
-        owner.signup();
+        Api owner = signedUp();
         Api.Response key =
                 owner.send("POST", "/api/v1/api-keys", "{\"name\":\"before\\u0000after\"}", "application/json");
         assertThat(key.status()).as(key.toString()).isEqualTo(400);
-        Api.Response signup = api().send(
-                        "POST",
-                        "/api/v1/auth/signup",
-                        "{\"email\":\"n-" + UUID.randomUUID() + "@example.com\",\"password\":\"" + PASSWORD
-                                + "\",\"organization_name\":\"a\\u0000b\"}",
-                        "application/json");
+        Api.Response signup = signupNamingTheOrganization("a\\u0000b");
         assertThat(signup.status()).as(signup.toString()).isEqualTo(400);
     }
 
     @Test
     void shouldAcceptCharactersBeyondTheBasicPlaneWrittenEitherWay() {
-        Api.Response escaped = api().send(
-                        "POST",
-                        "/api/v1/auth/signup",
-                        "{\"email\":\"e-" + UUID.randomUUID() + "@example.com\",\"password\":\"" + PASSWORD
-                                + "\",\"organization_name\":\"Rocket \\ud83d\\ude80\"}",
-                        "application/json");
+        Api.Response escaped = signupNamingTheOrganization("Rocket \\ud83d\\ude80");
         assertThat(escaped.status()).as(escaped.toString()).isEqualTo(201);
-        Api.Response raw = api().send(
-                        "POST",
-                        "/api/v1/auth/signup",
-                        "{\"email\":\"r-" + UUID.randomUUID() + "@example.com\",\"password\":\"" + PASSWORD
-                                + "\",\"organization_name\":\"Rocket \uD83D\uDE80 \u00e9\"}",
-                        "application/json");
+        Api.Response raw = signupNamingTheOrganization("Rocket \uD83D\uDE80 \u00e9");
         assertThat(raw.status()).as(raw.toString()).isEqualTo(201);
     }
 
@@ -149,8 +140,7 @@ class BadTextTest extends IntegrationTest {
         Set<String> expected = new TreeSet<>(
                 List.of(pathAndMethods.substring(path.length() + 1).split(",")));
         expected.add("OPTIONS");
-        Api signedIn = api();
-        signedIn.signup();
+        Api signedIn = signedUp();
         Api.Response response = signedIn.send("OPTIONS", path, null, null);
         assertThat(response.status()).as(response.toString()).isBetween(200, 204);
         Set<String> allowed = new TreeSet<>();
