@@ -167,106 +167,108 @@ function hideNewKey() {
   $('new-key').hidden = true;
 }
 
-let editing = null;
-
-function editKey(key, button) {
-  editing = { key, button };
-  const form = $('edit-form');
-  clearErrors(form);
-  $('edit-title').textContent = 'Edit key “' + key.name + '”';
-  $('edit-name').value = key.name;
-  for (const permission of ['read', 'write', 'admin']) {
-    $('edit-perm-' + permission).checked = key.permissions.includes(permission);
-  }
-  $('edit-dialog').showModal();
-  $('edit-name').focus();
+// A dialog with a form about one key, opened from a button in the key's row: Cancel closes it, and closing it gives
+// the focus back to that button, unless the submit handler called done() (it then places the focus itself). Answers
+// the function that opens the dialog for a key.
+function keyFormDialog(name, { prepare, focus, submit }) {
+  const dialog = $(name + '-dialog');
+  const form = $(name + '-form');
+  let current = null;
+  $(name + '-cancel').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    if (current) current.button.focus();
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await submit(current.key, { dialog, form, done: () => { current = null; } });
+  });
+  return (key, button) => {
+    current = { key, button };
+    clearErrors(form);
+    prepare(key, form);
+    dialog.showModal();
+    $(focus).focus();
+  };
 }
+
+let editKey = null;
 
 function wireEditDialog() {
-  const dialog = $('edit-dialog');
-  const form = $('edit-form');
-  $('edit-cancel').addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => {
-    if (editing) editing.button.focus();
-  });
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const { key } = editing;
-    const body = {
-      name: $('edit-name').value,
-      permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
-    };
-    await busy($('edit-save'), 'Saving…', async () => {
-      try {
-        const updated = await api('PATCH', '/api/v1/api-keys/' + encodeURIComponent(key.id), body);
-        keys = keys.map((k) => (k.id === updated.id ? updated : k));
-        renderKeys();
-        editing = null;
-        dialog.close();
-        showAlert($('list-status'), 'success', 'Key “' + updated.name + '” was saved.');
-        focusRow(updated.id, 'edit');
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'api_key_not_found') {
-          dialog.close();
-          keys = keys.filter((k) => k.id !== key.id);
-          renderKeys();
-          showAlert($('list-status'), 'info', 'Key “' + key.name + '” no longer exists in this project.');
-        } else if (error instanceof ApiError) showErrors(form, error);
-        else throw error;
+  editKey = keyFormDialog('edit', {
+    prepare(key) {
+      $('edit-title').textContent = 'Edit key “' + key.name + '”';
+      $('edit-name').value = key.name;
+      for (const permission of ['read', 'write', 'admin']) {
+        $('edit-perm-' + permission).checked = key.permissions.includes(permission);
       }
-    });
-  });
-}
-
-let rolling = null;
-
-function rollKey(key, button) {
-  rolling = { key, button };
-  const form = $('roll-form');
-  clearErrors(form);
-  form.reset();
-  $('roll-name').textContent = '“' + key.name + '”';
-  $('roll-dialog').showModal();
-  $('grace-day').focus();
-}
-
-function wireRollDialog() {
-  const dialog = $('roll-dialog');
-  const form = $('roll-form');
-  $('roll-cancel').addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => {
-    if (rolling) rolling.button.focus();
-  });
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const { key } = rolling;
-    const grace = Number(form.querySelector('input[name="grace"]:checked').value);
-    await busy($('roll-confirm'), 'Rolling…', async () => {
-      try {
-        const rolled = await api('POST', '/api/v1/api-keys/' + encodeURIComponent(key.id) + '/roll', { grace_seconds: grace });
-        const rest = keys
-          .filter((k) => k.id !== rolled.key.id && !(grace === 0 && k.id === rolled.previous.id))
-          .map((k) => (k.id === rolled.previous.id ? { ...k, expires_at: rolled.previous.expires_at } : k));
-        keys = [rolled.key, ...rest];
-        renderKeys();
-        rolling = null;
-        dialog.close();
-        showAlert($('list-status'), 'success', grace === 0
-          ? 'Key “' + key.name + '” was rolled; the old key was revoked.'
-          : 'Key “' + key.name + '” was rolled; the old key works until ' + formatDateTime(rolled.previous.expires_at) + '.');
-        showNewKey(rolled, 'Key “' + rolled.key.name + '” rolled: its new value');
-      } catch (error) {
-        if (error instanceof ApiError && error.errors.length === 0) {
+    },
+    focus: 'edit-name',
+    async submit(key, { dialog, form, done }) {
+      const body = {
+        name: $('edit-name').value,
+        permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
+      };
+      await busy($('edit-save'), 'Saving…', async () => {
+        try {
+          const updated = await api('PATCH', '/api/v1/api-keys/' + encodeURIComponent(key.id), body);
+          keys = keys.map((k) => (k.id === updated.id ? updated : k));
+          renderKeys();
+          done();
           dialog.close();
-          showAlert($('list-status'), 'error', messageOf(error, 'The key could not be rolled.'));
-          if (error.code === 'api_key_not_found' || error.code === 'api_key_revoked') {
+          showAlert($('list-status'), 'success', 'Key “' + updated.name + '” was saved.');
+          focusRow(updated.id, 'edit');
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 'api_key_not_found') {
+            dialog.close();
             keys = keys.filter((k) => k.id !== key.id);
             renderKeys();
-          }
-        } else if (error instanceof ApiError) showErrors(form, error);
-        else throw error;
-      }
-    });
+            showAlert($('list-status'), 'info', 'Key “' + key.name + '” no longer exists in this project.');
+          } else if (error instanceof ApiError) showErrors(form, error);
+          else throw error;
+        }
+      });
+    },
+  });
+}
+
+let rollKey = null;
+
+function wireRollDialog() {
+  rollKey = keyFormDialog('roll', {
+    prepare(key, form) {
+      form.reset();
+      $('roll-name').textContent = '“' + key.name + '”';
+    },
+    focus: 'grace-day',
+    async submit(key, { dialog, form, done }) {
+      const grace = Number(form.querySelector('input[name="grace"]:checked').value);
+      await busy($('roll-confirm'), 'Rolling…', async () => {
+        try {
+          const rolled = await api('POST', '/api/v1/api-keys/' + encodeURIComponent(key.id) + '/roll', { grace_seconds: grace });
+          const rest = keys
+            .filter((k) => k.id !== rolled.key.id && !(grace === 0 && k.id === rolled.previous.id))
+            .map((k) => (k.id === rolled.previous.id ? { ...k, expires_at: rolled.previous.expires_at } : k));
+          keys = [rolled.key, ...rest];
+          renderKeys();
+          done();
+          dialog.close();
+          showAlert($('list-status'), 'success', grace === 0
+            ? 'Key “' + key.name + '” was rolled; the old key was revoked.'
+            : 'Key “' + key.name + '” was rolled; the old key works until ' + formatDateTime(rolled.previous.expires_at) + '.');
+          showNewKey(rolled, 'Key “' + rolled.key.name + '” rolled: its new value');
+        } catch (error) {
+          if (error instanceof ApiError && error.errors.length === 0) {
+            dialog.close();
+            showAlert($('list-status'), 'error', messageOf(error, 'The key could not be rolled.'));
+            if (error.code === 'api_key_not_found' || error.code === 'api_key_revoked') {
+              keys = keys.filter((k) => k.id !== key.id);
+              renderKeys();
+            }
+          } else if (error instanceof ApiError) showErrors(form, error);
+          else throw error;
+        }
+      });
+    },
   });
 }
 

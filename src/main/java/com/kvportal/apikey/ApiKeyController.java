@@ -2,7 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
-import com.kvportal.security.BearerToken;
+import com.kvportal.common.web.BearerToken;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -86,7 +86,7 @@ class ApiKeyController {
                     + " the answer is sent. A revoked key cannot be updated: 404.")
     @ApiContract(credentials = Credential.PORTAL, problems = "api_key_not_found")
     @PatchMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ApiKey update(Caller caller, @PathVariable UUID id, @RequestBody KeyUpdate request) {
+    ApiKey update(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
         return apiKeys.update(caller, id, request);
     }
 
@@ -118,7 +118,7 @@ class ApiKeyController {
             problems = {"api_key_not_found", "409 api_key_revoked", "key_limit_reached"})
     @PostMapping("/{id}/roll")
     ResponseEntity<RolledResponse> roll(
-            Caller caller, @PathVariable UUID id, @RequestBody(required = false) @Nullable KeyRoll request) {
+            Caller caller, @PathVariable UUID id, @Valid @RequestBody(required = false) @Nullable KeyRoll request) {
         ApiKeys.Rolled rolled = apiKeys.roll(caller, id, request == null ? new KeyRoll(null, null) : request);
         return ResponseEntity.created(
                         URI.create("/api/v1/api-keys/" + rolled.key().id()))

@@ -70,19 +70,11 @@ public class ApiKeys implements ApiKeyAuthenticator {
         if (keys.countLive(caller.projectId()) >= MAX_LIVE_KEYS_PER_PROJECT) {
             throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);
         }
-        RawKey raw = ApiKeyFormat.generate();
-        ApiKey key = keys.insert(
-                UUID.randomUUID(),
-                caller.projectId(),
-                caller.organizationId(),
-                caller.customerId(),
-                valid.name(),
-                raw.digest(),
-                valid.permissions(),
-                valid.expiresAt());
+        Created created = insertKey(caller, valid.name(), valid.permissions(), valid.expiresAt());
+        ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Created(
                 caller.organizationId(), key.projectId(), key.id(), key.name(), key.permissions(), key.expiresAt()));
-        return new Created(raw.value(), key);
+        return created;
     }
 
     /**
@@ -91,7 +83,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
      */
     @Transactional
     public ApiKey update(Caller caller, UUID keyId, KeyUpdate request) {
-        KeyUpdate.Valid valid = request.validate(clock.instant());
+        KeyUpdate.Valid valid = request.resolve();
         StoredApiKeys.Locked locked = keys.lockInProject(caller.projectId(), keyId)
                 .filter(found -> !found.revoked())
                 .orElseThrow(ApiKeyNotFound::new);
@@ -133,7 +125,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     @Transactional
     public Rolled roll(Caller caller, UUID keyId, KeyRoll request) {
         Instant now = clock.instant();
-        KeyRoll.Valid valid = request.validate(now);
+        KeyRoll.Valid valid = request.resolve(now);
         keys.lockProject(caller.projectId());
         StoredApiKeys.Locked locked =
                 keys.lockInProject(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new);
@@ -153,16 +145,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
             keys.revoke(old.id());
         }
         narrowing.narrowed(old.id());
-        RawKey raw = ApiKeyFormat.generate();
-        ApiKey key = keys.insert(
-                UUID.randomUUID(),
-                caller.projectId(),
-                caller.organizationId(),
-                caller.customerId(),
-                old.name(),
-                raw.digest(),
-                old.permissions(),
-                valid.expiresAt());
+        Created created = insertKey(caller, old.name(), old.permissions(), valid.expiresAt());
+        ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Rolled(
                 caller.organizationId(),
                 key.projectId(),
@@ -171,7 +155,22 @@ public class ApiKeys implements ApiKeyAuthenticator {
                 old.id(),
                 previousExpiresAt,
                 valid.grace().toSeconds()));
-        return new Rolled(raw.value(), key, old.id(), previousExpiresAt);
+        return new Rolled(created.rawKey(), key, old.id(), previousExpiresAt);
+    }
+
+    /** Stores a new key in the caller's active project; its raw value exists only in the answer. */
+    private Created insertKey(Caller caller, String name, List<String> permissions, Instant expiresAt) {
+        RawKey raw = ApiKeyFormat.generate();
+        ApiKey key = keys.insert(
+                UUID.randomUUID(),
+                caller.projectId(),
+                caller.organizationId(),
+                caller.customerId(),
+                name,
+                raw.digest(),
+                permissions,
+                expiresAt);
+        return new Created(raw.value(), key);
     }
 
     public List<ApiKey> list(Caller caller) {

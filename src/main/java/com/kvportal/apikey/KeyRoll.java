@@ -1,7 +1,8 @@
 package com.kvportal.apikey;
 
-import com.kvportal.common.web.FieldErrors;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -16,28 +17,27 @@ public record KeyRoll(
                         minimum = "0",
                         maximum = "604800",
                         defaultValue = "86400")
+                @Min(value = 0, message = GRACE_RULE)
+                @Max(value = MAX_GRACE_SECONDS, message = GRACE_RULE)
                 @Nullable
                 Long graceSeconds,
         @Schema(
                         format = "date-time",
                         description = "The new key's expiry: in the future, at most 365 days ahead; default: 90 days.")
+                @NewApiKey.Expiry
                 @Nullable
                 String expiresAt) {
 
-    static final long DEFAULT_GRACE_SECONDS = Duration.ofDays(1).toSeconds();
-    static final long MAX_GRACE_SECONDS = Duration.ofDays(7).toSeconds();
+    static final long DEFAULT_GRACE_SECONDS = 24 * 3600;
+    static final long MAX_GRACE_SECONDS = 7 * 24 * 3600;
+    private static final String GRACE_RULE = "must be between 0 and " + MAX_GRACE_SECONDS + " (7 days)";
 
     record Valid(Duration grace, Instant expiresAt) {}
 
-    Valid validate(Instant now) {
-        FieldErrors errors = new FieldErrors();
+    /** The roll of a validated request, with the defaults for what it leaves out. */
+    Valid resolve(Instant now) {
         long grace = graceSeconds == null ? DEFAULT_GRACE_SECONDS : graceSeconds;
-        if (grace < 0 || grace > MAX_GRACE_SECONDS) {
-            errors.add("grace_seconds", "must be between 0 and " + MAX_GRACE_SECONDS + " (7 days)");
-        }
-        Instant expiry =
-                expiresAt == null ? NewApiKey.defaultExpiry(now) : NewApiKey.validExpiry(errors, expiresAt, now);
-        errors.throwIfAny();
+        Instant expiry = expiresAt == null ? NewApiKey.defaultExpiry(now) : NewApiKey.expiry(expiresAt);
         return new Valid(Duration.ofSeconds(grace), expiry);
     }
 }

@@ -4,7 +4,6 @@ import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 import com.kvportal.common.validation.DisplayName;
-import com.kvportal.common.web.FieldErrors;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Constraint;
@@ -66,12 +65,24 @@ public record NewApiKey(
 
     /** The key to create from a validated request: the name trimmed, each permission once, the default expiry. */
     Valid resolve(Instant now) {
-        List<String> unique = permissions == null ? List.of("write") : List.copyOf(new LinkedHashSet<>(permissions));
+        List<String> unique = permissions == null ? List.of("write") : unique(permissions);
+        Instant expiry = expiresAt == null ? defaultExpiry(now) : expiry(expiresAt);
+        return new Valid(Objects.requireNonNull(name).strip(), unique, expiry);
+    }
+
+    /** Valid permissions, each once, in the order first given. */
+    static List<String> unique(List<String> permissions) {
+        return List.copyOf(new LinkedHashSet<>(permissions));
+    }
+
+    static Instant defaultExpiry(Instant now) {
         // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
-        Instant expiry = expiresAt == null
-                ? now.plus(DEFAULT_LIFETIME)
-                : OffsetDateTime.parse(expiresAt).toInstant();
-        return new Valid(Objects.requireNonNull(name).strip(), unique, expiry.truncatedTo(ChronoUnit.SECONDS));
+        return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    /** A valid {@code expires_at} (see {@link Expiry}) as an instant in whole seconds, as the API shows it. */
+    static Instant expiry(String expiresAt) {
+        return OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
     }
 
     /** Absent (then {@code write}), or at least one of read, write, admin. */
@@ -132,7 +143,7 @@ public record NewApiKey(
                 }
                 Instant at;
                 try {
-                    at = OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
+                    at = expiry(expiresAt);
                 } catch (DateTimeParseException e) {
                     return false;
                 }
@@ -148,44 +159,5 @@ public record NewApiKey(
                 return false;
             }
         }
-    }
-
-    /** Create's rules for permissions, for update (whose body is checked by hand): duplicates dropped. */
-    static List<String> validPermissions(FieldErrors errors, List<String> permissions) {
-        if (permissions.isEmpty()) {
-            errors.add("permissions", "must contain at least one of read, write, admin");
-            return List.of();
-        }
-        Set<String> unique = new LinkedHashSet<>();
-        for (String permission : permissions) {
-            if (permission == null || !PERMISSIONS.contains(permission)) {
-                errors.add("permissions", "unknown permission '" + permission + "'; allowed: read, write, admin");
-                return List.of();
-            }
-            unique.add(permission);
-        }
-        return List.copyOf(unique);
-    }
-
-    static Instant defaultExpiry(Instant now) {
-        // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
-        return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
-    }
-
-    /** Create's rules for an expiry, for update and roll: in the future, at most 365 days ahead. */
-    static @Nullable Instant validExpiry(FieldErrors errors, String expiresAt, Instant now) {
-        Instant at;
-        try {
-            at = OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
-        } catch (DateTimeParseException e) {
-            errors.add("expires_at", "must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z");
-            return null;
-        }
-        if (!at.isAfter(now)) {
-            errors.add("expires_at", "must be in the future");
-        } else if (at.isAfter(now.plus(MAX_LIFETIME))) {
-            errors.add("expires_at", "must be at most 365 days ahead");
-        }
-        return at;
     }
 }

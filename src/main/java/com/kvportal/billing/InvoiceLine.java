@@ -1,6 +1,5 @@
 package com.kvportal.billing;
 
-import com.fasterxml.jackson.annotation.JsonValue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,24 +14,13 @@ public record InvoiceLine(@Nullable String description, long quantity, long amou
     public static final String KIND_KEY = "kind";
 
     /** What a line bills: the storage overage when the line's metadata says so, the subscription otherwise. */
-    public enum Kind {
-        SUBSCRIPTION("subscription"),
-        STORAGE_OVERAGE("storage_overage");
-
-        private final String wire;
-
-        Kind(String wire) {
-            this.wire = wire;
-        }
-
-        @JsonValue
-        public String wire() {
-            return wire;
-        }
+    public enum Kind implements WireName {
+        SUBSCRIPTION,
+        STORAGE_OVERAGE;
 
         /** The kind a provider line's metadata {@code kind} names. */
         public static Kind ofMetadata(@Nullable String value) {
-            return STORAGE_OVERAGE.wire.equals(value) ? STORAGE_OVERAGE : SUBSCRIPTION;
+            return STORAGE_OVERAGE.wire().equals(value) ? STORAGE_OVERAGE : SUBSCRIPTION;
         }
 
         static Kind ofWire(String value) {

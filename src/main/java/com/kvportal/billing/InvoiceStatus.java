@@ -1,31 +1,18 @@
 package com.kvportal.billing;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
 import java.util.Optional;
 
 /** Stripe's invoice statuses, written in lower case on the wire and in the database, with their rules. */
-public enum InvoiceStatus {
-    DRAFT("draft"),
-    OPEN("open"),
-    PAID("paid"),
-    UNCOLLECTIBLE("uncollectible"),
-    VOID("void");
-
-    private final String wire;
-
-    InvoiceStatus(String wire) {
-        this.wire = wire;
-    }
-
-    @JsonValue
-    public String wire() {
-        return wire;
-    }
+public enum InvoiceStatus implements WireName {
+    DRAFT,
+    OPEN,
+    PAID,
+    UNCOLLECTIBLE,
+    VOID;
 
     /** The status with exactly this name; empty for anything else. */
     public static Optional<InvoiceStatus> of(String name) {
-        return Arrays.stream(values()).filter(s -> s.wire.equals(name)).findFirst();
+        return WireName.of(InvoiceStatus.class, name);
     }
 
     /** Settled: the invoice does not go back to being payable. */

@@ -42,13 +42,18 @@ class Plans {
     }
 
     static Plan plan(ResultSet rs, int row) throws SQLException {
+        return plan(rs, "");
+    }
+
+    /** The plan in the row's columns whose names start with {@code prefix} ({@code p_tier} for {@code p_}). */
+    static Plan plan(ResultSet rs, String prefix) throws SQLException {
         return new Plan(
-                rs.getObject("id", UUID.class),
-                rs.getString("name"),
-                Tier.of(rs.getString("tier")).orElseThrow(),
-                rs.getLong("storage_bytes"),
-                rs.getLong("price_cents"),
-                rs.getLong("overage_bytes"),
-                rs.getLong("overage_price_cents"));
+                rs.getObject(prefix + "id", UUID.class),
+                rs.getString(prefix + "name"),
+                Tier.of(rs.getString(prefix + "tier")).orElseThrow(),
+                rs.getLong(prefix + "storage_bytes"),
+                rs.getLong(prefix + "price_cents"),
+                rs.getLong(prefix + "overage_bytes"),
+                rs.getLong(prefix + "overage_price_cents"));
     }
 }

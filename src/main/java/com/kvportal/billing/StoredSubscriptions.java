@@ -40,20 +40,20 @@ class StoredSubscriptions {
 
     /** The organization's newest subscription that has not ended. */
     Optional<Subscription> live(UUID organizationId) {
-        return jdbc.sql(SELECT
-                        + " where s.organization_id = ? and s.status <> all (?)"
-                        + " order by s.created_at desc, s.id limit 1")
-                .params(organizationId, ENDED)
-                .query(StoredSubscriptions::subscription)
-                .optional();
+        return newest(organizationId, "s.status <> all (?)", ENDED);
     }
 
     /** The organization's newest subscription whose plan it has now (active, trialing or past due). */
     Optional<Subscription> granting(UUID organizationId) {
+        return newest(organizationId, "s.status = any (?)", GRANTING);
+    }
+
+    /** The organization's newest subscription whose status meets {@code statusCondition} on {@code statuses}. */
+    private Optional<Subscription> newest(UUID organizationId, String statusCondition, String[] statuses) {
         return jdbc.sql(SELECT
-                        + " where s.organization_id = ? and s.status = any (?)"
+                        + " where s.organization_id = ? and " + statusCondition
                         + " order by s.created_at desc, s.id limit 1")
-                .params(organizationId, GRANTING)
+                .params(organizationId, statuses)
                 .query(StoredSubscriptions::subscription)
                 .optional();
     }
@@ -173,14 +173,7 @@ class StoredSubscriptions {
     }
 
     private static Subscription subscription(ResultSet rs, int row) throws SQLException {
-        Plan plan = new Plan(
-                rs.getObject("p_id", UUID.class),
-                rs.getString("p_name"),
-                Tier.of(rs.getString("p_tier")).orElseThrow(),
-                rs.getLong("p_storage_bytes"),
-                rs.getLong("p_price_cents"),
-                rs.getLong("p_overage_bytes"),
-                rs.getLong("p_overage_price_cents"));
+        Plan plan = Plans.plan(rs, "p_");
         return new Subscription(
                 rs.getObject("id", UUID.class),
                 rs.getObject("customer_id", UUID.class),

@@ -1,36 +1,24 @@
 package com.kvportal.billing;
 
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 
 /** Stripe's subscription statuses, written in lower case on the wire and in the database, with their rules. */
-public enum SubscriptionStatus {
-    INCOMPLETE("incomplete"),
-    INCOMPLETE_EXPIRED("incomplete_expired"),
-    TRIALING("trialing"),
-    ACTIVE("active"),
-    PAST_DUE("past_due"),
-    CANCELED("canceled"),
-    UNPAID("unpaid"),
-    PAUSED("paused");
-
-    private final String wire;
-
-    SubscriptionStatus(String wire) {
-        this.wire = wire;
-    }
-
-    @JsonValue
-    public String wire() {
-        return wire;
-    }
+public enum SubscriptionStatus implements WireName {
+    INCOMPLETE,
+    INCOMPLETE_EXPIRED,
+    TRIALING,
+    ACTIVE,
+    PAST_DUE,
+    CANCELED,
+    UNPAID,
+    PAUSED;
 
     /** The status with exactly this name; empty for anything else. */
     public static Optional<SubscriptionStatus> of(String name) {
-        return Arrays.stream(values()).filter(s -> s.wire.equals(name)).findFirst();
+        return WireName.of(SubscriptionStatus.class, name);
     }
 
     /** Over for good: the organization is on free again, and no later news brings the subscription back. */

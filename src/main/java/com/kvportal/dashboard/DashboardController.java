@@ -3,6 +3,8 @@ package com.kvportal.dashboard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -15,12 +17,15 @@ import org.springframework.web.bind.annotation.GetMapping;
 /**
  * Serves the dashboard's pages at clean paths. The pages are static: their scripts ask the API who is signed in
  * and send the browser to {@code /login} on a 401, so no page here needs to know about the session. The signed-in
- * pages share the top bar and the new-project dialog, written once in {@code dashboard/fragments}.
+ * pages share the top bar and the new-project dialog, and every page the head, written once in
+ * {@code dashboard/fragments}; a page names its title and script in its first line,
+ * {@code <!--#head title="Log in" script="auth"-->}.
  */
 @Controller
 class DashboardController {
 
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
+    private static final Pattern HEAD = Pattern.compile("<!--#head title=\"([^\"]+)\" script=\"([^\"]+)\"-->\n");
 
     private final String login = page("login.html", "/login");
     private final String signup = page("signup.html", "/signup");
@@ -70,10 +75,22 @@ class DashboardController {
 
     /** The page with its fragments in place and its own link in the main navigation marked as current. */
     private static String page(String file, String path) {
-        return read(file)
+        return withHead(file, read(file))
                 .replace("<!--#topbar-->\n", read("fragments/topbar.html"))
                 .replace("<!--#project-dialog-->\n", read("fragments/project-dialog.html"))
                 .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
+    }
+
+    /** The page with the shared head in place of its {@code <!--#head ...-->} line. */
+    private static String withHead(String file, String page) {
+        Matcher head = HEAD.matcher(page);
+        if (!head.find()) {
+            throw new IllegalStateException(
+                    "dashboard/" + file + " names no head: <!--#head title=\"…\" script=\"…\"-->");
+        }
+        String filled =
+                read("fragments/head.html").replace("{title}", head.group(1)).replace("{script}", head.group(2));
+        return page.substring(0, head.start()) + filled + page.substring(head.end());
     }
 
     private static String read(String file) {

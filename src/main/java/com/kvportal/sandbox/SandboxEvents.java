@@ -45,7 +45,7 @@ class SandboxEvents {
         data.setObject(StripeJson.tree(object));
         data.setPreviousAttributes(previousAttributes);
         Event event = new Event();
-        event.setId(StripeIds.event());
+        event.setId(StripeId.EVENT.next());
         event.setObject("event");
         event.setApiVersion(Stripe.API_VERSION);
         event.setCreated(clock.instant().getEpochSecond());
@@ -57,6 +57,19 @@ class SandboxEvents {
         outbox.insert(event.getId(), type, StripeJson.GSON.toJson(event));
         wakeAfterCommit();
         return event.getId();
+    }
+
+    /**
+     * An update: when {@code after} differs from {@code before}, {@code save} stores the change and the event
+     * {@code type} announces it with what changed; no change, nothing stored and no event. Answers {@code after}.
+     */
+    <T extends StripeObject> T emitIfChanged(String type, T before, T after, Runnable save) {
+        Map<String, Object> changes = StripeJson.changes(before, after);
+        if (!changes.isEmpty()) {
+            save.run();
+            emit(type, after, changes);
+        }
+        return after;
     }
 
     /** Within a web request, the worker is woken once the request is done, so that its answer goes out first. */

@@ -199,13 +199,7 @@ class SandboxObjects {
     }
 
     List<StoredSubscription> lockPastDueSubscriptions(String customer) {
-        return jdbc.sql(
-                        """
-                        select * from sandbox_subscriptions where customer = ? and status = 'past_due'
-                        order by created, id for update""")
-                .param(customer)
-                .query(SandboxObjects::subscription)
-                .list();
+        return lockOfCustomer("sandbox_subscriptions", "status = 'past_due'", customer, SandboxObjects::subscription);
     }
 
     // invoices
@@ -289,13 +283,8 @@ class SandboxObjects {
 
     /** The customer's drafts that advance by themselves, oldest first, locked. */
     List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
-        return jdbc.sql(
-                        """
-                        select * from sandbox_invoices where customer = ? and status = 'draft' and auto_advance
-                        order by created, id for update""")
-                .param(customer)
-                .query(SandboxObjects::invoice)
-                .list();
+        return lockOfCustomer(
+                "sandbox_invoices", "status = 'draft' and auto_advance", customer, SandboxObjects::invoice);
     }
 
     Optional<StoredInvoice> invoice(String id) {
@@ -320,13 +309,7 @@ class SandboxObjects {
     }
 
     List<StoredInvoice> lockOpenInvoices(String customer) {
-        return jdbc.sql(
-                        """
-                        select * from sandbox_invoices where customer = ? and status = 'open'
-                        order by created, id for update""")
-                .param(customer)
-                .query(SandboxObjects::invoice)
-                .list();
+        return lockOfCustomer("sandbox_invoices", "status = 'open'", customer, SandboxObjects::invoice);
     }
 
     /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
@@ -412,6 +395,15 @@ class SandboxObjects {
     /** The row with this id, if any, mapped to its record. */
     private <T> Optional<T> one(String sql, String id, RowMapper<T> mapper) {
         return jdbc.sql(sql).param(id).query(mapper).optional();
+    }
+
+    /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
+    private <T> List<T> lockOfCustomer(String table, String condition, String customer, RowMapper<T> mapper) {
+        return jdbc.sql("select * from " + table + " where customer = ? and " + condition
+                        + " order by created, id for update")
+                .param(customer)
+                .query(mapper)
+                .list();
     }
 
     private static String json(Map<String, String> map) {

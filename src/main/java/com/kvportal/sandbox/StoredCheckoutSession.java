@@ -28,9 +28,32 @@ record StoredCheckoutSession(
         if (!status.equals("open") || expiresAt > now) {
             return this;
         }
+        return with("expired", paymentStatus, customer, subscription, completedAt);
+    }
+
+    boolean isComplete() {
+        return status.equals("complete");
+    }
+
+    /** Where the browser goes after payment: the success URL with Stripe's template variable filled in. */
+    String successRedirect() {
+        return successUrl.replace("{CHECKOUT_SESSION_ID}", id);
+    }
+
+    StoredCheckoutSession completed(String customer, String subscription, long now) {
+        return with("complete", "paid", customer, subscription, now);
+    }
+
+    /** A copy with new values of the fields that change over a session's life (those that updates write). */
+    private StoredCheckoutSession with(
+            String status,
+            String paymentStatus,
+            @Nullable String customer,
+            @Nullable String subscription,
+            @Nullable Long completedAt) {
         return new StoredCheckoutSession(
                 id,
-                "expired",
+                status,
                 paymentStatus,
                 mode,
                 customer,
@@ -46,35 +69,5 @@ record StoredCheckoutSession(
                 created,
                 expiresAt,
                 completedAt);
-    }
-
-    boolean isComplete() {
-        return status.equals("complete");
-    }
-
-    /** Where the browser goes after payment: the success URL with Stripe's template variable filled in. */
-    String successRedirect() {
-        return successUrl.replace("{CHECKOUT_SESSION_ID}", id);
-    }
-
-    StoredCheckoutSession completed(String customer, String subscription, long now) {
-        return new StoredCheckoutSession(
-                id,
-                "complete",
-                "paid",
-                mode,
-                customer,
-                customerEmail,
-                clientReferenceId,
-                metadata,
-                price,
-                quantity,
-                successUrl,
-                cancelUrl,
-                subscriptionMetadata,
-                subscription,
-                created,
-                expiresAt,
-                now);
     }
 }

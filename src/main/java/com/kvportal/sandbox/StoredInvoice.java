@@ -50,7 +50,7 @@ record StoredInvoice(
                 id,
                 subscription.customer(),
                 subscription.id(),
-                StripeIds.invoiceLine(),
+                StripeId.INVOICE_LINE.next(),
                 "draft",
                 billingReason,
                 price.id(),
@@ -114,84 +114,47 @@ record StoredInvoice(
 
     /** The draft with one more line of {@code amount}. */
     StoredInvoice withLineOf(long amount) {
-        return new StoredInvoice(
-                id,
-                customer,
-                subscription,
-                lineId,
-                status,
-                billingReason,
-                price,
-                quantity,
-                amountDue + amount,
-                amountPaid,
-                attemptCount,
-                periodStart,
-                periodEnd,
-                linePeriodStart,
-                linePeriodEnd,
-                number,
-                created,
-                finalizedAt,
-                paidAt,
-                autoAdvance,
-                finalizesAt,
-                createdEvent);
+        long due = amountDue + amount;
+        return with(status, due, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
     }
 
     StoredInvoice withCreatedEvent(String eventId) {
-        return new StoredInvoice(
-                id,
-                customer,
-                subscription,
-                lineId,
-                status,
-                billingReason,
-                price,
-                quantity,
-                amountDue,
-                amountPaid,
-                attemptCount,
-                periodStart,
-                periodEnd,
-                linePeriodStart,
-                linePeriodEnd,
-                number,
-                created,
-                finalizedAt,
-                paidAt,
-                autoAdvance,
-                finalizesAt,
-                eventId);
+        return with(status, amountDue, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, eventId);
     }
 
     /** Open, numbered; {@code autoAdvance} says whether Stripe goes on to charge it by itself. */
     StoredInvoice finalized(long now, String number, boolean autoAdvance) {
-        return with("open", amountPaid, attemptCount, number, now, paidAt, autoAdvance);
+        return with("open", amountDue, amountPaid, attemptCount, number, now, paidAt, autoAdvance, createdEvent);
     }
 
     StoredInvoice paid(long now) {
-        return with("paid", amountDue, attemptCount + 1, number, finalizedAt, now, false);
+        return with("paid", amountDue, amountDue, attemptCount + 1, number, finalizedAt, now, false, createdEvent);
     }
 
     /** A zero invoice is paid at finalization, without an attempt, as at Stripe. */
     StoredInvoice paidWithoutCharge(long now) {
-        return with("paid", 0, attemptCount, number, finalizedAt, now, false);
+        return with("paid", amountDue, 0, attemptCount, number, finalizedAt, now, false, createdEvent);
     }
 
     StoredInvoice paymentFailed() {
-        return with(status, amountPaid, attemptCount + 1, number, finalizedAt, paidAt, autoAdvance);
+        int attempts = attemptCount + 1;
+        return with(status, amountDue, amountPaid, attempts, number, finalizedAt, paidAt, autoAdvance, createdEvent);
     }
 
-    /** A copy with new values of the fields that change over an invoice's life (those that updates write). */
+    /**
+     * A copy with new values of the fields that change over an invoice's life (those that updates write); only a
+     * draft keeps the time it is finalized at the latest.
+     */
     private StoredInvoice with(
             String status,
+            long amountDue,
             long amountPaid,
             int attemptCount,
             @Nullable String number,
             @Nullable Long finalizedAt,
             @Nullable Long paidAt,
-            boolean autoAdvance) {
+            boolean autoAdvance,
+            @Nullable String createdEvent) {
         return new StoredInvoice(
                 id,
                 customer,

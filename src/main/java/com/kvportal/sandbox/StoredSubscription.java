@@ -33,42 +33,15 @@ record StoredSubscription(
     }
 
     StoredSubscription withStatus(String status) {
-        return with(
-                status,
-                currentPeriodStart,
-                currentPeriodEnd,
-                latestInvoice,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata);
+        return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
     }
 
     StoredSubscription withCancellation(boolean cancelAtPeriodEnd, @Nullable Long cancelAt, @Nullable Long canceledAt) {
-        return with(
-                status,
-                currentPeriodStart,
-                currentPeriodEnd,
-                latestInvoice,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata);
+        return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
     }
 
     StoredSubscription ended(long endedAt, long canceledAt) {
-        return with(
-                "canceled",
-                currentPeriodStart,
-                currentPeriodEnd,
-                latestInvoice,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata);
+        return inCurrentPeriod("canceled", cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
     }
 
     StoredSubscription renewed(long periodStart, long periodEnd, String invoice, String status) {
@@ -77,6 +50,17 @@ record StoredSubscription(
     }
 
     StoredSubscription withMetadata(Map<String, String> metadata) {
+        return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+    }
+
+    /** A copy that keeps the current period and its invoice, with new values of the other fields updates write. */
+    private StoredSubscription inCurrentPeriod(
+            String status,
+            boolean cancelAtPeriodEnd,
+            @Nullable Long cancelAt,
+            @Nullable Long canceledAt,
+            @Nullable Long endedAt,
+            Map<String, String> metadata) {
         return with(
                 status,
                 currentPeriodStart,

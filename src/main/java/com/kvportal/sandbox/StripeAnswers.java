@@ -86,7 +86,7 @@ class StripeAnswers {
 
     /** Stripe's answer: JSON, its request id, its API version, never cached. */
     static ResponseEntity<String> answer(int status, String body, boolean replayed) {
-        return answer(status, body, replayed, StripeIds.request());
+        return answer(status, body, replayed, StripeId.REQUEST.next());
     }
 
     static ResponseEntity<String> answer(int status, String body, boolean replayed, String requestId) {

@@ -1,8 +1,10 @@
 package com.kvportal.sandbox;
 
+import com.kvportal.common.web.BearerToken;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
@@ -46,24 +48,26 @@ class StripeCallResolver implements HandlerMethodArgumentResolver {
             throw StripeError.unauthenticated("You did not provide an API key. You need to provide your API key in "
                     + "the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
         }
-        String key;
-        if (authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            key = authorization.substring(7).strip();
-        } else if (authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            try {
-                String decoded = new String(
-                        Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
-                int colon = decoded.indexOf(':');
-                key = colon < 0 ? decoded : decoded.substring(0, colon);
-            } catch (IllegalArgumentException e) {
-                key = "";
-            }
-        } else {
-            key = "";
-        }
+        String key =
+                BearerToken.of(authorization).or(() -> basicUser(authorization)).orElse("");
         if (!key.startsWith("sk_test_") || key.length() <= "sk_test_".length()) {
             throw StripeError.unauthenticated("Invalid API Key provided: " + redacted(key)
                     + ". The sandbox accepts any test-mode secret key (sk_test_...).");
+        }
+    }
+
+    /** The user name of basic auth, which curl's {@code -u sk_test_...:} makes the key. */
+    private static Optional<String> basicUser(String authorization) {
+        if (!authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return Optional.empty();
+        }
+        try {
+            String decoded = new String(
+                    Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
+            int colon = decoded.indexOf(':');
+            return Optional.of(colon < 0 ? decoded : decoded.substring(0, colon));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 

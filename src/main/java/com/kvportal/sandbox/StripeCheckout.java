@@ -116,7 +116,7 @@ class StripeCheckout {
         }
         long now = now();
         StoredCheckoutSession session = new StoredCheckoutSession(
-                StripeIds.checkoutSession(),
+                StripeId.CHECKOUT_SESSION.next(),
                 "open",
                 "unpaid",
                 mode,
@@ -169,20 +169,20 @@ class StripeCheckout {
             }
         } else {
             customer = new StoredCustomer(
-                    StripeIds.customer(), session.customerEmail(), null, Map.of(), CardOutcome.SUCCEEDED, now);
+                    StripeId.CUSTOMER.next(), session.customerEmail(), null, Map.of(), CardOutcome.SUCCEEDED, now);
             objects.insert(customer);
             events.emit("customer.created", json.customer(customer));
         }
         StoredPrice price = objects.price(session.price()).orElseThrow();
         long periodEnd = StripeSubscriptions.periodEnd(now, price.interval(), now);
-        String invoiceId = StripeIds.invoice();
+        String invoiceId = StripeId.INVOICE.next();
         StoredSubscription subscription = new StoredSubscription(
-                StripeIds.subscription(),
+                StripeId.SUBSCRIPTION.next(),
                 customer.id(),
                 "active",
                 price.id(),
                 session.quantity(),
-                StripeIds.subscriptionItem(),
+                StripeId.SUBSCRIPTION_ITEM.next(),
                 now,
                 now,
                 now,

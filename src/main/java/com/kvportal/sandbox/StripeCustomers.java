@@ -49,7 +49,7 @@ class StripeCustomers {
     Customer create(StripeParams params) {
         params.allowOnly(CUSTOMER_PARAMETERS, IGNORED_CUSTOMER_PARAMETERS);
         StoredCustomer customer = new StoredCustomer(
-                StripeIds.customer(),
+                StripeId.CUSTOMER.next(),
                 params.email("email"),
                 params.shortText("name"),
                 StripeParams.merged(Map.of(), params.metadata("metadata")),
@@ -70,13 +70,7 @@ class StripeCustomers {
                 params.has("email") ? params.email("email") : customer.email(),
                 params.has("name") ? params.shortText("name") : customer.name(),
                 StripeParams.merged(customer.metadata(), params.metadata("metadata")));
-        Customer after = json.customer(updated);
-        Map<String, Object> changes = StripeJson.changes(before, after);
-        if (!changes.isEmpty()) {
-            objects.update(updated);
-            events.emit("customer.updated", after, changes);
-        }
-        return after;
+        return events.emitIfChanged("customer.updated", before, json.customer(updated), () -> objects.update(updated));
     }
 
     /**

@@ -33,74 +33,48 @@ class StripeError extends RuntimeException {
     }
 
     static StripeError noSuch(String kind, String id, @Nullable String param) {
-        return new StripeError(
-                404, "invalid_request_error", "resource_missing", "No such " + kind + ": '" + id + "'", param, null);
+        return invalidRequest(404, "resource_missing", "No such " + kind + ": '" + id + "'", param);
     }
 
     /** A reference in the parameters to an object that does not exist: 400, as Stripe answers it. */
     static StripeError noSuchParam(String kind, String id, String param) {
-        return new StripeError(
-                400, "invalid_request_error", "resource_missing", "No such " + kind + ": '" + id + "'", param, null);
+        return invalidRequest(400, "resource_missing", "No such " + kind + ": '" + id + "'", param);
     }
 
     static StripeError invalid(String param, String message) {
-        return new StripeError(400, "invalid_request_error", "parameter_invalid", message, param, null);
+        return invalidRequest(400, "parameter_invalid", message, param);
     }
 
     static StripeError missing(String param) {
-        return new StripeError(
-                400,
-                "invalid_request_error",
-                "parameter_missing",
-                "Missing required param: " + param + ".",
-                param,
-                null);
+        return invalidRequest(400, "parameter_missing", "Missing required param: " + param + ".", param);
     }
 
     static StripeError unknownParameter(String param) {
-        return new StripeError(
-                400,
-                "invalid_request_error",
-                "parameter_unknown",
-                "Received unknown parameter: " + param + " (the sandbox does not support it)",
-                param,
-                null);
+        String message = "Received unknown parameter: " + param + " (the sandbox does not support it)";
+        return invalidRequest(400, "parameter_unknown", message, param);
     }
 
     static StripeError unrecognizedUrl(String method, String path) {
-        return new StripeError(
-                404,
-                "invalid_request_error",
-                null,
-                "Unrecognized request URL (" + method + ": " + path + ").",
-                null,
-                null);
+        return invalidRequest(404, null, "Unrecognized request URL (" + method + ": " + path + ").", null);
     }
 
     /** An invoice item for an invoice that is no longer a draft, as Stripe refuses it. */
     static StripeError notEditable(String invoiceId) {
-        return new StripeError(
+        return invalidRequest(
                 400,
-                "invalid_request_error",
                 "invoice_not_editable",
                 "The invoice " + invoiceId + " can no longer be edited: it is not a draft. Create the invoice item "
                         + "without an invoice instead: it is then added to the customer's next invoice.",
-                "invoice",
-                null);
+                "invoice");
     }
 
     static StripeError amountTooLarge(long max) {
-        return new StripeError(
-                400,
-                "invalid_request_error",
-                "amount_too_large",
-                "Amount must be no more than " + StripeJson.money(max) + ".",
-                "unit_amount_decimal",
-                null);
+        String message = "Amount must be no more than " + StripeJson.money(max) + ".";
+        return invalidRequest(400, "amount_too_large", message, "unit_amount_decimal");
     }
 
     static StripeError unauthenticated(String message) {
-        return new StripeError(401, "invalid_request_error", null, message, null, null);
+        return invalidRequest(401, null, message, null);
     }
 
     static StripeError cardDeclined() {
@@ -120,7 +94,13 @@ class StripeError extends RuntimeException {
 
     /** A call that the object's state does not allow (e.g. advancing a canceled subscription). */
     static StripeError state(String code, String message) {
-        return new StripeError(400, "invalid_request_error", code, message, null, null);
+        return invalidRequest(400, code, message, null);
+    }
+
+    /** Stripe's {@code invalid_request_error}, the type of every failure but a declined card and a reused key. */
+    private static StripeError invalidRequest(
+            int status, @Nullable String code, String message, @Nullable String param) {
+        return new StripeError(status, "invalid_request_error", code, message, param, null);
     }
 
     int status() {

@@ -30,7 +30,7 @@ class StripeErrorAdvice {
 
     @ExceptionHandler(RuntimeException.class)
     ResponseEntity<String> failure(RuntimeException e, WebRequest request) {
-        String requestId = StripeIds.request();
+        String requestId = StripeId.REQUEST.next();
         log.error("Sandbox Stripe API failed on {} ({})", request.getDescription(false), requestId, e);
         return StripeAnswers.answer(
                 500,

@@ -68,7 +68,7 @@ class StripeInvoices {
             StoredSubscription subscription, StoredPrice price, long newPeriodStart, long newPeriodEnd) {
         long now = now();
         StoredInvoice draft = StoredInvoice.draft(
-                StripeIds.invoice(),
+                StripeId.INVOICE.next(),
                 subscription,
                 "subscription_cycle",
                 price,
@@ -154,22 +154,25 @@ class StripeInvoices {
         String customerId = params.required("customer");
         objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
         long now = now();
+        String currency = currency(params);
+        String description = params.shortText("description");
+        Map<String, String> metadata = StripeParams.merged(Map.of(), params.metadata("metadata"));
+        Pricing pricing = pricing(params);
+        Period period = period(params, now);
         StoredInvoiceItem item = new StoredInvoiceItem(
-                StripeIds.invoiceItem(),
+                StripeId.INVOICE_ITEM.next(),
                 customerId,
                 null,
-                StripeIds.invoiceLine(),
-                0,
-                BigDecimal.ZERO,
-                0,
-                currency(params),
-                params.shortText("description"),
-                now,
-                now,
-                StripeParams.merged(Map.of(), params.metadata("metadata")),
+                StripeId.INVOICE_LINE.next(),
+                pricing.quantity(),
+                pricing.unitAmountDecimal(),
+                pricing.amount(),
+                currency,
+                description,
+                period.start(),
+                period.end(),
+                metadata,
                 now);
-        item = priced(item, params);
-        item = period(item, params);
         String invoiceId = params.text("invoice");
         if (invoiceId != null) {
             StoredInvoice invoice = objects.lockInvoice(invoiceId)
@@ -220,7 +223,7 @@ class StripeInvoices {
         boolean advances = Boolean.TRUE.equals(autoAdvance);
         long now = now();
         StoredInvoice draft = StoredInvoice.standalone(
-                StripeIds.invoice(),
+                StripeId.INVOICE.next(),
                 customerId,
                 advances,
                 advances ? now + properties.draftGrace().toSeconds() : null,
@@ -330,8 +333,11 @@ class StripeInvoices {
         return currency;
     }
 
-    /** The item's quantity, unit amount and amount: {@code unit_amount_decimal} × {@code quantity}, or {@code amount}. */
-    private static StoredInvoiceItem priced(StoredInvoiceItem item, StripeParams params) {
+    /** An item's quantity, unit amount and amount ({@code unitAmountDecimal} × {@code quantity}, rounded). */
+    private record Pricing(long quantity, BigDecimal unitAmountDecimal, long amount) {}
+
+    /** The item's pricing: {@code unit_amount_decimal} × {@code quantity}, or {@code amount}. */
+    private static Pricing pricing(StripeParams params) {
         Long quantityParam = params.integer("quantity");
         long quantity = quantityParam == null ? 1 : quantityParam;
         if (quantity < 0 || quantity > 1_000_000_000L) {
@@ -360,26 +366,15 @@ class StripeInvoices {
         if (total.compareTo(BigDecimal.valueOf(MAX_AMOUNT)) > 0) {
             throw StripeError.amountTooLarge(MAX_AMOUNT);
         }
-        return new StoredInvoiceItem(
-                item.id(),
-                item.customer(),
-                item.invoice(),
-                item.lineId(),
-                quantity,
-                unit,
-                total.longValueExact(),
-                item.currency(),
-                item.description(),
-                item.periodStart(),
-                item.periodEnd(),
-                item.metadata(),
-                item.created());
+        return new Pricing(quantity, unit, total.longValueExact());
     }
 
+    private record Period(long start, long end) {}
+
     /** The service period of the item: {@code period[start]} and {@code period[end]}, or its creation instant. */
-    private static StoredInvoiceItem period(StoredInvoiceItem item, StripeParams params) {
+    private static Period period(StripeParams params, long created) {
         if (!params.has("period[start]") && !params.has("period[end]")) {
-            return item;
+            return new Period(created, created);
         }
         Long start = params.integer("period[start]");
         Long end = params.integer("period[end]");
@@ -392,20 +387,7 @@ class StripeInvoices {
         if (end < start) {
             throw StripeError.invalid("period[end]", "period[end] must be on or after period[start].");
         }
-        return new StoredInvoiceItem(
-                item.id(),
-                item.customer(),
-                item.invoice(),
-                item.lineId(),
-                item.quantity(),
-                item.unitAmountDecimal(),
-                item.amount(),
-                item.currency(),
-                item.description(),
-                start,
-                end,
-                item.metadata(),
-                item.created());
+        return new Period(start, end);
     }
 
     private long now() {

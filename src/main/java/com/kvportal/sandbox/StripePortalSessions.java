@@ -28,7 +28,7 @@ class StripePortalSessions {
             throw StripeError.noSuchParam("customer", customer, "customer");
         }
         StoredPortalSession session =
-                new StoredPortalSession(StripeIds.portalSession(), customer, params.url("return_url"), now());
+                new StoredPortalSession(StripeId.PORTAL_SESSION.next(), customer, params.url("return_url"), now());
         objects.insert(session);
         return json.portalSession(session);
     }

@@ -1,7 +1,6 @@
 package com.kvportal.sandbox;
 
 import com.stripe.model.Subscription;
-import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /** Stores a changed subscription and records the event Stripe sends about it, in the caller's transaction. */
@@ -21,14 +20,11 @@ class SubscriptionNews {
 
     /** Stores a changed subscription and announces it with customer.subscription.updated; no change, no event. */
     Subscription saveAndAnnounce(StoredSubscription before, StoredSubscription after) {
-        Subscription was = views.subscription(before);
-        Subscription is = views.subscription(after);
-        Map<String, Object> changes = StripeJson.changes(was, is);
-        if (!changes.isEmpty()) {
-            objects.update(after);
-            events.emit("customer.subscription.updated", is, changes);
-        }
-        return is;
+        return events.emitIfChanged(
+                "customer.subscription.updated",
+                views.subscription(before),
+                views.subscription(after),
+                () -> objects.update(after));
     }
 
     /** Stores a subscription that has just ended and announces it with customer.subscription.deleted. */

@@ -1,5 +1,6 @@
 package com.kvportal.security;
 
+import com.kvportal.common.web.BearerToken;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -18,6 +19,7 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
 
     static final int MAX_SAMPLES = 1000;
     static final int MAX_ID_LENGTH = 100;
+    private static final String TIMESTAMP = "an ISO 8601 timestamp such as 2026-11-21T10:15:30Z";
 
     /**
      * Reads a report body {@code {samples: [{id, project_id, bytes, at}]}}, or fails with one 400
@@ -52,62 +54,75 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
             errors.add(path, "must be an object {id, project_id, bytes, at}");
             return null;
         }
-        boolean valid = true;
-        String id = null;
-        JsonNode idNode = node.get("id");
-        if (idNode == null || !idNode.isString()) {
-            valid = false;
-            errors.add(path + ".id", "is required: a string of 1 to " + MAX_ID_LENGTH + " characters");
-        } else {
-            id = idNode.stringValue();
-            int length = id.codePointCount(0, id.length());
-            if (length < 1 || length > MAX_ID_LENGTH) {
-                valid = false;
-                errors.add(path + ".id", "must be 1 to " + MAX_ID_LENGTH + " characters");
-            } else if (!isStorableText(id)) {
-                valid = false;
-                errors.add(path + ".id", "must be valid Unicode without NUL");
-            }
-        }
-        UUID projectId = null;
-        JsonNode projectNode = node.get("project_id");
-        if (projectNode == null || !projectNode.isString()) {
-            valid = false;
-            errors.add(path + ".project_id", "is required: a project id (UUID)");
-        } else {
-            try {
-                projectId = UUID.fromString(projectNode.stringValue());
-            } catch (IllegalArgumentException e) {
-                valid = false;
-                errors.add(path + ".project_id", "is not a valid UUID");
-            }
-        }
-        long bytes = -1;
-        JsonNode bytesNode = node.get("bytes");
-        if (bytesNode == null || !bytesNode.isIntegralNumber() || !bytesNode.canConvertToLong()) {
-            valid = false;
-            errors.add(path + ".bytes", "is required: an integer of at least 0");
-        } else if ((bytes = bytesNode.longValue()) < 0) {
-            valid = false;
-            errors.add(path + ".bytes", "must be at least 0");
-        }
-        Instant at = null;
-        JsonNode atNode = node.get("at");
-        if (atNode == null || !atNode.isString()) {
-            valid = false;
-            errors.add(path + ".at", "is required: an ISO 8601 timestamp such as 2026-11-21T10:15:30Z");
-        } else {
-            try {
-                at = OffsetDateTime.parse(atNode.stringValue()).toInstant();
-            } catch (DateTimeParseException e) {
-                valid = false;
-                errors.add(path + ".at", "is not an ISO 8601 timestamp such as 2026-11-21T10:15:30Z");
-            }
-        }
-        if (!valid || id == null || projectId == null || at == null) {
+        String id = id(node, path, errors);
+        UUID projectId =
+                parsed(node, path, "project_id", UUID::fromString, "a project id (UUID)", "a valid UUID", errors);
+        Long bytes = bytes(node, path, errors);
+        Instant at =
+                parsed(node, path, "at", text -> OffsetDateTime.parse(text).toInstant(), TIMESTAMP, TIMESTAMP, errors);
+        if (id == null || projectId == null || bytes == null || at == null) {
             return null;
         }
         return new ReportedSample(id, projectId, bytes, at);
+    }
+
+    private static @Nullable String id(JsonNode node, String path, FieldErrors errors) {
+        JsonNode idNode = node.get("id");
+        if (idNode == null || !idNode.isString()) {
+            errors.add(path + ".id", "is required: a string of 1 to " + MAX_ID_LENGTH + " characters");
+            return null;
+        }
+        String id = idNode.stringValue();
+        int length = id.codePointCount(0, id.length());
+        if (length < 1 || length > MAX_ID_LENGTH) {
+            errors.add(path + ".id", "must be 1 to " + MAX_ID_LENGTH + " characters");
+            return null;
+        }
+        if (!isStorableText(id)) {
+            errors.add(path + ".id", "must be valid Unicode without NUL");
+            return null;
+        }
+        return id;
+    }
+
+    private static @Nullable Long bytes(JsonNode node, String path, FieldErrors errors) {
+        JsonNode bytesNode = node.get("bytes");
+        if (bytesNode == null || !bytesNode.isIntegralNumber() || !bytesNode.canConvertToLong()) {
+            errors.add(path + ".bytes", "is required: an integer of at least 0");
+            return null;
+        }
+        long bytes = bytesNode.longValue();
+        if (bytes < 0) {
+            errors.add(path + ".bytes", "must be at least 0");
+            return null;
+        }
+        return bytes;
+    }
+
+    /**
+     * The string at {@code name} parsed, or null with the error recorded: "is required: {@code what}" when it is
+     * absent or no string, "is not {@code valid}" when it does not parse.
+     */
+    private static <T> @Nullable T parsed(
+            JsonNode node,
+            String path,
+            String name,
+            Function<String, T> parse,
+            String what,
+            String valid,
+            FieldErrors errors) {
+        JsonNode value = node.get(name);
+        String field = path + "." + name;
+        if (value == null || !value.isString()) {
+            errors.add(field, "is required: " + what);
+            return null;
+        }
+        try {
+            return parse.apply(value.stringValue());
+        } catch (IllegalArgumentException | DateTimeParseException e) {
+            errors.add(field, "is not " + valid);
+            return null;
+        }
     }
 
     /** No NUL and no unpaired surrogate: text that PostgreSQL stores as given. */

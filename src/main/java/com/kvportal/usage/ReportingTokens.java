@@ -1,6 +1,6 @@
 package com.kvportal.usage;
 
-import com.kvportal.security.BearerToken;
+import com.kvportal.common.web.BearerToken;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Value;
 
 /**
@@ -101,36 +103,29 @@ class KeyCacheClusterTest extends IntegrationTest {
         }
     }
 
-    @Test
+    /** The changes that narrow a key, each made on one instance and checked on all right after its answer. */
+    enum Change {
+        REVOKE,
+        PERMISSIONS_TAKEN_AWAY,
+        ROLL_WITH_GRACE_ZERO
+    }
+
+    @ParameterizedTest(name = "{1} on one of {0} instances")
+    @CsvSource({"2, REVOKE", "3, REVOKE", "3, PERMISSIONS_TAKEN_AWAY", "3, ROLL_WITH_GRACE_ZERO"})
     @Order(2)
-    void shouldRefuseAKeyRevokedOnOneOfTwoInstancesOnBothOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
-            throws Exception {
-        underLoad(nodes(2), () -> trials(nodes(2), 120, this::revokeAndCheck));
+    void shouldHoldAChangeMadeOnOneInstanceOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad(
+            int instances, Change change) throws Exception {
+        Narrowing narrowing =
+                switch (change) {
+                    case REVOKE -> this::revokeAndCheck;
+                    case PERMISSIONS_TAKEN_AWAY -> this::narrowAndCheck;
+                    case ROLL_WITH_GRACE_ZERO -> this::rollAndCheck;
+                };
+        underLoad(nodes(instances), () -> trials(nodes(instances), 120, narrowing));
     }
 
     @Test
     @Order(3)
-    void shouldRefuseAKeyRevokedOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
-            throws Exception {
-        underLoad(nodes(3), () -> trials(nodes(3), 120, this::revokeAndCheck));
-    }
-
-    @Test
-    @Order(4)
-    void shouldApplyAPermissionsChangeMadeOnOneOfThreeInstancesOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
-            throws Exception {
-        underLoad(nodes(3), () -> trials(nodes(3), 120, this::narrowAndCheck));
-    }
-
-    @Test
-    @Order(5)
-    void shouldRefuseTheOldKeyOfARollWithGraceZeroOnAllThreeInstancesOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad()
-            throws Exception {
-        underLoad(nodes(3), () -> trials(nodes(3), 120, this::rollAndCheck));
-    }
-
-    @Test
-    @Order(6)
     void shouldNotLetARevokedKeyThroughWhenTheListenerConnectionsAreBroken() throws Exception {
         List<Api> nodes = nodes(3);
         AtomicLong terminated = new AtomicLong();
@@ -153,7 +148,7 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(7)
+    @Order(4)
     void shouldNotServeFromMemoryOnAnInstanceThatWasFrozenWhileAKeyWasRevoked() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");
@@ -180,7 +175,7 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(8)
+    @Order(5)
     void shouldEmptyTheCacheOfAnInstanceThatCameBackAfterTheLogItMissedWasPurged() {
         List<Api> nodes = nodes(3);
         Trial revoked = create(nodes.get(0), "admin");
@@ -224,7 +219,7 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @Test
-    @Order(9)
+    @Order(6)
     void shouldDelayARevokeByAtMostTAndNeverLetTheKeyThroughWhenAnInstanceIsKilled() {
         List<Api> nodes = nodes(3);
         Trial trial = create(nodes.get(0), "admin");

@@ -105,33 +105,16 @@ public class StripeGateway {
 
     /** The session as the provider knows it; empty when the provider knows no such session. */
     public Optional<ProviderCheckout> retrieveCheckout(String sessionId) {
-        try {
-            return Optional.of(
-                    ProviderCheckout.of(stripe().checkout().sessions().retrieve(sessionId)));
-        } catch (InvalidRequestException e) {
-            if (e.getStatusCode() != null && e.getStatusCode() == 404) {
-                return Optional.empty();
-            }
-            throw unavailable("retrieve a checkout session", e);
-        } catch (StripeException | RuntimeException e) {
-            throw unavailable("retrieve a checkout session", e);
-        }
+        return find(
+                "retrieve a checkout session",
+                () -> ProviderCheckout.of(stripe().checkout().sessions().retrieve(sessionId)));
     }
 
     /** The subscription; empty when the provider knows no such subscription. */
     public Optional<ProviderSubscription> findSubscription(ProviderSubscriptionId id) {
-        Subscription subscription;
-        try {
-            subscription = stripe().subscriptions().retrieve(id.value());
-        } catch (InvalidRequestException e) {
-            if (e.getStatusCode() != null && e.getStatusCode() == 404) {
-                return Optional.empty();
-            }
-            throw unavailable("retrieve a subscription", e);
-        } catch (StripeException | RuntimeException e) {
-            throw unavailable("retrieve a subscription", e);
-        }
-        return Optional.of(ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id)));
+        return find("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()))
+                .map(subscription ->
+                        ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id)));
     }
 
     public ProviderSubscription retrieveSubscription(ProviderSubscriptionId id) {
@@ -272,6 +255,20 @@ public class StripeGateway {
     private static <T> T call(String what, ProviderCall<T> call) {
         try {
             return call.run();
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable(what, e);
+        }
+    }
+
+    /** The provider's object; empty when the provider answers 404, as it does for an id it does not know. */
+    private static <T> Optional<T> find(String what, ProviderCall<T> call) {
+        try {
+            return Optional.of(call.run());
+        } catch (InvalidRequestException e) {
+            if (e.getStatusCode() != null && e.getStatusCode() == 404) {
+                return Optional.empty();
+            }
+            throw unavailable(what, e);
         } catch (StripeException | RuntimeException e) {
             throw unavailable(what, e);
         }

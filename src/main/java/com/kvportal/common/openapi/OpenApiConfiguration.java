@@ -53,53 +53,62 @@ class OpenApiConfiguration {
                 .components(new Components()
                         .addSecuritySchemes(
                                 Credential.SESSION_SCHEME,
-                                new SecurityScheme()
-                                        .type(SecurityScheme.Type.APIKEY)
-                                        .in(SecurityScheme.In.COOKIE)
-                                        .name("SESSION")
-                                        .description(
-                                                "The session cookie set by signup and login (HttpOnly, SameSite=Lax)."))
+                                named(
+                                        SecurityScheme.In.COOKIE,
+                                        "SESSION",
+                                        "The session cookie set by signup and login (HttpOnly, SameSite=Lax)."))
                         .addSecuritySchemes(
                                 Credential.XSRF_SCHEME,
-                                new SecurityScheme()
-                                        .type(SecurityScheme.Type.APIKEY)
-                                        .in(SecurityScheme.In.HEADER)
-                                        .name("X-XSRF-TOKEN")
-                                        .description("With a session, calls that change state echo the value of the"
-                                                + " XSRF-TOKEN cookie (set by signup, login and GET /api/v1/session)"
-                                                + " in this header."))
+                                named(
+                                        SecurityScheme.In.HEADER,
+                                        "X-XSRF-TOKEN",
+                                        "With a session, calls that change state echo the value of the XSRF-TOKEN"
+                                                + " cookie (set by signup, login and GET /api/v1/session) in this"
+                                                + " header."))
                         .addSecuritySchemes(
                                 Credential.API_KEY_SCHEME,
-                                new SecurityScheme()
-                                        .type(SecurityScheme.Type.HTTP)
-                                        .scheme("bearer")
-                                        .bearerFormat("kv_ + 32 base62 characters")
-                                        .description("An API key: Authorization: Bearer kv_…. Portal calls need the"
-                                                + " admin permission; any key may revoke itself."))
+                                bearer(
+                                        "kv_ + 32 base62 characters",
+                                        "An API key: Authorization: Bearer kv_…. Portal calls need the admin"
+                                                + " permission; any key may revoke itself."))
                         .addSecuritySchemes(
                                 Credential.USAGE_TOKEN_SCHEME,
-                                new SecurityScheme()
-                                        .type(SecurityScheme.Type.HTTP)
-                                        .scheme("bearer")
-                                        .bearerFormat("USAGE_API_TOKEN")
-                                        .description("The storage backend's token: one of the comma-separated"
-                                                + " values of USAGE_API_TOKEN."))
+                                bearer(
+                                        "USAGE_API_TOKEN",
+                                        "The storage backend's token: one of the comma-separated values of"
+                                                + " USAGE_API_TOKEN."))
                         .addSecuritySchemes(
                                 Credential.STRIPE_SIGNATURE_SCHEME,
-                                new SecurityScheme()
-                                        .type(SecurityScheme.Type.APIKEY)
-                                        .in(SecurityScheme.In.HEADER)
-                                        .name("Stripe-Signature")
-                                        .description("t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" under"
+                                named(
+                                        SecurityScheme.In.HEADER,
+                                        "Stripe-Signature",
+                                        "t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" under"
                                                 + " PAYMENT_WEBHOOK_SECRET>[,v1=…]; t at most 300 s old."))
                         .addSecuritySchemes(
                                 Credential.GITHUB_SIGNATURE_SCHEME,
-                                new SecurityScheme()
-                                        .type(SecurityScheme.Type.APIKEY)
-                                        .in(SecurityScheme.In.HEADER)
-                                        .name("Github-Public-Key-Signature")
-                                        .description("GitHub secret scanning: an ECDSA P-256/SHA-256 signature over"
-                                                + " the raw body, by the key named in Github-Public-Key-Identifier.")));
+                                named(
+                                        SecurityScheme.In.HEADER,
+                                        "Github-Public-Key-Signature",
+                                        "GitHub secret scanning: an ECDSA P-256/SHA-256 signature over the raw body,"
+                                                + " by the key named in Github-Public-Key-Identifier.")));
+    }
+
+    /** A credential sent as the value of a named cookie or header. */
+    private static SecurityScheme named(SecurityScheme.In in, String name, String description) {
+        return new SecurityScheme()
+                .type(SecurityScheme.Type.APIKEY)
+                .in(in)
+                .name(name)
+                .description(description);
+    }
+
+    /** A credential sent as {@code Authorization: Bearer <token>}. */
+    private static SecurityScheme bearer(String format, String description) {
+        return new SecurityScheme()
+                .type(SecurityScheme.Type.HTTP)
+                .scheme("bearer")
+                .bearerFormat(format)
+                .description(description);
     }
 
     /** Property names as the API writes them (snake_case), for the schemas springdoc derives from records. */

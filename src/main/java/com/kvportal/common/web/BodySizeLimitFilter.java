@@ -1,11 +1,9 @@
 package com.kvportal.common.web;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.core.Ordered;
@@ -48,7 +46,7 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
                     "The request body is larger than " + limit / 1024 + " KiB.");
             return;
         }
-        chain.doFilter(new LimitedRequest(request, limit), response);
+        chain.doFilter(CheckedBody.of(request, body -> new LimitedStream(body, limit)), response);
     }
 
     /** Thrown while reading a body that turns out larger than the limit. */
@@ -58,50 +56,23 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    private static final class LimitedRequest extends HttpServletRequestWrapper {
-        private final long limit;
-        private ServletInputStream stream;
-
-        LimitedRequest(HttpServletRequest request, long limit) {
-            super(request);
-            this.limit = limit;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() throws IOException {
-            if (stream == null) {
-                stream = new LimitedStream(super.getInputStream(), limit);
-            }
-            return stream;
-        }
-    }
-
-    private static final class LimitedStream extends ServletInputStream {
-        private final ServletInputStream delegate;
+    private static final class LimitedStream extends CheckedBody.Stream {
         private final long limit;
         private long read;
 
         LimitedStream(ServletInputStream delegate, long limit) {
-            this.delegate = delegate;
+            super(delegate);
             this.limit = limit;
         }
 
         @Override
-        public int read() throws IOException {
-            int b = delegate.read();
-            if (b >= 0) {
-                count(1);
-            }
-            return b;
+        void check(int b) throws BodyTooLarge {
+            count(1);
         }
 
         @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = delegate.read(buffer, offset, length);
-            if (n > 0) {
-                count(n);
-            }
-            return n;
+        void check(byte[] buffer, int offset, int length) throws BodyTooLarge {
+            count(length);
         }
 
         private void count(int n) throws BodyTooLarge {
@@ -109,21 +80,6 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
             if (read > limit) {
                 throw new BodyTooLarge(limit);
             }
-        }
-
-        @Override
-        public boolean isFinished() {
-            return delegate.isFinished();
-        }
-
-        @Override
-        public boolean isReady() {
-            return delegate.isReady();
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            delegate.setReadListener(listener);
         }
     }
 }

@@ -3,7 +3,6 @@ package com.kvportal.common.web;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -18,29 +17,6 @@ public final class FieldErrors {
     public FieldErrors add(String field, String message) {
         errors.add(Map.of("field", field, "message", message));
         return this;
-    }
-
-    /**
-     * Checks a display name as {@code @DisplayName} does: present, 1 to {@code max} characters once trimmed, no
-     * control characters.
-     *
-     * @return the trimmed name, or null when it is invalid (the error is recorded)
-     */
-    public @Nullable String name(String field, @Nullable String value, int max) {
-        if (value == null || value.isBlank()) {
-            add(field, "is required");
-            return null;
-        }
-        String trimmed = value.strip();
-        if (trimmed.codePointCount(0, trimmed.length()) > max) {
-            add(field, "must be at most " + max + " characters");
-            return null;
-        }
-        if (trimmed.codePoints().anyMatch(Character::isISOControl)) {
-            add(field, "must not contain control characters");
-            return null;
-        }
-        return trimmed;
     }
 
     public boolean isEmpty() {

@@ -1,11 +1,9 @@
 package com.kvportal.common.web;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
@@ -37,7 +35,7 @@ class StrictTextFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String type = request.getContentType();
         if (type == null) {
-            chain.doFilter(new CheckedRequest(request), response);
+            chain.doFilter(CheckedBody.of(request, CheckedStream::new), response);
             return;
         }
         String mediaType = type.toLowerCase(Locale.ROOT).strip();
@@ -55,7 +53,7 @@ class StrictTextFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        chain.doFilter(new CheckedRequest(request), response);
+        chain.doFilter(CheckedBody.of(request, CheckedStream::new), response);
     }
 
     /** Thrown while reading a body that is not valid Unicode text. */
@@ -65,25 +63,8 @@ class StrictTextFilter extends OncePerRequestFilter {
         }
     }
 
-    private static final class CheckedRequest extends HttpServletRequestWrapper {
-        private ServletInputStream stream;
-
-        CheckedRequest(HttpServletRequest request) {
-            super(request);
-        }
-
-        @Override
-        public ServletInputStream getInputStream() throws IOException {
-            if (stream == null) {
-                stream = new CheckedStream(super.getInputStream());
-            }
-            return stream;
-        }
-    }
-
     /** Validates UTF-8 (RFC 3629) and the escapes of JSON strings on the fly. */
-    static final class CheckedStream extends ServletInputStream {
-        private final ServletInputStream delegate;
+    static final class CheckedStream extends CheckedBody.Stream {
         // UTF-8: continuation bytes still expected, and the range the next one must fall in
         private int need;
         private int low = 0x80;
@@ -96,38 +77,17 @@ class StrictTextFilter extends OncePerRequestFilter {
         private boolean pendingHighSurrogate;
 
         CheckedStream(ServletInputStream delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
-        public int read() throws IOException {
-            int b = delegate.read();
-            if (b < 0) {
-                end();
-            } else {
-                check(b);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = delegate.read(buffer, offset, length);
-            if (n < 0) {
-                end();
-            }
-            for (int i = 0; i < n; i++) {
-                check(buffer[offset + i] & 0xFF);
-            }
-            return n;
-        }
-
-        private void end() throws MalformedText {
+        void end() throws MalformedText {
             if (need > 0) {
                 throw new MalformedText("the body ends inside a UTF-8 sequence");
             }
         }
 
+        @Override
         void check(int b) throws MalformedText {
             utf8(b);
             if (b >= 0x80) {
@@ -224,21 +184,6 @@ class StrictTextFilter extends OncePerRequestFilter {
             } else {
                 pendingHighSurrogate = highSurrogate;
             }
-        }
-
-        @Override
-        public boolean isFinished() {
-            return delegate.isFinished();
-        }
-
-        @Override
-        public boolean isReady() {
-            return delegate.isReady();
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            delegate.setReadListener(listener);
         }
     }
 }

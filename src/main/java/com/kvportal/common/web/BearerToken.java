@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.common.web;
 
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;

@@ -1,0 +1,28 @@
+package com.kvportal.billing;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * An enum written on the wire and in the database as its constant's name in lower case ({@code PAST_DUE} is
+ * {@code past_due}): the one place that maps a constant to its wire name and back.
+ */
+public interface WireName {
+
+    /** The constant's name, as {@link Enum#name()} gives it. */
+    String name();
+
+    @JsonValue
+    default String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The constant of {@code type} with exactly this wire name; empty for anything else. */
+    static <E extends Enum<E> & WireName> Optional<E> of(Class<E> type, String wire) {
+        return Arrays.stream(type.getEnumConstants())
+                .filter(constant -> constant.wire().equals(wire))
+                .findFirst();
+    }
+}
