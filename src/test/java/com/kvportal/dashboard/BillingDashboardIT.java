@@ -3,8 +3,11 @@ package com.kvportal.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.StorageSamples;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -143,6 +146,45 @@ class BillingDashboardIT extends BrowserIntegration {
         awaitAfterReloads(
                 driver -> browser.byId("subscription-status").getText().equals("Active"));
         assertThat(browser.byId("past-due").isDisplayed()).isFalse();
+    }
+
+    @Test
+    void shouldShowTheStorageOverageAsALineUnderTheRenewalInvoice() {
+        signUpInPage();
+        String adminKey = createKeyInPage("billing automation", "admin");
+        openBillingPage();
+        browser.byId("upgrade-pro").click();
+        awaitSandboxCheckout();
+        browser.byId("pay").click();
+        awaitOnPage(driver -> browser.byId("subscription-status").getText().equals("Active"));
+        Api admin = Api.withKey(baseUrl(), adminKey);
+        JsonNode subscription = admin.get("/api/v1/billing/subscription").json().get("subscription");
+        UUID project = UUID.fromString(
+                admin.get("/api/v1/session").json().get("project_id").asString());
+        // 150 GiB for the whole period: 50 GiB above pro's 100, 5 units of 10 GiB at $2.00
+        StorageSamples.report(
+                baseUrl(),
+                project,
+                150L << 30,
+                Instant.parse(subscription.get("current_period_start").asString()));
+        assertThat(api().post("/sandbox/subscriptions/"
+                                + subscription.get("provider_subscription_id").asString() + "/advance")
+                        .status())
+                .isBetween(200, 299);
+
+        awaitAfterReloads(driver ->
+                !browser.all("#invoices-body li[data-kind=storage_overage]").isEmpty());
+        WebElement overage =
+                browser.all("#invoices-body li[data-kind=storage_overage]").get(0);
+        assertThat(overage.getText())
+                .startsWith("Storage overage: 5 × 10 GiB above 100 GiB (")
+                .contains("$10.00");
+        assertThat(overage.getDomAttribute("data-quantity")).isEqualTo("5");
+        String invoiceId = overage.findElement(By.xpath("ancestor::tr[1]")).getDomAttribute("data-invoice-lines");
+        WebElement invoice =
+                browser.visible("invoices-body").findElement(By.cssSelector("tr[data-invoice-id='" + invoiceId + "']"));
+        assertThat(invoice.getText()).contains("$30.00");
+        checkLayout("billing-overage");
     }
 
     private void openBillingPage() {
