@@ -5,7 +5,7 @@ import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class ProjectsTest extends IntegrationTest {
+class ProjectsTest extends SignedInTest {
 
     private static List<String> projectNames(Api api) {
         Api.Response response = api.get("/api/v1/projects");
@@ -29,10 +29,7 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldListTheProjectsOfTheCurrentOrganization() {
-        Api api = api();
-        Api.Account account = api.signup();
-
-        Api.Response response = api.get("/api/v1/projects");
+        Api.Response response = session.get("/api/v1/projects");
 
         assertThat(response.status()).isEqualTo(200);
         JsonNode projects = response.json().get("projects");
@@ -48,10 +45,7 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldCreateAProjectInTheCurrentOrganization() {
-        Api api = api();
-        Api.Account account = api.signup();
-
-        Api.Response created = api.post("/api/v1/projects", Map.of("name", "  Staging  "));
+        Api.Response created = session.post("/api/v1/projects", Map.of("name", "  Staging  "));
 
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         JsonNode project = created.json();
@@ -60,9 +54,9 @@ class ProjectsTest extends IntegrationTest {
                 .isEqualTo(account.organizationId().toString());
         assertThat(project.get("name").asString()).isEqualTo("Staging");
         assertThat(project.get("created_at").asString()).endsWith("Z");
-        assertThat(projectNames(api)).containsExactly("Default project", "Staging");
+        assertThat(projectNames(session)).containsExactly("Default project", "Staging");
         List<String> inSession = new ArrayList<>();
-        api.get("/api/v1/session")
+        session.get("/api/v1/session")
                 .json()
                 .get("projects")
                 .forEach(p -> inSession.add(p.get("id").asString()));
@@ -71,36 +65,31 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldKeepSqlAndHtmlInANameLiterally() {
-        Api api = signedUp();
         String name = "<img src=x onerror=alert(1)>'; delete from projects;--";
 
-        Api.Response created = api.post("/api/v1/projects", Map.of("name", name));
+        Api.Response created = session.post("/api/v1/projects", Map.of("name", name));
 
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.json().get("name").asString()).isEqualTo(name);
-        assertThat(projectNames(api)).contains(name);
+        assertThat(projectNames(session)).contains(name);
     }
 
     @Test
     void shouldAcceptANameOf100Characters() {
-        Api api = signedUp();
-
-        assertThat(api.post("/api/v1/projects", Map.of("name", "n".repeat(100))).status())
+        assertThat(session.post("/api/v1/projects", Map.of("name", "n".repeat(100)))
+                        .status())
                 .isEqualTo(201);
     }
 
     @Test
     void shouldReturn400ForABlankTooLongOrControlCharacterName() {
-        Api api = api();
-        Api.Account account = api.signup();
-
         for (String name : new String[] {"", "   ", "n".repeat(101), "line\nbreak", "bell\u0007"}) {
-            assertFieldErrors(api.post("/api/v1/projects", Map.of("name", name)), "name");
+            assertFieldErrors(session.post("/api/v1/projects", Map.of("name", name)), "name");
         }
         // a NUL is refused in any JSON body before it is parsed (see BadTextTest)
-        assertProblem(api.post("/api/v1/projects", Map.of("name", "nul\u0000byte")), 400, "malformed_json");
-        assertFieldErrors(api.post("/api/v1/projects", Map.of()), "name");
-        assertFieldErrors(api.post("/api/v1/projects", Map.of("name", List.of("a"))), "name");
+        assertProblem(session.post("/api/v1/projects", Map.of("name", "nul\u0000byte")), 400, "malformed_json");
+        assertFieldErrors(session.post("/api/v1/projects", Map.of()), "name");
+        assertFieldErrors(session.post("/api/v1/projects", Map.of("name", List.of("a"))), "name");
         assertThat(projects(account.organizationId())).isEqualTo(1);
     }
 
@@ -112,8 +101,6 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldReturn403ForAKeyWithoutAdmin() {
-        Api session = api();
-        Api.Account account = session.signup();
         Api write = Api.withKey(baseUrl(), session.createKey("ci", "write", "read"));
 
         assertProblem(write.get("/api/v1/projects"), 403, "insufficient_permissions");
@@ -123,8 +110,6 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldServeAnAdminKeyWithoutCsrf() {
-        Api session = api();
-        Api.Account account = session.signup();
         Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
 
         Api.Response created = admin.post("/api/v1/projects", Map.of("name", "From CI"));
@@ -138,8 +123,7 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldNeverShowOneOrganizationsProjectsToAnother() {
-        Api first = signedUp();
-        first.post("/api/v1/projects", Map.of("name", "Secret plans"));
+        session.post("/api/v1/projects", Map.of("name", "Secret plans"));
         Api second = signedUp();
         Api secondAdmin = Api.withKey(baseUrl(), second.createKey("automation", "admin"));
 
@@ -149,9 +133,9 @@ class ProjectsTest extends IntegrationTest {
 
     @Test
     void shouldReturn415ForPlainText() {
-        Api api = signedUp();
-
         assertProblem(
-                api.send("POST", "/api/v1/projects", "{\"name\":\"x\"}", "text/plain"), 415, "unsupported_media_type");
+                session.send("POST", "/api/v1/projects", "{\"name\":\"x\"}", "text/plain"),
+                415,
+                "unsupported_media_type");
     }
 }

@@ -5,7 +5,7 @@ import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class SessionTest extends IntegrationTest {
+class SessionTest extends SignedInTest {
 
     private static void assertSessionView(JsonNode body, Api.Account account, UUID activeProject) {
         assertThat(body.get("customer_id").asString())
@@ -26,10 +26,7 @@ class SessionTest extends IntegrationTest {
 
     @Test
     void shouldDescribeTheSignedInCustomerAndTheProjectsInReach() {
-        Api api = api();
-        Api.Account account = api.signup();
-
-        Api.Response response = api.get("/api/v1/session");
+        Api.Response response = session.get("/api/v1/session");
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         JsonNode body = response.json();
@@ -44,20 +41,18 @@ class SessionTest extends IntegrationTest {
 
     @Test
     void shouldSetTheReadableCsrfCookieWhenItIsMissing() {
-        Api api = signedUp();
-        api.removeCookie("XSRF-TOKEN");
+        session.removeCookie("XSRF-TOKEN");
 
-        Api.Response response = api.get("/api/v1/session");
+        Api.Response response = session.get("/api/v1/session");
 
         assertThat(response.setCookie("XSRF-TOKEN")).isNotNull().doesNotContainIgnoringCase("HttpOnly");
-        assertThat(api.post("/api/v1/projects", Map.of("name", "after refresh")).status())
+        assertThat(session.post("/api/v1/projects", Map.of("name", "after refresh"))
+                        .status())
                 .isEqualTo(201);
     }
 
     @Test
     void shouldDescribeTheKeysCustomerAndProjectForAnAdminKey() {
-        Api session = api();
-        Api.Account account = session.signup();
         UUID second = session.createProject("Second");
         Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
 
@@ -72,54 +67,47 @@ class SessionTest extends IntegrationTest {
 
     @Test
     void shouldSwitchTheActiveProjectSoThatNewKeysLandThere() {
-        Api api = api();
-        Api.Account account = api.signup();
-        UUID second = api.createProject("Second");
+        UUID second = session.createProject("Second");
 
-        Api.Response switched = api.put("/api/v1/session/project", Map.of("project_id", second.toString()));
+        Api.Response switched = session.put("/api/v1/session/project", Map.of("project_id", second.toString()));
 
         assertThat(switched.status()).as(switched.toString()).isEqualTo(200);
         assertSessionView(switched.json(), account, second);
         assertThat(switched.json().get("projects")).hasSize(2);
-        assertSessionView(api.get("/api/v1/session").json(), account, second);
+        assertSessionView(session.get("/api/v1/session").json(), account, second);
 
-        api.createKey("in-second");
-        assertThat(api.keyNames()).containsExactly("in-second");
-        api.put(
+        session.createKey("in-second");
+        assertThat(session.keyNames()).containsExactly("in-second");
+        session.put(
                 "/api/v1/session/project",
                 Map.of("project_id", account.projectId().toString()));
-        assertThat(api.keyNames()).isEmpty();
+        assertThat(session.keyNames()).isEmpty();
     }
 
     @Test
     void shouldAnswerTheSame404ForAnotherOrganizationsProjectAndAnUnknownOne() {
-        Api api = api();
-        Api.Account account = api.signup();
         Api other = api();
         Api.Account stranger = other.signup();
 
-        Api.Response foreign = api.put("/api/v1/session/project", Map.of("project_id", stranger.projectId()));
-        Api.Response unknown = api.put("/api/v1/session/project", Map.of("project_id", UUID.randomUUID()));
+        Api.Response foreign = session.put("/api/v1/session/project", Map.of("project_id", stranger.projectId()));
+        Api.Response unknown = session.put("/api/v1/session/project", Map.of("project_id", UUID.randomUUID()));
 
         assertProblem(foreign, 404, "project_not_found");
         assertProblem(unknown, 404, "project_not_found");
         assertThat(foreign.json()).isEqualTo(unknown.json());
-        assertSessionView(api.get("/api/v1/session").json(), account, account.projectId());
+        assertSessionView(session.get("/api/v1/session").json(), account, account.projectId());
     }
 
     @Test
     void shouldReturn400ForAMalformedOrMissingProjectId() {
-        Api api = api();
-        Api.Account account = api.signup();
-
-        assertFieldErrors(api.put("/api/v1/session/project", Map.of("project_id", "not-a-uuid")), "project_id");
-        assertFieldErrors(api.put("/api/v1/session/project", Map.of("project_id", 42)), "project_id");
-        assertFieldErrors(api.put("/api/v1/session/project", Map.of()), "project_id");
+        assertFieldErrors(session.put("/api/v1/session/project", Map.of("project_id", "not-a-uuid")), "project_id");
+        assertFieldErrors(session.put("/api/v1/session/project", Map.of("project_id", 42)), "project_id");
+        assertFieldErrors(session.put("/api/v1/session/project", Map.of()), "project_id");
         assertProblem(
-                api.send("PUT", "/api/v1/session/project", "{\"project_id\":", "application/json"),
+                session.send("PUT", "/api/v1/session/project", "{\"project_id\":", "application/json"),
                 400,
                 "malformed_json");
-        assertSessionView(api.get("/api/v1/session").json(), account, account.projectId());
+        assertSessionView(session.get("/api/v1/session").json(), account, account.projectId());
     }
 
     @Test
@@ -136,8 +124,6 @@ class SessionTest extends IntegrationTest {
 
     @Test
     void shouldReturn403ForAKeyWithoutAdmin() {
-        Api session = api();
-        Api.Account account = session.signup();
         Api write = Api.withKey(baseUrl(), session.createKey("ci", "read", "write"));
 
         assertProblem(write.get("/api/v1/session"), 403, "insufficient_permissions");
@@ -149,8 +135,6 @@ class SessionTest extends IntegrationTest {
 
     @Test
     void shouldKeepAnAdminKeyBoundToItsProject() {
-        Api session = api();
-        Api.Account account = session.signup();
         UUID second = session.createProject("Second");
         Api admin = Api.withKey(baseUrl(), session.createKey("automation", "admin"));
 

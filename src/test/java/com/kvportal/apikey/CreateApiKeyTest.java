@@ -3,27 +3,17 @@ package com.kvportal.apikey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class CreateApiKeyTest extends IntegrationTest {
-
-    private Api session;
-    private Api.Account account;
-
-    @BeforeEach
-    void signUp() {
-        session = api();
-        account = session.signup();
-    }
+class CreateApiKeyTest extends SignedInTest {
 
     @Test
     void shouldReturn201WithTheRawKeyOnceAndTheListItem() {

@@ -190,10 +190,7 @@ class BillingEndToEndTest extends IntegrationTest {
     void shouldActivateTheSubscriptionThroughTheWebhookAloneWhenTheCustomerNeverComesBack() {
         Api owner = api();
         Api.Account account = owner.signup();
-        String sessionId = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
-                .json()
-                .get("session_id")
-                .asString();
+        String sessionId = owner.startCheckout("pro");
 
         // paid, but the browser never follows the redirect to the success callback
         Api.Response paid = api().send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
@@ -236,10 +233,7 @@ class BillingEndToEndTest extends IntegrationTest {
         Api a = api();
         Api.Account accountA = a.signup();
         Api b = signedUp();
-        String sessionId = a.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
-                .json()
-                .get("session_id")
-                .asString();
+        String sessionId = a.startCheckout("pro");
         Api browser = api();
         assertThat(browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM)
                         .status())

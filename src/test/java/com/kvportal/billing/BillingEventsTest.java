@@ -18,7 +18,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -366,15 +365,11 @@ class BillingEventsTest extends IntegrationTest {
         Api buyer = api();
         Api.Account buyerAccount = buyer.signup();
 
-        Api.Response checkout = buyer.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
+        String sessionId = buyer.startCheckout("pro");
 
-        assertThat(checkout.status()).as(checkout.toString()).isEqualTo(200);
         assertThat(recorder.received.stream().map(Recorder.Received::event))
                 .contains(new CheckoutStarted(
-                        buyerAccount.organizationId(),
-                        buyerAccount.customerId(),
-                        Tier.PRO,
-                        checkout.json().get("session_id").asString()));
+                        buyerAccount.organizationId(), buyerAccount.customerId(), Tier.PRO, sessionId));
     }
 
     // --- what usage reads ---

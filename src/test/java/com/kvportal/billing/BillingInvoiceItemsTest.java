@@ -104,10 +104,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         owner = api();
         browser = api();
         account = owner.signup();
-        String sessionId = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
-                .json()
-                .get("session_id")
-                .asString();
+        String sessionId = owner.startCheckout("pro");
         Api.Response paid = browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
         browser.get(paid.header("Location").substring(baseUrl().length()));

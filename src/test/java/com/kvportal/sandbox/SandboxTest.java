@@ -179,9 +179,7 @@ abstract class SandboxTest extends IntegrationTest {
     }
 
     List<String> eventTypes() {
-        return jdbc.sql("select type from sandbox_events order by seq")
-                .query(String.class)
-                .list();
+        return eventTypes("order by seq");
     }
 
     long eventCount() {
@@ -190,16 +188,17 @@ abstract class SandboxTest extends IntegrationTest {
 
     /** The types of the events recorded after the first {@code count}, in creation order. */
     List<String> eventTypesAfter(long count) {
-        return jdbc.sql("select type from sandbox_events order by seq offset ?")
-                .param(count)
-                .query(String.class)
-                .list();
+        return eventTypes("order by seq offset ?", count);
     }
 
     /** The types of the events about one object (their {@code data.object.id}), in creation order. */
     List<String> eventTypesAbout(String objectId) {
-        return jdbc.sql("select type from sandbox_events where payload::jsonb #>> '{data,object,id}' = ? order by seq")
-                .param(objectId)
+        return eventTypes("where payload::jsonb #>> '{data,object,id}' = ? order by seq", objectId);
+    }
+
+    private List<String> eventTypes(String whereAndOrder, Object... params) {
+        return jdbc.sql("select type from sandbox_events " + whereAndOrder)
+                .params(params)
                 .query(String.class)
                 .list();
     }

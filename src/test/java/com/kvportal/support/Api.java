@@ -143,6 +143,15 @@ public final class Api {
         return keyId(name);
     }
 
+    /** Starts a checkout of the tier for the organization and answers the provider's session id. */
+    public String startCheckout(String tier) {
+        Response response = post("/api/v1/billing/checkout", Map.of("tier", tier));
+        if (response.status() != 200) {
+            throw new IllegalStateException("checkout failed: " + response);
+        }
+        return response.json().get("session_id").asString();
+    }
+
     /** Creates a project in the organization and answers its id. */
     public UUID createProject(String name) {
         Response response = post("/api/v1/projects", Map.of("name", name));

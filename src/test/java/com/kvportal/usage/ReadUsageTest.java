@@ -5,7 +5,7 @@ import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -14,15 +14,12 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** {@code GET /api/v1/usage} and {@code GET /api/v1/usage/periods}. */
-class ReadUsageTest extends IntegrationTest {
+class ReadUsageTest extends SignedInTest {
 
     static final long GIB = 1L << 30;
 
     @Test
     void shouldShowAFreshOrganizationOnTheFreePlanOverTheCalendarMonth() {
-        Api session = api();
-        Api.Account account = session.signup();
-
         Api.Response response = session.get("/api/v1/usage");
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
@@ -49,8 +46,6 @@ class ReadUsageTest extends IntegrationTest {
 
     @Test
     void shouldShowTheCurrentStorageOfEachProjectAndTheirSum() {
-        Api session = api();
-        Api.Account account = session.signup();
         UUID second = session.createProject("Photos");
         Instant now = Instant.now();
         report(baseUrl(), account.projectId(), 300, now.minusSeconds(30));
@@ -70,8 +65,6 @@ class ReadUsageTest extends IntegrationTest {
 
     @Test
     void shouldListNoBilledPeriodsBeforeAnyRenewal() {
-        Api session = signedUp();
-
         Api.Response response = session.get("/api/v1/usage/periods");
 
         assertThat(response.status()).isEqualTo(200);
@@ -80,8 +73,6 @@ class ReadUsageTest extends IntegrationTest {
 
     @Test
     void shouldReadTheOrganizationOfAnAdminKey() {
-        Api session = api();
-        Api.Account account = session.signup();
         report(baseUrl(), account.projectId(), 42, Instant.now());
         String admin = session.createKey("admin", "admin");
 
@@ -96,7 +87,6 @@ class ReadUsageTest extends IntegrationTest {
         Api other = api();
         Api.Account theirs = other.signup();
         report(baseUrl(), theirs.projectId(), 12345, Instant.now());
-        Api session = signedUp();
 
         assertThat(session.get("/api/v1/usage").json().get("current_bytes").asLong())
                 .isZero();
@@ -111,7 +101,6 @@ class ReadUsageTest extends IntegrationTest {
 
     @Test
     void shouldAnswer403ToAKeyWithoutAdmin() {
-        Api session = signedUp();
         String key = session.createKey("writer", "write");
 
         assertProblem(Api.withKey(baseUrl(), key).get("/api/v1/usage"), 403, "insufficient_permissions");

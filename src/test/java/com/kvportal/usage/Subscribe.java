@@ -3,7 +3,6 @@ package com.kvportal.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
 /** Buys pro for an organization through the sandbox's hosted checkout, as a person would. */
@@ -13,9 +12,7 @@ final class Subscribe {
 
     /** Checks out, pays and follows the provider's redirect; answers the live subscription. */
     static JsonNode pro(Api owner, Api browser, String baseUrl) {
-        Api.Response checkout = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
-        assertThat(checkout.status()).as(checkout.toString()).isEqualTo(200);
-        String sessionId = checkout.json().get("session_id").asString();
+        String sessionId = owner.startCheckout("pro");
         Api.Response paid = browser.send(
                 "POST",
                 "/sandbox/checkout/" + sessionId + "/pay",

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Verify's plan fields: what the storage backend needs to enforce the allowance. */
-class VerifyStorageTest extends IntegrationTest {
+class VerifyStorageTest extends SignedInTest {
 
     static final long GIB = 1L << 30;
 
@@ -26,7 +26,6 @@ class VerifyStorageTest extends IntegrationTest {
 
     @Test
     void shouldCarryTheTierAndTheStorageOfAFreshOrganization() {
-        Api session = signedUp();
         String key = session.createKey("backend");
 
         JsonNode body = verify(key);
@@ -38,8 +37,6 @@ class VerifyStorageTest extends IntegrationTest {
 
     @Test
     void shouldRefuseWritesOfAFreeOrganizationAtItsAllowanceWithinFiveSecondsAndAllowThemAgainBelowIt() {
-        Api session = api();
-        Api.Account account = session.signup();
         String key = session.createKey("backend");
 
         report(baseUrl(), account.projectId(), GIB, Instant.now());
@@ -57,13 +54,11 @@ class VerifyStorageTest extends IntegrationTest {
 
     @Test
     void shouldTellTheProTierAndAllowWritesAboveTheAllowanceWithinFiveSecondsOfTheSubscription() {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        String key = owner.createKey("backend");
+        String key = session.createKey("backend");
         report(baseUrl(), account.projectId(), 150 * GIB, Instant.now());
         assertThat(verify(key).get("storage").get("write_allowed").asBoolean()).isFalse();
 
-        Subscribe.pro(owner, api(), baseUrl());
+        Subscribe.pro(session, api(), baseUrl());
 
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(100))
@@ -75,8 +70,6 @@ class VerifyStorageTest extends IntegrationTest {
 
     @Test
     void shouldSumTheOrganizationsProjects() {
-        Api session = api();
-        Api.Account account = session.signup();
         UUID second = session.createProject("second");
         String key = session.createKey("backend");
 
@@ -91,8 +84,6 @@ class VerifyStorageTest extends IntegrationTest {
     @Test
     void shouldSeeSamplesStoredByAnotherInstanceWithinFiveSeconds() {
         // another instance's accepted samples reach this one through the background refresh only
-        Api session = api();
-        Api.Account account = session.signup();
         String key = session.createKey("backend");
 
         jdbc.sql("insert into usage_samples (id, project_id, organization_id, bytes, at) values (?, ?, ?, ?, ?)")
@@ -112,8 +103,6 @@ class VerifyStorageTest extends IntegrationTest {
 
     @Test
     void shouldKeepTheNewestSampleOfAProjectWhenAnOlderOneArrivesLate() {
-        Api session = api();
-        Api.Account account = session.signup();
         String key = session.createKey("backend");
         report(baseUrl(), account.projectId(), 100, Instant.now());
 
