@@ -111,7 +111,14 @@ class KeyCacheClusterTest extends IntegrationTest {
     }
 
     @ParameterizedTest(name = "{1} on one of {0} instances")
-    @CsvSource({"2, REVOKE", "3, REVOKE", "3, PERMISSIONS_TAKEN_AWAY", "3, ROLL_WITH_GRACE_ZERO"})
+    @CsvSource({
+        "2, REVOKE",
+        "2, PERMISSIONS_TAKEN_AWAY",
+        "2, ROLL_WITH_GRACE_ZERO",
+        "3, REVOKE",
+        "3, PERMISSIONS_TAKEN_AWAY",
+        "3, ROLL_WITH_GRACE_ZERO"
+    })
     @Order(2)
     void shouldHoldAChangeMadeOnOneInstanceOnAllOnTheVeryNextRequestOverHundredsOfTrialsUnderLoad(
             int instances, Change change) throws Exception {
