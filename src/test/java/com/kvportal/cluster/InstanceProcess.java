@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The service as a separate operating-system process on a database of the test's choosing, so that a test can
@@ -115,6 +116,16 @@ final class InstanceProcess implements AutoCloseable {
     /** {@code SIGCONT}: the frozen instance runs on, unaware of the time it lost. */
     public void thaw() {
         signal("-CONT");
+    }
+
+    /** Runs {@code work} while the instance is frozen, and thaws it whatever happens. */
+    public <T> T whileFrozen(Supplier<T> work) {
+        freeze();
+        try {
+            return work.get();
+        } finally {
+            thaw();
+        }
     }
 
     private void signal(String signal) {

@@ -106,17 +106,7 @@ class BillingDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldWarnWhenARenewalPaymentFailsAndLeadToThePaymentPortal() {
-        signUpInPage();
-        String adminKey = createKeyInPage("billing automation", "admin");
-        openBillingPage();
-        browser.byId("upgrade-pro").click();
-        awaitSandboxCheckout();
-        browser.byId("pay").click();
-        awaitOnPage(driver -> browser.byId("subscription-status").getText().equals("Active"));
-        JsonNode subscription = Api.withKey(baseUrl(), adminKey)
-                .get("/api/v1/billing/subscription")
-                .json()
-                .get("subscription");
+        JsonNode subscription = buyProInPage().subscription();
         String customer = subscription.get("provider_customer_id").asString();
         String providerSubscription =
                 subscription.get("provider_subscription_id").asString();
@@ -150,17 +140,9 @@ class BillingDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldShowTheStorageOverageAsALineUnderTheRenewalInvoice() {
-        signUpInPage();
-        String adminKey = createKeyInPage("billing automation", "admin");
-        openBillingPage();
-        browser.byId("upgrade-pro").click();
-        awaitSandboxCheckout();
-        browser.byId("pay").click();
-        awaitOnPage(driver -> browser.byId("subscription-status").getText().equals("Active"));
-        Api admin = Api.withKey(baseUrl(), adminKey);
-        JsonNode subscription = admin.get("/api/v1/billing/subscription").json().get("subscription");
-        UUID project = UUID.fromString(
-                admin.get("/api/v1/session").json().get("project_id").asString());
+        Bought bought = buyProInPage();
+        JsonNode subscription = bought.subscription();
+        UUID project = bought.projectId();
         // 150 GiB for the whole period: 50 GiB above pro's 100, 5 units of 10 GiB at $2.00
         StorageSamples.report(
                 baseUrl(),
@@ -185,6 +167,24 @@ class BillingDashboardIT extends BrowserIntegration {
                 browser.visible("invoices-body").findElement(By.cssSelector("tr[data-invoice-id='" + invoiceId + "']"));
         assertThat(invoice.getText()).contains("$30.00");
         checkLayout("billing-overage");
+    }
+
+    /** A subscription bought in the page, as the API shows it, and the project the page had selected. */
+    private record Bought(JsonNode subscription, UUID projectId) {}
+
+    /** Signs up, buys pro through the hosted checkout in the page and waits until the page says so. */
+    private Bought buyProInPage() {
+        signUpInPage();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("billing automation", "admin"));
+        openBillingPage();
+        browser.byId("upgrade-pro").click();
+        awaitSandboxCheckout();
+        browser.byId("pay").click();
+        awaitOnPage(driver -> browser.byId("subscription-status").getText().equals("Active"));
+        return new Bought(
+                admin.get("/api/v1/billing/subscription").json().get("subscription"),
+                UUID.fromString(
+                        admin.get("/api/v1/session").json().get("project_id").asString()));
     }
 
     private void openBillingPage() {
