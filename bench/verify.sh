@@ -63,7 +63,8 @@ start_instance() {
   # configured for real Stripe, as in production (no call reaches it: nothing is billed here), so that the
   # payment sandbox's own pollers are not counted as the service's background
   DATABASE_URL=$DATABASE_URL STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
-    PAYMENT_WEBHOOK_SECRET=whsec_bench java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
+    PAYMENT_WEBHOOK_SECRET=whsec_bench java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" \
+    -Xlog:gc:file="$DATA/gc-$n-$SECONDS.log" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
     --logging.level.root=warn --logging.level.com.kvportal.apikey=info "$@" >"$DATA/instance-$n.log" 2>&1 &
   PIDS[$n]=$!
   for _ in $(seq 1 600); do
@@ -71,6 +72,13 @@ start_instance() {
     sleep 0.5
   done
   echo "instance $n did not start"; tail -50 "$DATA/instance-$n.log"; exit 1
+}
+gc_lines() { wc -l <"$(ls -t "$DATA"/gc-1-*.log | head -1)"; }
+gc_pauses() { # gc_pauses FROM_LINE: instance 1's collection pauses logged since that line
+  tail -n +"$(( $1 + 1 ))" "$(ls -t "$DATA"/gc-1-*.log | head -1)" | python3 -c '
+import re, sys
+ms = [float(m) for m in re.findall(r"Pause.* ([0-9.]+)ms$", sys.stdin.read(), re.M)]
+print("%d pauses, longest %.1f ms, %.0f ms in all" % (len(ms), max(ms or [0]), sum(ms)))'
 }
 stop_instance() { kill "${PIDS[$1]}"; wait "${PIDS[$1]}" 2>/dev/null || true; unset "PIDS[$1]"; }
 metric() { # metric NAME [instance]: a sample of /actuator/prometheus, 0 when absent
@@ -175,7 +183,9 @@ KEY=$KEY run "$WARM" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
 sleep 11; X1=$(xacts)   # backends report their counts within ~10 s of going idle
 sleep $(( SECONDS_PER_CASE + 11 )); X2=$(xacts)
 THREADS=$THREADS KEYS=$KEYS_DIR/ws2k.keys run "$WS" -s bench/verify-keys.lua "$BASE"
+G0=$(gc_lines)
 THREADS=$THREADS KEYS=$KEYS_DIR/ws10k.keys run "$K10" -s bench/verify-keys.lua "$BASE"
+GC_10K=$(gc_pauses "$G0")
 FROM_DB=$(metric 'kvportal_key_cache_answers_total{from="database"}')
 FROM_MEMORY=$(metric 'kvportal_key_cache_answers_total{from="memory"}')
 
@@ -199,6 +209,8 @@ echo "Inserting $MILLION keys, then restarting instance 1 (it preloads them)..."
 HEAP_SMALL=$(heap_mb)
 CACHED_SMALL=$(metric 'cache_size{cache="api_keys"}')
 keys "$MILLION" ws1m
+# vacuum, analyze and checkpoint now, so that autovacuum and the checkpointer do not run during the case
+sql "vacuum analyze api_keys" >/dev/null; sql "checkpoint" >/dev/null
 stop_instance 1
 start_instance 1 2g --kvportal.key-cache.maximum-size=$(( MILLION + 100000 )) --kvportal.key-cache.preload=true
 await_cached "$MILLION" 300
@@ -206,7 +218,9 @@ CACHED_LARGE=$(metric 'cache_size{cache="api_keys"}')
 HEAP_LARGE=$(heap_mb)
 echo "Warming up the restarted instance as the first (${WARMUP_SECONDS:-45} s of mixed load)..."
 warm_up "$KEYS_DIR/ws1m.keys"
+G0=$(gc_lines)
 THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys run "$K1M" -s bench/verify-keys.lua "$BASE"
+GC_1M=$(gc_pauses "$G0")
 
 echo
 echo "Results of this run:"
@@ -225,6 +239,8 @@ print("  %-58s %.2f  (background %.1f/s: lease, usage state)" % (
 PY
 P99_10K=$(ms "$(fig "$K10" p99)"); P99_1M=$(ms "$(fig "$K1M" p99)")
 printf '  %-58s %s ms / %s ms = %s x  (goal <= 1.5)\n' "p99 at 10 k keys / at $MILLION keys" "$P99_10K" "$P99_1M" "$(ratio "$P99_1M" "$P99_10K")"
+printf '  %-58s %s\n' "GC of instance 1 during the 10 k case" "$GC_10K"
+printf '  %-58s %s\n' "GC of instance 1 during the $MILLION case" "$GC_1M"
 printf '  %-58s %s / %s\n' "lookups answered from memory / from the database" "$FROM_MEMORY" "$FROM_DB"
 python3 - "$HEAP_SMALL" "$CACHED_SMALL" "$HEAP_LARGE" "$CACHED_LARGE" <<'PY'
 import sys
