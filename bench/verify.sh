@@ -133,6 +133,10 @@ keys() { # keys N NAME: N keys of the bulk project, inserted straight into api_k
 }
 keys 2000 ws2k
 keys 10000 ws10k
+# the million keys are made now (inserted later): every random-key case keeps them in wrk's memory (BALLAST)
+[ -s "$KEYS_DIR/$MILLION-ws1m.digests" ] \
+  || python3 bench/keys.py "$MILLION" "$KEYS_DIR/ws1m.keys" "$KEYS_DIR/$MILLION-ws1m.digests"
+export BALLAST=$KEYS_DIR/ws1m.keys
 MALFORMED=kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ8 # checksum wrong
 
 run() { # run NAME wrk-arguments...: one case; prints its line and keeps its figures
