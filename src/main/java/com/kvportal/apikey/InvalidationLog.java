@@ -74,7 +74,7 @@ class InvalidationLog {
                     live = rs.getInt(3);
                     byte[] digest = rs.getBytes(4);
                     if (digest != null) {
-                        digests.add(new KeyDigest(digest));
+                        digests.add(KeyDigest.of(digest));
                     }
                 }
                 return new Pending(seq, purged, live, digests);

@@ -10,7 +10,7 @@ record RawKey(String value) {
     KeyDigest digest() {
         try {
             MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-            return new KeyDigest(sha256.digest(value.getBytes(StandardCharsets.US_ASCII)));
+            return KeyDigest.of(sha256.digest(value.getBytes(StandardCharsets.US_ASCII)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JRE", e);
         }

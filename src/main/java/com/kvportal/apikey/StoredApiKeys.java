@@ -43,7 +43,7 @@ class StoredApiKeys {
     }
 
     private static StoredKey storedKey(ResultSet rs) throws SQLException {
-        return new StoredKey(
+        return StoredKey.of(
                 rs.getObject("id", UUID.class),
                 rs.getObject("customer_id", UUID.class),
                 rs.getObject("project_id", UUID.class),
@@ -62,7 +62,7 @@ class StoredApiKeys {
                         from api_keys where digest > ? and revoked_at is null order by digest limit ?""")
                 .params(after, limit)
                 .query(rs -> {
-                    rows.put(new KeyDigest(rs.getBytes("digest")), storedKey(rs));
+                    rows.put(KeyDigest.of(rs.getBytes("digest")), storedKey(rs));
                 });
         return rows;
     }
