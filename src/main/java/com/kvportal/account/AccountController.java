@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -29,15 +30,11 @@ import org.springframework.web.bind.annotation.RestController;
         name = "Account",
         description = "Sign up, log in and out, the session and its active project, and the projects of the"
                 + " current organization.")
+@RequiredArgsConstructor
 class AccountController {
 
     private final Accounts accounts;
     private final CsrfTokenRepository csrfTokens;
-
-    AccountController(Accounts accounts, CsrfTokenRepository csrfTokens) {
-        this.accounts = accounts;
-        this.csrfTokens = csrfTokens;
-    }
 
     record SignedIn(UUID customerId, UUID organizationId, UUID projectId) {
         static SignedIn of(Caller caller) {

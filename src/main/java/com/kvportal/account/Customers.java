@@ -2,20 +2,18 @@ package com.kvportal.account;
 
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of customers, organizations and memberships. */
 @Repository
+@RequiredArgsConstructor
 class Customers {
 
     record Credentials(UUID id, String email, String passwordHash) {}
 
     private final JdbcClient jdbc;
-
-    Customers(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     boolean emailExists(String email) {
         return jdbc.sql("select exists (select 1 from customers where lower(email) = lower(?))")

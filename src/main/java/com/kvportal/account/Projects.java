@@ -3,18 +3,16 @@ package com.kvportal.account;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of projects, always reached through the customer's memberships. */
 @Repository
+@RequiredArgsConstructor
 class Projects {
 
     private final JdbcClient jdbc;
-
-    Projects(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     Project insert(UUID id, UUID organizationId, String name) {
         return jdbc.sql("insert into projects (id, organization_id, name) values (?, ?, ?)"

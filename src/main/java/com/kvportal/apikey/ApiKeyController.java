@@ -13,6 +13,7 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -30,15 +31,12 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1/api-keys")
 @Tag(name = "API keys", description = "Create, list, verify and revoke the API keys of the active project.")
+@RequiredArgsConstructor
 class ApiKeyController {
 
     static final String HINT = "Store this key now: it is shown only once and cannot be recovered.";
 
     private final ApiKeys apiKeys;
-
-    ApiKeyController(ApiKeys apiKeys) {
-        this.apiKeys = apiKeys;
-    }
 
     record CreatedApiKey(
             @Schema(

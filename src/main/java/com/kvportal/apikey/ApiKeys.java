@@ -17,6 +17,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -28,6 +30,7 @@ import org.springframework.transaction.annotation.Transactional;
  * narrows a key goes through {@link KeyNarrowing}.
  */
 @Service
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class ApiKeys implements ApiKeyAuthenticator {
 
     static final int MAX_LIVE_KEYS_PER_PROJECT = 1000;
@@ -40,25 +43,6 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final StorageStanding storage;
     private final KeyMetrics metrics;
     private final Clock clock;
-
-    ApiKeys(
-            StoredApiKeys keys,
-            LastUseRecorder lastUse,
-            KeyCache cache,
-            KeyNarrowing narrowing,
-            ApplicationEventPublisher events,
-            StorageStanding storage,
-            KeyMetrics metrics,
-            Clock clock) {
-        this.keys = keys;
-        this.lastUse = lastUse;
-        this.cache = cache;
-        this.narrowing = narrowing;
-        this.events = events;
-        this.storage = storage;
-        this.metrics = metrics;
-        this.clock = clock;
-    }
 
     /** A new key and its raw value, which exists only in this answer. */
     public record Created(String rawKey, ApiKey key) {}

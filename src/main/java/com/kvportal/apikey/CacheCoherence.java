@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -38,6 +39,7 @@ import org.springframework.stereotype.Component;
  * </ul>
  */
 @Component
+@RequiredArgsConstructor
 class CacheCoherence implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(CacheCoherence.class);
@@ -71,14 +73,6 @@ class CacheCoherence implements SmartLifecycle {
     private volatile @Nullable Connection listenerConnection;
     private long lastPurge = System.nanoTime();
     private boolean preloadStarted;
-
-    CacheCoherence(
-            KeyCache cache, DedicatedConnections connections, KeyCacheProperties properties, StoredApiKeys keys) {
-        this.cache = cache;
-        this.connections = connections;
-        this.properties = properties;
-        this.keys = keys;
-    }
 
     /** A change waiting for the instances to apply its invalidation. */
     static final class Waiter {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -17,6 +18,7 @@ import org.springframework.stereotype.Repository;
  * connections, each statement its own transaction.
  */
 @Repository
+@RequiredArgsConstructor
 class InvalidationLog {
 
     /** Wakes the instances: an invalidation committed (the payload is its sequence number, for humans only). */
@@ -25,10 +27,6 @@ class InvalidationLog {
     static final String APPLIED = "kvportal_key_applied";
 
     private final JdbcClient jdbc;
-
-    InvalidationLog(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /**
      * Writes an invalidation of this key in the current transaction and announces it on commit. The sequence row

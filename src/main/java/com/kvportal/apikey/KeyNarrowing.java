@@ -1,6 +1,7 @@
 package com.kvportal.apikey;
 
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -14,17 +15,12 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * memory").
  */
 @Component
+@RequiredArgsConstructor
 class KeyNarrowing {
 
     private final InvalidationLog log;
     private final CacheCoherence coherence;
     private final KeyMetrics metrics;
-
-    KeyNarrowing(InvalidationLog log, CacheCoherence coherence, KeyMetrics metrics) {
-        this.log = log;
-        this.coherence = coherence;
-        this.metrics = metrics;
-    }
 
     /** The key {@code keyId} was narrowed in the current transaction. */
     void narrowed(UUID keyId) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -17,16 +18,13 @@ import org.springframework.stereotype.Component;
  * scheduled flush writes the latest time of every used key in one batch, several times a second.
  */
 @Component
+@RequiredArgsConstructor
 class LastUseRecorder {
 
     private static final Logger log = LoggerFactory.getLogger(LastUseRecorder.class);
 
     private final ConcurrentHashMap<UUID, Instant> pending = new ConcurrentHashMap<>();
     private final StoredApiKeys keys;
-
-    LastUseRecorder(StoredApiKeys keys) {
-        this.keys = keys;
-    }
 
     void used(UUID keyId, Instant at) {
         pending.merge(keyId, at, (a, b) -> a.isAfter(b) ? a : b);

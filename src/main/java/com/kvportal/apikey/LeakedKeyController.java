@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -35,6 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Tag(
         name = "Secret scanning",
         description = "GitHub secret scanning reports kv_ keys found in public; each live one is revoked at once.")
+@RequiredArgsConstructor
 class LeakedKeyController {
 
     static final String PATH = "/api/v1/security/leaked-keys";
@@ -42,12 +44,6 @@ class LeakedKeyController {
     private final SecretScanningSignature signature;
     private final ApiKeys apiKeys;
     private final JsonMapper json;
-
-    LeakedKeyController(SecretScanningSignature signature, ApiKeys apiKeys, JsonMapper json) {
-        this.signature = signature;
-        this.apiKeys = apiKeys;
-        this.json = json;
-    }
 
     @Schema(name = "LeakedKeyVerdict")
     record Verdict(

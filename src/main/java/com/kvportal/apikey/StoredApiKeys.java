@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -18,6 +19,7 @@ import org.springframework.stereotype.Repository;
 
 /** The SQL of the api_keys table. */
 @Repository
+@RequiredArgsConstructor
 class StoredApiKeys {
 
     private static final String LIST_COLUMNS =
@@ -25,11 +27,6 @@ class StoredApiKeys {
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
-
-    StoredApiKeys(JdbcClient jdbc, JdbcTemplate template) {
-        this.jdbc = jdbc;
-        this.template = template;
-    }
 
     /** The hot path of verify: one lookup through the unique digest index. */
     Optional<StoredKey> findByDigest(KeyDigest digest) {

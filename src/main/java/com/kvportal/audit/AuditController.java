@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -15,13 +16,10 @@ import org.springframework.web.bind.annotation.RestController;
 /** The current organization's audit log, newest first, a page at a time. */
 @RestController
 @Tag(name = "Audit log", description = "Who did what in the organization, newest first, a page at a time.")
+@RequiredArgsConstructor
 class AuditController {
 
     private final AuditLog log;
-
-    AuditController(AuditLog log) {
-        this.log = log;
-    }
 
     @Operation(
             operationId = "listAuditEvents",

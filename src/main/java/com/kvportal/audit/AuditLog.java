@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -26,6 +28,7 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * change's transaction), with the client address and user agent of the current request, if there is one.
  */
 @Service
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class AuditLog {
 
     static final int DEFAULT_LIMIT = 50;
@@ -43,13 +46,6 @@ public class AuditLog {
     private final Accounts accounts;
     private final ApiKeys apiKeys;
     private final Clock clock;
-
-    AuditLog(StoredAuditEvents events, Accounts accounts, ApiKeys apiKeys, Clock clock) {
-        this.events = events;
-        this.accounts = accounts;
-        this.apiKeys = apiKeys;
-        this.clock = clock;
-    }
 
     @Schema(name = "AuditEventPage")
     record Page(

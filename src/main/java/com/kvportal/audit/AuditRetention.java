@@ -1,5 +1,6 @@
 package com.kvportal.audit;
 
+import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -7,6 +8,7 @@ import org.springframework.stereotype.Component;
 
 /** Deletes the audit lines older than the retention ({@code kvportal.audit.retention}, default 400 days). */
 @Component
+@RequiredArgsConstructor
 class AuditRetention {
 
     private static final Logger log = LoggerFactory.getLogger(AuditRetention.class);
@@ -14,12 +16,6 @@ class AuditRetention {
     private final StoredAuditEvents events;
     private final AuditLog audit;
     private final AuditProperties properties;
-
-    AuditRetention(StoredAuditEvents events, AuditLog audit, AuditProperties properties) {
-        this.events = events;
-        this.audit = audit;
-        this.properties = properties;
-    }
 
     @Scheduled(
             initialDelayString = "${kvportal.audit.purge-initial-delay:PT1M}",

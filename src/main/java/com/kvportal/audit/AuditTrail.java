@@ -5,6 +5,7 @@ import com.kvportal.apikey.ApiKeyEvent;
 import com.kvportal.audit.AuditEvent.Party;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -13,13 +14,10 @@ import org.springframework.stereotype.Component;
  * that published the event, so a change and its line commit together, and a failed change leaves no line.
  */
 @Component
+@RequiredArgsConstructor
 class AuditTrail {
 
     private final AuditLog audit;
-
-    AuditTrail(AuditLog audit) {
-        this.audit = audit;
-    }
 
     @EventListener
     void signedUp(AccountEvent.SignedUp e) {

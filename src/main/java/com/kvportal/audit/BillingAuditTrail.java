@@ -11,6 +11,7 @@ import com.kvportal.billing.SubscriptionUpdated;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -21,13 +22,10 @@ import org.springframework.stereotype.Component;
  * {@code provider}.
  */
 @Component
+@RequiredArgsConstructor
 class BillingAuditTrail {
 
     private final AuditLog audit;
-
-    BillingAuditTrail(AuditLog audit) {
-        this.audit = audit;
-    }
 
     @EventListener
     void checkoutStarted(CheckoutStarted e) {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -16,17 +17,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** The SQL of the audit_events table. */
 @Repository
+@RequiredArgsConstructor
 class StoredAuditEvents {
 
     private static final TypeReference<Map<String, Object>> DETAILS = new TypeReference<>() {};
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
-
-    StoredAuditEvents(JdbcClient jdbc, JsonMapper json) {
-        this.jdbc = jdbc;
-        this.json = json;
-    }
 
     void insert(UUID organizationId, AuditEvent event) {
         Party target = event.target();

@@ -4,6 +4,7 @@ import com.kvportal.audit.AuditEvent.Party;
 import com.kvportal.usage.OverageBilled;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -12,13 +13,10 @@ import org.springframework.stereotype.Component;
  * webhook drives it, so the actor is the provider.
  */
 @Component
+@RequiredArgsConstructor
 class UsageAuditTrail {
 
     private final AuditLog audit;
-
-    UsageAuditTrail(AuditLog audit) {
-        this.audit = audit;
-    }
 
     @EventListener
     void overageBilled(OverageBilled e) {

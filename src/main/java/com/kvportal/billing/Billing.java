@@ -4,6 +4,8 @@ import com.kvportal.billing.stripe.StripeGateway;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -16,6 +18,7 @@ import org.springframework.stereotype.Service;
  * transaction of the change.
  */
 @Service
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class Billing {
 
     private static final Logger log = LoggerFactory.getLogger(Billing.class);
@@ -23,12 +26,6 @@ public class Billing {
     private final Plans plans;
     private final OrganizationPlans organizationPlans;
     private final StripeGateway gateway;
-
-    Billing(Plans plans, OrganizationPlans organizationPlans, StripeGateway gateway) {
-        this.plans = plans;
-        this.organizationPlans = organizationPlans;
-        this.gateway = gateway;
-    }
 
     /** Every plan, cheapest first. */
     public List<Plan> plans() {

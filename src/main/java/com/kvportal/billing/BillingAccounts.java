@@ -5,18 +5,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the billing_accounts table: organization to provider customer, one to one. */
 @Repository
+@RequiredArgsConstructor
 class BillingAccounts {
 
     private final JdbcClient jdbc;
-
-    BillingAccounts(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     Optional<BillingAccount> find(UUID organizationId) {
         return jdbc.sql("select organization_id, provider_customer_id, customer_id from billing_accounts"

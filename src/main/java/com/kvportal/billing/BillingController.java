@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -29,17 +30,12 @@ import org.springframework.web.bind.annotation.RestController;
         name = "Billing",
         description = "Plans, the organization's subscription and invoices, the provider's hosted checkout and"
                 + " customer portal, and cancellation at period end.")
+@RequiredArgsConstructor
 class BillingController {
 
     private final Billing billing;
     private final Checkouts checkouts;
     private final Subscriptions subscriptions;
-
-    BillingController(Billing billing, Checkouts checkouts, Subscriptions subscriptions) {
-        this.billing = billing;
-        this.checkouts = checkouts;
-        this.subscriptions = subscriptions;
-    }
 
     record SubscriptionResponse(Subscription subscription) {}
 

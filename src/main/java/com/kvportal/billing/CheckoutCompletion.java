@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * any order.
  */
 @Component
+@RequiredArgsConstructor
 class CheckoutCompletion {
 
     /** What came of a completion. */
@@ -44,23 +46,6 @@ class CheckoutCompletion {
     private final Accounts accounts;
     private final TransactionTemplate transaction;
     private final Clock clock;
-
-    CheckoutCompletion(
-            ProcessedEvents processed,
-            BillingAccounts billingAccounts,
-            SubscriptionLedger ledger,
-            StripeGateway gateway,
-            Accounts accounts,
-            TransactionTemplate transaction,
-            Clock clock) {
-        this.processed = processed;
-        this.billingAccounts = billingAccounts;
-        this.ledger = ledger;
-        this.gateway = gateway;
-        this.accounts = accounts;
-        this.transaction = transaction;
-        this.clock = clock;
-    }
 
     /**
      * Completes the checkout. The session names the subscription only by id, so its state is fetched from the

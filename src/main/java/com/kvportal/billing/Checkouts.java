@@ -16,6 +16,7 @@ import jakarta.validation.constraints.NotNull;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -23,6 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /** The provider's hosted checkout: starting one, and its success callback. */
 @Service
+@RequiredArgsConstructor
 class Checkouts {
 
     static final String SUCCESS_PATH = "/api/v1/billing/checkout/success";
@@ -39,27 +41,6 @@ class Checkouts {
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transaction;
-
-    Checkouts(
-            Plans plans,
-            StoredSubscriptions subscriptions,
-            ProviderCustomers customers,
-            CheckoutCompletion completion,
-            StripeGateway gateway,
-            PaymentProvider provider,
-            AppBaseUrl baseUrl,
-            ApplicationEventPublisher events,
-            TransactionTemplate transaction) {
-        this.plans = plans;
-        this.subscriptions = subscriptions;
-        this.customers = customers;
-        this.completion = completion;
-        this.gateway = gateway;
-        this.provider = provider;
-        this.baseUrl = baseUrl;
-        this.events = events;
-        this.transaction = transaction;
-    }
 
     record CheckoutRequest(
             @Schema(

@@ -4,6 +4,7 @@ import com.kvportal.billing.stripe.ProviderInvoice;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,15 +18,12 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
+@RequiredArgsConstructor
 class InvoiceLedger {
 
     private static final Logger log = LoggerFactory.getLogger(InvoiceLedger.class);
 
     private final StoredInvoices invoices;
-
-    InvoiceLedger(StoredInvoices invoices) {
-        this.invoices = invoices;
-    }
 
     /**
      * The news was written.

@@ -5,6 +5,8 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.UUID;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Service;
 
 /**
@@ -13,6 +15,7 @@ import org.springframework.stereotype.Service;
  * ({@link SubscriptionStatus#grantsPlan()}, {@link SubscriptionStatus#hasEnded()}).
  */
 @Service
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class OrganizationPlans {
 
     /** The plan an organization has now and the period it is measured over ({@code [start, end)}). */
@@ -20,11 +23,6 @@ public class OrganizationPlans {
 
     private final Plans plans;
     private final StoredSubscriptions subscriptions;
-
-    OrganizationPlans(Plans plans, StoredSubscriptions subscriptions) {
-        this.plans = plans;
-        this.subscriptions = subscriptions;
-    }
 
     /** The organization's effective plan (its subscription's while active, trialing or past due; else free). */
     public Plan effectivePlan(UUID organizationId) {

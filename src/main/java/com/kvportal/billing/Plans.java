@@ -4,21 +4,19 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the plans table (seeded by the migration, never written here). */
 @Repository
+@RequiredArgsConstructor
 class Plans {
 
     private static final String COLUMNS =
             "id, name, tier, storage_bytes, price_cents, overage_bytes, overage_price_cents";
 
     private final JdbcClient jdbc;
-
-    Plans(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /** Every plan, cheapest first. */
     List<Plan> all() {

@@ -1,17 +1,15 @@
 package com.kvportal.billing;
 
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of processed_webhook_events: the ids of the events whose effect has been applied. */
 @Repository
+@RequiredArgsConstructor
 class ProcessedEvents {
 
     private final JdbcClient jdbc;
-
-    ProcessedEvents(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /**
      * Records the event in the current transaction. A concurrent delivery of the same event waits here until

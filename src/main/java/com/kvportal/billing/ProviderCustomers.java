@@ -8,12 +8,14 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /** Each organization's one customer at the provider, made on its first checkout and reused after. */
 @Component
+@RequiredArgsConstructor
 class ProviderCustomers {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderCustomers.class);
@@ -30,12 +32,6 @@ class ProviderCustomers {
     private final BillingAccounts billingAccounts;
     private final StripeGateway gateway;
     private final Accounts accounts;
-
-    ProviderCustomers(BillingAccounts billingAccounts, StripeGateway gateway, Accounts accounts) {
-        this.billingAccounts = billingAccounts;
-        this.gateway = gateway;
-        this.accounts = accounts;
-    }
 
     /**
      * The organization's provider customer, made now if it has none. No database connection is held while the

@@ -11,19 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the invoices table and of their lines. */
 @Repository
+@RequiredArgsConstructor
 class StoredInvoices {
 
     private final JdbcClient jdbc;
-
-    StoredInvoices(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /** The organization's invoices with their lines, newest first; the subscription is joined by its provider id. */
     List<Invoice> ofOrganization(UUID organizationId) {

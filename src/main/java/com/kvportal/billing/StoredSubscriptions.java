@@ -9,11 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the subscriptions table. */
 @Repository
+@RequiredArgsConstructor
 class StoredSubscriptions {
 
     private static final String SELECT =
@@ -33,10 +35,6 @@ class StoredSubscriptions {
             SubscriptionStatus.wires(SubscriptionStatus::grantsPlan).toArray(String[]::new);
 
     private final JdbcClient jdbc;
-
-    StoredSubscriptions(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /** The organization's newest subscription that has not ended. */
     Optional<Subscription> live(UUID organizationId) {

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
+@RequiredArgsConstructor
 class SubscriptionLedger {
 
     private static final Logger log = LoggerFactory.getLogger(SubscriptionLedger.class);
@@ -31,19 +33,6 @@ class SubscriptionLedger {
     private final Plans plans;
     private final PaymentProvider provider;
     private final ApplicationEventPublisher events;
-
-    SubscriptionLedger(
-            StoredSubscriptions subscriptions,
-            BillingAccounts billingAccounts,
-            Plans plans,
-            PaymentProvider provider,
-            ApplicationEventPublisher events) {
-        this.subscriptions = subscriptions;
-        this.billingAccounts = billingAccounts;
-        this.plans = plans;
-        this.provider = provider;
-        this.events = events;
-    }
 
     /**
      * Applies the provider's state of a subscription of a known provider customer.

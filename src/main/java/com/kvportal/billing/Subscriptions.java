@@ -11,11 +11,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** What a signed-in customer does with the organization's subscription: read it and its invoices, manage, cancel. */
 @Service
+@RequiredArgsConstructor
 class Subscriptions {
 
     static final String DASHBOARD_PATH = "/dashboard/billing";
@@ -28,25 +30,6 @@ class Subscriptions {
     private final AppBaseUrl baseUrl;
     private final TransactionTemplate transaction;
     private final Clock clock;
-
-    Subscriptions(
-            StoredSubscriptions subscriptions,
-            StoredInvoices invoices,
-            BillingAccounts billingAccounts,
-            SubscriptionLedger ledger,
-            StripeGateway gateway,
-            AppBaseUrl baseUrl,
-            TransactionTemplate transaction,
-            Clock clock) {
-        this.subscriptions = subscriptions;
-        this.invoices = invoices;
-        this.billingAccounts = billingAccounts;
-        this.ledger = ledger;
-        this.gateway = gateway;
-        this.baseUrl = baseUrl;
-        this.transaction = transaction;
-        this.clock = clock;
-    }
 
     /** The organization's live subscription. */
     Subscription live(Caller caller) {

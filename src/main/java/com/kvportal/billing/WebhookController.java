@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -27,6 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(
         name = "Webhooks",
         description = "Events the payment provider sends; called by the provider only, never by API users.")
+@RequiredArgsConstructor
 class WebhookController {
 
     static final String METRIC = "kvportal.webhook.events";
@@ -34,12 +36,6 @@ class WebhookController {
     private final WebhookSignature signature;
     private final WebhookEvents events;
     private final MeterRegistry meters;
-
-    WebhookController(WebhookSignature signature, WebhookEvents events, MeterRegistry meters) {
-        this.signature = signature;
-        this.events = events;
-        this.meters = meters;
-    }
 
     record WebhookReceipt(
             @Schema(description = "Always true: the event is applied, or was already.") boolean received) {}

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * that the webhook answers 5xx and the provider retries.
  */
 @Component
+@RequiredArgsConstructor
 class WebhookEvents {
 
     static final String CHECKOUT_COMPLETED = "checkout.session.completed";
@@ -63,25 +65,6 @@ class WebhookEvents {
     private final OrganizationPlans plans;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transaction;
-
-    WebhookEvents(
-            ProcessedEvents processed,
-            SubscriptionLedger subscriptions,
-            InvoiceLedger invoices,
-            BillingAccounts billingAccounts,
-            CheckoutCompletion checkouts,
-            OrganizationPlans plans,
-            ApplicationEventPublisher events,
-            TransactionTemplate transaction) {
-        this.processed = processed;
-        this.subscriptions = subscriptions;
-        this.invoices = invoices;
-        this.billingAccounts = billingAccounts;
-        this.checkouts = checkouts;
-        this.plans = plans;
-        this.events = events;
-        this.transaction = transaction;
-    }
 
     Outcome handle(ProviderEvent event) {
         if (!HANDLED.contains(event.type())) {

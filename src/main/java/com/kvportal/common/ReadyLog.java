@@ -1,5 +1,6 @@
 package com.kvportal.common;
 
+import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -8,15 +9,12 @@ import org.springframework.stereotype.Component;
 
 /** Tells the person who started the service where to go. */
 @Component
+@RequiredArgsConstructor
 class ReadyLog {
 
     private static final Logger log = LoggerFactory.getLogger(ReadyLog.class);
 
     private final AppBaseUrl baseUrl;
-
-    ReadyLog(AppBaseUrl baseUrl) {
-        this.baseUrl = baseUrl;
-    }
 
     @EventListener(ApplicationReadyEvent.class)
     void ready() {

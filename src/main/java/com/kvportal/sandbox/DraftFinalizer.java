@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class DraftFinalizer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(DraftFinalizer.class);
@@ -28,19 +30,6 @@ class DraftFinalizer implements SmartLifecycle {
     private final SandboxProperties properties;
     private final Clock clock;
     private volatile @Nullable ScheduledFuture<?> task;
-
-    DraftFinalizer(
-            SandboxObjects objects,
-            StripeInvoices invoices,
-            TaskScheduler scheduler,
-            SandboxProperties properties,
-            Clock clock) {
-        this.objects = objects;
-        this.invoices = invoices;
-        this.scheduler = scheduler;
-        this.properties = properties;
-        this.clock = clock;
-    }
 
     /** Finalizes the drafts due now; answers how many it finalized. */
     int finalizeDue() {

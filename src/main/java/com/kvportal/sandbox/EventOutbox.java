@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -14,16 +15,13 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 @SandboxMode
+@RequiredArgsConstructor
 class EventOutbox {
 
     /** An event claimed for delivery. */
     record Pending(long seq, String id, String type, String payload, int attempts) {}
 
     private final JdbcClient jdbc;
-
-    EventOutbox(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     void insert(String id, String type, String payload) {
         jdbc.sql("insert into sandbox_events (id, type, payload) values (?, ?, ?)")

@@ -1,6 +1,7 @@
 package com.kvportal.sandbox;
 
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -8,15 +9,12 @@ import org.springframework.stereotype.Repository;
 /** The SQL of {@code sandbox_idempotency_keys}: the first answer to each key, replayed to later calls. */
 @Repository
 @SandboxMode
+@RequiredArgsConstructor
 class IdempotencyKeys {
 
     record Stored(String fingerprint, @Nullable Integer status, @Nullable String body) {}
 
     private final JdbcClient jdbc;
-
-    IdempotencyKeys(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /**
      * Takes the key for this transaction's call. A concurrent call with the same key waits here until this one

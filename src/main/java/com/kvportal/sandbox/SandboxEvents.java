@@ -5,6 +5,7 @@ import com.stripe.model.Event;
 import com.stripe.model.StripeObject;
 import java.time.Clock;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -19,17 +20,12 @@ import org.springframework.web.context.request.RequestContextHolder;
  */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class SandboxEvents {
 
     private final EventOutbox outbox;
     private final WebhookDelivery delivery;
     private final Clock clock;
-
-    SandboxEvents(EventOutbox outbox, WebhookDelivery delivery, Clock clock) {
-        this.outbox = outbox;
-        this.delivery = delivery;
-        this.clock = clock;
-    }
 
     /** Records the event and answers its id. */
     String emit(String type, StripeObject object) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -16,16 +17,13 @@ import tools.jackson.databind.json.JsonMapper;
 /** The SQL of the sandbox's Stripe objects. Methods named {@code lock...} take a row lock until commit. */
 @Repository
 @SandboxMode
+@RequiredArgsConstructor
 class SandboxObjects {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() {};
 
     private final JdbcClient jdbc;
-
-    SandboxObjects(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     // prices
 

@@ -1,6 +1,7 @@
 package com.kvportal.sandbox;
 
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,17 +12,12 @@ import org.springframework.web.bind.annotation.RestController;
 /** The hosted pages a browser sees: checkout, the customer portal with its buttons, and invoices. */
 @RestController
 @SandboxMode
+@RequiredArgsConstructor
 class SandboxPageController {
 
     private final SandboxPages pages;
     private final SandboxObjects objects;
     private final StripeSubscriptions subscriptions;
-
-    SandboxPageController(SandboxPages pages, SandboxObjects objects, StripeSubscriptions subscriptions) {
-        this.pages = pages;
-        this.objects = objects;
-        this.subscriptions = subscriptions;
-    }
 
     @GetMapping("/sandbox/checkout/{sessionId}")
     ResponseEntity<String> checkout(@PathVariable String sessionId) {

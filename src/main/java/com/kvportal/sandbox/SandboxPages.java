@@ -2,6 +2,7 @@ package com.kvportal.sandbox;
 
 import java.time.Clock;
 import java.util.List;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -9,16 +10,12 @@ import org.springframework.stereotype.Component;
 /** Renders the hosted pages: checkout, the customer portal and an invoice. */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class SandboxPages {
 
     private final SandboxObjects objects;
 
     private final Clock clock;
-
-    SandboxPages(SandboxObjects objects, Clock clock) {
-        this.objects = objects;
-        this.clock = clock;
-    }
 
     ResponseEntity<String> checkout(String sessionId, int status, @Nullable String error) {
         StoredCheckoutSession session = objects.checkoutSession(sessionId)

@@ -1,21 +1,18 @@
 package com.kvportal.sandbox;
 
 import java.util.concurrent.TimeUnit;
+import lombok.RequiredArgsConstructor;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /** Forgets what Stripe forgets: idempotency keys after 24 hours, delivered events after 30 days. */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class SandboxRetention {
 
     private final IdempotencyKeys idempotencyKeys;
     private final EventOutbox outbox;
-
-    SandboxRetention(IdempotencyKeys idempotencyKeys, EventOutbox outbox) {
-        this.idempotencyKeys = idempotencyKeys;
-        this.outbox = outbox;
-    }
 
     @Scheduled(fixedDelay = 1, initialDelay = 1, timeUnit = TimeUnit.HOURS)
     void forgetOldRecords() {

@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -21,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @RestController
 @SandboxMode
+@RequiredArgsConstructor
 class SandboxSurfaceController {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -29,14 +31,6 @@ class SandboxSurfaceController {
     private final StripeSubscriptions subscriptions;
     private final StripeCustomers customers;
     private final SandboxPages pages;
-
-    SandboxSurfaceController(
-            StripeCheckout checkout, StripeSubscriptions subscriptions, StripeCustomers customers, SandboxPages pages) {
-        this.checkout = checkout;
-        this.subscriptions = subscriptions;
-        this.customers = customers;
-        this.pages = pages;
-    }
 
     @PostMapping("/sandbox/checkout/{sessionId}/pay")
     ResponseEntity<String> pay(@PathVariable String sessionId, HttpServletRequest request) {

@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import com.stripe.Stripe;
 import com.stripe.model.StripeObject;
 import java.util.function.Supplier;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -15,6 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class StripeAnswers {
 
     private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -22,12 +24,6 @@ class StripeAnswers {
     private final StripeViews views;
     private final IdempotencyKeys idempotencyKeys;
     private final TransactionTemplate transactions;
-
-    StripeAnswers(StripeViews views, IdempotencyKeys idempotencyKeys, TransactionTemplate transactions) {
-        this.views = views;
-        this.idempotencyKeys = idempotencyKeys;
-        this.transactions = transactions;
-    }
 
     /** A call without effects to repeat safely (or, like DELETE, one Stripe does not key): the object it reads. */
     ResponseEntity<String> read(StripeCall call, Supplier<? extends StripeObject> action) {

@@ -2,6 +2,7 @@ package com.kvportal.sandbox;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,6 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping(StripeApiController.PREFIX)
 @SandboxMode
+@RequiredArgsConstructor
 class StripeApiController {
 
     static final String PREFIX = "/sandbox/stripe";
@@ -31,27 +33,6 @@ class StripeApiController {
     private final SandboxObjects objects;
     private final StripeJson json;
     private final EventOutbox outbox;
-
-    StripeApiController(
-            StripeAnswers answers,
-            StripeCustomers customers,
-            StripeCheckout checkout,
-            StripeSubscriptions subscriptions,
-            StripePortalSessions portalSessions,
-            StripeInvoices invoices,
-            SandboxObjects objects,
-            StripeJson json,
-            EventOutbox outbox) {
-        this.answers = answers;
-        this.customers = customers;
-        this.checkout = checkout;
-        this.subscriptions = subscriptions;
-        this.portalSessions = portalSessions;
-        this.invoices = invoices;
-        this.objects = objects;
-        this.json = json;
-        this.outbox = outbox;
-    }
 
     // customers
 

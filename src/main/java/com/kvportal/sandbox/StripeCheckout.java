@@ -4,6 +4,7 @@ import com.stripe.model.checkout.Session;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -14,6 +15,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @SandboxMode
+@RequiredArgsConstructor
 class StripeCheckout {
 
     private static final long CHECKOUT_SESSION_LIFETIME = 24 * 3600;
@@ -24,21 +26,6 @@ class StripeCheckout {
     private final SandboxEvents events;
     private final StripeInvoices invoices;
     private final Clock clock;
-
-    StripeCheckout(
-            SandboxObjects objects,
-            StripeJson json,
-            StripeViews views,
-            SandboxEvents events,
-            StripeInvoices invoices,
-            Clock clock) {
-        this.objects = objects;
-        this.json = json;
-        this.views = views;
-        this.events = events;
-        this.invoices = invoices;
-        this.clock = clock;
-    }
 
     Session retrieve(String id) {
         return objects.checkoutSession(id)

@@ -7,12 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /** The sandbox's customers, and the card their next charges meet (the sandbox's stand-in for payment methods). */
 @Service
 @SandboxMode
+@RequiredArgsConstructor
 class StripeCustomers {
 
     private static final Set<String> CUSTOMER_PARAMETERS = Set.of("email", "name", "metadata");
@@ -25,21 +27,6 @@ class StripeCustomers {
     private final StripeInvoices invoices;
     private final SubscriptionNews news;
     private final Clock clock;
-
-    StripeCustomers(
-            SandboxObjects objects,
-            StripeJson json,
-            SandboxEvents events,
-            StripeInvoices invoices,
-            SubscriptionNews news,
-            Clock clock) {
-        this.objects = objects;
-        this.json = json;
-        this.events = events;
-        this.invoices = invoices;
-        this.news = news;
-        this.clock = clock;
-    }
 
     Customer retrieve(String id) {
         return objects.customer(id).map(json::customer).orElseThrow(() -> StripeError.noSuch("customer", id, "id"));

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -21,6 +22,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @SandboxMode
+@RequiredArgsConstructor
 class StripeInvoices {
 
     /** Stripe's largest amount of one charge in USD: $999,999.99. */
@@ -33,23 +35,6 @@ class StripeInvoices {
     private final SubscriptionNews news;
     private final SandboxProperties properties;
     private final Clock clock;
-
-    StripeInvoices(
-            SandboxObjects objects,
-            StripeJson json,
-            StripeViews views,
-            SandboxEvents events,
-            SubscriptionNews news,
-            SandboxProperties properties,
-            Clock clock) {
-        this.objects = objects;
-        this.json = json;
-        this.views = views;
-        this.events = events;
-        this.news = news;
-        this.properties = properties;
-        this.clock = clock;
-    }
 
     // the subscription's invoices (callers hold the customer's lock)
 

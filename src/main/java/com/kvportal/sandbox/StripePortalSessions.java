@@ -2,23 +2,19 @@ package com.kvportal.sandbox;
 
 import java.time.Clock;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /** The sandbox's customer portal sessions: the {@code url} that leads to its portal page. */
 @Service
 @SandboxMode
+@RequiredArgsConstructor
 class StripePortalSessions {
 
     private final SandboxObjects objects;
     private final StripeJson json;
     private final Clock clock;
-
-    StripePortalSessions(SandboxObjects objects, StripeJson json, Clock clock) {
-        this.objects = objects;
-        this.json = json;
-        this.clock = clock;
-    }
 
     @Transactional
     com.stripe.model.billingportal.Session create(StripeParams params) {

@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -18,6 +19,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @SandboxMode
+@RequiredArgsConstructor
 class StripeSubscriptions {
 
     private final SandboxObjects objects;
@@ -25,15 +27,6 @@ class StripeSubscriptions {
     private final StripeInvoices invoices;
     private final SubscriptionNews news;
     private final Clock clock;
-
-    StripeSubscriptions(
-            SandboxObjects objects, StripeViews views, StripeInvoices invoices, SubscriptionNews news, Clock clock) {
-        this.objects = objects;
-        this.views = views;
-        this.invoices = invoices;
-        this.news = news;
-        this.clock = clock;
-    }
 
     Subscription retrieve(String id) {
         return objects.subscription(id)

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -20,6 +21,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class StripeViews {
 
     /** Expansions deeper than this are refused, as Stripe refuses more than four levels. */
@@ -28,12 +30,6 @@ class StripeViews {
     private final SandboxObjects objects;
     private final StripeJson json;
     private final Clock clock;
-
-    StripeViews(SandboxObjects objects, StripeJson json, Clock clock) {
-        this.objects = objects;
-        this.json = json;
-        this.clock = clock;
-    }
 
     Customer customer(StoredCustomer customer) {
         return json.customer(customer);

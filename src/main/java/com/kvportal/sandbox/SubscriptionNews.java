@@ -1,22 +1,18 @@
 package com.kvportal.sandbox;
 
 import com.stripe.model.Subscription;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /** Stores a changed subscription and records the event Stripe sends about it, in the caller's transaction. */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 class SubscriptionNews {
 
     private final SandboxObjects objects;
     private final StripeViews views;
     private final SandboxEvents events;
-
-    SubscriptionNews(SandboxObjects objects, StripeViews views, SandboxEvents events) {
-        this.objects = objects;
-        this.views = views;
-        this.events = events;
-    }
 
     /** Stores a changed subscription and announces it with customer.subscription.updated; no change, no event. */
     Subscription saveAndAnnounce(StoredSubscription before, StoredSubscription after) {

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -15,6 +16,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Establishes the caller of a request: an {@code Authorization: Bearer kv_…} header wins and is checked on
  * every request (so a revoked key is refused at once); without the header, the session's caller.
  */
+@RequiredArgsConstructor
 final class CallerFilter extends OncePerRequestFilter {
 
     static final String VERIFY_PATH = "/api/v1/api-keys/verify";
@@ -23,10 +25,6 @@ final class CallerFilter extends OncePerRequestFilter {
     static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
 
     private final ApiKeyAuthenticator apiKeys;
-
-    CallerFilter(ApiKeyAuthenticator apiKeys) {
-        this.apiKeys = apiKeys;
-    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)

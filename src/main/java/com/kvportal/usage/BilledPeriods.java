@@ -5,12 +5,14 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of usage_billed_periods: the periods whose overage went onto a provider invoice. */
 @Repository
+@RequiredArgsConstructor
 class BilledPeriods {
 
     /** A billed period as {@code GET /api/v1/usage/periods} shows it. */
@@ -26,10 +28,6 @@ class BilledPeriods {
                     String providerInvoiceId) {}
 
     private final JdbcClient jdbc;
-
-    BilledPeriods(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     List<BilledPeriod> ofOrganization(UUID organizationId) {
         return jdbc.sql(

@@ -15,6 +15,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,7 @@ import org.springframework.stereotype.Component;
  * so an event delivered again bills nothing new, and samples that arrive later do not change a bill.
  */
 @Component
+@RequiredArgsConstructor
 class OverageBiller {
 
     private static final Logger log = LoggerFactory.getLogger(OverageBiller.class);
@@ -41,19 +43,6 @@ class OverageBiller {
     private final Billing billing;
     private final ApplicationEventPublisher events;
     private final Clock clock;
-
-    OverageBiller(
-            StoredSamples samples,
-            BilledPeriods billed,
-            Billing billing,
-            ApplicationEventPublisher events,
-            Clock clock) {
-        this.samples = samples;
-        this.billed = billed;
-        this.billing = billing;
-        this.events = events;
-        this.clock = clock;
-    }
 
     @EventListener
     void renewalDrafted(RenewalInvoiceDrafted draft) {

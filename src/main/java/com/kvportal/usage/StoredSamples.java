@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -18,6 +19,7 @@ import org.springframework.stereotype.Repository;
 
 /** The SQL of the usage_samples table. */
 @Repository
+@RequiredArgsConstructor
 class StoredSamples {
 
     /** What became of one sample of a batch. */
@@ -72,11 +74,6 @@ class StoredSamples {
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
-
-    StoredSamples(JdbcClient jdbc, JdbcTemplate template) {
-        this.jdbc = jdbc;
-        this.template = template;
-    }
 
     /** Stores the samples (index = their position in the report) in one statement; answers each one's fate. */
     List<Stored> ingest(Map<Integer, ReportedSample> samples) {

@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -24,15 +25,11 @@ import tools.jackson.databind.JsonNode;
         name = "Usage",
         description = "Storage usage: the storage backend reports what each project stores; the portal reads the"
                 + " organization's usage, allowance and billed overage.")
+@RequiredArgsConstructor
 class UsageController {
 
     private final StorageReporting reporting;
     private final UsageReading reading;
-
-    UsageController(StorageReporting reporting, UsageReading reading) {
-        this.reporting = reporting;
-        this.reading = reading;
-    }
 
     /** The body of a report, for the document: {@link ReportedSample#parseBatch} reads it. */
     @Schema(name = "StorageReport")

@@ -15,10 +15,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Service;
 
 /** What an organization's usage looks like this period, and the periods whose overage was billed. */
 @Service
+@RequiredArgsConstructor
 class UsageReading {
 
     /** {@code GET /api/v1/usage}. */
@@ -49,13 +51,6 @@ class UsageReading {
     private final BilledPeriods billed;
     private final OrganizationPlans plans;
     private final Clock clock;
-
-    UsageReading(StoredSamples samples, BilledPeriods billed, OrganizationPlans plans, Clock clock) {
-        this.samples = samples;
-        this.billed = billed;
-        this.plans = plans;
-        this.clock = clock;
-    }
 
     Usage usage(UUID organizationId) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);

@@ -21,6 +21,8 @@ import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,7 @@ import org.springframework.stereotype.Component;
  * an error answer) becomes {@link PaymentProviderUnavailable}.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class StripeGateway {
 
     private static final Logger log = LoggerFactory.getLogger(StripeGateway.class);
@@ -43,11 +46,6 @@ public class StripeGateway {
 
     /** A client for one API base; the sandbox's base is known only once the server listens. */
     private record Client(String apiBase, StripeClient stripe) {}
-
-    StripeGateway(PaymentProvider provider, StripeProperties properties) {
-        this.provider = provider;
-        this.properties = properties;
-    }
 
     /** A hosted checkout session the customer is sent to. */
     public record CheckoutSession(String id, String url) {}

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.regex.Pattern;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -19,6 +21,7 @@ import org.springframework.stereotype.Component;
  * The header's form is checked strictly here; the signatures by stripe-java's {@code Webhook.Signature}.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class WebhookSignature {
 
     public static final String HEADER = "Stripe-Signature";
@@ -29,11 +32,6 @@ public class WebhookSignature {
 
     private final PaymentProvider provider;
     private final Clock clock;
-
-    WebhookSignature(PaymentProvider provider, Clock clock) {
-        this.provider = provider;
-        this.clock = clock;
-    }
 
     /** Throws {@link SignatureInvalid} unless the header proves that the provider sent exactly this body. */
     public void verify(byte[] body, @Nullable String header) {

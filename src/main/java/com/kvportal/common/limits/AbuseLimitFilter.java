@@ -11,6 +11,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -25,6 +26,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
+@RequiredArgsConstructor
 class AbuseLimitFilter extends OncePerRequestFilter {
 
     static final String SIGNUP = "/api/v1/auth/signup";
@@ -33,12 +35,6 @@ class AbuseLimitFilter extends OncePerRequestFilter {
     private final RequestLimits limits;
     private final LimitProperties settings;
     private final Problems problems;
-
-    AbuseLimitFilter(RequestLimits limits, LimitProperties settings, Problems problems) {
-        this.limits = limits;
-        this.settings = settings;
-        this.problems = problems;
-    }
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {

@@ -2,6 +2,7 @@ package com.kvportal.common.limits;
 
 import java.time.Duration;
 import java.util.Optional;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -12,13 +13,10 @@ import org.springframework.stereotype.Component;
  * lock, so that parallel requests cannot slip past a limit together.
  */
 @Component
+@RequiredArgsConstructor
 class RequestLimits {
 
     private final JdbcClient jdbc;
-
-    RequestLimits(JdbcClient jdbc) {
-        this.jdbc = jdbc;
-    }
 
     /**
      * Takes one request from the bucket {@code key}, which holds {@code requests} per {@code window}.

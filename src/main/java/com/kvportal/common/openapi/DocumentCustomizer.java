@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 
@@ -20,15 +21,12 @@ import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
  * The last touches on the whole document: the server is {@code APP_BASE_URL}; every field of a response is
  * required (the API always writes it, null where {@code nullable}); tags are the features', never a controller's.
  */
+@RequiredArgsConstructor
 final class DocumentCustomizer implements GlobalOpenApiCustomizer {
 
     private static final String REF_PREFIX = "#/components/schemas/";
 
     private final AppBaseUrl baseUrl;
-
-    DocumentCustomizer(AppBaseUrl baseUrl) {
-        this.baseUrl = baseUrl;
-    }
 
     @Override
     public void customise(OpenAPI openApi) {

@@ -6,6 +6,7 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import lombok.RequiredArgsConstructor;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -18,6 +19,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
+@RequiredArgsConstructor
 class BodySizeLimitFilter extends OncePerRequestFilter {
 
     static final long API_LIMIT = 64 * 1024;
@@ -27,10 +29,6 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     private static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
 
     private final Problems problems;
-
-    BodySizeLimitFilter(Problems problems) {
-        this.problems = problems;
-    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)

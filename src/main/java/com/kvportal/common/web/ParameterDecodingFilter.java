@@ -5,6 +5,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import lombok.RequiredArgsConstructor;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.core.annotation.Order;
@@ -21,13 +22,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 @Order(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1)
+@RequiredArgsConstructor
 class ParameterDecodingFilter extends OncePerRequestFilter {
 
     private final Problems problems;
-
-    ParameterDecodingFilter(Problems problems) {
-        this.problems = problems;
-    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -16,15 +18,12 @@ import tools.jackson.databind.json.JsonMapper;
  * answer in one shape: {@code {type, title, status, detail, code}}.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class Problems {
 
     private static final String TYPE_BASE = "https://kv-portal.dev/problems/";
 
     private final JsonMapper json;
-
-    Problems(JsonMapper json) {
-        this.json = json;
-    }
 
     public static ProblemDetail of(HttpStatus status, String code, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
