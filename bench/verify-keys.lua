@@ -8,6 +8,7 @@ local ballast = {}
 local next_index = 1
 local threads = 0
 local sequential = false
+local limit = 0
 
 function setup(thread)
   threads = threads + 1
@@ -25,6 +26,8 @@ function init(args)
     end
   end
   sequential = os.getenv("ORDER") == "seq"
+  -- LIMIT=n draws from the first n lines only (bench/tail.sh: wrk's work as for the whole file, fewer keys)
+  limit = math.min(tonumber(os.getenv("LIMIT") or #keys), #keys)
   local id = tonumber(id) or 1
   local count = tonumber(os.getenv("THREADS") or "1")
   next_index = math.floor((id - 1) * #keys / count) + 1
@@ -37,7 +40,7 @@ function request()
     key = keys[next_index]
     next_index = next_index % #keys + 1
   else
-    key = keys[math.random(#keys)]
+    key = keys[math.random(limit)]
   end
   return wrk.format("POST", "/api/v1/api-keys/verify", { ["Authorization"] = "Bearer " .. key })
 end

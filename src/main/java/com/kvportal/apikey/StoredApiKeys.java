@@ -157,7 +157,9 @@ class StoredApiKeys {
 
     /** Writes the buffered last-use times in one batch; a time never moves backwards. */
     void recordLastUse(Map<UUID, Instant> lastUse) {
+        // in the ids' order, so that two instances writing the same keys lock their rows in the same order
         List<Object[]> rows = lastUse.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
                 .map(e -> new Object[] {Timestamp.from(e.getValue()), e.getKey(), Timestamp.from(e.getValue())})
                 .toList();
         template.batchUpdate(
