@@ -26,76 +26,31 @@ BASE=http://127.0.0.1:$PORT
 
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 [ -x "$PGBIN/postgres" ] || { echo "PostgreSQL binaries not found in $PGBIN (set PGBIN)" >&2; exit 1; }
-JAR=$(ls target/kv-portal-*.jar 2>/dev/null | grep -v original | head -1 || true)
-if [ -z "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]; then
-  echo "Building the jar..."
-  ./mvnw -o -B -q -DskipTests -Dspotless.check.skip=true package
-  JAR=$(ls target/kv-portal-*.jar | grep -v original | head -1)
-fi
+source bench/lib.sh
+find_jar
 
 DATA=$(mktemp -d)
 chmod 755 "$DATA"
 KEYS_DIR=${BENCH_KEYS_DIR:-$DATA}   # generated keys are kept there between runs when it is set
 PIDS=()
-as_postgres() { runuser -u postgres -- "$@"; }
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null 2>&1 || true
+  stop_postgres
   rm -rf "$DATA"
 }
 trap cleanup EXIT
+start_postgres
 
-echo "Starting PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT (data in $DATA/pg)..."
-mkdir -p "$DATA/pg" "$DATA/sock" && chown postgres "$DATA/pg" "$DATA/sock"
-as_postgres "$PGBIN/initdb" -D "$DATA/pg" -A trust -U postgres --no-sync >/dev/null
-as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -l "$DATA/sock/pg.log" -w \
-  -o "-p $PG_PORT -k $DATA/sock -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=256MB" \
-  start >/dev/null
-PSQL=("$PGBIN/psql" -X -q -t -A -h 127.0.0.1 -p "$PG_PORT" -U postgres)
-"${PSQL[@]}" -c "create database kvbench" postgres
-DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/kvbench"
-sql() { "${PSQL[@]}" -d kvbench -c "$1"; }
-
-# start_instance N HEAP [extra arguments]: instance N listens on PORT+N-1
-start_instance() {
+start_instance() { # start_instance N HEAP [service arguments]: instance N listens on PORT+N-1
   local n=$1 heap=$2; shift 2
-  local port=$(( PORT + n - 1 ))
-  # configured for real Stripe, as in production (no call reaches it: nothing is billed here), so that the
-  # payment sandbox's own pollers are not counted as the service's background
-  DATABASE_URL=$DATABASE_URL STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
-    PAYMENT_WEBHOOK_SECRET=whsec_bench java -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" \
-    -Xlog:gc:file="$DATA/gc-$n-$SECONDS.log" -jar "$JAR" --server.port=$port --server.address=127.0.0.1 \
-    --logging.level.root=warn --logging.level.com.kvportal.apikey=info \
-    --management.metrics.distribution.percentiles-histogram.http.server.requests=true \
-    "$@" >"$DATA/instance-$n.log" 2>&1 &
+  launch $(( PORT + n - 1 )) "$DATA/instance-$n.log" -XX:+UseG1GC -Xms"$heap" -Xmx"$heap" \
+    -Xlog:gc:file="$DATA/gc-$n-$SECONDS.log" -- --logging.level.com.kvportal.apikey=info "$@"
   PIDS[$n]=$!
-  for _ in $(seq 1 600); do
-    curl -fs "http://127.0.0.1:$port/actuator/health/readiness" >/dev/null 2>&1 && return 0
-    sleep 0.5
-  done
-  echo "instance $n did not start"; tail -50 "$DATA/instance-$n.log"; exit 1
+  await_ready $(( PORT + n - 1 )) "$DATA/instance-$n.log"
 }
-gc_lines() { wc -l <"$(ls -t "$DATA"/gc-1-*.log | head -1)"; }
-gc_pauses() { # gc_pauses FROM_LINE: instance 1's collection pauses logged since that line
-  tail -n +"$(( $1 + 1 ))" "$(ls -t "$DATA"/gc-1-*.log | head -1)" | python3 -c '
-import re, sys
-ms = [float(m) for m in re.findall(r"Pause.* ([0-9.]+)ms$", sys.stdin.read(), re.M)]
-print("%d pauses, longest %.1f ms, %.0f ms in all" % (len(ms), max(ms or [0]), sum(ms)))'
-}
+gc_log() { ls -t "$DATA"/gc-1-*.log | head -1; }   # instance 1's, since its last start
 stop_instance() { kill "${PIDS[$1]}"; wait "${PIDS[$1]}" 2>/dev/null || true; unset "PIDS[$1]"; }
-metric() { # metric NAME [instance]: a sample of /actuator/prometheus, 0 when absent
-  curl -fs "http://127.0.0.1:$(( PORT + ${2:-1} - 1 ))/actuator/prometheus" \
-    | awk -v n="$1" 'index($0, n" ") == 1 {print $NF; found=1} END {if (!found) print 0}'
-}
-await_cached() { # await_cached COUNT [seconds]
-  for _ in $(seq 1 $(( ${2:-120} * 2 ))); do
-    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
-      "$(metric 'cache_size{cache="api_keys"}')" "$1" && return 0
-    sleep 0.5
-  done
-  echo "the cache did not reach $1 keys"; exit 1
-}
 heap_mb() { # used heap after a full GC, in MB
   local pid=${PIDS[1]}
   jcmd "$pid" GC.run >/dev/null
@@ -109,10 +64,7 @@ print(round(sum(used[:1]) / 1024))'
 
 start_instance 1 2g --kvportal.key-cache.maximum-size=$(( MILLION + 100000 )) --kvportal.key-cache.preload=true
 
-COOKIES=$DATA/cookies
-SIGNUP=$(curl -fs -c "$COOKIES" -H 'Content-Type: application/json' \
-  -d '{"email":"bench@example.com","password":"benchmark password"}' "$BASE/api/v1/auth/signup")
-XSRF=$(awk '$6=="XSRF-TOKEN"{print $7}' "$COOKIES")
+bench_account
 create_key() { # create_key PERMISSION: a raw key
   curl -fs -b "$COOKIES" -H 'Content-Type: application/json' -H "X-XSRF-TOKEN: $XSRF" \
     -d "{\"name\":\"bench $RANDOM$RANDOM\",\"permissions\":[\"$1\"]}" "$BASE/api/v1/api-keys" \
@@ -120,44 +72,20 @@ create_key() { # create_key PERMISSION: a raw key
 }
 KEY=$(create_key write)
 ADMIN=$(create_key admin)
-read -r ORG CUSTOMER PROJECT < <(echo "$SIGNUP" | python3 -c \
-  'import json,sys; b=json.load(sys.stdin); print(b["organization_id"], b["customer_id"], b["project_id"])')
-# the bulk keys live in a project of their own (a project holds at most 1,000 keys made through the API)
-BULK=$(sql "insert into projects (id, organization_id, name) values (gen_random_uuid(), '$ORG', 'bulk') returning id")
-keys() { # keys N NAME: N keys of the bulk project, inserted straight into api_keys; raw values in $KEYS_DIR/NAME.keys
-  if [ ! -s "$KEYS_DIR/$1-$2.digests" ]; then
-    python3 bench/keys.py "$1" "$KEYS_DIR/$2.keys" "$KEYS_DIR/$1-$2.digests"
-  fi
-  "${PSQL[@]}" -d kvbench -c "create temporary table bulk (digest bytea)" \
-    -c "\\copy bulk from '$KEYS_DIR/$1-$2.digests'" \
-    -c "insert into api_keys (id, project_id, organization_id, customer_id, name, digest, permissions, expires_at)
-        select gen_random_uuid(), '$BULK', '$ORG', '$CUSTOMER', 'bulk', digest, '{read,write}', now() + interval '300 days'
-        from bulk"
-}
 keys 2000 ws2k
 keys 10000 ws10k
 # the million keys are made now (inserted later): every random-key case keeps them in wrk's memory (BALLAST)
-[ -s "$KEYS_DIR/$MILLION-ws1m.digests" ] \
-  || python3 bench/keys.py "$MILLION" "$KEYS_DIR/ws1m.keys" "$KEYS_DIR/$MILLION-ws1m.digests"
+make_keys "$MILLION" ws1m
 export BALLAST=$KEYS_DIR/ws1m.keys
 MALFORMED=kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ8 # checksum wrong
 
 run() { # run NAME wrk-arguments...: one case; prints its line and keeps its figures
   local name=$1; shift
   local file; file=$DATA/$(echo "$name" | tr -c 'A-Za-z0-9' '_')
-  curl -fs "$BASE/actuator/prometheus" | python3 bench/histogram.py snapshot >"$file.before"
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency "$@" >"$file.txt"
-  curl -fs "$BASE/actuator/prometheus" | python3 bench/histogram.py snapshot >"$file.after"
-  local rps p50 p99 requests non2xx server
-  rps=$(awk '/Requests\/sec/{print $2}' "$file.txt")
-  p50=$(awk '$1=="50%"{print $2}' "$file.txt")
-  p99=$(awk '$1=="99%"{print $2}' "$file.txt")
-  requests=$(awk '/requests in/{print $1}' "$file.txt")
-  non2xx=$(awk '/Non-2xx/{print $NF}' "$file.txt")
-  read -r server over10 over50 < <(python3 bench/histogram.py p99 "$file.before" "$file.after")
+  measure "$file" -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency "$@"
   printf '  %-44s %9s req/s   p50 %8s   p99 %8s   non-2xx %s   in the service: p99 <= %s ms, %s over 10 ms, %s over 50 ms\n' \
-    "$name" "$rps" "$p50" "$p99" "${non2xx:-0}" "$server" "$over10" "$over50"
-  echo "$rps" >"$file.rps"; echo "$p99" >"$file.p99"; echo "$requests" >"$file.n"; echo "$server" >"$file.sp99"
+    "$name" "$RPS" "$P50" "$P99" "${NON2XX:-0}" "$SERVER_P99" "$OVER10" "$OVER50"
+  echo "$RPS" >"$file.rps"; echo "$P99" >"$file.p99"; echo "$REQUESTS" >"$file.n"; echo "$SERVER_P99" >"$file.sp99"
 }
 fig() { cat "$DATA/$(echo "$1" | tr -c 'A-Za-z0-9' '_').$2"; }
 ratio() { python3 -c "import sys;print(f'{float(sys.argv[1])/float(sys.argv[2]):.2f}')" "$1" "$2"; }
@@ -194,9 +122,9 @@ KEY=$KEY run "$WARM" -s bench/verify.lua "$BASE/api/v1/api-keys/verify"
 sleep 11; X1=$(xacts)   # backends report their counts within ~10 s of going idle
 sleep $(( SECONDS_PER_CASE + 11 )); X2=$(xacts)
 THREADS=$THREADS KEYS=$KEYS_DIR/ws2k.keys run "$WS" -s bench/verify-keys.lua "$BASE"
-G0=$(gc_lines)
+G0=$(wc -l <"$(gc_log)")
 THREADS=$THREADS KEYS=$KEYS_DIR/ws10k.keys run "$K10" -s bench/verify-keys.lua "$BASE"
-GC_10K=$(gc_pauses "$G0")
+GC_10K=$(gc_pauses "$(gc_log)" "$G0")
 FROM_DB=$(metric 'kvportal_key_cache_answers_total{from="database"}')
 FROM_MEMORY=$(metric 'kvportal_key_cache_answers_total{from="memory"}')
 
@@ -229,9 +157,9 @@ CACHED_LARGE=$(metric 'cache_size{cache="api_keys"}')
 HEAP_LARGE=$(heap_mb)
 echo "Warming up the restarted instance as the first (${WARMUP_SECONDS:-45} s of mixed load)..."
 warm_up "$KEYS_DIR/ws1m.keys"
-G0=$(gc_lines)
+G0=$(wc -l <"$(gc_log)")
 THREADS=$THREADS KEYS=$KEYS_DIR/ws1m.keys run "$K1M" -s bench/verify-keys.lua "$BASE"
-GC_1M=$(gc_pauses "$G0")
+GC_1M=$(gc_pauses "$(gc_log)" "$G0")
 
 echo
 echo "Results of this run:"
