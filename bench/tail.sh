@@ -5,7 +5,9 @@
 #   10k          10 k keys at random;
 #   1m           1 M keys at random;
 #   1m-first10k  10 k keys drawn from the million-line file (LIMIT): wrk's work as in the 1 M case, the service's
-#                spread as in the 10 k case.
+#                spread as in the 10 k case;
+#   raw 10000, raw 1000000: the first 10 k and all of the million keys through bench/RawClient.java, a client that
+#                shares no code with wrk (its own collector's pauses show in its max, not in its p99).
 # Each case prints wrk's figures, the service's own p99 of the same requests (bench/histogram.py), G1's pauses, and
 # PostgreSQL's CPU seconds with api_keys' update counts (the last_used_at write-behind).
 # Usage: bench/tail.sh "-XX:+UseG1GC" ["-XX:+UseParallelGC" ...]
@@ -96,6 +98,10 @@ for options in "${OPTION_SETS[@]}"; do
     case_ 10k "$KEYS_DIR/ws10k.keys"
     case_ 1m "$KEYS_DIR/ws1m.keys"
     LIMIT=10000 case_ 1m-first10k "$KEYS_DIR/ws1m.keys"
+    for limit in 10000 1000000; do # the cross-check: a client that shares no code with wrk
+      printf '  %-12s %s\n' "raw $limit" "$(java -Xms1g -Xmx1g -XX:+UseParallelGC bench/RawClient.java "$PORT" \
+        "$KEYS_DIR/ws1m.keys" "$limit" "$SECS" 16)"
+    done
   done
   stop
 done
