@@ -34,11 +34,11 @@ find_jar() { # sets JAR, building it when the sources are newer
 # pollers are not counted as the service's background, and with verify's latency histogram on /actuator/prometheus
 launch() {
   local port=$1 log=$2; shift 2
-  local java=()
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do java+=("$1"); shift; done
+  local options=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do options+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   DATABASE_URL=$DATABASE_URL STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
-    PAYMENT_WEBHOOK_SECRET=whsec_bench java "${java[@]}" -jar "$JAR" --server.port="$port" \
+    PAYMENT_WEBHOOK_SECRET=whsec_bench java "${options[@]}" -jar "$JAR" --server.port="$port" \
     --server.address=127.0.0.1 --logging.level.root=warn \
     --management.metrics.distribution.percentiles-histogram.http.server.requests=true \
     "$@" >"$log" 2>&1 &
