@@ -124,6 +124,26 @@ class StripeCheckout {
         return views.checkoutSession(session);
     }
 
+    /**
+     * {@code POST /v1/checkout/sessions/{id}/expire}: an open session can no longer be paid, with
+     * {@code checkout.session.expired}; any other session is refused with Stripe's message.
+     */
+    @Transactional
+    Session expire(String id) {
+        StoredCheckoutSession session = objects.lockCheckoutSession(id)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"))
+                .asOf(now());
+        if (!session.status().equals("open")) {
+            throw StripeError.state("Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout"
+                    + " Session has a status of `" + session.status() + "`.");
+        }
+        StoredCheckoutSession expired = session.expired();
+        objects.update(expired);
+        Session view = views.checkoutSession(expired);
+        events.emit("checkout.session.expired", view);
+        return view;
+    }
+
     /** The answer to paying a checkout session: the session as it is now, and whether the card was declined. */
     record Payment(StoredCheckoutSession session, boolean declined) {}
 
