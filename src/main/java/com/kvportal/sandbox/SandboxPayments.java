@@ -18,7 +18,13 @@ class SandboxPayments {
 
     /** One successful charge of an invoice. */
     record StoredInvoicePayment(
-            String id, String invoice, String paymentIntent, String charge, long amount, String currency, long created) {}
+            String id,
+            String invoice,
+            String paymentIntent,
+            String charge,
+            long amount,
+            String currency,
+            long created) {}
 
     /** A refund of (part of) a payment, shown with the payment's charge and currency as Stripe shows it. */
     record StoredRefund(
@@ -79,18 +85,28 @@ class SandboxPayments {
                         """
                         insert into sandbox_refunds (id, payment_intent, amount, reason, metadata, created)
                         values (?, ?, ?, ?, ?::jsonb, ?)""")
-                .params(r.id(), r.paymentIntent(), r.amount(), r.reason(), SandboxObjects.json(r.metadata()), r.created())
+                .params(
+                        r.id(),
+                        r.paymentIntent(),
+                        r.amount(),
+                        r.reason(),
+                        SandboxObjects.json(r.metadata()),
+                        r.created())
                 .update();
     }
 
     Optional<StoredRefund> refund(String id) {
-        return jdbc.sql(REFUNDS + " where r.id = ?").param(id).query(SandboxPayments::refund).optional();
+        return jdbc.sql(REFUNDS + " where r.id = ?")
+                .param(id)
+                .query(SandboxPayments::refund)
+                .optional();
     }
 
     /** Refunds, newest first, of the payment intent or the charge when one is given. */
     List<StoredRefund> refunds(@Nullable String paymentIntent, @Nullable String charge, int limit) {
-        return jdbc.sql(REFUNDS
-                        + """
+        return jdbc.sql(
+                        REFUNDS
+                                + """
                         where (cast(:pi as text) is null or r.payment_intent = :pi)
                           and (cast(:charge as text) is null or p.charge = :charge)
                         order by r.seq desc limit :limit""")

@@ -126,7 +126,10 @@ class StripeApiController {
 
     @GetMapping("/v1/invoice_payments")
     ResponseEntity<String> invoicePayments(StripeCall call) {
-        return answers.read(call, () -> refunds.invoicePayments(call.params().text("invoice"), call.params().limit()));
+        return answers.read(
+                call,
+                () -> refunds.invoicePayments(
+                        call.params().text("invoice"), call.params().limit()));
     }
 
     // refunds

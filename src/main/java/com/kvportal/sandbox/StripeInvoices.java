@@ -98,11 +98,11 @@ class StripeInvoices {
         objects.update(paid);
         if (paid.amountPaid() > 0) {
             payments.insert(new SandboxPayments.StoredInvoicePayment(
-                StripeId.INVOICE_PAYMENT.next(),
-                paid.id(),
-                StripeId.PAYMENT_INTENT.next(),
-                StripeId.CHARGE.next(),
-                paid.amountPaid(),
+                    StripeId.INVOICE_PAYMENT.next(),
+                    paid.id(),
+                    StripeId.PAYMENT_INTENT.next(),
+                    StripeId.CHARGE.next(),
+                    paid.amountPaid(),
                     "usd",
                     now()));
         }

@@ -43,9 +43,7 @@ class StripeRefunds {
     }
 
     Refund retrieve(String id) {
-        return payments.refund(id)
-                .map(StripeRefunds::refund)
-                .orElseThrow(() -> StripeError.noSuch("refund", id, "id"));
+        return payments.refund(id).map(StripeRefunds::refund).orElseThrow(() -> StripeError.noSuch("refund", id, "id"));
     }
 
     StripeCollection<Refund> list(@Nullable String paymentIntent, @Nullable String charge, int limit) {
