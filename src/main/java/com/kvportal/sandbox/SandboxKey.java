@@ -89,8 +89,8 @@ public class SandboxKey {
         }
     }
 
-    /** The key kept in the database; this instance's new one if none is kept yet. */
-    private static String kept(JdbcClient jdbc) {
+    /** The key kept in the database; this instance's new one if none is kept yet (the first writer wins). */
+    static String kept(JdbcClient jdbc) {
         jdbc.sql("insert into sandbox_api_key (key) values (?) on conflict do nothing")
                 .param(generate())
                 .update();

@@ -1,11 +1,15 @@
 package com.kvportal.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import com.stripe.exception.StripeException;
 import com.stripe.model.checkout.Session;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +27,40 @@ class SandboxAccessTest extends SandboxTest {
     @Test
     void shouldUseTheConfiguredKeyForItsOwnClient() {
         assertThat(provider.secretKey()).isEqualTo(IntegrationTest.SANDBOX_KEY);
+    }
+
+    @Test
+    void shouldKeepOneGeneratedKeyThatEveryInstanceReadsWhenTheyStartTogether() throws Exception {
+        List<String> keys = Concurrently.run(6, () -> SandboxKey.kept(jdbc));
+
+        assertThat(keys).allMatch(key -> key.equals(keys.get(0)));
+        assertThat(keys.get(0)).matches("sk_test_[0-9A-Za-z]{24}");
+        assertThat(jdbc.sql("select key from sandbox_api_key")
+                        .query(String.class)
+                        .list())
+                .containsExactly(keys.get(0));
+    }
+
+    @Test
+    void shouldRefuseAnUnknownSandboxModeAndAWeakConfiguredKey() {
+        assertThatThrownBy(() -> properties("yes", ""))
+                .hasMessageContaining("SANDBOX")
+                .hasMessageContaining("on");
+        assertThatThrownBy(() -> properties("", "sk_test_x")).hasMessageContaining("SANDBOX_API_KEY");
+        assertThatThrownBy(() -> properties("", "pk_test_0123456789abcdefghij")).hasMessageContaining("sk_test_");
+        assertThat(properties("ON", "").forcedOn()).isTrue();
+        assertThat(properties("", IntegrationTest.SANDBOX_KEY).forcedOn()).isFalse();
+    }
+
+    private static SandboxProperties properties(String mode, String apiKey) {
+        return new SandboxProperties(
+                mode,
+                apiKey,
+                "/api/v1/billing/webhook",
+                Duration.ofMillis(250),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(60),
+                Duration.ofHours(1));
     }
 
     @Test
