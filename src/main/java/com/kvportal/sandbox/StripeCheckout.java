@@ -26,6 +26,7 @@ class StripeCheckout {
     private final SandboxEvents events;
     private final StripeInvoices invoices;
     private final Clock clock;
+    private final RedirectUrls redirects;
 
     Session retrieve(String id) {
         return objects.checkoutSession(id)
@@ -67,11 +68,11 @@ class StripeCheckout {
         if (!mode.equals("subscription")) {
             throw StripeError.invalid("mode", "The sandbox supports mode=subscription only.");
         }
-        String successUrl = params.url("success_url");
+        String successUrl = redirects.param(params, "success_url");
         if (successUrl == null) {
             throw StripeError.missing("success_url");
         }
-        String cancelUrl = params.url("cancel_url");
+        String cancelUrl = redirects.param(params, "cancel_url");
         String customer = params.text("customer");
         String customerEmail = params.email("customer_email");
         if (customer != null && customerEmail != null) {

@@ -78,7 +78,7 @@ class OverageEndToEndTest extends IntegrationTest {
         // 150 GiB for the whole period: 50 GiB above the allowance, 5 units of 10 GiB at $2.00
         report(baseUrl(), account.projectId(), 150 * GIB, periodStart);
 
-        Api.Response advanced = api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
 
         Invoice renewal = awaitRenewal(pro.customer(), "paid");
@@ -162,7 +162,8 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), account.projectId(), 125 * GIB, pro.periodStart());
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
 
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
 
