@@ -3,6 +3,7 @@ package com.kvportal.account;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -63,6 +64,17 @@ class LoginThrottle {
     void succeeded(String email) {
         jdbc.sql("delete from login_failures where email = lower(?)")
                 .param(email)
+                .update();
+    }
+
+    /**
+     * Forgets the failures whose window has passed and whose lock (if any) has run out: they count for nothing any
+     * more ({@link #attempt} starts afresh on them), and a spray of made-up emails must not fill the table for good.
+     */
+    @Scheduled(fixedDelayString = "PT10M", initialDelayString = "PT1M")
+    void forgetStale() {
+        jdbc.sql("delete from login_failures f where " + STALE)
+                .param("window", interval(window))
                 .update();
     }
 
