@@ -31,6 +31,9 @@ public abstract class IntegrationTest {
 
     public static final String ROTATED_USAGE_TOKEN = "usage-token-rotated-8a3e";
 
+    /** The bearer token of {@code /actuator/**} but health, as the test configuration sets {@code METRICS_TOKEN}. */
+    public static final String METRICS_TOKEN = "metrics-token-3b7d9e1c";
+
     @LocalServerPort
     protected int port;
 
@@ -60,6 +63,11 @@ public abstract class IntegrationTest {
         Api api = api();
         api.signup();
         return api;
+    }
+
+    /** A client presenting {@link #METRICS_TOKEN}, to scrape {@code /actuator/prometheus}. */
+    protected Api metrics() {
+        return Api.withKey(baseUrl(), METRICS_TOKEN);
     }
 
     protected String baseUrl() {
