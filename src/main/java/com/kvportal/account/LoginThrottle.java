@@ -14,9 +14,12 @@ import org.springframework.stereotype.Component;
 @Component
 class LoginThrottle {
 
-    /** The counting starts afresh once the window has passed or the lock has run out. */
-    private static final String STALE =
-            "(f.window_start < now() - :window or (f.locked_until is not null and f.locked_until <= now()))";
+    /**
+     * The counting starts afresh once the lock has run out, or without a lock once the window has passed (a lock set
+     * late in a window runs its full length: the window's end does not lift it).
+     */
+    private static final String STALE = "(case when f.locked_until is not null then f.locked_until <= now()"
+            + " else f.window_start < now() - :window end)";
 
     private final JdbcClient jdbc;
     private final int maxFailures;
