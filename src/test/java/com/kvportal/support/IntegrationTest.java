@@ -35,6 +35,9 @@ public abstract class IntegrationTest {
 
     public static final String ROTATED_USAGE_TOKEN = "usage-token-rotated-8a3e";
 
+    /** The bearer token of {@code /actuator/**} but health, as the test configuration sets {@code METRICS_TOKEN}. */
+    public static final String METRICS_TOKEN = "metrics-token-3b7d9e1c";
+
     @LocalServerPort
     protected int port;
 
@@ -69,6 +72,11 @@ public abstract class IntegrationTest {
     /** An HTTP client with the payment sandbox's key, for its Stripe API and its test clock (advance, card). */
     protected Api sandbox() {
         return Api.withKey(baseUrl(), SANDBOX_KEY);
+    }
+
+    /** A client presenting {@link #METRICS_TOKEN}, to scrape {@code /actuator/prometheus}. */
+    protected Api metrics() {
+        return Api.withKey(baseUrl(), METRICS_TOKEN);
     }
 
     protected String baseUrl() {
