@@ -37,7 +37,7 @@ import org.springframework.beans.factory.annotation.Value;
  * log it misses is purged) and kill one with {@code kill -9}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KeyCacheClusterTest extends IntegrationTest {
+class KeyCacheClusterIT extends IntegrationTest {
 
     /** T, the lease of every instance (the default). */
     private static final Duration LEASE = Duration.ofSeconds(3);
