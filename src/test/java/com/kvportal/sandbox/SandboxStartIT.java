@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * and without {@code SANDBOX=on} is refused at start-up; {@code SANDBOX=on} starts with a warning; the generated
  * {@code SANDBOX_API_KEY} is kept with the data, so a restart keeps it.
  */
-class SandboxStartTest {
+class SandboxStartIT {
 
     private static final String PUBLIC_BASE_URL = "--APP_BASE_URL=https://portal.example.com";
 
