@@ -179,7 +179,7 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(invoice.getBillingReason()).isNotEqualTo("subscription_cycle");
         List<InvoiceLineItem> overage = overageLines(invoice);
         assertThat(overage).hasSize(1);
-        // the period ended early (canceled at its end, measured until now): 125 GiB throughout, 3 units
+        // canceled at its end: measured over the whole period, 125 GiB throughout, 3 units
         assertThat(overage.get(0).getQuantity()).isEqualTo(3L);
         assertThat(overage.get(0).getAmount()).isEqualTo(600L);
         assertThat(invoice.getAmountDue()).isEqualTo(600L);
@@ -333,6 +333,58 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(last.get("overage_units").asLong()).isEqualTo(3);
         assertThat(overageItems(pro.customer())).singleElement().satisfies(item -> assertThat(item.getQuantity())
                 .isEqualTo(3L));
+    }
+
+    /**
+     * Decision: a period of zero units. A renewal's is listed in usage/periods with its renewal invoice (0 units, 0
+     * cents) and adds nothing to that invoice; the last period of an ended subscription with zero units makes no
+     * invoice and is not listed (see the test above).
+     */
+    @Test
+    void shouldListARenewalPeriodOfZeroUnitsWithoutAddingToItsInvoice() throws Exception {
+        ProOrganization pro = proOrganization();
+        report(baseUrl(), pro.account().projectId(), 100 * GIB, pro.periodStart());
+        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+
+        JsonNode period = awaitPeriods(pro.owner(), 1).get(0);
+        assertThat(period.get("average_bytes").asLong()).isEqualTo(100 * GIB);
+        assertThat(period.get("overage_units").asLong()).isZero();
+        assertThat(period.get("overage_cents").asLong()).isZero();
+        Invoice renewal = awaitRenewal(pro.customer(), "paid");
+        assertThat(period.get("provider_invoice_id").asString()).isEqualTo(renewal.getId());
+        assertThat(renewal.getAmountDue()).isEqualTo(2000L);
+        assertThat(overageItems(pro.customer())).isEmpty();
+    }
+
+    /**
+     * Decision: a last period of no length (canceled at once right after a renewal, while the provider's test clock
+     * stands at the new period's start) has no byte-seconds: no overage, no invoice, whatever is stored.
+     */
+    @Test
+    void shouldBillNothingForALastPeriodOfNoLength() throws Exception {
+        ProOrganization pro = proOrganization();
+        report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
+        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+        awaitPeriods(pro.owner(), 1);
+
+        Subscription canceled = stripe().v1().subscriptions().cancel(pro.providerSubscription());
+        assertThat(canceled.getEndedAt())
+                .isEqualTo(canceled.getItems().getData().get(0).getCurrentPeriodStart());
+        awaitEnded(pro.owner());
+
+        assertThat(pro.owner()
+                        .get("/api/v1/usage/periods")
+                        .json()
+                        .get("periods")
+                        .size())
+                .isEqualTo(1);
+        assertThat(overageItems(pro.customer())).singleElement().satisfies(line -> assertThat(
+                        line.getMetadata().get("period_start"))
+                .isEqualTo(pro.periodStart().toString()));
     }
 
     void awaitEnded(Api owner) {
