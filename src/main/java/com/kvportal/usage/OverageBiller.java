@@ -36,6 +36,10 @@ class OverageBiller {
     private static final Logger log = LoggerFactory.getLogger(OverageBiller.class);
     private static final long GIB = 1L << 30;
     static final String KIND = "storage_overage";
+    /** The metadata keys of an overage item that name what it bills (with {@code kind}). */
+    static final String ORGANIZATION_KEY = "organization_id";
+
+    static final String PERIOD_START_KEY = "period_start";
 
     private final StoredSamples samples;
     private final BilledPeriods billed;
@@ -164,9 +168,12 @@ class OverageBiller {
                 period.start(),
                 period.end(),
                 Map.of(
-                        "organization_id", organizationId.toString(),
-                        "period_start", period.start().toString(),
-                        "kind", KIND),
+                        ORGANIZATION_KEY,
+                        organizationId.toString(),
+                        PERIOD_START_KEY,
+                        period.start().toString(),
+                        "kind",
+                        KIND),
                 idempotencyKey);
     }
 

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -165,15 +166,15 @@ class Reconciliation {
 
         static Key of(ProviderInvoiceItem item) {
             return new Key(
-                    parse(item.metadata().get("organization_id"), UUID::fromString),
-                    parse(item.metadata().get("period_start"), Instant::parse));
+                    parse(item.metadata().get(OverageBiller.ORGANIZATION_KEY), UUID::fromString),
+                    parse(item.metadata().get(OverageBiller.PERIOD_START_KEY), Instant::parse));
         }
 
         boolean inRange(Instant from, Instant to) {
             return periodStart != null && !periodStart.isBefore(from) && periodStart.isBefore(to);
         }
 
-        private static <T> @Nullable T parse(@Nullable String value, java.util.function.Function<String, T> parser) {
+        private static <T> @Nullable T parse(@Nullable String value, Function<String, T> parser) {
             if (value == null) {
                 return null;
             }
