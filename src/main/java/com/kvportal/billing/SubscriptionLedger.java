@@ -30,6 +30,7 @@ class SubscriptionLedger {
 
     private final StoredSubscriptions subscriptions;
     private final BillingAccounts billingAccounts;
+    private final DuplicateSubscriptions duplicates;
     private final Plans plans;
     private final PaymentProvider provider;
     private final ApplicationEventPublisher events;
@@ -58,8 +59,15 @@ class SubscriptionLedger {
      */
     boolean apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt) {
         Plan plan = planFor(subscription.priceId());
+        // one new subscription of an organization at a time, so that a second one sees the first
+        // (DuplicateSubscriptions)
+        billingAccounts.lock(account.organizationId());
         Optional<UUID> inserted = subscriptions.insertIfAbsent(
                 account.organizationId(), account.customerId(), plan.id(), subscription, stateAt);
+        if (inserted.isPresent()
+                && duplicates.cancelIfSecond(account.organizationId(), inserted.get(), plan, subscription)) {
+            return true;
+        }
         if (inserted.isPresent()) {
             log.info(
                     "Subscription {} of organization {} recorded as {}",

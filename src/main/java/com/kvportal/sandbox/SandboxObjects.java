@@ -427,11 +427,11 @@ class SandboxObjects {
                 .list();
     }
 
-    private static String json(Map<String, String> map) {
+    static String json(Map<String, String> map) {
         return JSON.writeValueAsString(map);
     }
 
-    private static Map<String, String> map(ResultSet rs, String column) throws SQLException {
+    static Map<String, String> map(ResultSet rs, String column) throws SQLException {
         return JSON.readValue(rs.getString(column), STRING_MAP);
     }
 

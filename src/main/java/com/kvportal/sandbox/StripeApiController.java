@@ -31,6 +31,7 @@ class StripeApiController {
     private final StripeSubscriptions subscriptions;
     private final StripePortalSessions portalSessions;
     private final StripeInvoices invoices;
+    private final StripeRefunds refunds;
     private final SandboxObjects objects;
     private final StripeJson json;
     private final EventOutbox outbox;
@@ -62,6 +63,11 @@ class StripeApiController {
     @GetMapping("/v1/checkout/sessions/{id}")
     ResponseEntity<String> checkoutSession(@PathVariable String id, StripeCall call) {
         return answers.read(call, () -> checkout.retrieve(id));
+    }
+
+    @PostMapping("/v1/checkout/sessions/{id}/expire")
+    ResponseEntity<String> expireCheckoutSession(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> checkout.expire(id));
     }
 
     @PostMapping("/v1/billing_portal/sessions")
@@ -117,6 +123,33 @@ class StripeApiController {
     @PostMapping("/v1/invoices/{id}/finalize")
     ResponseEntity<String> finalizeInvoice(@PathVariable String id, StripeCall call) {
         return answers.post(call, () -> invoices.finalizeInvoice(id, call.params()));
+    }
+
+    @GetMapping("/v1/invoice_payments")
+    ResponseEntity<String> invoicePayments(StripeCall call) {
+        return answers.read(
+                call,
+                () -> refunds.invoicePayments(
+                        call.params().text("invoice"), call.params().limit()));
+    }
+
+    // refunds
+
+    @PostMapping("/v1/refunds")
+    ResponseEntity<String> createRefund(StripeCall call) {
+        return answers.post(call, () -> refunds.create(call.params()));
+    }
+
+    @GetMapping("/v1/refunds")
+    ResponseEntity<String> refunds(StripeCall call) {
+        StripeParams params = call.params();
+        return answers.read(
+                call, () -> refunds.list(params.text("payment_intent"), params.text("charge"), params.limit()));
+    }
+
+    @GetMapping("/v1/refunds/{id}")
+    ResponseEntity<String> refund(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> refunds.retrieve(id));
     }
 
     @PostMapping("/v1/invoiceitems")

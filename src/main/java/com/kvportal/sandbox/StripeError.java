@@ -107,6 +107,11 @@ class StripeError extends RuntimeException {
         return invalidRequest(400, code, message, null);
     }
 
+    /** A call that the object's state does not allow, answered by Stripe without an error code. */
+    static StripeError state(String message) {
+        return invalidRequest(400, null, message, null);
+    }
+
     /** Stripe's {@code invalid_request_error}, the type of every failure but a declined card and a reused key. */
     private static StripeError invalidRequest(
             int status, @Nullable String code, String message, @Nullable String param) {

@@ -33,6 +33,7 @@ class StripeInvoices {
     private final StripeViews views;
     private final SandboxEvents events;
     private final SubscriptionNews news;
+    private final SandboxPayments payments;
     private final SandboxProperties properties;
     private final Clock clock;
 
@@ -95,6 +96,16 @@ class StripeInvoices {
     StoredInvoice markPaid(StoredInvoice open) {
         StoredInvoice paid = open.paid(now());
         objects.update(paid);
+        if (paid.amountPaid() > 0) {
+            payments.insert(new SandboxPayments.StoredInvoicePayment(
+                    StripeId.INVOICE_PAYMENT.next(),
+                    paid.id(),
+                    StripeId.PAYMENT_INTENT.next(),
+                    StripeId.CHARGE.next(),
+                    paid.amountPaid(),
+                    "usd",
+                    now()));
+        }
         Invoice after = views.invoice(paid);
         events.emit("invoice.paid", after);
         events.emit("invoice.payment_succeeded", after);

@@ -203,7 +203,7 @@ class KeyCacheClusterTest extends IntegrationTest {
         });
         assertThat(revoke.status()).isEqualTo(204);
         // nothing is asked of the thawed instance until it trusts its lease again, i.e. it renewed and caught up
-        await().atMost(LEASE.plus(SLACK)).until(() -> nodes.get(2)
+        await().atMost(LEASE.plus(SLACK)).until(() -> Api.withKey(third.baseUrl(), METRICS_TOKEN)
                 .get("/actuator/prometheus")
                 .body()
                 .lines()

@@ -62,10 +62,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(stripe().v1().invoiceItems().retrieve(pending.getId()).getAmount())
                 .isEqualTo(1000L);
 
-        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
-                .json()
-                .get("latest_invoice")
-                .asString();
+        String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
 
         Invoice draft = createdEventOf(invoiceId);
         assertThat(draft.getStatus()).isEqualTo("draft");

@@ -82,7 +82,7 @@ class OverageEndToEndTest extends IntegrationTest {
         // 150 GiB for the whole period: 50 GiB above the allowance, 5 units of 10 GiB at $2.00
         report(baseUrl(), account.projectId(), 150 * GIB, periodStart);
 
-        Api.Response advanced = api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
 
         Invoice renewal = awaitRenewal(pro.customer(), "paid");
@@ -166,7 +166,8 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), account.projectId(), 125 * GIB, pro.periodStart());
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
 
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
 
@@ -193,7 +194,8 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
 
         // period 1 renews and is billed on its renewal invoice: 130 GiB, 3 units
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
         awaitRenewal(pro.customer(), "paid");
@@ -206,7 +208,8 @@ class OverageEndToEndTest extends IntegrationTest {
 
         // period 2 (ahead of the service's clock: the sandbox's clock moved) ends with the subscription
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
         JsonNode periods = awaitPeriods(owner, 2);
@@ -252,7 +255,8 @@ class OverageEndToEndTest extends IntegrationTest {
                 .as(reported.toString())
                 .isEqualTo(2);
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
 
@@ -344,7 +348,8 @@ class OverageEndToEndTest extends IntegrationTest {
     void shouldListARenewalPeriodOfZeroUnitsWithoutAddingToItsInvoice() throws Exception {
         ProOrganization pro = proOrganization();
         report(baseUrl(), pro.account().projectId(), 100 * GIB, pro.periodStart());
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
 
@@ -366,7 +371,8 @@ class OverageEndToEndTest extends IntegrationTest {
     void shouldBillNothingForALastPeriodOfNoLength() throws Exception {
         ProOrganization pro = proOrganization();
         report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
         awaitPeriods(pro.owner(), 1);

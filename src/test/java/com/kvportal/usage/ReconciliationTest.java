@@ -28,15 +28,9 @@ import tools.jackson.databind.JsonNode;
  * endpoint and stripe-java against the sandbox. The sandbox's drafts wait here (its poll runs hourly), so that an
  * item can be deleted from a renewal draft by hand, as Stripe allows during a draft's hour.
  */
-@TestPropertySource(
-        properties = {
-            "kvportal.metrics.token=" + ReconciliationTest.METRICS_TOKEN,
-            "kvportal.sandbox.poll-interval=1h",
-            "kvportal.reconciliation.initial-delay=1h"
-        })
+@TestPropertySource(properties = {"kvportal.sandbox.poll-interval=1h", "kvportal.reconciliation.initial-delay=1h"})
 class ReconciliationTest extends IntegrationTest {
 
-    static final String METRICS_TOKEN = "metrics-token-reconciliation-5c1d";
     static final long GIB = 1L << 30;
 
     @Autowired
@@ -52,18 +46,14 @@ class ReconciliationTest extends IntegrationTest {
                 .build();
     }
 
-    Api operator() {
-        return Api.withKey(baseUrl(), METRICS_TOKEN);
-    }
-
     JsonNode reconcile(Instant from, Instant to) {
-        Api.Response response = operator().get("/actuator/reconciliation?from=" + from + "&to=" + to);
+        Api.Response response = metrics().get("/actuator/reconciliation?from=" + from + "&to=" + to);
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         return response.json();
     }
 
     double differencesGauge() {
-        Api.Response scrape = operator().get("/actuator/prometheus");
+        Api.Response scrape = metrics().get("/actuator/prometheus");
         assertThat(scrape.status()).as(scrape.toString()).isEqualTo(200);
         Matcher matcher = Pattern.compile(
                         "^kvportal_reconciliation_differences(?:\\{[^}]*})? ([0-9.eE+-]+)$", Pattern.MULTILINE)
@@ -86,7 +76,8 @@ class ReconciliationTest extends IntegrationTest {
         Instant to = periodStart.plusSeconds(1);
         // 150 GiB: 5 units, 1000 cents on the renewal
         report(baseUrl(), account.projectId(), 150 * GIB, periodStart);
-        assertThat(api().post("/sandbox/subscriptions/" + providerSubscription + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + providerSubscription + "/advance")
                         .status())
                 .isEqualTo(200);
         await().atMost(Duration.ofSeconds(30))
@@ -154,13 +145,17 @@ class ReconciliationTest extends IntegrationTest {
     @Test
     void shouldRefuseARangeThatIsNoRange() {
         Instant now = Instant.now();
+        String range = "/actuator/reconciliation?from=" + now.minusSeconds(60) + "&to=" + now;
+        assertThat(api().get(range).status()).isEqualTo(404);
+        assertThat(Api.withKey(baseUrl(), "wrong-token").get(range).status()).isEqualTo(404);
+        assertThat(metrics().get(range).status()).isEqualTo(200);
         for (String query : List.of(
                 "",
                 "?from=" + now,
                 "?from=yesterday&to=" + now,
                 "?from=" + now + "&to=" + now,
                 "?from=" + now + "&to=" + now.minusSeconds(1))) {
-            Api.Response response = operator().get("/actuator/reconciliation" + query);
+            Api.Response response = metrics().get("/actuator/reconciliation" + query);
             assertThat(response.status()).as(query + " " + response).isEqualTo(400);
         }
     }
