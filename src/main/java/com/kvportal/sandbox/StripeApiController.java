@@ -1,6 +1,7 @@
 package com.kvportal.sandbox;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.ResponseEntity;
@@ -154,6 +155,19 @@ class StripeApiController {
     @PostMapping("/v1/invoiceitems")
     ResponseEntity<String> createInvoiceItem(StripeCall call) {
         return answers.post(call, () -> invoices.createInvoiceItem(call.params()));
+    }
+
+    @GetMapping("/v1/invoiceitems")
+    ResponseEntity<String> invoiceItems(StripeCall call) {
+        StripeParams params = call.params();
+        return answers.read(
+                call, () -> invoices.listItems(params.text("customer"), params.text("starting_after"), params.limit()));
+    }
+
+    @DeleteMapping("/v1/invoiceitems/{id}")
+    ResponseEntity<String> deleteInvoiceItem(@PathVariable String id, StripeCall call) {
+        invoices.deleteItem(id);
+        return answers.exactly(StripeJson.GSON.toJson(Map.of("id", id, "object", "invoiceitem", "deleted", true)));
     }
 
     @GetMapping("/v1/invoiceitems/{id}")

@@ -58,6 +58,16 @@ class StripeError extends RuntimeException {
         return invalidRequest(404, null, "Unrecognized request URL (" + method + ": " + path + ").", null);
     }
 
+    /** Deleting an invoice item that is a line of an invoice that is no longer a draft, as Stripe refuses it. */
+    static StripeError notDeletable(String itemId, String invoiceId) {
+        return invalidRequest(
+                400,
+                "invoice_not_editable",
+                "The invoice item " + itemId + " cannot be deleted: its invoice " + invoiceId + " is no longer a "
+                        + "draft. Only pending items and items of draft invoices can be deleted.",
+                null);
+    }
+
     /** An invoice item for an invoice that is no longer a draft, as Stripe refuses it. */
     static StripeError notEditable(String invoiceId) {
         return invalidRequest(

@@ -191,6 +191,36 @@ class StripeInvoices {
         return created;
     }
 
+    /** {@code GET /v1/invoiceitems}: a page of items, newest first ({@code customer}, {@code starting_after}). */
+    StripeCollection<InvoiceItem> listItems(@Nullable String customer, @Nullable String startingAfter, int limit) {
+        List<StoredInvoiceItem> rows = objects.invoiceItems(customer, startingAfter, limit + 1);
+        return StripeJson.list(
+                rows.stream().limit(limit).map(json::invoiceItem).toList(), "/v1/invoiceitems", rows.size() > limit);
+    }
+
+    /**
+     * {@code DELETE /v1/invoiceitems/{id}}: as at Stripe, only a pending item or a line of a draft invoice can be
+     * deleted (the draft's amount drops by it); {@code invoiceitem.deleted}.
+     */
+    @Transactional
+    void deleteItem(String id) {
+        StoredInvoiceItem unlocked =
+                objects.invoiceItem(id).orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
+        objects.lockCustomer(unlocked.customer()).orElseThrow();
+        StoredInvoiceItem item = objects.invoiceItem(id).orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
+        if (item.invoice() != null) {
+            StoredInvoice invoice = objects.lockInvoice(item.invoice()).orElseThrow();
+            if (!invoice.isDraft()) {
+                throw StripeError.notDeletable(id, invoice.id());
+            }
+            objects.update(invoice.withLineOf(-item.amount()));
+        }
+        objects.deleteInvoiceItem(id);
+        InvoiceItem deleted = json.invoiceItem(item);
+        deleted.setDeleted(true);
+        events.emit("invoiceitem.deleted", deleted);
+    }
+
     /** {@code POST /v1/invoices}: a standalone draft, with the customer's pending items when asked. */
     @Transactional
     Invoice createInvoice(StripeParams params) {

@@ -1,7 +1,9 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.InvoiceItemRequest;
+import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.ProviderInvoiceItem;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
@@ -17,12 +19,16 @@ import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.InvoiceCreateParams;
 import com.stripe.param.InvoiceItemCreateParams;
+import com.stripe.param.InvoiceItemListParams;
 import com.stripe.param.InvoiceListParams;
 import com.stripe.param.InvoicePaymentListParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.AccessLevel;
@@ -286,6 +292,30 @@ public class StripeGateway {
             throw unusable("invoice item id " + created.getId());
         }
         return Optional.of(created.getId());
+    }
+
+    /**
+     * Every invoice item at the provider whose metadata {@code kind} is the given one, pending or on any invoice,
+     * read page by page (100 a page); deleted items are not listed.
+     */
+    public List<ProviderInvoiceItem> invoiceItemsOfKind(String kind) {
+        InvoiceItemListParams params =
+                InvoiceItemListParams.builder().setLimit(100L).build();
+        return call("list invoice items", () -> {
+            List<ProviderInvoiceItem> items = new ArrayList<>();
+            for (InvoiceItem item : stripe().invoiceItems().list(params).autoPagingIterable()) {
+                Map<String, String> metadata = item.getMetadata() == null ? Map.of() : item.getMetadata();
+                if (kind.equals(metadata.get(InvoiceLine.KIND_KEY))) {
+                    items.add(new ProviderInvoiceItem(
+                            item.getId(),
+                            item.getInvoice(),
+                            item.getQuantity() == null ? 0 : item.getQuantity(),
+                            item.getAmount() == null ? 0 : item.getAmount(),
+                            metadata));
+                }
+            }
+            return items;
+        });
     }
 
     /** Whether the provider shows the invoice in another status than draft (asked after a refusal). */
