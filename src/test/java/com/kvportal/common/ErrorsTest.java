@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -330,7 +331,7 @@ class ErrorsTest extends IntegrationTest {
     }
 
     @Test
-    void shouldAnswerEveryProblemWithOneContentTypeAndUnauthenticatedWithOneWording() {
+    void shouldAnswerEveryProblemWithOneContentTypeAndEachCodeWithOneWording() {
         Api session = signedIn();
         Api admin = Api.withKey(baseUrl(), session.createKey("admin", "admin"));
         String id = UUID.randomUUID().toString();
@@ -351,20 +352,33 @@ class ErrorsTest extends IntegrationTest {
                         "POST",
                         "/api/v1/projects",
                         HttpRequest.BodyPublishers.ofByteArray(jsonOf(64 * KIB + 1)),
-                        json()));
+                        json()),
+                admin.sendRaw("POST", "/api/v1/projects", chunked(jsonOf(64 * KIB + 1)), json()),
+                admin.sendRaw(
+                        "POST",
+                        "/api/v1/projects",
+                        HttpRequest.BodyPublishers.ofByteArray(new byte[] {'{', '"', (byte) 0xC0, (byte) 0xAF, '"'}),
+                        json()),
+                admin.send("POST", "/api/v1/api-keys", "{}", "*/*"));
 
         Set<String> types = new TreeSet<>();
-        Set<String> unauthenticated = new TreeSet<>();
+        Map<String, Set<String>> wordings = new TreeMap<>();
         for (Api.Response answer : answers) {
             assertProblem(answer, answer.status(), answer.code());
             types.add(answer.header("Content-Type"));
-            if (answer.code().equals("unauthenticated")) {
-                unauthenticated.add(answer.json().get("detail").asString());
-            }
+            wordings.computeIfAbsent(answer.code(), code -> new TreeSet<>())
+                    .add(answer.json().get("detail").asString());
         }
         assertThat(rawGet("/api/v1/{x}")).contains("Content-Type: application/problem+json\r\n");
         assertThat(types).containsExactly("application/problem+json");
-        assertThat(unauthenticated).hasSize(1);
+        // one wording per code, whichever layer answers (a 405 or 415 names the method or type sent: one template)
+        for (String code : List.of("unauthenticated", "payload_too_large", "malformed_json", "validation_failed")) {
+            assertThat(wordings.get(code)).as(code).hasSize(1);
+        }
+        assertThat(wordings.get("unsupported_media_type"))
+                .hasSize(2)
+                .allMatch(detail -> detail.endsWith(
+                        "is not supported: send the body as JSON with Content-Type: application/json."));
     }
 
     @Test

@@ -129,7 +129,7 @@ public final class ProblemCatalogue {
                     "payload_too_large",
                     HttpStatus.CONTENT_TOO_LARGE,
                     "The request body is over 64 KiB (the webhook: 1 MiB).",
-                    "The request body is larger than 64 KiB."),
+                    Problems.payloadTooLarge(64 * 1024).getDetail()),
             entry(
                     "payment_provider_unavailable",
                     HttpStatus.BAD_GATEWAY,

@@ -150,12 +150,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        if (causedByOversizedBody(ex)) {
-            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
-                    .body(Problems.of(
-                            HttpStatus.CONTENT_TOO_LARGE, "payload_too_large", "The request body is too large."));
+        BodySizeLimitFilter.BodyTooLarge tooLarge = cause(ex, BodySizeLimitFilter.BodyTooLarge.class);
+        if (tooLarge != null) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(Problems.payloadTooLarge(tooLarge.limit));
         }
-        if (causedBy(ex, StrictTextFilter.MalformedText.class)) {
+        if (cause(ex, StrictTextFilter.MalformedText.class) != null) {
             return ResponseEntity.badRequest().body(Problems.malformedJson());
         }
         if (ex.getCause() instanceof UnrecognizedPropertyException unknown) {
@@ -247,20 +246,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
-    private static boolean causedByOversizedBody(Throwable ex) {
-        return causedBy(ex, BodySizeLimitFilter.BodyTooLarge.class);
-    }
-
-    private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
+    /** The first throwable of the type in the chain of causes, or null. */
+    private static <T extends Throwable> @Nullable T cause(Throwable ex, Class<T> type) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
-                return true;
+                return type.cast(t);
             }
             if (t.getCause() == t) {
                 break;
             }
         }
-        return false;
+        return null;
     }
 
     /** What a value of the type is sent as, for "must be ...". */

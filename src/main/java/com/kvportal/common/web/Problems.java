@@ -60,6 +60,15 @@ public class Problems {
                         + " backend's USAGE_API_TOKEN instead.");
     }
 
+    /** 413: the body is over the endpoint's limit ({@code limit} bytes); names the limit. */
+    public static ProblemDetail payloadTooLarge(long limit) {
+        return of(
+                HttpStatus.CONTENT_TOO_LARGE,
+                "payload_too_large",
+                "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024
+                        + " KiB (usage reports: fewer samples per request).");
+    }
+
     /** 400: the body is missing, is not JSON, or is not valid Unicode text (see {@link StrictTextFilter}). */
     public static ProblemDetail malformedJson() {
         return of(
