@@ -4,6 +4,7 @@ import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.BearerToken;
+import com.kvportal.common.web.PathIds;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -85,7 +86,7 @@ class ApiKeyController {
                     + " key. A narrowing change (fewer permissions, an earlier expiry) holds on every instance once"
                     + " the answer is sent. A revoked key cannot be updated: 404.")
     @ApiContract(credentials = Credential.PORTAL, problems = "api_key_not_found")
-    @PatchMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     ApiKey update(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
         return apiKeys.update(caller, id, request);
     }
@@ -116,7 +117,7 @@ class ApiKeyController {
             success = 201,
             credentials = Credential.PORTAL,
             problems = {"api_key_not_found", "409 api_key_revoked", "key_limit_reached"})
-    @PostMapping("/{id}/roll")
+    @PostMapping(path = "/" + PathIds.ID + "/roll", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<RolledResponse> roll(
             Caller caller, @PathVariable UUID id, @Valid @RequestBody(required = false) @Nullable KeyRoll request) {
         ApiKeys.Rolled rolled = apiKeys.roll(caller, id, request == null ? new KeyRoll(null, null) : request);
@@ -157,7 +158,7 @@ class ApiKeyController {
                     + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
                     + " its permissions.")
     @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "api_key_not_found")
-    @DeleteMapping("/{id}")
+    @DeleteMapping("/" + PathIds.ID)
     ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);
         return ResponseEntity.noContent().build();

@@ -4,6 +4,7 @@ import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.FieldErrors;
 import com.kvportal.common.web.ProblemException;
+import com.kvportal.common.web.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -72,7 +74,7 @@ class LeakedKeyController {
                                             mediaType = "application/json",
                                             array = @ArraySchema(schema = @Schema(implementation = ReportDoc.class)))))
     @ApiContract(credentials = Credential.GITHUB_SIGNATURE, problems = "not_found")
-    @PostMapping(PATH)
+    @PostMapping(path = PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
     List<Verdict> report(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
             @RequestHeader(name = SecretScanningSignature.IDENTIFIER_HEADER, required = false)
@@ -105,7 +107,7 @@ class LeakedKeyController {
         try {
             root = json.readTree(new String(raw, StandardCharsets.UTF_8));
         } catch (JacksonException e) {
-            throw new ProblemException(HttpStatus.BAD_REQUEST, "malformed_json", "The request body is not valid JSON.");
+            throw new ProblemException(Problems.malformedJson());
         }
         FieldErrors errors = new FieldErrors();
         List<JsonNode> reports = new ArrayList<>();

@@ -1,6 +1,8 @@
 package com.kvportal.billing;
 
 import com.kvportal.common.web.ProblemException;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
 
 /** The ways a billing call fails, each with its stable problem code. */
@@ -10,7 +12,12 @@ final class BillingProblems {
 
     static final class UnknownTier extends ProblemException {
         UnknownTier(String tier) {
-            super(HttpStatus.BAD_REQUEST, "unknown_tier", "There is no tier named '" + abbreviate(tier) + "'.");
+            super(
+                    HttpStatus.BAD_REQUEST,
+                    "unknown_tier",
+                    "There is no tier named '" + abbreviate(tier) + "'; the tiers are "
+                            + Arrays.stream(Tier.values()).map(Tier::wire).collect(Collectors.joining(", "))
+                            + " (free is what an organization has without a subscription: buy pro).");
         }
     }
 

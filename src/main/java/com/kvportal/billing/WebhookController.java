@@ -13,6 +13,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -55,7 +56,7 @@ class WebhookController {
     @ApiContract(
             credentials = Credential.STRIPE_SIGNATURE,
             problems = {"malformed_event", "payload_too_large", "payment_provider_unavailable"})
-    @PostMapping("/api/v1/billing/webhook")
+    @PostMapping(path = "/api/v1/billing/webhook", consumes = MediaType.APPLICATION_JSON_VALUE)
     WebhookReceipt receive(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
             @RequestHeader(name = WebhookSignature.HEADER, required = false) @Parameter(hidden = true) @Nullable

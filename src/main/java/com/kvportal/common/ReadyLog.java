@@ -19,9 +19,9 @@ class ReadyLog {
     @EventListener(ApplicationReadyEvent.class)
     void ready() {
         log.info(
-                "kv-portal is ready. Dashboard: {}  API: {}  API docs: {}",
+                "kv-portal is ready. Dashboard: {}  API (OpenAPI): {}  API docs: {}",
                 baseUrl.resolve("/dashboard"),
-                baseUrl.resolve("/api/v1"),
+                baseUrl.resolve("/v3/api-docs"),
                 baseUrl.resolve("/swagger-ui.html"));
     }
 }

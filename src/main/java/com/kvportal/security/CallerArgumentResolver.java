@@ -1,9 +1,9 @@
 package com.kvportal.security;
 
 import com.kvportal.common.web.ProblemException;
+import com.kvportal.common.web.Problems;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.bind.support.WebDataBinderFactory;
@@ -29,7 +29,6 @@ class CallerArgumentResolver implements HandlerMethodArgumentResolver {
         if (authentication != null && authentication.getPrincipal() instanceof Caller caller) {
             return caller;
         }
-        throw new ProblemException(HttpStatus.UNAUTHORIZED, "unauthenticated", "Sign in or present an API key.")
-                .withHeader("WWW-Authenticate", "Bearer");
+        throw new ProblemException(Problems.unauthenticated()).withHeader("WWW-Authenticate", "Bearer");
     }
 }

@@ -100,11 +100,7 @@ class SecurityConfig {
                         .permitAll())
                 .exceptionHandling(errors -> errors.authenticationEntryPoint((request, response, e) -> {
                             response.setHeader("WWW-Authenticate", "Bearer");
-                            problems.write(
-                                    response,
-                                    HttpStatus.UNAUTHORIZED,
-                                    "unauthenticated",
-                                    "Sign in, or present an API key as Authorization: Bearer kv_...");
+                            problems.write(response, Problems.unauthenticated());
                         })
                         .accessDeniedHandler((request, response, e) -> {
                             if (e instanceof CsrfException) {

@@ -20,11 +20,14 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
 
     static final int MAX_SAMPLES = 1000;
     static final int MAX_ID_LENGTH = 100;
+    private static final List<String> REPORT_FIELDS = List.of("samples");
+    private static final List<String> SAMPLE_FIELDS = List.of("id", "project_id", "bytes", "at");
     private static final String TIMESTAMP = "an ISO 8601 timestamp such as 2026-11-21T10:15:30Z";
 
     /**
      * Reads a report body {@code {samples: [{id, project_id, bytes, at}]}}, or fails with one 400
-     * {@code validation_failed} naming every structural error (then nothing is stored).
+     * {@code validation_failed} naming every structural error, a field it does not know among them (then nothing is
+     * stored).
      */
     static List<ReportedSample> parseBatch(@Nullable JsonNode body) {
         FieldErrors errors = new FieldErrors();
@@ -32,6 +35,7 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
         if (body == null || !body.isObject()) {
             errors.add("body", "must be an object {samples: [...]}").throwIfAny();
         }
+        errors.unknownFields(body, "", REPORT_FIELDS);
         if (samples == null || !samples.isArray()) {
             errors.add("samples", "is required: an array of 1 to " + MAX_SAMPLES + " samples")
                     .throwIfAny();
@@ -55,6 +59,7 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
             errors.add(path, "must be an object {id, project_id, bytes, at}");
             return null;
         }
+        errors.unknownFields(node, path, SAMPLE_FIELDS);
         String id = id(node, path, errors);
         UUID projectId =
                 parsed(node, path, "project_id", UUID::fromString, "a project id (UUID)", "a valid UUID", errors);

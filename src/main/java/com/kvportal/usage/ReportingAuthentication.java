@@ -10,7 +10,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -35,13 +34,7 @@ class ReportingAuthentication {
                     return;
                 }
                 response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-                problems.write(
-                        response,
-                        HttpStatus.UNAUTHORIZED,
-                        "unauthenticated",
-                        tokens.enabled()
-                                ? "Present the storage backend's token as Authorization: Bearer <USAGE_API_TOKEN>."
-                                : "Usage reporting is off: the service has no USAGE_API_TOKEN.");
+                problems.write(response, Problems.unauthenticated());
             }
         };
         FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(filter);

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import static com.kvportal.support.Problems.assertFieldErrors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -14,6 +15,18 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class CreateApiKeyTest extends SignedInTest {
+
+    @Test
+    void shouldRefuseAMisspeltFieldNamingItAndWhatToSendInsteadAndCreateNothing() {
+        Api.Response response = session.post("/api/v1/api-keys", Map.of("name", "p", "scopes", List.of("read")));
+
+        assertFieldErrors(response, "scopes");
+        assertThat(response.json().get("errors").get(0).get("message").asString())
+                .contains("name")
+                .contains("permissions")
+                .contains("expires_at");
+        assertThat(session.keys()).isEmpty();
+    }
 
     @Test
     void shouldReturn201WithTheRawKeyOnceAndTheListItem() {
@@ -92,7 +105,7 @@ class CreateApiKeyTest extends SignedInTest {
         assertInvalid(Map.of("name", Map.of("nested", true)), "name");
         assertInvalid(Map.of("name", 5), "name");
         assertInvalid(Map.of("name", true), "name");
-        assertInvalid(Map.of("name", "ok", "permissions", List.of(1)), "permissions.0");
+        assertInvalid(Map.of("name", "ok", "permissions", List.of(1)), "permissions[0]");
         assertInvalid(Map.of("name", "ok", "expires_at", 1893456000), "expires_at");
         assertThat(session.keys().size()).isZero();
     }

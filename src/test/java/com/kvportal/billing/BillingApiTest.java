@@ -218,6 +218,10 @@ class BillingApiTest extends IntegrationTest {
             Api.Response response = session.post("/api/v1/billing/checkout", Map.of("tier", tier));
             assertThat(response.status()).as(tier).isEqualTo(400);
             assertThat(response.code()).isEqualTo("unknown_tier");
+            assertThat(response.json().get("detail").asString())
+                    .as("names the tiers")
+                    .contains("free")
+                    .contains("pro");
         }
         assertThat(count("select count(*) from billing_accounts where organization_id = ?", account.organizationId()))
                 .isZero();

@@ -11,7 +11,12 @@ import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -285,6 +290,135 @@ class ErrorsTest extends IntegrationTest {
                         .doesNotContainIgnoringCase("<html");
             }
         }
+    }
+
+    @Test
+    void shouldAnswer404InTheProblemShapeNamingWhereTheEndpointsAreListed() {
+        for (String path : new String[] {"/api/v1/nothing-here", "/api/v1", "/api/v1/auth/signup/more"}) {
+            JsonNode problem = assertProblem(api().get(path), 404, "not_found");
+
+            assertThat(problem.get("detail").asString())
+                    .as(path)
+                    .doesNotContainIgnoringCase("static resource")
+                    .contains("GET " + path)
+                    .contains("/v3/api-docs");
+        }
+    }
+
+    @Test
+    void shouldAnswer415NamingApplicationJson() {
+        Api session = signedIn();
+
+        for (String type : new String[] {"text/plain", null}) {
+            JsonNode problem = assertProblem(
+                    session.send("POST", "/api/v1/api-keys", "{\"name\":\"x\"}", type), 415, "unsupported_media_type");
+
+            assertThat(problem.get("detail").asString())
+                    .as(String.valueOf(type))
+                    .contains("application/json")
+                    .doesNotContain("'null'");
+        }
+        assertThat(session.keys()).isEmpty();
+    }
+
+    @Test
+    void shouldAnswer405NamingTheMethodsThePathTakes() {
+        Api.Response response = api().put("/api/v1/auth/login", Map.of());
+
+        JsonNode problem = assertProblem(response, 405, "method_not_allowed");
+        assertThat(response.header("Allow")).isEqualTo("POST");
+        assertThat(problem.get("detail").asString()).contains("PUT").contains("POST");
+    }
+
+    @Test
+    void shouldAnswerEveryProblemWithOneContentTypeAndEachCodeWithOneWording() {
+        Api session = signedIn();
+        Api admin = Api.withKey(baseUrl(), session.createKey("admin", "admin"));
+        String id = UUID.randomUUID().toString();
+        List<Api.Response> answers = List.of(
+                api().get("/api/v1/api-keys"),
+                Api.withKey(baseUrl(), "kv_" + "x".repeat(32)).get("/api/v1/projects"),
+                api().delete("/api/v1/api-keys/" + id),
+                api().delete("/api/v1/api-keys/verify"),
+                api().post("/api/v1/usage/storage", Map.of()),
+                admin.delete("/api/v1/api-keys/verify"),
+                admin.get("/api/v1/nothing-here"),
+                admin.put("/api/v1/api-keys", Map.of()),
+                admin.send("POST", "/api/v1/api-keys", "{}", "text/plain"),
+                admin.send("POST", "/api/v1/api-keys", "{", "application/json"),
+                admin.post("/api/v1/api-keys", Map.of("name", "")),
+                api().get("/api/v1/billing/checkout/success?session_id=%C0%AF"),
+                admin.sendRaw(
+                        "POST",
+                        "/api/v1/projects",
+                        HttpRequest.BodyPublishers.ofByteArray(jsonOf(64 * KIB + 1)),
+                        json()),
+                admin.sendRaw("POST", "/api/v1/projects", chunked(jsonOf(64 * KIB + 1)), json()),
+                admin.sendRaw(
+                        "POST",
+                        "/api/v1/projects",
+                        HttpRequest.BodyPublishers.ofByteArray(new byte[] {'{', '"', (byte) 0xC0, (byte) 0xAF, '"'}),
+                        json()),
+                admin.send("POST", "/api/v1/api-keys", "{}", "*/*"));
+
+        Set<String> types = new TreeSet<>();
+        Map<String, Set<String>> wordings = new TreeMap<>();
+        for (Api.Response answer : answers) {
+            assertProblem(answer, answer.status(), answer.code());
+            types.add(answer.header("Content-Type"));
+            wordings.computeIfAbsent(answer.code(), code -> new TreeSet<>())
+                    .add(answer.json().get("detail").asString());
+        }
+        assertThat(rawGet("/api/v1/{x}")).contains("Content-Type: application/problem+json\r\n");
+        assertThat(types).containsExactly("application/problem+json");
+        // one wording per code, whichever layer answers (a 405 or 415 names the method or type sent: one template)
+        for (String code : List.of("unauthenticated", "payload_too_large", "malformed_json", "validation_failed")) {
+            assertThat(wordings.get(code)).as(code).hasSize(1);
+        }
+        assertThat(wordings.get("unsupported_media_type"))
+                .hasSize(2)
+                .allMatch(detail -> detail.endsWith(
+                        "is not supported: send the body as JSON with Content-Type: application/json."));
+    }
+
+    @Test
+    void shouldTakeOnlyPostOnTheVerifyPathNeverAnIdRoute() {
+        Api session = signedIn();
+        String adminKey = session.createKey("admin", "admin");
+        Api admin = Api.withKey(baseUrl(), adminKey);
+
+        for (String method : new String[] {"DELETE", "PATCH", "PUT", "GET"}) {
+            Api.Response response = admin.send(method, "/api/v1/api-keys/verify", null, null);
+            assertProblem(response, 405, "method_not_allowed");
+            assertThat(response.header("Allow")).as(method).isEqualTo("POST");
+        }
+        Api.Response options = admin.send("OPTIONS", "/api/v1/api-keys/verify", null, null);
+        assertThat(options.header("Allow")).doesNotContain("PATCH").doesNotContain("DELETE");
+        assertThat(Api.withKey(baseUrl(), adminKey)
+                        .post("/api/v1/api-keys/verify")
+                        .status())
+                .isEqualTo(200);
+        assertThat(session.keyNames()).containsExactly("admin");
+    }
+
+    @Test
+    void shouldAnswer400ForAnIdThatIsNotAUuidOnEveryIdRoute() {
+        Api session = signedIn();
+        Api admin = Api.withKey(baseUrl(), session.createKey("admin", "admin"));
+
+        for (String id : new String[] {"VERIFY", "roll", "not-a-uuid", "123"}) {
+            for (Api.Response response : List.of(
+                    admin.delete("/api/v1/api-keys/" + id),
+                    admin.patch("/api/v1/api-keys/" + id, Map.of("name", "x")),
+                    admin.post("/api/v1/api-keys/" + id + "/roll"),
+                    admin.get("/api/v1/api-keys/" + id))) {
+                JsonNode problem = assertProblem(response, 400, "validation_failed");
+                assertThat(problem.get("errors").get(0).get("field").asString()).isEqualTo("id");
+                assertThat(problem.get("errors").get(0).get("message").asString())
+                        .contains("UUID");
+            }
+        }
+        assertThat(session.keyNames()).containsExactly("admin");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,9 @@ class OperabilityTest extends IntegrationTest {
 
     @Autowired
     HealthEndpointGroups healthGroups;
+
+    @Autowired
+    ReadyLog readyLog;
 
     @Test
     void shouldReportLivenessAndReadinessUp() {
@@ -97,6 +101,27 @@ class OperabilityTest extends IntegrationTest {
         }
         assertThat(api.get("/swagger-ui/swagger-initializer.js").status()).isEqualTo(200);
         assertThat(api.get("/v3/api-docs/swagger-config").status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldPrintAReadyLineWhoseEveryLinkAnswers(CapturedOutput output) {
+        int before = output.getAll().length();
+        readyLog.ready();
+
+        String line = output.getAll().substring(before);
+        Matcher links = Pattern.compile("https?://\\S+").matcher(line);
+        List<String> paths = new ArrayList<>();
+        while (links.find()) {
+            paths.add(URI.create(links.group()).getRawPath());
+        }
+        assertThat(paths).as(line).hasSizeGreaterThanOrEqualTo(3);
+        for (String path : paths) {
+            Api.Response response = api().get(path);
+            if (response.status() / 100 == 3) {
+                response = api().get(URI.create(response.header("Location")).getRawPath());
+            }
+            assertThat(response.status()).as(path + " " + response).isEqualTo(200);
+        }
     }
 
     @Test

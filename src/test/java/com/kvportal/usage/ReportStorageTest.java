@@ -59,6 +59,26 @@ class ReportStorageTest extends IntegrationTest {
     }
 
     @Test
+    void shouldRefuseAnUnknownFieldOfASampleOrOfTheReportAndStoreNothing() {
+        Api.Account account = api().signup();
+        Map<String, Object> withUnit = new LinkedHashMap<>(sample(id(), account.projectId(), 1000, Instant.now()));
+        withUnit.put("unit", "KiB");
+
+        Api.Response nested =
+                backend().post(PATH, batch(sample(id(), account.projectId(), 1, Instant.now()), withUnit));
+        Map<String, Object> report = new LinkedHashMap<>(batch(sample(id(), account.projectId(), 1, Instant.now())));
+        report.put("unit", "KiB");
+        Api.Response topLevel = backend().post(PATH, report);
+
+        assertFieldErrors(nested, "samples[1].unit");
+        assertThat(nested.json().get("errors").get(0).get("message").asString()).contains("id, project_id, bytes, at");
+        assertFieldErrors(topLevel, "unit");
+        assertThat(topLevel.json().get("errors").get(0).get("message").asString())
+                .contains("samples");
+        assertThat(storedSamples(account.projectId())).isZero();
+    }
+
+    @Test
     void shouldAcceptSamplesOfKnownProjects() {
         Api.Account account = api().signup();
         Instant now = Instant.now();

@@ -1,5 +1,6 @@
 package com.kvportal.common.openapi;
 
+import com.kvportal.common.web.Problems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -107,8 +108,8 @@ public final class ProblemCatalogue {
             entry(
                     "malformed_json",
                     HttpStatus.BAD_REQUEST,
-                    "The request body is not valid JSON.",
-                    "The request body is not valid JSON."),
+                    "The request body is missing or is not valid JSON.",
+                    Problems.malformedJson().getDetail()),
             entry(
                     "malformed_parameters",
                     HttpStatus.BAD_REQUEST,
@@ -128,7 +129,7 @@ public final class ProblemCatalogue {
                     "payload_too_large",
                     HttpStatus.CONTENT_TOO_LARGE,
                     "The request body is over 64 KiB (the webhook: 1 MiB).",
-                    "The request body is larger than 64 KiB."),
+                    Problems.payloadTooLarge(64 * 1024).getDetail()),
             entry(
                     "payment_provider_unavailable",
                     HttpStatus.BAD_GATEWAY,
@@ -182,23 +183,25 @@ public final class ProblemCatalogue {
                     "unauthenticated",
                     HttpStatus.UNAUTHORIZED,
                     "No credential, or one that is not valid.",
-                    "Sign in, or present an API key as Authorization: Bearer kv_...",
+                    Problems.unauthenticated().getDetail(),
                     CHALLENGE,
                     "Bearer"),
             entry(
                     "unknown_tier",
                     HttpStatus.BAD_REQUEST,
                     "There is no tier of this name.",
-                    "There is no tier named 'gold'."),
+                    "There is no tier named 'gold'; the tiers are free, pro (free is what an organization has without a"
+                            + " subscription: buy pro)."),
             entry(
                     "unsupported_media_type",
                     HttpStatus.UNSUPPORTED_MEDIA_TYPE,
                     "The request body is not application/json.",
-                    "Content-Type 'text/plain' is not supported."),
+                    Problems.unsupportedMediaType("text/plain").getDetail()),
             entry(
                     "validation_failed",
                     HttpStatus.BAD_REQUEST,
-                    "Fields of the request are invalid; errors names each with a message.",
+                    "Fields of the request are invalid, or one is not a field of the request; errors names each with a"
+                            + " message.",
                     "The request has invalid fields."));
 
     private ProblemCatalogue() {}

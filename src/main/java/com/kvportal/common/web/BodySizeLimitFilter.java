@@ -9,7 +9,6 @@ import java.io.IOException;
 import lombok.RequiredArgsConstructor;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -33,24 +32,28 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String path = RoutedPath.of(request);
-        long limit = WEBHOOK_PATH.equals(path) || USAGE_REPORTING_PATH.equals(path) ? WEBHOOK_LIMIT : API_LIMIT;
+        long limit = limitOf(request);
         if (request.getContentLengthLong() > limit) {
             response.setHeader("Connection", "close");
-            problems.write(
-                    response,
-                    HttpStatus.CONTENT_TOO_LARGE,
-                    "payload_too_large",
-                    "The request body is larger than " + limit / 1024 + " KiB.");
+            problems.write(response, Problems.payloadTooLarge(limit));
             return;
         }
         chain.doFilter(CheckedBody.of(request, body -> new LimitedStream(body, limit)), response);
     }
 
+    /** The most bytes a body sent to the request's path may hold. */
+    static long limitOf(HttpServletRequest request) {
+        String path = RoutedPath.of(request);
+        return WEBHOOK_PATH.equals(path) || USAGE_REPORTING_PATH.equals(path) ? WEBHOOK_LIMIT : API_LIMIT;
+    }
+
     /** Thrown while reading a body that turns out larger than the limit. */
     static final class BodyTooLarge extends IOException {
+        final long limit;
+
         BodyTooLarge(long limit) {
             super("request body larger than " + limit + " bytes");
+            this.limit = limit;
         }
     }
 

@@ -45,7 +45,7 @@ class ParameterDecodingFilter extends OncePerRequestFilter {
         } catch (InvalidParameterException e) {
             HttpStatus status = HttpStatus.resolve(e.getErrorCode());
             if (status == HttpStatus.CONTENT_TOO_LARGE) {
-                problems.write(response, status, "payload_too_large", "The form body is too large.");
+                problems.write(response, Problems.payloadTooLarge(BodySizeLimitFilter.limitOf(request)));
             } else {
                 problems.write(
                         response,

@@ -1,16 +1,23 @@
 package com.kvportal.common.web;
 
 import com.kvportal.common.database.DatabaseFailures;
+import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
@@ -18,19 +25,34 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.BindingResult;
 import org.springframework.validation.FieldError;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
-/** The one place where failures become RFC 9457 problem details with a stable {@code code}. */
+/**
+ * The one place where failures become RFC 9457 problem details with a stable {@code code}, each saying what to send
+ * instead.
+ */
 @RestControllerAdvice
+@RequiredArgsConstructor
 class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+    private static final String INVALID_FIELDS = "The request has invalid fields.";
+
+    private final MisplacedIds misplacedIds;
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception ex) {
@@ -56,7 +78,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         ex.getBindingResult()
                 .getGlobalErrors()
                 .forEach(error -> errors.add(fieldError(error.getObjectName(), error.getDefaultMessage())));
-        return ResponseEntity.badRequest().body(Problems.validation("The request has invalid fields.", errors));
+        return ResponseEntity.badRequest().body(Problems.validation(INVALID_FIELDS, errors));
     }
 
     @Override
@@ -66,7 +88,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         ex.getParameterValidationResults().forEach(result -> result.getResolvableErrors()
                 .forEach(error -> errors.add(
                         fieldError(result.getMethodParameter().getParameterName(), error.getDefaultMessage()))));
-        return ResponseEntity.badRequest().body(Problems.validation("The request has invalid fields.", errors));
+        return ResponseEntity.badRequest().body(Problems.validation(INVALID_FIELDS, errors));
     }
 
     @Override
@@ -75,37 +97,118 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         String field = ex.getPropertyName() == null ? "value" : ex.getPropertyName();
         return ResponseEntity.badRequest()
                 .body(Problems.validation(
-                        "The request has invalid fields.",
-                        List.of(fieldError(field, "is not a valid " + describe(ex.getRequiredType())))));
+                        INVALID_FIELDS, List.of(fieldError(field, "must be " + expected(ex.getRequiredType())))));
+    }
+
+    /** No route for the path: 404, or 400 when the path is an id route's with something else where the UUID goes. */
+    @Override
+    protected ResponseEntity<Object> handleNoResourceFoundException(
+            NoResourceFoundException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return noRoute(ex, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleNoHandlerFoundException(
+            NoHandlerFoundException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return noRoute(ex, request);
+    }
+
+    private ResponseEntity<Object> noRoute(Exception ex, WebRequest request) {
+        HttpServletRequest servlet = ((ServletWebRequest) request).getRequest();
+        Optional<String> id = misplacedIds.of(servlet);
+        Object body = id.isPresent()
+                ? Problems.validation(INVALID_FIELDS, List.of(fieldError(id.get(), "must be " + expected(UUID.class))))
+                : Problems.notFound(servlet.getMethod(), servlet.getRequestURI());
+        HttpStatusCode status = id.isPresent() ? HttpStatus.BAD_REQUEST : HttpStatus.NOT_FOUND;
+        return handleExceptionInternal(ex, body, new HttpHeaders(), status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(
+            HttpRequestMethodNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<String> allowed = ex.getSupportedHttpMethods() == null
+                ? List.of()
+                : ex.getSupportedHttpMethods().stream()
+                        .map(HttpMethod::name)
+                        .filter(method -> !method.equals("HEAD") && !method.equals("OPTIONS"))
+                        .toList();
+        return handleExceptionInternal(
+                ex, Problems.methodNotAllowed(ex.getMethod(), allowed), headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(
+            HttpMediaTypeNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return handleExceptionInternal(
+                ex,
+                Problems.unsupportedMediaType(request.getHeader(HttpHeaders.CONTENT_TYPE)),
+                headers,
+                status,
+                request);
     }
 
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        if (causedByOversizedBody(ex)) {
-            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
-                    .body(Problems.of(
-                            HttpStatus.CONTENT_TOO_LARGE, "payload_too_large", "The request body is too large."));
+        BodySizeLimitFilter.BodyTooLarge tooLarge = cause(ex, BodySizeLimitFilter.BodyTooLarge.class);
+        if (tooLarge != null) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(Problems.payloadTooLarge(tooLarge.limit));
         }
-        if (causedBy(ex, StrictTextFilter.MalformedText.class)) {
+        if (cause(ex, StrictTextFilter.MalformedText.class) != null) {
+            return ResponseEntity.badRequest().body(Problems.malformedJson());
+        }
+        if (ex.getCause() instanceof UnrecognizedPropertyException unknown) {
             return ResponseEntity.badRequest()
-                    .body(Problems.of(
-                            HttpStatus.BAD_REQUEST,
-                            "malformed_json",
-                            "The request body is not valid Unicode text (malformed UTF-8, a lone surrogate or NUL)."));
+                    .body(Problems.validation(
+                            INVALID_FIELDS,
+                            List.of(Map.of(
+                                    "field",
+                                    fieldPath(unknown),
+                                    "message",
+                                    FieldErrors.unknownField(knownFields(unknown))))));
         }
         if (ex.getCause() instanceof MismatchedInputException mismatch
                 && !mismatch.getPath().isEmpty()) {
-            String field = mismatch.getPath().stream()
-                    .map(ref -> ref.getPropertyName() == null ? String.valueOf(ref.getIndex()) : ref.getPropertyName())
-                    .reduce((a, b) -> a + "." + b)
-                    .orElse("body");
             return ResponseEntity.badRequest()
                     .body(Problems.validation(
-                            "The request has invalid fields.", List.of(fieldError(field, "has the wrong type"))));
+                            INVALID_FIELDS,
+                            List.of(Map.of(
+                                    "field",
+                                    fieldPath(mismatch),
+                                    "message",
+                                    "must be " + expected(mismatch.getTargetType())))));
         }
-        return ResponseEntity.badRequest()
-                .body(Problems.of(HttpStatus.BAD_REQUEST, "malformed_json", "The request body is not valid JSON."));
+        return ResponseEntity.badRequest().body(Problems.malformedJson());
+    }
+
+    /** Where in the body, as the API names it: {@code samples[1].bytes}. */
+    private static String fieldPath(DatabindException ex) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference reference : ex.getPath()) {
+            if (reference.getPropertyName() == null) {
+                path.append('[').append(reference.getIndex()).append(']');
+            } else {
+                path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+            }
+        }
+        return path.isEmpty() ? "body" : path.toString();
+    }
+
+    /** The fields of the object, as the API names them, in the order the request record declares them. */
+    private static List<String> knownFields(UnrecognizedPropertyException ex) {
+        RecordComponent[] components =
+                ex.getReferringClass() == null ? null : ex.getReferringClass().getRecordComponents();
+        if (components != null) {
+            return Arrays.stream(components)
+                    .map(component -> snakeCase(component.getName()))
+                    .toList();
+        }
+        return ex.getKnownPropertyIds() == null
+                ? List.of()
+                : ex.getKnownPropertyIds().stream()
+                        .map(String::valueOf)
+                        .sorted()
+                        .toList();
     }
 
     /** Gives every problem that Spring MVC itself raises (404, 405, 415, ...) its stable code. */
@@ -143,24 +246,43 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
-    private static boolean causedByOversizedBody(Throwable ex) {
-        return causedBy(ex, BodySizeLimitFilter.BodyTooLarge.class);
-    }
-
-    private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
+    /** The first throwable of the type in the chain of causes, or null. */
+    private static <T extends Throwable> @Nullable T cause(Throwable ex, Class<T> type) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
-                return true;
+                return type.cast(t);
             }
             if (t.getCause() == t) {
                 break;
             }
         }
-        return false;
+        return null;
     }
 
-    private static String describe(@Nullable Class<?> type) {
-        return type == null ? "value" : type.getSimpleName().equals("UUID") ? "UUID" : type.getSimpleName();
+    /** What a value of the type is sent as, for "must be ...". */
+    private static String expected(@Nullable Class<?> type) {
+        if (type == null) {
+            return "of another type";
+        }
+        if (type == UUID.class) {
+            return "a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6";
+        }
+        if (CharSequence.class.isAssignableFrom(type) || type.isEnum()) {
+            return "a string";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == double.class || type == float.class || type == Double.class || type == Float.class) {
+            return "a number";
+        }
+        if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
+            return "an integer";
+        }
+        if (type.isArray() || Collection.class.isAssignableFrom(type)) {
+            return "an array";
+        }
+        return "an object";
     }
 
     static Map<String, String> fieldError(String field, @Nullable String message) {

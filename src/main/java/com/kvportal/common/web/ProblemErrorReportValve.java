@@ -31,8 +31,8 @@ final class ProblemErrorReportValve extends ErrorReportValve {
                 + "\",\"status\":" + status.value() + ",\"detail\":\"" + status.getReasonPhrase() + "\",\"code\":\""
                 + code + "\"}";
         try {
+            // the body is ASCII; no charset parameter, as every problem of the API
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-            response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();
             if (writer != null) {
                 writer.write(body);

@@ -2,6 +2,7 @@ package com.kvportal.common.web;
 
 import java.util.Map;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
 /**
@@ -19,6 +20,14 @@ public class ProblemException extends ErrorResponseException {
         super(status, Problems.of(status, code, detail), null);
         this.status = status;
         this.code = code;
+    }
+
+    /** The problem that {@link Problems} builds (e.g. {@link Problems#unauthenticated()}), thrown. */
+    public ProblemException(ProblemDetail problem) {
+        super(HttpStatus.valueOf(problem.getStatus()), problem, null);
+        this.status = HttpStatus.valueOf(problem.getStatus());
+        this.code = String.valueOf(
+                problem.getProperties() == null ? null : problem.getProperties().get("code"));
     }
 
     public HttpStatus status() {

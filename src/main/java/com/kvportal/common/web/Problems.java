@@ -3,10 +3,12 @@ package com.kvportal.common.web;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -46,6 +48,62 @@ public class Problems {
                 "The database is unavailable at the moment; retry in a few seconds.");
     }
 
+    /**
+     * 401: no credential, or one that is not valid; the one wording of {@code unauthenticated}, whichever layer
+     * answers it (send with {@code WWW-Authenticate: Bearer}).
+     */
+    public static ProblemDetail unauthenticated() {
+        return of(
+                HttpStatus.UNAUTHORIZED,
+                "unauthenticated",
+                "Sign in, or send Authorization: Bearer with an API key (kv_...); usage reporting takes the storage"
+                        + " backend's USAGE_API_TOKEN instead.");
+    }
+
+    /** 413: the body is over the endpoint's limit ({@code limit} bytes); names the limit. */
+    public static ProblemDetail payloadTooLarge(long limit) {
+        return of(
+                HttpStatus.CONTENT_TOO_LARGE,
+                "payload_too_large",
+                "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024
+                        + " KiB (usage reports: fewer samples per request).");
+    }
+
+    /** 400: the body is missing, is not JSON, or is not valid Unicode text (see {@link StrictTextFilter}). */
+    public static ProblemDetail malformedJson() {
+        return of(
+                HttpStatus.BAD_REQUEST,
+                "malformed_json",
+                "The request body is missing or is not valid JSON (UTF-8 text without NUL or lone surrogates): send a"
+                        + " JSON object, as the OpenAPI document at /v3/api-docs describes.");
+    }
+
+    /** 415: the body is not JSON; names what to send. {@code sent}: the Content-Type sent, or null for none. */
+    public static ProblemDetail unsupportedMediaType(@Nullable String sent) {
+        return of(
+                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                (sent == null || sent.isBlank() ? "The request has no Content-Type" : "Content-Type '" + sent + "'")
+                        + " is not supported: send the body as JSON with Content-Type: application/json.");
+    }
+
+    /** 404: no endpoint answers this path; says where the endpoints are listed. */
+    public static ProblemDetail notFound(String method, String path) {
+        return of(
+                HttpStatus.NOT_FOUND,
+                "not_found",
+                "No endpoint answers " + method + " " + path + "; the endpoints are listed in the OpenAPI document at"
+                        + " /v3/api-docs.");
+    }
+
+    /** 405: the path exists but takes other methods; names them (the answer's {@code Allow} header lists them too). */
+    public static ProblemDetail methodNotAllowed(String method, Collection<String> allowed) {
+        return of(
+                HttpStatus.METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                method + " is not allowed on this path; send " + String.join(" or ", allowed) + ".");
+    }
+
     /** The code of a problem that only its status describes (404, 405, 415, ...). */
     public static String defaultCode(HttpStatus status) {
         return switch (status) {
@@ -63,8 +121,8 @@ public class Problems {
     /** Writes a problem outside Spring MVC (servlet filters, the security layer). */
     public void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
         response.setStatus(problem.getStatus());
+        // JSON is UTF-8 (RFC 8259): no charset parameter, the same Content-Type as Spring MVC's problem answers
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        response.setCharacterEncoding("UTF-8");
         json.writeValue(response.getOutputStream(), problem);
     }
 

@@ -10,7 +10,6 @@ import java.util.Locale;
 import lombok.RequiredArgsConstructor;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -39,11 +38,7 @@ class StrictTextFilter extends OncePerRequestFilter {
         String mediaType = type.toLowerCase(Locale.ROOT).strip();
         // a body's type is concrete; Spring MVC would fail on "*/*" or "application/*" with a 500
         if (mediaType.startsWith("*") || mediaType.matches("^[^/;]*/\\*.*")) {
-            problems.write(
-                    response,
-                    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
-                    "A request body needs a concrete Content-Type, not a wildcard.");
+            problems.write(response, Problems.unsupportedMediaType(type));
             return;
         }
         // forms and multipart are decoded by Tomcat, which refuses undecodable bytes itself

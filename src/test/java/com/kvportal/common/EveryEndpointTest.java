@@ -1,0 +1,231 @@
+package com.kvportal.common;
+
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.ApiDocument;
+import com.kvportal.support.IntegrationTest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Every {@code /api/} operation of the served OpenAPI document, taken from the document itself, answers a client
+ * mistake with its problem: an unknown body field 400 {@code validation_failed} naming it, a wrong content type 415
+ * naming {@code application/json}, a wrong method 405 naming the methods the path takes, an id that is not a UUID
+ * 400; always as {@code application/problem+json}, one content type. A new operation with a body fails here until
+ * it is given a valid body below.
+ */
+class EveryEndpointTest extends IntegrationTest {
+
+    private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
+    private static final String PROBLEM_JSON = "application/problem+json";
+    private static final String UNKNOWN = "x_unknown_field";
+
+    /** Operations whose body is a provider's payload: its fields are the provider's, and unknown ones are taken. */
+    private static final Set<String> PROVIDER_PAYLOADS = Set.of("receiveProviderEvent", "reportLeakedKeys");
+
+    /** A body each operation takes as far as its fields go (what it then does with them does not matter here). */
+    private static final Map<String, String> VALID_BODIES = Map.of(
+            "signUp",
+                    "{\"email\":\"walk-" + UUID.randomUUID() + "@example.com\",\"password\":\"correct horse battery\"}",
+            "logIn", "{\"email\":\"nobody@example.com\",\"password\":\"correct horse battery\"}",
+            "switchProject", "{\"project_id\":\"" + UUID.randomUUID() + "\"}",
+            "createProject", "{\"name\":\"walk\"}",
+            "createApiKey", "{\"name\":\"walk\"}",
+            "updateApiKey", "{\"name\":\"walk\"}",
+            "rollApiKey", "{\"grace_seconds\":0}",
+            "startCheckout", "{\"tier\":\"pro\"}",
+            "reportStorage",
+                    "{\"samples\":[{\"id\":\"walk\",\"project_id\":\"" + UUID.randomUUID()
+                            + "\",\"bytes\":1,\"at\":\"2026-01-01T00:00:00Z\"}]}",
+            "receiveProviderEvent", "{\"id\":\"evt_walk\",\"type\":\"ping\"}");
+
+    private record Operation(String method, String template, String id, JsonNode spec) {}
+
+    private JsonNode document;
+    private List<Operation> operations;
+    private String adminKey;
+
+    @BeforeEach
+    void readTheDocument() {
+        document = Api.JSON.readTree(ApiDocument.fetch(baseUrl()));
+        operations = new ArrayList<>();
+        document.path("paths").properties().forEach(path -> path.getValue()
+                .properties()
+                .forEach(operation -> operations.add(new Operation(
+                        operation.getKey().toUpperCase(),
+                        path.getKey(),
+                        operation.getValue().path("operationId").asString(),
+                        operation.getValue()))));
+        Api session = api();
+        session.signup();
+        adminKey = session.createKey("admin", "admin");
+    }
+
+    @Test
+    void shouldWalkEveryApiOperation() {
+        assertThat(operations).hasSizeGreaterThan(20).allMatch(op -> op.template()
+                .startsWith("/api/"));
+        Set<String> withBodies = new TreeSet<>();
+        operations.stream().filter(op -> hasBody(op)).forEach(op -> withBodies.add(op.id()));
+        Set<String> covered = new TreeSet<>(VALID_BODIES.keySet());
+        covered.addAll(PROVIDER_PAYLOADS);
+        assertThat(covered).as("a body for every operation that takes one").containsAll(withBodies);
+    }
+
+    @Test
+    void shouldRefuseAnUnknownBodyFieldNamingItAndTheFieldsToSend() {
+        for (Operation op : operations) {
+            if (!hasBody(op) || PROVIDER_PAYLOADS.contains(op.id())) {
+                continue;
+            }
+            ObjectNode body = (ObjectNode) Api.JSON.readTree(VALID_BODIES.get(op.id()));
+            body.put(UNKNOWN, 1);
+
+            Api.Response response = caller(op).send(op.method(), path(op), body.toString(), "application/json");
+
+            JsonNode problem = assertProblem(response, 400, "validation_failed");
+            assertThat(response.header("Content-Type")).as(op.id()).isEqualTo(PROBLEM_JSON);
+            assertThat(problem.get("errors")).as(op.id() + " " + response).hasSize(1);
+            JsonNode error = problem.get("errors").get(0);
+            assertThat(error.get("field").asString()).as(op.id()).isEqualTo(UNKNOWN);
+            for (String field : fieldsOf(op)) {
+                assertThat(error.get("message").asString()).as(op.id()).contains(field);
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswer415NamingApplicationJsonForAnyOtherContentType() {
+        for (Operation op : operations) {
+            if (!hasBody(op)) {
+                continue;
+            }
+            String body = VALID_BODIES.getOrDefault(op.id(), "[]");
+            for (String type : new String[] {"text/plain", "application/xml", null}) {
+                Api.Response response = caller(op).send(op.method(), path(op), body, type);
+
+                JsonNode problem = assertProblem(response, 415, "unsupported_media_type");
+                assertThat(response.header("Content-Type")).as(op.id()).isEqualTo(PROBLEM_JSON);
+                assertThat(problem.get("detail").asString()).as(op.id()).contains("application/json");
+                assertThat(response.header("Accept")).as(op.id()).contains("application/json");
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswer405NamingTheMethodsOfThePathForEveryOtherMethod() {
+        Map<String, Set<String>> methodsByPath = new LinkedHashMap<>();
+        for (Operation op : operations) {
+            methodsByPath.computeIfAbsent(op.template(), t -> new TreeSet<>()).add(op.method());
+        }
+        for (Map.Entry<String, Set<String>> path : methodsByPath.entrySet()) {
+            Operation any = operations.stream()
+                    .filter(op -> op.template().equals(path.getKey()))
+                    .findFirst()
+                    .orElseThrow();
+            for (String method : METHODS) {
+                if (path.getValue().contains(method)) {
+                    continue;
+                }
+                Api.Response response = caller(any).send(method, path(any), null, null);
+
+                JsonNode problem = assertProblem(response, 405, "method_not_allowed");
+                assertThat(response.header("Content-Type"))
+                        .as(method + " " + path)
+                        .isEqualTo(PROBLEM_JSON);
+                Set<String> allowed =
+                        new TreeSet<>(List.of(response.header("Allow").split(",\\s*")));
+                allowed.removeAll(Set.of("HEAD", "OPTIONS"));
+                assertThat(allowed).as(method + " " + path).isEqualTo(path.getValue());
+                for (String documented : path.getValue()) {
+                    assertThat(problem.get("detail").asString())
+                            .as(method + " " + path)
+                            .contains(documented);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswer400ForAPathIdThatIsNotAUuid() {
+        int idRoutes = 0;
+        for (Operation op : operations) {
+            for (JsonNode parameter : op.spec().path("parameters")) {
+                if (!parameter.path("in").asString().equals("path")) {
+                    continue;
+                }
+                assertThat(parameter.path("schema").path("format").asString())
+                        .as("every path id of " + op.id() + " is a UUID")
+                        .isEqualTo("uuid");
+                String name = parameter.path("name").asString();
+                for (String notAnId : new String[] {"VERIFY", "roll", "x", "0"}) {
+                    String body = hasBody(op) ? VALID_BODIES.get(op.id()) : null;
+                    Api.Response response = caller(op)
+                            .send(
+                                    op.method(),
+                                    op.template().replace("{" + name + "}", notAnId),
+                                    body,
+                                    body == null ? null : "application/json");
+
+                    JsonNode problem = assertProblem(response, 400, "validation_failed");
+                    assertThat(response.header("Content-Type")).isEqualTo(PROBLEM_JSON);
+                    assertThat(problem.get("errors").get(0).get("field").asString())
+                            .as(op.id())
+                            .isEqualTo(name);
+                    assertThat(problem.get("errors").get(0).get("message").asString())
+                            .contains("UUID");
+                }
+                idRoutes++;
+            }
+        }
+        assertThat(idRoutes).isGreaterThanOrEqualTo(3);
+    }
+
+    private static boolean hasBody(Operation op) {
+        return op.spec().path("requestBody").path("content").has("application/json");
+    }
+
+    /** The properties of the operation's body schema, as the document names them. */
+    private Set<String> fieldsOf(Operation op) {
+        JsonNode schema = op.spec()
+                .path("requestBody")
+                .path("content")
+                .path("application/json")
+                .path("schema");
+        if (schema.has("$ref")) {
+            String name = schema.get("$ref").asString().replace("#/components/schemas/", "");
+            schema = document.path("components").path("schemas").path(name);
+        }
+        return new LinkedHashSet<>(schema.path("properties").propertyNames());
+    }
+
+    /** The template with every path parameter a fresh UUID: an id of nothing, well formed. */
+    private static String path(Operation op) {
+        return op.template().replaceAll("\\{[^}]+}", UUID.randomUUID().toString());
+    }
+
+    /** A client with a credential the operation accepts, so that the request reaches the operation. */
+    private Api caller(Operation op) {
+        Set<String> schemes = new TreeSet<>();
+        op.spec().path("security").forEach(requirement -> schemes.addAll(requirement.propertyNames()));
+        if (schemes.contains("apiKey")) {
+            return Api.withKey(baseUrl(), adminKey);
+        }
+        if (schemes.contains("usageToken")) {
+            return Api.withKey(baseUrl(), USAGE_TOKEN);
+        }
+        return api();
+    }
+}
