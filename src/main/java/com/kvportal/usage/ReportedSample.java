@@ -20,6 +20,8 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
     static final int MAX_SAMPLES = 1000;
     static final int MAX_ID_LENGTH = 100;
     private static final String TIMESTAMP = "an ISO 8601 timestamp such as 2026-11-21T10:15:30Z";
+    private static final List<String> BODY_FIELDS = List.of("samples");
+    private static final List<String> SAMPLE_FIELDS = List.of("id", "project_id", "bytes", "at");
 
     /**
      * Reads a report body {@code {samples: [{id, project_id, bytes, at}]}}, or fails with one 400
@@ -31,6 +33,7 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
         if (body == null || !body.isObject()) {
             errors.add("body", "must be an object {samples: [...]}").throwIfAny();
         }
+        unknownFields(body, "", BODY_FIELDS, errors);
         if (samples == null || !samples.isArray()) {
             errors.add("samples", "is required: an array of 1 to " + MAX_SAMPLES + " samples")
                     .throwIfAny();
@@ -54,6 +57,7 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
             errors.add(path, "must be an object {id, project_id, bytes, at}");
             return null;
         }
+        unknownFields(node, path + ".", SAMPLE_FIELDS, errors);
         String id = id(node, path, errors);
         UUID projectId =
                 parsed(node, path, "project_id", UUID::fromString, "a project id (UUID)", "a valid UUID", errors);
@@ -64,6 +68,15 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
             return null;
         }
         return new ReportedSample(id, projectId, bytes, at);
+    }
+
+    /** A field the report does not know (a typo, a field of another version) refuses it: nothing is ignored. */
+    private static void unknownFields(JsonNode node, String prefix, List<String> known, FieldErrors errors) {
+        for (String name : node.propertyNames()) {
+            if (!known.contains(name)) {
+                errors.add(prefix + name, "is not a field of this report; send only " + String.join(", ", known));
+            }
+        }
     }
 
     private static @Nullable String id(JsonNode node, String path, FieldErrors errors) {

@@ -297,6 +297,21 @@ class ReportStorageTest extends IntegrationTest {
     }
 
     @Test
+    void shouldRefuseAFieldItDoesNotKnowWithValidationFailedNamingItAndStoreNothing() {
+        Api.Account account = api().signup();
+        UUID project = account.projectId();
+        Map<String, Object> good = sample(id(), project, 1, Instant.now());
+        Map<String, Object> typo = new LinkedHashMap<>(sample(id(), project, 1, Instant.now()));
+        typo.put("byte", 2);
+        assertFieldErrors(backend().post(PATH, batch(good, typo)), "samples[1].byte");
+        Map<String, Object> body = new LinkedHashMap<>(batch(good));
+        body.put("sample", List.of(good));
+        assertFieldErrors(backend().post(PATH, body), "sample");
+
+        assertThat(storedSamples(project)).isZero();
+    }
+
+    @Test
     void shouldRefuseMalformedJsonWith400AndAnotherContentTypeWith415() {
         assertProblem(backend().send("POST", PATH, "{\"samples\": [", "application/json"), 400, "malformed_json");
         assertThat(backend()
