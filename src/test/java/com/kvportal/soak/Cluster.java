@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -28,6 +29,7 @@ final class Cluster implements AutoCloseable {
     private final Map<String, Api> usageClients = new ConcurrentHashMap<>();
     private final Map<String, Api> sandboxClients = new ConcurrentHashMap<>();
     private final Map<String, StripeClient> stripeClients = new ConcurrentHashMap<>();
+    private final AtomicInteger retried = new AtomicInteger();
     private int started;
 
     Cluster(String databaseUrl) {
@@ -104,10 +106,16 @@ final class Cluster implements AutoCloseable {
                 return new Answered<>(base, call.apply(base), attempt > 0);
             } catch (UncheckedIOException broken) {
                 last = broken;
+                retried.incrementAndGet();
                 pause(250);
             }
         }
         throw new IllegalStateException("no instance answered", last);
+    }
+
+    /** How many requests were sent again because their instance died under them. */
+    int retried() {
+        return retried.get();
     }
 
     record Answered<T>(String base, T answer, boolean retried) {}

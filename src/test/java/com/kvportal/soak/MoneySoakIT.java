@@ -87,7 +87,8 @@ class MoneySoakIT {
             Files.createDirectories(report.getParent());
             Files.writeString(report, reckoning.table(SEED, true, samples) + String.join("\n", failures));
             System.out.println(table);
-            System.out.println("events replayed: " + replayed + "; full table: " + report.toAbsolutePath());
+            System.out.println("events replayed to every instance: " + replayed + "; requests sent again after a kill: "
+                    + cluster.retried() + "; full table: " + report.toAbsolutePath());
             failures.addAll(reckoning.failures());
             assertThat(failures).as("seed " + SEED).isEmpty();
             assertThat(reckoning.differences().stream()
@@ -199,6 +200,7 @@ class MoneySoakIT {
                     System.out.println(
                             "period " + period + ": kill -9 of pid " + victim.pid() + " (" + victim.baseUrl() + ")");
                     restarting = cluster.launch();
+                    System.out.println("period " + period + ": a new instance started at " + restarting.baseUrl());
                 },
                 "soak-killer");
         killer.start();

@@ -100,7 +100,7 @@ final class Reckoning {
                 failures.add(org.name() + ": period " + period.number() + " billed " + lines.size() + " times");
             }
             ExpectedOverage expected = period.expected();
-            String note = period.last() ? "final period (ended " + period.end() + ")" : "";
+            String note = period.last() ? "final period, to the provider's ended_at " + period.end() : "";
             rows.add(new Row(
                     org,
                     period,

@@ -31,9 +31,6 @@ import tools.jackson.databind.JsonNode;
  */
 final class StorageTraffic {
 
-    /** The service takes {@code at} up to 5 minutes ahead of its clock; the soak stays a minute inside. */
-    private static final Duration AHEAD = Duration.ofMinutes(4);
-
     private static final Duration OLDEST = Duration.ofDays(34);
 
     /** What the service is to make of one sample of a batch. */
@@ -69,11 +66,7 @@ final class StorageTraffic {
     private final List<List<Entry>> batches = new ArrayList<>();
     private int counter;
 
-    /**
-     * Plans the reports of this period for every organization.
-     *
-     * @param earlier samples accepted in earlier periods, to be sent again as duplicates
-     */
+    /** Plans the reports of this period for every organization, sent from {@code now} on. */
     StorageTraffic(long seed, int period, List<Organization> organizations, Instant now) {
         this.random = new Random(seed * 31 + period);
         this.now = now;
@@ -111,7 +104,7 @@ final class StorageTraffic {
             boolean lastProject = p == org.projects.size() - 1;
             long share = lastProject ? left : (long) (left * random.nextDouble());
             left -= share;
-            // the final value of the period, shortly ahead: it holds from then on
+            // the final value of the period, shortly ahead (the service takes up to 5 minutes ahead): it holds on
             entries.add(valid(org, project, share, now.plusSeconds(30 + random.nextInt(200))));
             // values before it, within the last ten minutes (in the first period, around its start)
             for (int i = random.nextInt(4); i > 0; i--) {
