@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -131,7 +132,7 @@ class MoneySoakIT {
         List<Callable<Organization>> tasks = new ArrayList<>();
         for (int i = 0; i < ORGANIZATIONS; i++) {
             int index = i;
-            Random own = new Random(SEED * 7919 + index);
+            Random own = random(1, index);
             Story story = story(index, own);
             tasks.add(() -> signUp(cluster, index, story, own));
         }
@@ -162,7 +163,7 @@ class MoneySoakIT {
     private void runPeriod(Cluster cluster, ExecutorService pool, List<Organization> orgs, int period)
             throws Exception {
         long started = System.nanoTime();
-        StorageTraffic traffic = new StorageTraffic(SEED, period, orgs, Instant.now());
+        StorageTraffic traffic = new StorageTraffic(random(4, period), orgs, Instant.now());
         samples += traffic.samples();
         boolean crash = period % 4 == 2 || PERIODS == 1;
         traffic.send(cluster, failures::add, crash ? () -> crash(cluster, period) : () -> {});
@@ -208,7 +209,7 @@ class MoneySoakIT {
 
     /** The owner's and the card's doings of this period, before its end. */
     private void beforeTheEnd(Cluster cluster, Organization org, int period) {
-        Random own = new Random(SEED * 104729 + org.index * 31L + period);
+        Random own = random(2, org.index, period);
         if (org.story.cardFailsIn() == period) {
             card(cluster, own, org, "card_declined");
         }
@@ -238,7 +239,7 @@ class MoneySoakIT {
      * now (those the service has when it bills it).
      */
     private void advance(Cluster cluster, Organization org, int period) {
-        Random own = new Random(SEED * 15485863L + org.index * 31L + period);
+        Random own = random(3, org.index, period);
         Subscription before = stripe(
                 cluster, own, base -> cluster.stripe(base).v1().subscriptions().retrieve(org.subscription));
         Instant start = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodStart());
@@ -436,6 +437,18 @@ class MoneySoakIT {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
+    }
+
+    /**
+     * A generator of its own for one part of the run, drawn from the seed through SplittableRandom's mixing:
+     * {@code new Random(seed + i)} for neighbouring {@code i} start with nearly the same numbers.
+     */
+    static Random random(long... parts) {
+        long seed = SEED;
+        for (long part : parts) {
+            seed = new SplittableRandom(seed ^ part).nextLong();
+        }
+        return new Random(seed);
     }
 
     private static long seed() {

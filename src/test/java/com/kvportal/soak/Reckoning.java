@@ -127,7 +127,7 @@ final class Reckoning {
     /** The table, the totals and the seed, as text; with {@code all} false, only the rows that differ. */
     String table(long seed, boolean all, int samples) {
         StringBuilder out = new StringBuilder();
-        String format = "%-8s %-44s %-3s %-23s %7s %17s %5s %9s %9s %9s %9s  %s%n";
+        String format = "%-8s %-52s %-3s %-23s %7s %17s %5s %9s %9s %9s %9s  %s%n";
         out.append(String.format(
                 format,
                 "org",

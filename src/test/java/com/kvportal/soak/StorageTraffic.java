@@ -67,8 +67,8 @@ final class StorageTraffic {
     private int counter;
 
     /** Plans the reports of this period for every organization, sent from {@code now} on. */
-    StorageTraffic(long seed, int period, List<Organization> organizations, Instant now) {
-        this.random = new Random(seed * 31 + period);
+    StorageTraffic(Random random, List<Organization> organizations, Instant now) {
+        this.random = random;
         this.now = now;
         List<Entry> fresh = new ArrayList<>();
         for (Organization org : organizations) {
