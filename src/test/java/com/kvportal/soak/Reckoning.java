@@ -31,6 +31,14 @@ final class Reckoning {
         long difference() {
             return billedCents - expected.cents();
         }
+
+        /** {@code org 003 (pro, cancels in 1) period 1, final: expected $12.00 (6 units), billed $0.00}. */
+        String describe() {
+            return org.name() + " (" + org.story.label() + ") period " + period.number()
+                    + (period.last() ? ", final" : "")
+                    + ": expected " + cents(expected.cents()) + " (" + expected.units() + " units), billed "
+                    + cents(billedCents);
+        }
     }
 
     private final List<Row> rows = new ArrayList<>();
@@ -117,6 +125,14 @@ final class Reckoning {
     List<Row> differences() {
         return rows.stream()
                 .filter(r -> r.period() != null && r.difference() != 0)
+                .toList();
+    }
+
+    /** The periods billed differently from section 10, described: the final ones of a subscription, or the others. */
+    List<String> differences(boolean finalPeriods) {
+        return differences().stream()
+                .filter(r -> r.period().last() == finalPeriods)
+                .map(Row::describe)
                 .toList();
     }
 
