@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Two instances of the service as separate JVMs on one PostgreSQL, each with the sandbox, the usage token and the
@@ -70,11 +71,14 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    /** {@code kill -9} of the instance at this index of the rotation; requests in flight to it fail. */
-    InstanceProcess kill(int index) {
+    /** {@code kill -9} of the instance at that base; requests in flight to it fail. */
+    InstanceProcess kill(String base) {
         InstanceProcess victim;
         synchronized (live) {
-            victim = live.get(index % live.size());
+            victim = live.stream()
+                    .filter(i -> i.baseUrl().equals(base))
+                    .findFirst()
+                    .orElseThrow();
         }
         victim.kill();
         synchronized (live) {
@@ -99,9 +103,14 @@ final class Cluster implements AutoCloseable {
      * again on another. Answers the base that answered and its answer.
      */
     <T> Answered<T> onAny(Random random, Function<String, T> call) {
+        return onAny(random, null, call);
+    }
+
+    /** As {@link #onAny(Random, Function)}, trying the instance at {@code first} first (when not null). */
+    <T> Answered<T> onAny(Random random, @Nullable String first, Function<String, T> call) {
         UncheckedIOException last = null;
         for (int attempt = 0; attempt < 20; attempt++) {
-            String base = pick(random);
+            String base = attempt == 0 && first != null ? first : pick(random);
             try {
                 return new Answered<>(base, call.apply(base), attempt > 0);
             } catch (UncheckedIOException broken) {

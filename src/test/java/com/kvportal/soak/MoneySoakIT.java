@@ -166,7 +166,7 @@ class MoneySoakIT {
         StorageTraffic traffic = new StorageTraffic(random(4, period), orgs, Instant.now());
         samples += traffic.samples();
         boolean crash = period % 4 == 2 || PERIODS == 1;
-        traffic.send(cluster, failures::add, crash ? () -> crash(cluster, period) : () -> {});
+        traffic.send(cluster, failures::add, () -> crash ? crash(cluster, period) : null);
         forEach(pool, orgs.stream().filter(Organization::billable).toList(), org -> {
             beforeTheEnd(cluster, org, period);
             return null;
@@ -192,12 +192,17 @@ class MoneySoakIT {
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
     }
 
-    /** {@code kill -9} of one instance while reports are in flight, and a new one started in its place. */
-    private void crash(Cluster cluster, int period) {
+    /**
+     * {@code kill -9} of one instance a few milliseconds from now, while a batch of reports is on its way to it, and
+     * a new one started in its place; answers the victim's base.
+     */
+    private String crash(Cluster cluster, int period) {
+        List<String> bases = cluster.bases();
+        String base = bases.get(period % bases.size());
         Thread killer = new Thread(
                 () -> {
-                    Cluster.pause(random.nextInt(300));
-                    InstanceProcess victim = cluster.kill(period);
+                    Cluster.pause(5 + random.nextInt(40));
+                    InstanceProcess victim = cluster.kill(base);
                     System.out.println(
                             "period " + period + ": kill -9 of pid " + victim.pid() + " (" + victim.baseUrl() + ")");
                     restarting = cluster.launch();
@@ -205,6 +210,7 @@ class MoneySoakIT {
                 },
                 "soak-killer");
         killer.start();
+        return base;
     }
 
     /** The owner's and the card's doings of this period, before its end. */

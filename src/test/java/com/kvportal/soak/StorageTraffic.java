@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -317,8 +318,11 @@ final class StorageTraffic {
         return new Outcome(body.get("accepted").asInt(), body.get("duplicates").asInt(), rejected, List.of());
     }
 
-    /** Sends every refused body, then every batch, each to either instance; reports what differs from the contract. */
-    void send(Cluster cluster, Consumer<String> failure, Runnable midway) {
+    /**
+     * Sends every refused body, then every batch, each to either instance; reports what differs from the contract.
+     * Halfway, {@code crash} may name an instance about to be killed (null: none): the next batch goes to it.
+     */
+    void send(Cluster cluster, Consumer<String> failure, Supplier<String> crash) {
         for (Refused bad : refused) {
             Cluster.Answered<Api.Response> answered = cluster.onAny(random, base -> Api.withKey(base, bad.token())
                     .send("POST", StorageSamples.PATH, bad.rawJson(), "application/json"));
@@ -330,14 +334,12 @@ final class StorageTraffic {
         }
         int half = batches.size() / 2;
         for (int b = 0; b < batches.size(); b++) {
-            if (b == half) {
-                midway.run();
-            }
+            String victim = b == half ? crash.get() : null;
             List<Entry> batch = batches.get(b);
             Outcome expected = predict(batch);
             List<Map<String, Object>> samples = batch.stream().map(Entry::json).toList();
             Cluster.Answered<Api.Response> answered = cluster.onAny(
-                    random, base -> cluster.usage(base).post(StorageSamples.PATH, Map.of("samples", samples)));
+                    random, victim, base -> cluster.usage(base).post(StorageSamples.PATH, Map.of("samples", samples)));
             Api.Response response = answered.answer();
             if (response.status() != 200) {
                 failure.accept("a batch of " + batch.size() + " answered " + response);
