@@ -2,6 +2,9 @@
 # jar started on loopback, an account with a bulk project, keys inserted straight into api_keys, and a case's figures
 # as wrk and as the service saw them. The caller sets DATA (a temporary directory), PGBIN, PG_PORT, KEYS_DIR.
 
+# every actuator endpoint but health needs it (README, "Metrics")
+METRICS_TOKEN=${METRICS_TOKEN:-bench-metrics-token}
+
 as_postgres() { runuser -u postgres -- "$@"; }
 
 start_postgres() { # initdb, start on 127.0.0.1:$PG_PORT, create database kvbench; sets PSQL and DATABASE_URL
@@ -37,7 +40,7 @@ launch() {
   local options=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do options+=("$1"); shift; done
   [ $# -gt 0 ] && shift
-  DATABASE_URL=$DATABASE_URL STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
+  DATABASE_URL=$DATABASE_URL METRICS_TOKEN=$METRICS_TOKEN STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
     PAYMENT_WEBHOOK_SECRET=whsec_bench java "${options[@]}" -jar "$JAR" --server.port="$port" \
     --server.address=127.0.0.1 --logging.level.root=warn \
     --management.metrics.distribution.percentiles-histogram.http.server.requests=true \
@@ -53,7 +56,7 @@ await_ready() { # await_ready PORT LOG
 }
 
 metric() { # metric NAME [port]: a sample of /actuator/prometheus, 0 when absent
-  curl -fs "http://127.0.0.1:${2:-$PORT}/actuator/prometheus" \
+  curl -fs -H "Authorization: Bearer $METRICS_TOKEN" "http://127.0.0.1:${2:-$PORT}/actuator/prometheus" \
     | awk -v n="$1" 'index($0, n" ") == 1 {print $NF; found=1} END {if (!found) print 0}'
 }
 
@@ -95,9 +98,9 @@ keys() { # keys N NAME: N keys of the bulk project, inserted straight into api_k
 # histogram bucket), OVER10 and OVER50 (requests over 10 and 50 ms)
 measure() {
   local file=$1; shift
-  curl -fs "$BASE/actuator/prometheus" | python3 bench/histogram.py snapshot >"$file.before"
+  curl -fs -H "Authorization: Bearer $METRICS_TOKEN" "$BASE/actuator/prometheus" | python3 bench/histogram.py snapshot >"$file.before"
   wrk "$@" >"$file.txt"
-  curl -fs "$BASE/actuator/prometheus" | python3 bench/histogram.py snapshot >"$file.after"
+  curl -fs -H "Authorization: Bearer $METRICS_TOKEN" "$BASE/actuator/prometheus" | python3 bench/histogram.py snapshot >"$file.after"
   RPS=$(awk '/Requests\/sec/{print $2}' "$file.txt")
   P50=$(awk '$1=="50%"{print $2}' "$file.txt")
   P99=$(awk '$1=="99%"{print $2}' "$file.txt")

@@ -1,7 +1,7 @@
 -- wrk script: POST /api/v1/api-keys/verify with keys from the file KEYS (one raw key a line), so that the requests
 -- spread over a working set. ORDER=random (default) draws a key at random for each request; ORDER=seq walks the
 -- file, each thread from its own offset (one pass presents every key: a warm-up). LIMIT=n draws from the first n
--- lines only.
+-- lines only. FORWARDED_FOR=a.b.c.d sends X-Forwarded-For (believed from loopback), to play a client of that address.
 --
 -- Every request is built once, in init, and request() only picks one: a request built per call would be a new Lua
 -- string each time over a million keys (LuaJIT interns every string, so its string table and its collector grow
@@ -22,10 +22,17 @@ function setup(thread)
   thread:set("id", threads)
 end
 
+local function headers(line)
+  local forwarded = os.getenv("FORWARDED_FOR")
+  if forwarded and forwarded ~= "" then
+    return { ["Authorization"] = "Bearer " .. line, ["X-Forwarded-For"] = forwarded }
+  end
+  return { ["Authorization"] = "Bearer " .. line }
+end
+
 function init(args)
   for line in io.lines(os.getenv("KEYS")) do
-    requests[#requests + 1] =
-      wrk.format("POST", "/api/v1/api-keys/verify", { ["Authorization"] = "Bearer " .. line })
+    requests[#requests + 1] = wrk.format("POST", "/api/v1/api-keys/verify", headers(line))
   end
   local extra = os.getenv("BALLAST")
   if extra and extra ~= "" and extra ~= os.getenv("KEYS") then

@@ -89,6 +89,7 @@ function sentence(event) {
     case 'subscription.updated': return [actor + ' updated the subscription' + (details.status ? ' (now ' + details.status + ')' : '')];
     case 'subscription.cancel_scheduled': return [actor + ' scheduled the subscription to end' + (details.cancel_at ? ' on ' + new Date(details.cancel_at).toLocaleDateString() : '')];
     case 'subscription.ended': return ['The subscription ended'];
+    case 'subscription.duplicate_canceled': return ['A second subscription was canceled and its payment refunded'];
     case 'invoice.paid': return ['Invoice ', what(target), ' was paid'];
     case 'invoice.payment_failed': return ['The payment of invoice ', what(target), ' failed'];
     case 'usage.overage_billed': return ['Storage overage was billed on invoice ', what(target)];

@@ -66,13 +66,14 @@ class AccountController {
             operationId = "logIn",
             summary = "Log in",
             description = "Starts a new session (a new session id and a new `XSRF-TOKEN` cookie). A wrong email or"
-                    + " password answers one and the same 401; repeated failures for an email answer 429 with"
-                    + " `Retry-After`.")
+                    + " password answers one and the same 401; an email that signup would refuse answers 400; repeated"
+                    + " failures for an email answer 429 `too_many_attempts`, too many attempts from one address 429"
+                    + " `too_many_requests`, both with `Retry-After`.")
     @ApiContract(
             credentials = {},
             problems = {"invalid_credentials", "too_many_attempts", "too_many_requests"})
     @PostMapping(path = "/api/v1/auth/login", consumes = MediaType.APPLICATION_JSON_VALUE)
-    SignedIn login(@RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
+    SignedIn login(@Valid @RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.login(body);
         startSession(caller, request, response);
         return SignedIn.of(caller);

@@ -81,9 +81,19 @@ public class Accounts {
                     @Nullable
                     String organizationName) {}
 
-    /** A login as sent: nothing is checked before the credentials, so that every failure reads the same. */
+    /**
+     * A login as sent: the email must be one that signup would take (else 400 {@code validation_failed}, before any
+     * attempt is counted); the password is not checked before the credentials, so that every failure reads the same.
+     */
     record Login(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "ada@example.com") @Nullable String email,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "A valid address of at most 254 characters, as signup takes it.",
+                            maxLength = 254,
+                            example = "ada@example.com")
+                    @EmailAddress
+                    @Nullable
+                    String email,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "correct horse battery") @Nullable
                     String password) {}
 

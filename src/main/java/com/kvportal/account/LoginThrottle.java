@@ -3,6 +3,7 @@ package com.kvportal.account;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -13,9 +14,12 @@ import org.springframework.stereotype.Component;
 @Component
 class LoginThrottle {
 
-    /** The counting starts afresh once the window has passed or the lock has run out. */
-    private static final String STALE =
-            "(f.window_start < now() - :window or (f.locked_until is not null and f.locked_until <= now()))";
+    /**
+     * The counting starts afresh once the lock has run out, or without a lock once the window has passed (a lock set
+     * late in a window runs its full length: the window's end does not lift it).
+     */
+    private static final String STALE = "(case when f.locked_until is not null then f.locked_until <= now()"
+            + " else f.window_start < now() - :window end)";
 
     private final JdbcClient jdbc;
     private final int maxFailures;
@@ -63,6 +67,17 @@ class LoginThrottle {
     void succeeded(String email) {
         jdbc.sql("delete from login_failures where email = lower(?)")
                 .param(email)
+                .update();
+    }
+
+    /**
+     * Forgets the failures whose window has passed and whose lock (if any) has run out: they count for nothing any
+     * more ({@link #attempt} starts afresh on them), and a spray of made-up emails must not fill the table for good.
+     */
+    @Scheduled(fixedDelayString = "PT10M", initialDelayString = "PT1M")
+    void forgetStale() {
+        jdbc.sql("delete from login_failures f where " + STALE)
+                .param("window", interval(window))
                 .update();
     }
 

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.BearerToken;
@@ -8,6 +9,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.time.Instant;
@@ -133,7 +135,9 @@ class ApiKeyController {
             summary = "Verify an API key",
             description = "Checks the key presented as `Authorization: Bearer kv_…` and answers who is behind it."
                     + " A missing, malformed, unknown, revoked or expired key answers 401 with"
-                    + " `WWW-Authenticate: Bearer error=\"invalid_token\"`. Never rate limited; records `last_used_at`"
+                    + " `WWW-Authenticate: Bearer error=\"invalid_token\"`. Known keys are answered from memory and never"
+                    + " rate limited; a client address whose keys keep missing (well-formed, valid checksum, not ours)"
+                    + " spends a budget of database lookups, then answers 429 until it refills. Records `last_used_at`"
                     + " without waiting for it.")
     @ApiContract(
             credentials = Credential.API_KEY,
@@ -141,8 +145,9 @@ class ApiKeyController {
     @PostMapping("/verify")
     VerifiedKey verify(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
-                    String authorization) {
-        return apiKeys.verify(BearerToken.of(authorization).orElse(null));
+                    String authorization,
+            HttpServletRequest request) {
+        return apiKeys.verify(BearerToken.of(authorization).orElse(null), ClientAddress.of(request));
     }
 
     @Operation(

@@ -4,6 +4,8 @@ import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
+import com.kvportal.common.limits.MissBudget;
+import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.StorageStanding;
@@ -42,6 +44,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final ApplicationEventPublisher events;
     private final StorageStanding storage;
     private final KeyMetrics metrics;
+    private final MissBudget misses;
     private final Clock clock;
 
     /** A new key and its raw value, which exists only in this answer. */
@@ -223,13 +226,15 @@ public class ApiKeys implements ApiKeyAuthenticator {
      * one is answered from memory while this instance's lease holds (else one indexed query), and the use
      * is recorded off the request path.
      *
+     * @param client the {@link com.kvportal.common.limits.ClientAddress} whose budget of lookups that miss is spent
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
+     * @throws TooManyRequests when a key that memory cannot answer comes from a client that spent its budget
      */
-    public VerifiedKey verify(@Nullable String presented) {
+    public VerifiedKey verify(@Nullable String presented, String client) {
         long started = System.nanoTime();
         StoredKey key;
         try {
-            key = usable(presented);
+            key = usable(presented, client);
         } catch (KeyRefused refused) {
             metrics.verified(refused.code(), started);
             throw refused;
@@ -242,10 +247,10 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
     @Override
-    public Optional<Caller> authenticate(String presented) {
+    public Optional<Caller> authenticate(String presented, String client) {
         StoredKey key;
         try {
-            key = usable(presented);
+            key = usable(presented, client);
         } catch (KeyRefused refused) {
             return Optional.empty();
         }
@@ -254,8 +259,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
     }
 
     /** The one decision of verify and of a key used as credential; records the use of a usable key. */
-    private StoredKey usable(@Nullable String presented) {
-        StoredKey key = lookUp(presented).orElseThrow(KeyRefused::invalid);
+    private StoredKey usable(@Nullable String presented, String client) {
+        StoredKey key = lookUp(presented, client).orElseThrow(KeyRefused::invalid);
         Instant now = clock.instant();
         if (key.isRevoked()) {
             throw KeyRefused.revoked();
@@ -267,10 +272,12 @@ public class ApiKeys implements ApiKeyAuthenticator {
         return key;
     }
 
-    private Optional<StoredKey> lookUp(@Nullable String presented) {
+    /** From memory when it can; a database lookup spends the client's budget of lookups that find nothing. */
+    private Optional<StoredKey> lookUp(@Nullable String presented, String client) {
         if (presented == null || !ApiKeyFormat.isWellFormed(presented)) {
             return Optional.empty();
         }
-        return cache.find(new RawKey(presented).digest(), keys::findByDigest);
+        return cache.find(
+                new RawKey(presented).digest(), digest -> misses.lookUp(client, () -> keys.findByDigest(digest)));
     }
 }

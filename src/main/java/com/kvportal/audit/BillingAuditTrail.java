@@ -6,6 +6,7 @@ import com.kvportal.billing.InvoicePaid;
 import com.kvportal.billing.InvoicePaymentFailed;
 import com.kvportal.billing.SubscriptionActivated;
 import com.kvportal.billing.SubscriptionCancelScheduled;
+import com.kvportal.billing.SubscriptionDuplicateCanceled;
 import com.kvportal.billing.SubscriptionEnded;
 import com.kvportal.billing.SubscriptionUpdated;
 import java.util.LinkedHashMap;
@@ -81,6 +82,20 @@ class BillingAuditTrail {
         subscription(
                 e.organizationId(),
                 "subscription.ended",
+                e.subscriptionId(),
+                e.tier().wire(),
+                details);
+    }
+
+    @EventListener
+    void duplicateCanceled(SubscriptionDuplicateCanceled e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("tier", e.tier().wire());
+        details.put("provider_subscription_id", e.providerSubscriptionId());
+        details.put("kept_subscription_id", e.keptSubscriptionId().toString());
+        subscription(
+                e.organizationId(),
+                "subscription.duplicate_canceled",
                 e.subscriptionId(),
                 e.tier().wire(),
                 details);

@@ -91,4 +91,14 @@ public class Billing {
         log.info("Final invoice {} of provider customer {} billed ({})", invoice, providerCustomerId, key);
         return invoice;
     }
+
+    /**
+     * Every invoice item at the provider that billing made with this {@code kind} in its metadata (pending or on
+     * any invoice); for reconciliation.
+     *
+     * @throws StripeGateway.PaymentProviderUnavailable when the provider fails
+     */
+    public List<ProviderInvoiceItem> providerInvoiceItems(String kind) {
+        return gateway.invoiceItemsOfKind(kind);
+    }
 }

@@ -32,6 +32,17 @@ class BillingAccounts {
                 .optional();
     }
 
+    /**
+     * Locks the organization's account row until the transaction ends: what must happen one at a time per
+     * organization (recording a new subscription, recording a new checkout session) takes it first.
+     */
+    void lock(UUID organizationId) {
+        jdbc.sql("select organization_id from billing_accounts where organization_id = ? for update")
+                .param(organizationId)
+                .query(UUID.class)
+                .optional();
+    }
+
     /** Links the organization unless it (or the provider customer) is linked already: the first link stays. */
     void insertIfAbsent(BillingAccount account) {
         jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)"

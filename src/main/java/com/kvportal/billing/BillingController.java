@@ -103,9 +103,11 @@ class BillingController {
             operationId = "checkoutSucceeded",
             summary = "Checkout success callback",
             description = "Where the provider sends the customer's browser after paying. Trusts nothing in the URL:"
-                    + " fetches the session from the provider and, once it is complete, creates or activates the"
-                    + " subscription; then redirects to `/dashboard/billing?checkout=success` (or `pending` for an"
-                    + " unknown or incomplete session). Safe to call twice, in any order with the webhook.")
+                    + " for an open session the service started, fetches the session from the provider and, once it"
+                    + " is complete, creates or activates the subscription; then redirects to"
+                    + " `/dashboard/billing?checkout=success` (or `pending` for an unknown, expired or incomplete"
+                    + " session, answered without asking the provider when it is not an open session of ours)."
+                    + " Safe to call twice, in any order with the webhook.")
     @ApiContract(
             success = 303,
             successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",

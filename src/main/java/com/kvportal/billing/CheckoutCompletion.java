@@ -42,6 +42,7 @@ class CheckoutCompletion {
     private final ProcessedEvents processed;
     private final BillingAccounts billingAccounts;
     private final SubscriptionLedger ledger;
+    private final StoredCheckoutSessions sessions;
     private final StripeGateway gateway;
     private final Accounts accounts;
     private final TransactionTemplate transaction;
@@ -140,6 +141,10 @@ class CheckoutCompletion {
                     subscription.customer());
             return false;
         }
-        return ledger.apply(account.get(), subscription, stateAt);
+        if (!ledger.apply(account.get(), subscription, stateAt)) {
+            return false;
+        }
+        sessions.settle(checkout.id(), StoredCheckoutSessions.Status.COMPLETE);
+        return true;
     }
 }

@@ -13,11 +13,15 @@ import com.kvportal.common.PaymentProvider;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -32,7 +36,11 @@ class Checkouts {
 
     private static final Pattern SESSION_ID = Pattern.compile("cs_[A-Za-z0-9_]{1,250}");
 
+    private static final Logger log = LoggerFactory.getLogger(Checkouts.class);
+
     private final Plans plans;
+    private final StoredCheckoutSessions sessions;
+    private final BillingAccounts billingAccounts;
     private final StoredSubscriptions subscriptions;
     private final ProviderCustomers customers;
     private final CheckoutCompletion completion;
@@ -65,7 +73,11 @@ class Checkouts {
                 .isPresent()) {
             throw new AlreadySubscribed(tier);
         }
-        ProviderCustomerId customer = customers.of(caller.organizationId(), caller.customerId());
+        UUID organizationId = caller.organizationId();
+        ProviderCustomerId customer = customers.of(organizationId, caller.customerId());
+        // at most one open session per organization: the earlier ones are expired first (a provider failure
+        // answers 502 before anything new exists)
+        expire(sessions.open(organizationId));
         CheckoutSession session = gateway.createCheckout(
                 customer,
                 caller.organizationId(),
@@ -73,20 +85,56 @@ class Checkouts {
                 provider.pricePro(),
                 baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
                 baseUrl.resolve(CANCEL_PATH));
-        transaction.executeWithoutResult(status -> events.publishEvent(
-                new CheckoutStarted(caller.organizationId(), caller.customerId(), tier, session.id())));
+        // recorded one at a time per organization: a session started concurrently meanwhile is expired now
+        List<String> earlier = transaction.execute(status -> {
+            billingAccounts.lock(organizationId);
+            List<String> open = sessions.open(organizationId);
+            sessions.insert(session.id(), organizationId, caller.customerId());
+            events.publishEvent(new CheckoutStarted(organizationId, caller.customerId(), tier, session.id()));
+            return open;
+        });
+        try {
+            expire(Objects.requireNonNull(earlier));
+        } catch (PaymentProviderUnavailable e) {
+            // left open here, so the next checkout tries again; should it be paid meanwhile, the second
+            // subscription is canceled and refunded (DuplicateSubscriptions)
+            log.warn("Could not expire an earlier checkout session of organization {}", organizationId);
+        }
         return session;
     }
 
+    /** Expires the sessions at the provider, settling each as the provider then states it. */
+    private void expire(List<String> open) {
+        for (String id : open) {
+            Optional<String> status = gateway.expireCheckout(id);
+            if (status.isEmpty() || status.get().equals("expired")) {
+                sessions.settle(id, StoredCheckoutSessions.Status.EXPIRED);
+            } else if (status.get().equals("complete")) {
+                // paid just before: its subscription comes with the webhook
+                sessions.settle(id, StoredCheckoutSessions.Status.COMPLETE);
+            }
+        }
+    }
+
     /**
-     * The checkout's success callback. Trusts nothing in the URL: it asks the provider for the session and, when
-     * that is complete, records the subscription of the organization named in the provider's session.
+     * The checkout's success callback. Trusts nothing in the URL: for an open session of ours it asks the provider for
+     * the session and, when that is complete, records the subscription of the organization named in the provider's
+     * session. Any other id is answered from the table alone.
      *
      * @return true when the subscription is recorded; false while it is pending (or the session is unknown)
      */
     boolean complete(@Nullable String sessionId) {
         if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
             return false;
+        }
+        // the provider is asked only about a session this service started and that is not settled yet, so that
+        // made-up ids cost no provider call
+        Optional<StoredCheckoutSessions.Status> ours = sessions.status(sessionId);
+        if (ours.isEmpty() || ours.get() == StoredCheckoutSessions.Status.EXPIRED) {
+            return false;
+        }
+        if (ours.get() == StoredCheckoutSessions.Status.COMPLETE) {
+            return true;
         }
         try {
             Optional<ProviderCheckout> checkout = gateway.retrieveCheckout(sessionId);

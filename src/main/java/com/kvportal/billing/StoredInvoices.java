@@ -23,7 +23,10 @@ class StoredInvoices {
 
     private final JdbcClient jdbc;
 
-    /** The organization's invoices with their lines, newest first; the subscription is joined by its provider id. */
+    /**
+     * The organization's invoices with their lines, newest first; the subscription is joined by its provider id. The
+     * invoices of a duplicate subscription (canceled and refunded at once) are not the organization's bills.
+     */
     List<Invoice> ofOrganization(UUID organizationId) {
         Map<UUID, List<InvoiceLine>> lines = new HashMap<>();
         jdbc.sql(
@@ -45,7 +48,7 @@ class StoredInvoices {
                         from invoices i
                         left join subscriptions s on s.provider_subscription_id = i.provider_subscription_id
                                                  and s.organization_id = i.organization_id
-                        where i.organization_id = ?
+                        where i.organization_id = ? and s.duplicate_of is null
                         order by i.created_at desc, i.period_start desc nulls last, i.recorded_at desc, i.id""")
                 .param(organizationId)
                 .query((rs, n) -> {

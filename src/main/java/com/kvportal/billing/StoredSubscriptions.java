@@ -79,6 +79,27 @@ class StoredSubscriptions {
         return plans;
     }
 
+    /**
+     * The organization's oldest subscription other than {@code id} that has not ended and is not a duplicate: the one
+     * it keeps when {@code id} is a second.
+     */
+    Optional<UUID> otherLive(UUID organizationId, UUID id) {
+        return jdbc.sql(
+                        """
+                        select id from subscriptions
+                        where organization_id = ? and id <> ? and duplicate_of is null and status <> all (?)
+                        order by created_at, id limit 1""")
+                .params(organizationId, id, ENDED)
+                .query(UUID.class)
+                .optional();
+    }
+
+    void markDuplicate(UUID id, UUID keptId) {
+        jdbc.sql("update subscriptions set duplicate_of = ?, updated_at = now() where id = ?")
+                .params(keptId, id)
+                .update();
+    }
+
     Optional<Subscription> byProviderId(ProviderSubscriptionId id) {
         return jdbc.sql(SELECT + " where s.provider_subscription_id = ?")
                 .param(id.value())

@@ -30,6 +30,7 @@ class SubscriptionLedger {
 
     private final StoredSubscriptions subscriptions;
     private final BillingAccounts billingAccounts;
+    private final DuplicateSubscriptions duplicates;
     private final Plans plans;
     private final PaymentProvider provider;
     private final ApplicationEventPublisher events;
@@ -58,15 +59,22 @@ class SubscriptionLedger {
      */
     boolean apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt) {
         Plan plan = planFor(subscription.priceId());
+        // one new subscription of an organization at a time, so that a second one sees the first
+        // (DuplicateSubscriptions)
+        billingAccounts.lock(account.organizationId());
         Optional<UUID> inserted = subscriptions.insertIfAbsent(
                 account.organizationId(), account.customerId(), plan.id(), subscription, stateAt);
+        if (inserted.isPresent()
+                && duplicates.cancelIfSecond(account.organizationId(), inserted.get(), plan, subscription)) {
+            return true;
+        }
         if (inserted.isPresent()) {
             log.info(
                     "Subscription {} of organization {} recorded as {}",
                     subscription.id(),
                     account.organizationId(),
                     subscription.status().wire());
-            publishNew(account.organizationId(), inserted.get(), plan, subscription);
+            publishNew(account.organizationId(), inserted.get(), plan, subscription, stateAt);
             return true;
         }
         LockedSubscription row = subscriptions.lock(subscription.id()).orElseThrow();
@@ -96,7 +104,7 @@ class SubscriptionLedger {
                         "Subscription {} updated: {}",
                         subscription.id(),
                         subscription.status().wire());
-                publishChange(row, plan, subscription);
+                publishChange(row, plan, subscription, stateAt);
             }
         }
         return true;
@@ -139,9 +147,10 @@ class SubscriptionLedger {
         events.publishEvent(new SubscriptionUpdated(row.organizationId(), row.id(), row.tier(), to));
     }
 
-    private void publishNew(UUID organizationId, UUID id, Plan plan, ProviderSubscription subscription) {
+    private void publishNew(
+            UUID organizationId, UUID id, Plan plan, ProviderSubscription subscription, Instant stateAt) {
         if (subscription.status().hasEnded()) {
-            events.publishEvent(ended(organizationId, id, plan.tier(), subscription, null));
+            events.publishEvent(ended(organizationId, id, plan.tier(), subscription, null, stateAt));
             return;
         }
         if (subscription.status().grantsPlan()) {
@@ -156,10 +165,10 @@ class SubscriptionLedger {
      * The events of an accepted change: ended; or activated (it grants its plan now and did not); a newly
      * scheduled cancellation; updated for any other change.
      */
-    private void publishChange(LockedSubscription row, Plan plan, ProviderSubscription subscription) {
+    private void publishChange(LockedSubscription row, Plan plan, ProviderSubscription subscription, Instant stateAt) {
         UUID organizationId = row.organizationId();
         if (subscription.status().hasEnded()) {
-            events.publishEvent(ended(organizationId, row.id(), row.tier(), subscription, row));
+            events.publishEvent(ended(organizationId, row.id(), row.tier(), subscription, row, stateAt));
             return;
         }
         boolean activated = subscription.status().grantsPlan() && !row.status().grantsPlan();
@@ -175,19 +184,30 @@ class SubscriptionLedger {
         }
     }
 
+    /**
+     * The end of a subscription as the provider states it: its last period from the provider's object (or, when the
+     * object lacks one, the period recorded before), and the moment it ended from the object's {@code ended_at}
+     * (or, lacking that, the provider's news: {@code stateAt}), never the service's clock.
+     */
     private static SubscriptionEnded ended(
             UUID organizationId,
             UUID id,
             Tier tier,
             ProviderSubscription subscription,
-            @Nullable LockedSubscription before) {
+            @Nullable LockedSubscription before,
+            Instant stateAt) {
         Instant start = subscription.currentPeriodStart();
         Instant end = subscription.currentPeriodEnd();
         if ((start == null || end == null) && before != null) {
             start = before.currentPeriodStart();
             end = before.currentPeriodEnd();
         }
-        return new SubscriptionEnded(organizationId, id, subscription.customer().value(), tier, start, end);
+        Instant endedAt = subscription.endedAt();
+        if (endedAt == null) {
+            log.warn("Subscription {} ended without ended_at: taking the provider's news of {}", id, stateAt);
+            endedAt = stateAt;
+        }
+        return new SubscriptionEnded(organizationId, id, subscription.customer().value(), tier, start, end, endedAt);
     }
 
     /** The plan of a provider price; a price we do not sell grants nothing beyond free. */

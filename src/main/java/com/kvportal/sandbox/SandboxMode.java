@@ -14,6 +14,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * Registers a bean only while the sandbox is the payment provider ({@code STRIPE_SECRET_KEY} unset, the same
  * rule as {@code PaymentProvider}), so that with Stripe configured every {@code /sandbox/**} path is a plain 404.
+ * Where it may then run at all is {@link SandboxExposure}'s start-up check.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)

@@ -368,6 +368,29 @@ class SandboxObjects {
         return one("select * from sandbox_invoice_items where id = ?", id, SandboxObjects::invoiceItem);
     }
 
+    /**
+     * A page of invoice items, newest first, as Stripe lists them: of one customer or of all, those after the item
+     * {@code startingAfter} (an id of the previous page).
+     */
+    List<StoredInvoiceItem> invoiceItems(@Nullable String customer, @Nullable String startingAfter, int limit) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoice_items
+                        where (cast(:customer as text) is null or customer = :customer)
+                          and (cast(:after as text) is null
+                               or seq < (select seq from sandbox_invoice_items where id = :after))
+                        order by seq desc limit :limit""")
+                .param("customer", customer)
+                .param("after", startingAfter)
+                .param("limit", limit)
+                .query(SandboxObjects::invoiceItem)
+                .list();
+    }
+
+    void deleteInvoiceItem(String id) {
+        jdbc.sql("delete from sandbox_invoice_items where id = ?").param(id).update();
+    }
+
     /** The items that are lines of the invoice, in the order they were added. */
     List<StoredInvoiceItem> invoiceItems(String invoice) {
         return jdbc.sql("select * from sandbox_invoice_items where invoice = ? order by seq")
@@ -404,11 +427,11 @@ class SandboxObjects {
                 .list();
     }
 
-    private static String json(Map<String, String> map) {
+    static String json(Map<String, String> map) {
         return JSON.writeValueAsString(map);
     }
 
-    private static Map<String, String> map(ResultSet rs, String column) throws SQLException {
+    static Map<String, String> map(ResultSet rs, String column) throws SQLException {
         return JSON.readValue(rs.getString(column), STRING_MAP);
     }
 

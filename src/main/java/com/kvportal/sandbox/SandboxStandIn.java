@@ -1,17 +1,19 @@
 package com.kvportal.sandbox;
 
 import com.kvportal.common.PaymentProvider;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
-/** The sandbox as the payment provider: where its Stripe API answers, its secret key and its price of pro. */
+/** The sandbox as the payment provider: where its Stripe API answers, its own key ({@link SandboxKey}) and its price of pro. */
 @Component
 @SandboxMode
+@RequiredArgsConstructor
 public class SandboxStandIn implements PaymentProvider.StandIn {
 
     /** The price of the pro tier in the sandbox, unless {@code STRIPE_PRICE_PRO} names another. */
     public static final String PRICE_PRO = "price_sandbox_pro";
 
-    public static final String SECRET_KEY = "sk_test_sandbox";
+    private final SandboxKey key;
 
     @Override
     public String apiPath() {
@@ -20,7 +22,7 @@ public class SandboxStandIn implements PaymentProvider.StandIn {
 
     @Override
     public String secretKey() {
-        return SECRET_KEY;
+        return key.value();
     }
 
     @Override

@@ -17,8 +17,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The sandbox's own surface for people, scripts and tests (CONTRACT 7.1): pay a checkout session, move a
- * subscription to its period end, set the card a customer's next charges meet. Bodies are a form or JSON;
- * answers are JSON (errors in Stripe's shape), or HTML for a browser's form post.
+ * subscription to its period end, set the card a customer's next charges meet. Paying needs no key (the session's id
+ * is unguessable, as on Stripe's hosted page); the test clock ({@code advance}, {@code card}) takes only the
+ * sandbox's key. Bodies are a form or JSON; answers are JSON (errors in Stripe's shape), or HTML for a browser's form
+ * post.
  */
 @RestController
 @SandboxMode
@@ -31,6 +33,7 @@ class SandboxSurfaceController {
     private final StripeSubscriptions subscriptions;
     private final StripeCustomers customers;
     private final SandboxPages pages;
+    private final SandboxKey key;
 
     @PostMapping("/sandbox/checkout/{sessionId}/pay")
     ResponseEntity<String> pay(@PathVariable String sessionId, HttpServletRequest request) {
@@ -59,8 +62,9 @@ class SandboxSurfaceController {
     }
 
     @PostMapping("/sandbox/subscriptions/{subscriptionId}/advance")
-    ResponseEntity<String> advance(@PathVariable String subscriptionId) {
+    ResponseEntity<String> advance(@PathVariable String subscriptionId, HttpServletRequest request) {
         try {
+            key.require(request.getHeader(HttpHeaders.AUTHORIZATION));
             return json(200, StripeJson.GSON.toJson(subscriptions.advance(subscriptionId)));
         } catch (StripeError e) {
             return json(e.status(), e.body());
@@ -70,6 +74,7 @@ class SandboxSurfaceController {
     @PostMapping("/sandbox/customers/{customerId}/card")
     ResponseEntity<String> card(@PathVariable String customerId, HttpServletRequest request) {
         try {
+            key.require(request.getHeader(HttpHeaders.AUTHORIZATION));
             String outcome = outcome(request);
             if (outcome == null) {
                 throw StripeError.missing("outcome");

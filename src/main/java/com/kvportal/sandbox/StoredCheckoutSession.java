@@ -44,6 +44,11 @@ record StoredCheckoutSession(
         return with("complete", "paid", customer, subscription, now);
     }
 
+    /** Expired on request, as Stripe's {@code POST /v1/checkout/sessions/{id}/expire} leaves it. */
+    StoredCheckoutSession expired() {
+        return with("expired", paymentStatus, customer, subscription, completedAt);
+    }
+
     /** A copy with new values of the fields that change over a session's life (those that updates write). */
     private StoredCheckoutSession with(
             String status,

@@ -27,6 +27,14 @@ record StoredSubscription(
         return status.equals("canceled") || status.equals("incomplete_expired");
     }
 
+    /**
+     * The subscription's clock, as a Stripe test clock reads: the real time, or the start of its current period when
+     * {@code advance} moved it past the real time (a test clock stands still until it is advanced again).
+     */
+    long now(long realNow) {
+        return Math.max(realNow, currentPeriodStart);
+    }
+
     /** True when reaching the end of the current period ends the subscription instead of renewing it. */
     boolean endsWithCurrentPeriod() {
         return cancelAtPeriodEnd || (cancelAt != null && cancelAt <= currentPeriodEnd);

@@ -1,6 +1,7 @@
 package com.kvportal.sandbox;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.ResponseEntity;
@@ -30,6 +31,7 @@ class StripeApiController {
     private final StripeSubscriptions subscriptions;
     private final StripePortalSessions portalSessions;
     private final StripeInvoices invoices;
+    private final StripeRefunds refunds;
     private final SandboxObjects objects;
     private final StripeJson json;
     private final EventOutbox outbox;
@@ -61,6 +63,11 @@ class StripeApiController {
     @GetMapping("/v1/checkout/sessions/{id}")
     ResponseEntity<String> checkoutSession(@PathVariable String id, StripeCall call) {
         return answers.read(call, () -> checkout.retrieve(id));
+    }
+
+    @PostMapping("/v1/checkout/sessions/{id}/expire")
+    ResponseEntity<String> expireCheckoutSession(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> checkout.expire(id));
     }
 
     @PostMapping("/v1/billing_portal/sessions")
@@ -118,9 +125,49 @@ class StripeApiController {
         return answers.post(call, () -> invoices.finalizeInvoice(id, call.params()));
     }
 
+    @GetMapping("/v1/invoice_payments")
+    ResponseEntity<String> invoicePayments(StripeCall call) {
+        return answers.read(
+                call,
+                () -> refunds.invoicePayments(
+                        call.params().text("invoice"), call.params().limit()));
+    }
+
+    // refunds
+
+    @PostMapping("/v1/refunds")
+    ResponseEntity<String> createRefund(StripeCall call) {
+        return answers.post(call, () -> refunds.create(call.params()));
+    }
+
+    @GetMapping("/v1/refunds")
+    ResponseEntity<String> refunds(StripeCall call) {
+        StripeParams params = call.params();
+        return answers.read(
+                call, () -> refunds.list(params.text("payment_intent"), params.text("charge"), params.limit()));
+    }
+
+    @GetMapping("/v1/refunds/{id}")
+    ResponseEntity<String> refund(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> refunds.retrieve(id));
+    }
+
     @PostMapping("/v1/invoiceitems")
     ResponseEntity<String> createInvoiceItem(StripeCall call) {
         return answers.post(call, () -> invoices.createInvoiceItem(call.params()));
+    }
+
+    @GetMapping("/v1/invoiceitems")
+    ResponseEntity<String> invoiceItems(StripeCall call) {
+        StripeParams params = call.params();
+        return answers.read(
+                call, () -> invoices.listItems(params.text("customer"), params.text("starting_after"), params.limit()));
+    }
+
+    @DeleteMapping("/v1/invoiceitems/{id}")
+    ResponseEntity<String> deleteInvoiceItem(@PathVariable String id, StripeCall call) {
+        invoices.deleteItem(id);
+        return answers.exactly(StripeJson.GSON.toJson(Map.of("id", id, "object", "invoiceitem", "deleted", true)));
     }
 
     @GetMapping("/v1/invoiceitems/{id}")

@@ -26,6 +26,7 @@ class StripeCheckout {
     private final SandboxEvents events;
     private final StripeInvoices invoices;
     private final Clock clock;
+    private final RedirectUrls redirects;
 
     Session retrieve(String id) {
         return objects.checkoutSession(id)
@@ -67,11 +68,11 @@ class StripeCheckout {
         if (!mode.equals("subscription")) {
             throw StripeError.invalid("mode", "The sandbox supports mode=subscription only.");
         }
-        String successUrl = params.url("success_url");
+        String successUrl = redirects.param(params, "success_url");
         if (successUrl == null) {
             throw StripeError.missing("success_url");
         }
-        String cancelUrl = params.url("cancel_url");
+        String cancelUrl = redirects.param(params, "cancel_url");
         String customer = params.text("customer");
         String customerEmail = params.email("customer_email");
         if (customer != null && customerEmail != null) {
@@ -122,6 +123,26 @@ class StripeCheckout {
                 null);
         objects.insert(session);
         return views.checkoutSession(session);
+    }
+
+    /**
+     * {@code POST /v1/checkout/sessions/{id}/expire}: an open session can no longer be paid, with
+     * {@code checkout.session.expired}; any other session is refused with Stripe's message.
+     */
+    @Transactional
+    Session expire(String id) {
+        StoredCheckoutSession session = objects.lockCheckoutSession(id)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"))
+                .asOf(now());
+        if (!session.status().equals("open")) {
+            throw StripeError.state("Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout"
+                    + " Session has a status of `" + session.status() + "`.");
+        }
+        StoredCheckoutSession expired = session.expired();
+        objects.update(expired);
+        Session view = views.checkoutSession(expired);
+        events.emit("checkout.session.expired", view);
+        return view;
     }
 
     /** The answer to paying a checkout session: the session as it is now, and whether the card was declined. */

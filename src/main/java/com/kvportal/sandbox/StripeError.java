@@ -58,6 +58,16 @@ class StripeError extends RuntimeException {
         return invalidRequest(404, null, "Unrecognized request URL (" + method + ": " + path + ").", null);
     }
 
+    /** Deleting an invoice item that is a line of an invoice that is no longer a draft, as Stripe refuses it. */
+    static StripeError notDeletable(String itemId, String invoiceId) {
+        return invalidRequest(
+                400,
+                "invoice_not_editable",
+                "The invoice item " + itemId + " cannot be deleted: its invoice " + invoiceId + " is no longer a "
+                        + "draft. Only pending items and items of draft invoices can be deleted.",
+                null);
+    }
+
     /** An invoice item for an invoice that is no longer a draft, as Stripe refuses it. */
     static StripeError notEditable(String invoiceId) {
         return invalidRequest(
@@ -95,6 +105,11 @@ class StripeError extends RuntimeException {
     /** A call that the object's state does not allow (e.g. advancing a canceled subscription). */
     static StripeError state(String code, String message) {
         return invalidRequest(400, code, message, null);
+    }
+
+    /** A call that the object's state does not allow, answered by Stripe without an error code. */
+    static StripeError state(String message) {
+        return invalidRequest(400, null, message, null);
     }
 
     /** Stripe's {@code invalid_request_error}, the type of every failure but a declined card and a reused key. */

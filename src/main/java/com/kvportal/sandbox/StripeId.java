@@ -12,6 +12,10 @@ enum StripeId {
     INVOICE("in_", 24),
     INVOICE_LINE("il_", 24),
     INVOICE_ITEM("ii_", 24),
+    INVOICE_PAYMENT("inpay_", 24),
+    PAYMENT_INTENT("pi_", 24),
+    CHARGE("ch_", 24),
+    REFUND("re_", 24),
     EVENT("evt_", 24),
     PORTAL_SESSION("bps_", 24),
     REQUEST("req_", 14);

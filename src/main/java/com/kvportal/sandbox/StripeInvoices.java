@@ -33,6 +33,7 @@ class StripeInvoices {
     private final StripeViews views;
     private final SandboxEvents events;
     private final SubscriptionNews news;
+    private final SandboxPayments payments;
     private final SandboxProperties properties;
     private final Clock clock;
 
@@ -95,6 +96,16 @@ class StripeInvoices {
     StoredInvoice markPaid(StoredInvoice open) {
         StoredInvoice paid = open.paid(now());
         objects.update(paid);
+        if (paid.amountPaid() > 0) {
+            payments.insert(new SandboxPayments.StoredInvoicePayment(
+                    StripeId.INVOICE_PAYMENT.next(),
+                    paid.id(),
+                    StripeId.PAYMENT_INTENT.next(),
+                    StripeId.CHARGE.next(),
+                    paid.amountPaid(),
+                    "usd",
+                    now()));
+        }
         Invoice after = views.invoice(paid);
         events.emit("invoice.paid", after);
         events.emit("invoice.payment_succeeded", after);
@@ -178,6 +189,36 @@ class StripeInvoices {
         InvoiceItem created = json.invoiceItem(item);
         events.emit("invoiceitem.created", created);
         return created;
+    }
+
+    /** {@code GET /v1/invoiceitems}: a page of items, newest first ({@code customer}, {@code starting_after}). */
+    StripeCollection<InvoiceItem> listItems(@Nullable String customer, @Nullable String startingAfter, int limit) {
+        List<StoredInvoiceItem> rows = objects.invoiceItems(customer, startingAfter, limit + 1);
+        return StripeJson.list(
+                rows.stream().limit(limit).map(json::invoiceItem).toList(), "/v1/invoiceitems", rows.size() > limit);
+    }
+
+    /**
+     * {@code DELETE /v1/invoiceitems/{id}}: as at Stripe, only a pending item or a line of a draft invoice can be
+     * deleted (the draft's amount drops by it); {@code invoiceitem.deleted}.
+     */
+    @Transactional
+    void deleteItem(String id) {
+        StoredInvoiceItem unlocked =
+                objects.invoiceItem(id).orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
+        objects.lockCustomer(unlocked.customer()).orElseThrow();
+        StoredInvoiceItem item = objects.invoiceItem(id).orElseThrow(() -> StripeError.noSuch("invoiceitem", id, "id"));
+        if (item.invoice() != null) {
+            StoredInvoice invoice = objects.lockInvoice(item.invoice()).orElseThrow();
+            if (!invoice.isDraft()) {
+                throw StripeError.notDeletable(id, invoice.id());
+            }
+            objects.update(invoice.withLineOf(-item.amount()));
+        }
+        objects.deleteInvoiceItem(id);
+        InvoiceItem deleted = json.invoiceItem(item);
+        deleted.setDeleted(true);
+        events.emit("invoiceitem.deleted", deleted);
     }
 
     /** {@code POST /v1/invoices}: a standalone draft, with the customer's pending items when asked. */

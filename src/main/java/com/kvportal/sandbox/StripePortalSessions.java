@@ -15,6 +15,7 @@ class StripePortalSessions {
     private final SandboxObjects objects;
     private final StripeJson json;
     private final Clock clock;
+    private final RedirectUrls redirects;
 
     @Transactional
     com.stripe.model.billingportal.Session create(StripeParams params) {
@@ -23,8 +24,8 @@ class StripePortalSessions {
         if (objects.customer(customer).isEmpty()) {
             throw StripeError.noSuchParam("customer", customer, "customer");
         }
-        StoredPortalSession session =
-                new StoredPortalSession(StripeId.PORTAL_SESSION.next(), customer, params.url("return_url"), now());
+        StoredPortalSession session = new StoredPortalSession(
+                StripeId.PORTAL_SESSION.next(), customer, redirects.param(params, "return_url"), now());
         objects.insert(session);
         return json.portalSession(session);
     }

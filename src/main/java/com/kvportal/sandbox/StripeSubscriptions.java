@@ -60,7 +60,7 @@ class StripeSubscriptions {
                     "subscription_ended",
                     "A canceled subscription can only update its cancellation_details and metadata.");
         }
-        long now = now();
+        long now = subscription.now(now());
         Long canceledAt = subscription.canceledAt() != null ? subscription.canceledAt() : Long.valueOf(now);
         StoredSubscription updated = subscription;
         if (Boolean.TRUE.equals(cancelAtPeriodEnd)) {
@@ -82,7 +82,10 @@ class StripeSubscriptions {
         return news.saveAndAnnounce(subscription, updated);
     }
 
-    /** {@code DELETE /v1/subscriptions/{id}}: ends the subscription now. */
+    /**
+     * {@code DELETE /v1/subscriptions/{id}}: ends the subscription now, by its clock: {@code ended_at} and
+     * {@code canceled_at} are that moment (Stripe's {@code canceled_at} is the latest cancellation request).
+     */
     @Transactional
     Subscription cancel(String id) {
         StoredSubscription subscription =
@@ -90,7 +93,7 @@ class StripeSubscriptions {
         if (subscription.hasEnded()) {
             throw StripeError.state("subscription_ended", "This subscription has already been canceled.");
         }
-        long now = now();
+        long now = subscription.now(now());
         return news.endAndAnnounce(subscription.ended(now, now));
     }
 
@@ -111,7 +114,7 @@ class StripeSubscriptions {
         }
         invoices.finalizeDrafts(customer);
         StoredSubscription subscription = objects.lockSubscription(id).orElseThrow();
-        long now = now();
+        long now = subscription.now(now());
         if (subscription.endsWithCurrentPeriod()) {
             Long cancelAt = subscription.cancelAt();
             long endedAt = cancelAt == null

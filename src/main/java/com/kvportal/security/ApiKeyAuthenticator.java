@@ -8,6 +8,11 @@ import java.util.Optional;
  */
 public interface ApiKeyAuthenticator {
 
-    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
-    Optional<Caller> authenticate(String presentedKey);
+    /**
+     * The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired.
+     *
+     * @param client the {@link com.kvportal.common.limits.ClientAddress} whose lookup budget a miss spends
+     * @throws com.kvportal.common.limits.TooManyRequests when {@code client} spent its budget of lookups that miss
+     */
+    Optional<Caller> authenticate(String presentedKey, String client);
 }

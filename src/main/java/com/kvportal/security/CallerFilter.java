@@ -1,6 +1,10 @@
 package com.kvportal.security;
 
+import com.kvportal.common.limits.ClientAddress;
+import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.web.BearerToken;
+import com.kvportal.common.web.Problems;
+import com.kvportal.common.web.RoutedPath;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,11 +29,19 @@ final class CallerFilter extends OncePerRequestFilter {
     static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
 
     private final ApiKeyAuthenticator apiKeys;
+    private final Problems problems;
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        callerOf(request).ifPresent(caller -> {
+        Optional<Caller> found;
+        try {
+            found = callerOf(request);
+        } catch (TooManyRequests refused) {
+            refused.writeTo(response, problems);
+            return;
+        }
+        found.ifPresent(caller -> {
             var context = SecurityContextHolder.createEmptyContext();
             context.setAuthentication(new CallerAuthentication(caller));
             SecurityContextHolder.setContext(context);
@@ -38,7 +50,7 @@ final class CallerFilter extends OncePerRequestFilter {
     }
 
     private Optional<Caller> callerOf(HttpServletRequest request) {
-        if (USAGE_REPORTING_PATH.equals(request.getRequestURI())) {
+        if (USAGE_REPORTING_PATH.equals(RoutedPath.of(request))) {
             return Optional.empty();
         }
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
@@ -46,9 +58,10 @@ final class CallerFilter extends OncePerRequestFilter {
             return SessionCaller.of(request);
         }
         // verify reads the key itself and answers with its own codes
-        if (VERIFY_PATH.equals(request.getRequestURI())) {
+        if (VERIFY_PATH.equals(RoutedPath.of(request))) {
             return Optional.empty();
         }
-        return BearerToken.of(authorization).flatMap(apiKeys::authenticate);
+        String client = ClientAddress.of(request);
+        return BearerToken.of(authorization).flatMap(key -> apiKeys.authenticate(key, client));
     }
 }

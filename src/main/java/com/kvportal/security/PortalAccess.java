@@ -1,5 +1,6 @@
 package com.kvportal.security;
 
+import com.kvportal.common.web.RoutedPath;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.http.HttpMethod;
@@ -29,7 +30,7 @@ final class PortalAccess implements AuthorizationManager<RequestAuthorizationCon
 
     private static boolean isSelfRevocation(Caller caller, RequestAuthorizationContext context) {
         var request = context.getRequest();
-        String uri = request.getRequestURI();
+        String uri = RoutedPath.of(request);
         if (!HttpMethod.DELETE.matches(request.getMethod()) || !uri.startsWith(KEYS_PATH)) {
             return false;
         }

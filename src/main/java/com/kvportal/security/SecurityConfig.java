@@ -1,6 +1,7 @@
 package com.kvportal.security;
 
 import com.kvportal.common.web.Problems;
+import com.kvportal.common.web.RoutedPath;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import java.util.Set;
@@ -89,7 +90,7 @@ class SecurityConfig {
                 .formLogin(form -> form.disable())
                 .httpBasic(basic -> basic.disable())
                 .logout(logout -> logout.disable())
-                .addFilterBefore(new CallerFilter(apiKeys), AnonymousAuthenticationFilter.class)
+                .addFilterBefore(new CallerFilter(apiKeys, problems), AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(authorize -> authorize
                         .requestMatchers(PUBLIC)
                         .permitAll()
@@ -144,8 +145,8 @@ class SecurityConfig {
     private static boolean needsCsrfCheck(HttpServletRequest request) {
         return !SAFE_METHODS.contains(request.getMethod())
                 && request.getHeader("Authorization") == null
-                && !CSRF_EXEMPT.contains(request.getRequestURI())
-                && !request.getRequestURI().startsWith("/sandbox/")
+                && !CSRF_EXEMPT.contains(RoutedPath.of(request))
+                && !RoutedPath.of(request).startsWith("/sandbox/")
                 && SessionCaller.of(request).isPresent();
     }
 }

@@ -46,6 +46,34 @@ class BilledPeriods {
                 .list();
     }
 
+    /** A billed period as the service recorded it, with its organization (for reconciliation). */
+    record Recorded(
+            UUID organizationId,
+            Instant periodStart,
+            Instant periodEnd,
+            long overageUnits,
+            long overageCents,
+            String providerInvoiceId) {}
+
+    /** Every billed period that starts in {@code [from, to)}, oldest first. */
+    List<Recorded> startingBetween(Instant from, Instant to) {
+        return jdbc.sql(
+                        """
+                        select organization_id, period_start, period_end, overage_units, overage_cents,
+                            provider_invoice_id
+                        from usage_billed_periods where period_start >= ? and period_start < ?
+                        order by period_start, organization_id""")
+                .params(Timestamp.from(from), Timestamp.from(to))
+                .query((rs, n) -> new Recorded(
+                        rs.getObject("organization_id", UUID.class),
+                        rs.getTimestamp("period_start").toInstant(),
+                        rs.getTimestamp("period_end").toInstant(),
+                        rs.getLong("overage_units"),
+                        rs.getLong("overage_cents"),
+                        rs.getString("provider_invoice_id")))
+                .list();
+    }
+
     boolean isBilled(String providerInvoiceId) {
         return jdbc.sql("select count(*) from usage_billed_periods where provider_invoice_id = ?")
                         .param(providerInvoiceId)

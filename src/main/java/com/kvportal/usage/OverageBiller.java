@@ -9,7 +9,6 @@ import com.kvportal.billing.SubscriptionEnded;
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.StorageModel.Overage;
 import com.kvportal.usage.StorageModel.Period;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -37,12 +36,15 @@ class OverageBiller {
     private static final Logger log = LoggerFactory.getLogger(OverageBiller.class);
     private static final long GIB = 1L << 30;
     static final String KIND = "storage_overage";
+    /** The metadata keys of an overage item that name what it bills (with {@code kind}). */
+    static final String ORGANIZATION_KEY = "organization_id";
+
+    static final String PERIOD_START_KEY = "period_start";
 
     private final StoredSamples samples;
     private final BilledPeriods billed;
     private final Billing billing;
     private final ApplicationEventPublisher events;
-    private final Clock clock;
 
     @EventListener
     void renewalDrafted(RenewalInvoiceDrafted draft) {
@@ -68,9 +70,16 @@ class OverageBiller {
         record(draft.organizationId(), invoice, item, period, overage);
     }
 
+    /**
+     * Bills the last period, from its start to the moment the subscription ended at the provider
+     * ({@link SubscriptionEnded#lastPeriodEnd()}), never the service's clock: a renewal moved by a test clock lies
+     * ahead of it, and an event that arrives late must not count storage held after the end. A period of no length
+     * or of no units makes no invoice. The idempotency key is bound to the subscription's final period.
+     */
     @EventListener
     void subscriptionEnded(SubscriptionEnded ended) {
-        if (ended.periodStart() == null || ended.periodEnd() == null) {
+        Instant end = ended.lastPeriodEnd();
+        if (ended.periodStart() == null || end == null) {
             log.warn("Subscription {} ended without a known period: no final overage", ended.subscriptionId());
             return;
         }
@@ -78,22 +87,24 @@ class OverageBiller {
         if (plan.overageBytes() <= 0) {
             return;
         }
-        Instant now = clock.instant();
-        Instant end = ended.periodEnd().isAfter(now) ? now : ended.periodEnd();
-        if (end.isBefore(ended.periodStart())) {
-            return;
-        }
         Period period = new Period(ended.periodStart(), end);
         if (billed.isBilledPeriod(ended.organizationId(), period.start())) {
             log.info("Overage of subscription {}'s last period was billed before", ended.subscriptionId());
             return;
         }
-        Overage overage = measure(ended.organizationId(), period, plan);
+        Overage overage =
+                period.seconds() == 0 ? StorageModel.overage(0, plan) : measure(ended.organizationId(), period, plan);
         if (overage.units() == 0) {
+            log.info(
+                    "Subscription {} ended at {}: no overage in its last period {} - {}",
+                    ended.subscriptionId(),
+                    ended.endedAt(),
+                    period.start(),
+                    period.end());
             return;
         }
-        String key =
-                "overage-final:" + ended.subscriptionId() + ":" + period.start().getEpochSecond();
+        String key = "overage-final:" + ended.subscriptionId() + ":"
+                + period.start().getEpochSecond() + "-" + period.end().getEpochSecond();
         String invoice = billing.billFinalInvoice(
                 ended.providerCustomerId(),
                 request(ended.organizationId(), ended.providerCustomerId(), null, period, plan, overage, key));
@@ -157,9 +168,12 @@ class OverageBiller {
                 period.start(),
                 period.end(),
                 Map.of(
-                        "organization_id", organizationId.toString(),
-                        "period_start", period.start().toString(),
-                        "kind", KIND),
+                        ORGANIZATION_KEY,
+                        organizationId.toString(),
+                        PERIOD_START_KEY,
+                        period.start().toString(),
+                        "kind",
+                        KIND),
                 idempotencyKey);
     }
 

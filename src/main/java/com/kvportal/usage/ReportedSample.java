@@ -4,6 +4,7 @@ import com.kvportal.common.web.FieldErrors;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -67,7 +68,8 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
         if (id == null || projectId == null || bytes == null || at == null) {
             return null;
         }
-        return new ReportedSample(id, projectId, bytes, at);
+        // at counts to the whole second: two samples of one second are simultaneous (the one reported last wins)
+        return new ReportedSample(id, projectId, bytes, at.truncatedTo(ChronoUnit.SECONDS));
     }
 
     /** A field the report does not know (a typo, a field of another version) refuses it: nothing is ignored. */

@@ -1,12 +1,8 @@
 package com.kvportal.usage;
 
 import com.kvportal.common.web.BearerToken;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +26,7 @@ class ReportingTokens {
         this.digests = Arrays.stream(properties.apiToken().split(","))
                 .map(String::strip)
                 .filter(token -> !token.isEmpty())
-                .map(ReportingTokens::digest)
+                .map(BearerToken::digest)
                 .toList();
     }
 
@@ -40,16 +36,7 @@ class ReportingTokens {
 
     /** Whether the {@code Authorization} header carries one of the tokens; always false while reporting is off. */
     boolean accepts(@Nullable String authorization) {
-        Optional<String> token = BearerToken.of(authorization);
-        if (token.isEmpty()) {
-            return false;
-        }
-        byte[] presented = digest(token.get());
-        boolean match = false;
-        for (byte[] digest : digests) {
-            match |= MessageDigest.isEqual(digest, presented);
-        }
-        return match;
+        return BearerToken.matchesAny(authorization, digests);
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -61,14 +48,6 @@ class ReportingTokens {
         } else {
             log.info("Usage reporting is off: every POST /api/v1/usage/storage answers 401. To turn it on, set"
                     + " USAGE_API_TOKEN to the storage backend's bearer token (comma-separated to rotate tokens).");
-        }
-    }
-
-    private static byte[] digest(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 }

@@ -47,7 +47,8 @@ class StoredSamples {
     /**
      * One statement for the whole batch: which projects exist, the first sample of each id among them, inserted in
      * id order (two concurrent batches meet their common ids in the same order, so they cannot deadlock) unless the
-     * id is known already.
+     * id is known already. Their seq is drawn in batch order (the subquery sorted, and kept apart by offset 0, before
+     * nextval runs), so that of two samples of one project and second the later in the batch wins.
      */
     private static final String INGEST =
             """
@@ -59,9 +60,13 @@ class StoredSamples {
                 from input i join projects p on p.id = i.project_id
             ), firsts as (
                 select distinct on (id) * from known order by id, idx
+            ), seqs as (
+                select idx, nextval(pg_get_serial_sequence('usage_samples', 'seq')) as seq
+                from (select idx from firsts order by idx offset 0) ordered
             ), inserted as (
-                insert into usage_samples (id, project_id, organization_id, bytes, at)
-                select id, project_id, organization_id, bytes, at from firsts order by id
+                insert into usage_samples (id, project_id, organization_id, bytes, at, seq)
+                select f.id, f.project_id, f.organization_id, f.bytes, f.at, s.seq
+                from firsts f join seqs s on s.idx = f.idx order by f.id
                 on conflict (id) do nothing
                 returning id, organization_id, seq
             )

@@ -1,5 +1,6 @@
 package com.kvportal.account;
 
+import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +9,10 @@ import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.scheduling.config.ScheduledTaskHolder;
 
 class LoginTest extends IntegrationTest {
 
@@ -102,8 +106,55 @@ class LoginTest extends IntegrationTest {
     }
 
     @Test
-    void shouldAnswer401ForMissingFields() {
-        assertProblem(api().post("/api/v1/auth/login", Map.of()), 401, "invalid_credentials");
+    void shouldRefuseAnEmailThatSignupWouldRefuseBeforeCountingAnyAttempt() {
+        for (Object email :
+                new Object[] {"", "not-an-email", "a@b", "two@@example.com", "x".repeat(250) + "@example.com"}) {
+            Api.Response response = api().post("/api/v1/auth/login", Map.of("email", email, "password", PASSWORD));
+            assertProblem(response, 400, "validation_failed");
+            assertFieldErrors(response, "email");
+        }
+        assertFieldErrors(api().post("/api/v1/auth/login", Map.of("password", PASSWORD)), "email");
+        assertThat(count("select count(*) from login_failures where email in ('', 'not-an-email', 'a@b')"))
+                .isZero();
+    }
+
+    @Test
+    void shouldAnswer401ForAMissingPassword() {
+        assertProblem(
+                api().post("/api/v1/auth/login", Map.of("email", "nobody-missing@example.com")),
+                401,
+                "invalid_credentials");
+    }
+
+    @Test
+    void shouldPurgeFailuresOnAScheduleOnceTheirWindowAndLockHavePassed(
+            @Autowired LoginThrottle throttle, @Autowired ScheduledTaskHolder scheduler) {
+        String stale = "stale-" + UUID.randomUUID() + "@example.com";
+        String staleLock = "stale-lock-" + UUID.randomUUID() + "@example.com";
+        String recent = "recent-" + UUID.randomUUID() + "@example.com";
+        String locked = "locked-" + UUID.randomUUID() + "@example.com";
+        failLogins(stale, 1);
+        failLogins(staleLock, 6);
+        failLogins(recent, 1);
+        failLogins(locked, 6);
+        jdbc.sql("update login_failures set window_start = now() - interval '1 day' where email in (?, ?, ?)")
+                .params(stale, staleLock, locked)
+                .update();
+        jdbc.sql("update login_failures set locked_until = now() - interval '1 second' where email = ?")
+                .param(staleLock)
+                .update();
+
+        throttle.forgetStale();
+
+        assertThat(count("select count(*) from login_failures where email in (?, ?)", stale, staleLock))
+                .isZero();
+        assertThat(count("select count(*) from login_failures where email in (?, ?)", recent, locked))
+                .as("a window still open, a lock still running")
+                .isEqualTo(2);
+        assertThat(login(api(), locked, PASSWORD).code()).isEqualTo("too_many_attempts");
+        assertThat(scheduler.getScheduledTasks())
+                .as("the purge runs on a schedule")
+                .anyMatch(task -> task.getTask().toString().endsWith("LoginThrottle.forgetStale"));
     }
 
     @Test

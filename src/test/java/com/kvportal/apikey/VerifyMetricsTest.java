@@ -76,7 +76,7 @@ class VerifyMetricsTest extends IntegrationTest {
     }
 
     private String scrape() {
-        Api.Response response = api().get("/actuator/prometheus");
+        Api.Response response = metrics().get("/actuator/prometheus");
         assertThat(response.status()).isEqualTo(200);
         return response.body();
     }

@@ -110,9 +110,9 @@ class BillingEndToEndTest extends IntegrationTest {
 
         // a renewal meets a declined card: invoice open, subscription past due (still pro)
         Api.Response card =
-                browser.post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "card_declined"));
+                sandbox().post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "card_declined"));
         assertThat(card.status()).as(card.toString()).isEqualTo(200);
-        Api.Response advanced = browser.post("/sandbox/subscriptions/" + subscriptionId + "/advance");
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + subscriptionId + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
         await(
                 "the renewal fails",
@@ -129,7 +129,7 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(renewedEnd).isAfter(periodEnd);
 
         // a good card pays the open invoice: active again
-        card = browser.post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "succeeded"));
+        card = sandbox().post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "succeeded"));
         assertThat(card.status()).as(card.toString()).isEqualTo(200);
         await(
                 "the open invoice is paid",
@@ -161,7 +161,7 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(subscription(owner).get("cancel_at")).isEqualTo(scheduled.get("cancel_at"));
 
         // the period ends: the subscription is over and the organization is on free
-        advanced = browser.post("/sandbox/subscriptions/" + subscriptionId + "/advance");
+        advanced = sandbox().post("/sandbox/subscriptions/" + subscriptionId + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
         await(
                 "the subscription ends",

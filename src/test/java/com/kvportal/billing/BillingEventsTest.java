@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -340,7 +341,13 @@ class BillingEventsTest extends IntegrationTest {
                         new SubscriptionUpdated(organization, id, Tier.PRO, SubscriptionStatus.ACTIVE),
                         new SubscriptionCancelScheduled(organization, id, org.periodEnd()),
                         new SubscriptionEnded(
-                                organization, id, org.customer(), Tier.PRO, org.periodStart(), org.periodEnd()));
+                                organization,
+                                id,
+                                org.customer(),
+                                Tier.PRO,
+                                org.periodStart(),
+                                org.periodEnd(),
+                                t.plusSeconds(40).truncatedTo(ChronoUnit.SECONDS)));
         assertThat(recorder.received.stream()
                         .filter(r -> organizationOf(r.event()).equals(organization)))
                 .allMatch(Recorder.Received::inTransaction);

@@ -138,7 +138,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
     }
 
     private void advance() {
-        Api.Response advanced = browser.post("/sandbox/subscriptions/" + subscriptionId + "/advance");
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + subscriptionId + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
     }
 

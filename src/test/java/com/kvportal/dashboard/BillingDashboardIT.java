@@ -110,7 +110,7 @@ class BillingDashboardIT extends BrowserIntegration {
         String customer = subscription.get("provider_customer_id").asString();
         String providerSubscription =
                 subscription.get("provider_subscription_id").asString();
-        Api sandbox = api();
+        Api sandbox = sandbox();
 
         assertThat(sandbox.post("/sandbox/customers/" + customer + "/card", Map.of("outcome", "card_declined"))
                         .status())
@@ -149,7 +149,8 @@ class BillingDashboardIT extends BrowserIntegration {
                 project,
                 150L << 30,
                 Instant.parse(subscription.get("current_period_start").asString()));
-        assertThat(api().post("/sandbox/subscriptions/"
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/"
                                 + subscription.get("provider_subscription_id").asString() + "/advance")
                         .status())
                 .isBetween(200, 299);

@@ -3,16 +3,22 @@ package com.kvportal.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Browser;
+import com.kvportal.support.BrowserCondition;
 import com.kvportal.support.IntegrationTest;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
-/** The service and one real browser per test class; each test starts signed out, at desktop width. */
+/**
+ * The service and one real browser per test class; each test starts signed out, at desktop width. Without a browser
+ * outside CI the tests are skipped ({@link BrowserCondition}) and none is started.
+ */
+@ExtendWith(BrowserCondition.class)
 abstract class BrowserIntegration extends IntegrationTest {
 
     static final String PASSWORD = "correct horse battery staple";
@@ -21,7 +27,9 @@ abstract class BrowserIntegration extends IntegrationTest {
 
     @BeforeAll
     static void startBrowser() {
-        browser = Browser.start();
+        if (Browser.skipReason().isEmpty()) {
+            browser = Browser.start();
+        }
     }
 
     @AfterAll

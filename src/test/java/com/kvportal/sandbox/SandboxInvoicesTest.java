@@ -17,6 +17,7 @@ import com.stripe.param.EventListParams;
 import com.stripe.param.InvoiceCreateParams;
 import com.stripe.param.InvoiceFinalizeInvoiceParams;
 import com.stripe.param.InvoiceItemCreateParams;
+import com.stripe.param.InvoiceItemListParams;
 import java.math.BigDecimal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -61,10 +62,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(stripe().v1().invoiceItems().retrieve(pending.getId()).getAmount())
                 .isEqualTo(1000L);
 
-        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
-                .json()
-                .get("latest_invoice")
-                .asString();
+        String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
 
         Invoice draft = createdEventOf(invoiceId);
         assertThat(draft.getStatus()).isEqualTo("draft");
@@ -169,6 +167,81 @@ class SandboxInvoicesTest extends SandboxTest {
     }
 
     @Test
+    void shouldDeletePendingItemsAndLinesOfDraftsOnlyAndListTheRestNewestFirst() throws StripeException {
+        String customer = customer("delete-items@example.com");
+        InvoiceItem pending = stripe().v1().invoiceItems().create(overage(customer, null, 1));
+        Invoice draft = stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setAutoAdvance(false)
+                        .build());
+        InvoiceItem line = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
+        InvoiceItem kept = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 3));
+        assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
+                .isEqualTo(1000L);
+
+        // a pending item, and a line of a draft (whose amount drops by it)
+        assertThat(stripe().v1().invoiceItems().delete(pending.getId()).getDeleted())
+                .isTrue();
+        InvoiceItem deleted = stripe().v1().invoiceItems().delete(line.getId());
+        assertThat(deleted.getId()).isEqualTo(line.getId());
+        assertThat(deleted.getDeleted()).isTrue();
+        Invoice after = stripe().v1().invoices().retrieve(draft.getId());
+        assertThat(after.getAmountDue()).isEqualTo(600L);
+        assertThat(after.getLines().getData()).singleElement().satisfies(l -> assertThat(l.getQuantity())
+                .isEqualTo(3L));
+        assertThat(stripe().v1()
+                        .invoiceItems()
+                        .list(InvoiceItemListParams.builder()
+                                .setCustomer(customer)
+                                .build())
+                        .getData())
+                .extracting(InvoiceItem::getId)
+                .containsExactly(kept.getId());
+        assertThatThrownBy(() -> stripe().v1().invoiceItems().retrieve(line.getId()))
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
+                        .isEqualTo(404));
+
+        stripe().v1()
+                .invoices()
+                .finalizeInvoice(
+                        draft.getId(),
+                        InvoiceFinalizeInvoiceParams.builder()
+                                .setAutoAdvance(false)
+                                .build());
+        assertThatThrownBy(() -> stripe().v1().invoiceItems().delete(kept.getId()))
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+                    assertThat(e.getStatusCode()).isEqualTo(400);
+                    assertThat(e.getStripeError().getType()).isEqualTo("invalid_request_error");
+                    assertThat(e.getCode()).isEqualTo("invoice_not_editable");
+                });
+        assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
+                .isEqualTo(600L);
+        assertThatThrownBy(() -> stripe().v1().invoiceItems().delete("ii_doesnotexist"))
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
+                        .isEqualTo(404));
+    }
+
+    @Test
+    void shouldListEveryItemPageByPage() throws StripeException {
+        String customer = customer("list-items@example.com");
+        for (int i = 1; i <= 3; i++) {
+            stripe().v1().invoiceItems().create(overage(customer, null, i));
+        }
+        List<Long> quantities = new java.util.ArrayList<>();
+        stripe().v1()
+                .invoiceItems()
+                .list(InvoiceItemListParams.builder()
+                        .setCustomer(customer)
+                        .setLimit(2L)
+                        .build())
+                .autoPagingIterable()
+                .forEach(item -> quantities.add(item.getQuantity()));
+        assertThat(quantities).containsExactly(3L, 2L, 1L);
+    }
+
+    @Test
     void shouldCreateAnItemOncePerIdempotencyKey() throws StripeException {
         String customer = customer("idempotent-item@example.com");
         RequestOptions key = RequestOptions.builder()
@@ -260,7 +333,10 @@ class SandboxInvoicesTest extends SandboxTest {
                 .events()
                 .list(EventListParams.builder().setType("invoiceitem.*").build())
                 .getData();
-        assertThat(items).extracting(Event::getType).containsOnly("invoiceitem.created");
+        assertThat(items)
+                .extracting(Event::getType)
+                .contains("invoiceitem.created")
+                .allSatisfy(type -> assertThat(type).isIn("invoiceitem.created", "invoiceitem.deleted"));
 
         String delivered = jdbc.sql("select payload from sandbox_events where id = ?")
                 .param(ours.getId())

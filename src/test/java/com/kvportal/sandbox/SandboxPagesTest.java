@@ -40,7 +40,9 @@ class SandboxPagesTest extends SandboxTest {
                         "POST",
                         "/v1/checkout/sessions",
                         "mode=subscription&customer=" + customer + "&line_items[0][price]=price_sandbox_pro"
-                                + "&success_url=https://example.com/ok&cancel_url=https%3A%2F%2Fexample.com%2Fback%3Fa%3D1%26b%3D%27x%27")
+                                + "&success_url=" + baseUrl() + "/ok&cancel_url="
+                                + baseUrl().replace(":", "%3A").replace("/", "%2F")
+                                + "%2Fback%3Fa%3D1%26b%3D%27x%27")
                 .json()
                 .get("id")
                 .asString();
@@ -50,7 +52,7 @@ class SandboxPagesTest extends SandboxTest {
         assertThat(page.body())
                 .contains("a&lt;b&gt;&quot;x&#39;@example.com")
                 .doesNotContain("a<b>")
-                .contains("href=\"https://example.com/back?a=1&amp;b=&#39;x&#39;\"");
+                .contains("href=\"" + baseUrl() + "/back?a=1&amp;b=&#39;x&#39;\"");
     }
 
     @Test

@@ -268,12 +268,12 @@ class SandboxStripeApiTest extends SandboxTest {
     void shouldRefuseACheckoutForAnUnknownPriceOrCustomerWith400() {
         long before = checkoutSessions();
         Reply unknownPrice = checkout("mode=subscription&line_items[0][price]=price_nope&line_items[0][quantity]=1"
-                + "&success_url=https://example.com/ok");
+                + "&success_url=" + baseUrl() + "/ok");
         assertStripeError(unknownPrice, 400, "resource_missing");
         assertThat(unknownPrice.json().at("/error/param").asString()).isEqualTo("line_items[0][price]");
 
         Reply unknownCustomer = checkout("mode=subscription&customer=cus_nope&line_items[0][price]=price_sandbox_pro"
-                + "&success_url=https://example.com/ok");
+                + "&success_url=" + baseUrl() + "/ok");
         assertStripeError(unknownCustomer, 400, "resource_missing");
         assertThat(checkoutSessions()).isEqualTo(before);
     }
@@ -281,7 +281,7 @@ class SandboxStripeApiTest extends SandboxTest {
     @Test
     void shouldRefuseBadCheckoutParametersWith400AndCreateNothing() {
         long before = checkoutSessions();
-        String valid = "mode=subscription&line_items[0][price]=price_sandbox_pro&success_url=https://example.com/ok";
+        String valid = "mode=subscription&line_items[0][price]=price_sandbox_pro&success_url=" + baseUrl() + "/ok";
 
         Reply script =
                 checkout("mode=subscription&line_items[0][price]=price_sandbox_pro&success_url=javascript:alert(1)");
@@ -321,7 +321,7 @@ class SandboxStripeApiTest extends SandboxTest {
 
     @Test
     void shouldAcceptTheKeyAsBasicAuthLikeCurl() {
-        String basic = java.util.Base64.getEncoder().encodeToString("sk_test_curl:".getBytes());
+        String basic = java.util.Base64.getEncoder().encodeToString((provider.secretKey() + ":").getBytes());
         Reply reply = get("/sandbox/stripe/v1/prices/price_sandbox_pro", "Authorization", "Basic " + basic);
 
         assertThat(reply.status()).isEqualTo(200);

@@ -70,14 +70,14 @@ class SandboxSurfaceTest extends SandboxTest {
                 "POST",
                 "/v1/checkout/sessions",
                 "mode=subscription&customer_email=new%40example.com&line_items[0][price]=price_sandbox_pro"
-                        + "&success_url=https://example.com/ok?id={CHECKOUT_SESSION_ID}");
+                        + "&success_url=" + baseUrl() + "/ok?id={CHECKOUT_SESSION_ID}");
         String id = created.json().get("id").asString();
         long before = eventCount();
 
         Reply paid = send("POST", "/sandbox/checkout/" + id + "/pay", "outcome=succeeded", FORM);
 
         assertThat(paid.status()).isEqualTo(303);
-        assertThat(paid.header("Location")).isEqualTo("https://example.com/ok?id=" + id);
+        assertThat(paid.header("Location")).isEqualTo(baseUrl() + "/ok?id=" + id);
         Session complete = stripe().v1().checkout().sessions().retrieve(id);
         assertThat(complete.getCustomer()).startsWith("cus_");
         assertThat(stripe().v1().customers().retrieve(complete.getCustomer()).getEmail())
@@ -144,7 +144,7 @@ class SandboxSurfaceTest extends SandboxTest {
                 .getData()
                 .get(0);
 
-        Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        Reply advanced = advance(subscriptionId);
 
         assertThat(advanced.status()).isEqualTo(200);
         JsonNode item = advanced.json().at("/items/data/0");
@@ -177,11 +177,11 @@ class SandboxSurfaceTest extends SandboxTest {
         String subscriptionId = payAndSubscribe(session);
         String customerId = session.getCustomer();
 
-        Reply declining = postJson("/sandbox/customers/" + customerId + "/card", "{\"outcome\":\"card_declined\"}");
+        Reply declining = card(customerId, "{\"outcome\":\"card_declined\"}");
         assertThat(declining.status()).isEqualTo(200);
         assertThat(declining.json().get("outcome").asString()).isEqualTo("card_declined");
 
-        Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        Reply advanced = advance(subscriptionId);
 
         assertThat(advanced.status()).isEqualTo(200);
         String invoiceId = advanced.json().get("latest_invoice").asString();
@@ -203,7 +203,13 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(failed.getAmountRemaining()).isEqualTo(2000L);
         long beforeFix = eventCount();
 
-        Reply fixed = send("POST", "/sandbox/customers/" + customerId + "/card", "outcome=succeeded", FORM);
+        Reply fixed = send(
+                "POST",
+                "/sandbox/customers/" + customerId + "/card",
+                "outcome=succeeded",
+                FORM,
+                "Authorization",
+                "Bearer " + provider.secretKey());
 
         assertThat(fixed.status()).isEqualTo(200);
         assertThat(fixed.json().at("/paid_invoices/0").asString()).isEqualTo(invoiceId);
@@ -223,14 +229,14 @@ class SandboxSurfaceTest extends SandboxTest {
         Subscription canceling = cancelAtPeriodEnd(subscriptionId);
         long before = eventCount();
 
-        Reply advanced = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        Reply advanced = advance(subscriptionId);
 
         assertThat(advanced.status()).isEqualTo(200);
         assertThat(advanced.json().get("status").asString()).isEqualTo("canceled");
         assertThat(advanced.json().get("ended_at").asLong()).isEqualTo(canceling.getCancelAt());
         assertThat(eventTypesAfter(before)).containsExactly("customer.subscription.deleted");
 
-        Reply again = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        Reply again = advance(subscriptionId);
         assertStripeError(again, 400, "subscription_ended");
         assertThat(eventTypesAfter(before)).hasSize(1);
     }
@@ -239,10 +245,10 @@ class SandboxSurfaceTest extends SandboxTest {
     void shouldAnswer404ForUnknownSubscriptionsAndCustomersAnd400ForAMissingOutcome() throws StripeException {
         Session session = openCheckout("surface-errors@example.com");
 
-        Reply advance = send("POST", "/sandbox/subscriptions/sub_nope/advance", null, null);
-        Reply card = postJson("/sandbox/customers/cus_nope/card", "{\"outcome\":\"succeeded\"}");
-        Reply noOutcome = postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{}");
-        Reply badOutcome = postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":1}");
+        Reply advance = advance("sub_nope");
+        Reply card = card("cus_nope", "{\"outcome\":\"succeeded\"}");
+        Reply noOutcome = card(session.getCustomer(), "{}");
+        Reply badOutcome = card(session.getCustomer(), "{\"outcome\":1}");
 
         assertStripeError(advance, 404, "resource_missing");
         assertThat(card.status()).isEqualTo(404);

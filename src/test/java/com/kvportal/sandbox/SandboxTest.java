@@ -114,6 +114,28 @@ abstract class SandboxTest extends IntegrationTest {
                 "Bearer " + provider.secretKey());
     }
 
+    /** Moves the subscription to its period's end, with the sandbox's key, as a test clock would. */
+    Reply advance(String subscriptionId) {
+        return send(
+                "POST",
+                "/sandbox/subscriptions/" + subscriptionId + "/advance",
+                null,
+                null,
+                "Authorization",
+                "Bearer " + provider.secretKey());
+    }
+
+    /** Sets the card the customer's next charges meet, with the sandbox's key; the body is JSON. */
+    Reply card(String customerId, String json) {
+        return send(
+                "POST",
+                "/sandbox/customers/" + customerId + "/card",
+                json,
+                "application/json",
+                "Authorization",
+                "Bearer " + provider.secretKey());
+    }
+
     /** The reply is Stripe's error answer with this status and code. */
     static void assertStripeError(Reply reply, int status, String code) {
         assertThat(reply.status()).as(reply.body()).isEqualTo(status);

@@ -103,17 +103,14 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         long before = eventCount();
         Session session = openCheckout("delivered@example.com");
         String subscriptionId = payAndSubscribe(session);
-        postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"card_declined\"}");
-        String renewal = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
-                .json()
-                .get("latest_invoice")
-                .asString();
+        card(session.getCustomer(), "{\"outcome\":\"card_declined\"}");
+        String renewal = advance(subscriptionId).json().get("latest_invoice").asString();
         // the renewal is charged once its invoice.created is accepted (here at the second attempt)
         await("the declined renewal", Duration.ofSeconds(30), () -> eventTypesAbout(renewal)
                 .contains("invoice.payment_failed"));
-        postJson("/sandbox/customers/" + session.getCustomer() + "/card", "{\"outcome\":\"succeeded\"}");
+        card(session.getCustomer(), "{\"outcome\":\"succeeded\"}");
         cancelAtPeriodEnd(subscriptionId);
-        send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        advance(subscriptionId);
         List<String> ids = jdbc.sql("select id from sandbox_events order by seq offset ?")
                 .param(before)
                 .query(String.class)
@@ -234,10 +231,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
     @Test
     void shouldFinalizeARenewalPromptlyOnceItsInvoiceCreatedIsAnswered() throws StripeException {
         String subscriptionId = payAndSubscribe(openCheckout("prompt-renewal@example.com"));
-        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
-                .json()
-                .get("latest_invoice")
-                .asString();
+        String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
 
         // the receiver refuses the first attempt: the draft waits for the retry (FIRST_RETRY_MILLIS) later
         assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("draft");
@@ -262,10 +256,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         String subscriptionId = payAndSubscribe(session);
         long advancedAt = System.nanoTime();
 
-        String invoiceId = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null)
-                .json()
-                .get("latest_invoice")
-                .asString();
+        String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
         // during the grace the draft still takes items as lines
         InvoiceItem item = stripe().v1()
                 .invoiceItems()

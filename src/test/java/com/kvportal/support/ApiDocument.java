@@ -131,7 +131,8 @@ public final class ApiDocument {
             @Nullable String requestBody,
             HttpResponse<String> response) {
         URI uri = URI.create("http://host" + pathAndQuery.replace(" ", "%20"));
-        String path = uri.getRawPath();
+        // matched as the server routes it: each segment percent-decoded
+        String path = uri.getPath();
         if (path == null || !path.startsWith("/api/") || method.equals("OPTIONS") || method.equals("HEAD")) {
             // OPTIONS and HEAD are answered by the HTTP layer for every path, not operations of the API
             return;
@@ -199,7 +200,7 @@ public final class ApiDocument {
 
     private static @Nullable SimpleRequest request(
             String method, URI uri, Map<String, List<String>> headers, String body) {
-        SimpleRequest.Builder request = new SimpleRequest.Builder(method, uri.getRawPath());
+        SimpleRequest.Builder request = new SimpleRequest.Builder(method, uri.getPath());
         headers.forEach(request::withHeader);
         if (!body.isEmpty()) {
             request.withBody(body);

@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
-import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -28,8 +28,8 @@ import org.springframework.util.FileSystemUtils;
 
 /**
  * A real headless Chromium driven by Debian's chromedriver. Selenium Manager never runs: the driver and the
- * browser are given by path. Without them the browser tests are skipped, unless {@code KVPORTAL_REQUIRE_BROWSER=true}
- * (CI), where their absence is a failure.
+ * browser are given by path. Without them the browser tests are skipped ({@link BrowserCondition}), unless
+ * {@code KVPORTAL_REQUIRE_BROWSER=true} (CI), where their absence is a failure.
  */
 public final class Browser implements AutoCloseable {
 
@@ -49,15 +49,30 @@ public final class Browser implements AutoCloseable {
         this.profile = profile;
     }
 
-    /** Starts a browser with a fresh profile, or skips (or fails, in CI) the calling tests when none is installed. */
+    /**
+     * Why the browser tests cannot run here: empty when Chromium and its driver are installed, or when CI requires
+     * them ({@code KVPORTAL_REQUIRE_BROWSER=true}), where {@link #start()} then fails instead of skipping.
+     */
+    public static Optional<String> skipReason() {
+        if (installed() || "true".equalsIgnoreCase(System.getenv("KVPORTAL_REQUIRE_BROWSER"))) {
+            return Optional.empty();
+        }
+        return Optional.of(missingMessage());
+    }
+
+    private static boolean installed() {
+        return CHROMIUM.canExecute() && CHROMEDRIVER.canExecute();
+    }
+
+    private static String missingMessage() {
+        return "no " + CHROMIUM + " or " + CHROMEDRIVER + " (apt-get install chromium chromium-driver)";
+    }
+
+    /** Starts a browser with a fresh profile; fails when none is installed (see {@link BrowserCondition}). */
     public static Browser start() {
-        if (!CHROMIUM.canExecute() || !CHROMEDRIVER.canExecute()) {
-            String message = "Browser tests need " + CHROMIUM + " and " + CHROMEDRIVER
-                    + " (apt-get install chromium chromium-driver)";
-            if ("true".equalsIgnoreCase(System.getenv("KVPORTAL_REQUIRE_BROWSER"))) {
-                throw new IllegalStateException(message + "; KVPORTAL_REQUIRE_BROWSER=true forbids skipping them");
-            }
-            Assumptions.abort(message + "; skipping the browser tests");
+        if (!installed()) {
+            throw new IllegalStateException("Browser tests need a browser: " + missingMessage()
+                    + "; KVPORTAL_REQUIRE_BROWSER=true (CI) forbids skipping them");
         }
         Path profile;
         try {

@@ -19,17 +19,24 @@ import org.springframework.test.context.DynamicPropertySource;
             "server.address=127.0.0.1",
             "kvportal.database.pool-size=5",
             "kvportal.usage.api-token=" + IntegrationTest.USAGE_TOKEN + ", " + IntegrationTest.ROTATED_USAGE_TOKEN,
-            "PAYMENT_WEBHOOK_SECRET=" + IntegrationTest.WEBHOOK_SECRET
+            "PAYMENT_WEBHOOK_SECRET=" + IntegrationTest.WEBHOOK_SECRET,
+            "SANDBOX_API_KEY=" + IntegrationTest.SANDBOX_KEY
         })
 public abstract class IntegrationTest {
 
     /** The webhook's signing secret, so that tests can sign events as the provider does. */
     public static final String WEBHOOK_SECRET = "whsec_test_5f2d6c1e0b9a48d7a3c2e1f0b9a8d7c6";
 
+    /** The payment sandbox's secret key ({@code SANDBOX_API_KEY}): its Stripe API and test clock take only it. */
+    public static final String SANDBOX_KEY = "sk_test_IntegrationTestKey0123456789ab";
+
     /** The storage backend's token for usage reporting, and the second one of a rotation. */
     public static final String USAGE_TOKEN = "usage-token-4f9c1b7e2d";
 
     public static final String ROTATED_USAGE_TOKEN = "usage-token-rotated-8a3e";
+
+    /** The bearer token of {@code /actuator/**} but health, as the test configuration sets {@code METRICS_TOKEN}. */
+    public static final String METRICS_TOKEN = "metrics-token-3b7d9e1c";
 
     @LocalServerPort
     protected int port;
@@ -60,6 +67,16 @@ public abstract class IntegrationTest {
         Api api = api();
         api.signup();
         return api;
+    }
+
+    /** An HTTP client with the payment sandbox's key, for its Stripe API and its test clock (advance, card). */
+    protected Api sandbox() {
+        return Api.withKey(baseUrl(), SANDBOX_KEY);
+    }
+
+    /** A client presenting {@link #METRICS_TOKEN}, to scrape {@code /actuator/prometheus}. */
+    protected Api metrics() {
+        return Api.withKey(baseUrl(), METRICS_TOKEN);
     }
 
     protected String baseUrl() {

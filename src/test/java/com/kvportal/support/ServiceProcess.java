@@ -64,6 +64,8 @@ public final class ServiceProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().remove("DATABASE_URL");
             builder.environment().remove("STRIPE_SECRET_KEY");
+            builder.environment().remove("SANDBOX");
+            builder.environment().remove("SANDBOX_API_KEY");
             return new ServiceProcess(builder.start(), port, log, dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -151,6 +153,11 @@ public final class ServiceProcess implements AutoCloseable {
     /** SIGTERM, as a container runtime or systemd stops a service; answers the exit code. */
     public int terminate(Duration timeout) {
         process.destroy();
+        return waitFor(timeout);
+    }
+
+    /** Waits for the service to exit by itself (e.g. a refused start) and answers the exit code. */
+    public int awaitExit(Duration timeout) {
         return waitFor(timeout);
     }
 

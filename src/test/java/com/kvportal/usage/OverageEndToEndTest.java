@@ -7,16 +7,19 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.StorageSamples;
 import com.stripe.StripeClient;
 import com.stripe.model.Event;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
+import com.stripe.model.Subscription;
 import com.stripe.param.EventListParams;
 import com.stripe.param.InvoiceListParams;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The storage overage from samples to the provider's invoice, with the real stripe-java client against the
@@ -78,7 +82,7 @@ class OverageEndToEndTest extends IntegrationTest {
         // 150 GiB for the whole period: 50 GiB above the allowance, 5 units of 10 GiB at $2.00
         report(baseUrl(), account.projectId(), 150 * GIB, periodStart);
 
-        Api.Response advanced = api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
 
         Invoice renewal = awaitRenewal(pro.customer(), "paid");
@@ -162,7 +166,8 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), account.projectId(), 125 * GIB, pro.periodStart());
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
 
-        assertThat(api().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
 
@@ -175,11 +180,238 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(invoice.getBillingReason()).isNotEqualTo("subscription_cycle");
         List<InvoiceLineItem> overage = overageLines(invoice);
         assertThat(overage).hasSize(1);
-        // the period ended early (canceled at its end, measured until now): 125 GiB throughout, 3 units
+        // canceled at its end: measured over the whole period, 125 GiB throughout, 3 units
         assertThat(overage.get(0).getQuantity()).isEqualTo(3L);
         assertThat(overage.get(0).getAmount()).isEqualTo(600L);
         assertThat(invoice.getAmountDue()).isEqualTo(600L);
         assertThat(periods.get(0).get("overage_units").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldBillTheLastPeriodAfterARenewalOverThePeriodTheProviderEnded() throws Exception {
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
+
+        // period 1 renews and is billed on its renewal invoice: 130 GiB, 3 units
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+        awaitRenewal(pro.customer(), "paid");
+        awaitPeriods(owner, 1);
+        Subscription renewed = stripe().v1().subscriptions().retrieve(pro.providerSubscription());
+        Instant secondStart =
+                Instant.ofEpochSecond(renewed.getItems().getData().get(0).getCurrentPeriodStart());
+        Instant secondEnd =
+                Instant.ofEpochSecond(renewed.getItems().getData().get(0).getCurrentPeriodEnd());
+
+        // period 2 (ahead of the service's clock: the sandbox's clock moved) ends with the subscription
+        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+        JsonNode periods = awaitPeriods(owner, 2);
+        JsonNode last = periods.get(0);
+        assertThat(last.get("period_start").asString()).isEqualTo(secondStart.toString());
+        assertThat(last.get("period_end").asString()).isEqualTo(secondEnd.toString());
+        assertThat(last.get("average_bytes").asLong()).isEqualTo(130 * GIB);
+        assertThat(last.get("overage_units").asLong()).isEqualTo(3);
+        assertThat(last.get("overage_cents").asLong()).isEqualTo(600);
+        Invoice invoice = stripe().v1()
+                .invoices()
+                .retrieve(last.get("provider_invoice_id").asString());
+        assertThat(overageLines(invoice)).singleElement().satisfies(line -> {
+            assertThat(line.getQuantity()).isEqualTo(3L);
+            assertThat(line.getAmount()).isEqualTo(600L);
+            assertThat(line.getMetadata()).containsEntry("period_start", secondStart.toString());
+        });
+        assertThat(overageItems(pro.customer())).hasSize(2);
+    }
+
+    @Test
+    void shouldMeasureALastPeriodEndedAtItsEndOverTheWholePeriodNotUntilTheEventArrived() throws Exception {
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        // 500 GiB for the first 5 seconds, then 50 GiB: the month's average is about 50 GiB, no overage
+        Api.Response reported = Api.withKey(baseUrl(), USAGE_TOKEN)
+                .post(
+                        StorageSamples.PATH,
+                        Map.of(
+                                "samples",
+                                List.of(
+                                        StorageSamples.sample(
+                                                "s-" + UUID.randomUUID(),
+                                                pro.account().projectId(),
+                                                500 * GIB,
+                                                pro.periodStart()),
+                                        StorageSamples.sample(
+                                                "s-" + UUID.randomUUID(),
+                                                pro.account().projectId(),
+                                                50 * GIB,
+                                                pro.periodStart().plusSeconds(5)))));
+        assertThat(reported.json().get("accepted").asInt())
+                .as(reported.toString())
+                .isEqualTo(2);
+        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+
+        awaitEnded(owner);
+        Subscription ended = stripe().v1().subscriptions().retrieve(pro.providerSubscription());
+        assertThat(ended.getEndedAt()).isEqualTo(pro.periodEnd().getEpochSecond());
+        assertThat(ended.getCanceledAt()).isNotNull();
+        // nothing to bill: no item at the provider, no billed period
+        assertThat(overageItems(pro.customer())).isEmpty();
+        assertThat(owner.get("/api/v1/usage/periods").json().get("periods").size())
+                .isZero();
+    }
+
+    @Test
+    void shouldBillAnImmediateCancellationUpToTheMomentItEndedAtTheProvider() throws Exception {
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
+        // held only after the end: a sample the backend sends ahead (it may, by up to 5 minutes)
+        report(
+                baseUrl(),
+                pro.account().projectId(),
+                5000 * GIB,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(4));
+        await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+
+        Subscription canceled = stripe().v1().subscriptions().cancel(pro.providerSubscription());
+        assertThat(canceled.getStatus()).isEqualTo("canceled");
+        assertThat(canceled.getEndedAt()).isNotNull();
+        assertThat(canceled.getCanceledAt()).isEqualTo(canceled.getEndedAt());
+        Instant endedAt = Instant.ofEpochSecond(canceled.getEndedAt());
+        assertThat(endedAt).isAfter(pro.periodStart()).isBefore(pro.periodEnd());
+
+        JsonNode last = awaitPeriods(owner, 1).get(0);
+        assertThat(last.get("period_start").asString())
+                .isEqualTo(pro.periodStart().toString());
+        assertThat(last.get("period_end").asString()).isEqualTo(endedAt.toString());
+        assertThat(last.get("average_bytes").asLong()).isEqualTo(130 * GIB);
+        assertThat(last.get("overage_units").asLong()).isEqualTo(3);
+        assertThat(overageItems(pro.customer())).singleElement().satisfies(item -> {
+            assertThat(item.getQuantity()).isEqualTo(3L);
+            assertThat(item.getPeriod().getEnd()).isEqualTo(endedAt.getEpochSecond());
+        });
+    }
+
+    @Test
+    void shouldNotBillStorageHeldAfterTheEndWhenTheEndIsAnnouncedLate() throws Exception {
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        Instant start = pro.periodStart();
+        Instant endedAt = start.plusSeconds(2);
+        report(baseUrl(), pro.account().projectId(), 130 * GIB, start);
+        report(baseUrl(), pro.account().projectId(), 5000 * GIB, start.plusSeconds(3));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(start.plusSeconds(6)));
+
+        // the provider ended the subscription at start + 2 s; its customer.subscription.deleted arrives only now
+        Api.Response current = Api.withKey(baseUrl(), provider.secretKey())
+                .get("/sandbox/stripe/v1/subscriptions/" + pro.providerSubscription());
+        ObjectNode subscription = (ObjectNode) current.json();
+        subscription.put("status", "canceled");
+        subscription.put("canceled_at", endedAt.getEpochSecond());
+        subscription.put("ended_at", endedAt.getEpochSecond());
+        ObjectNode event = Api.JSON.createObjectNode();
+        event.put("id", "evt_late" + UUID.randomUUID().toString().replace("-", ""));
+        event.put("object", "event");
+        event.put("api_version", com.stripe.Stripe.API_VERSION);
+        event.put("created", Instant.now().getEpochSecond());
+        event.put("livemode", false);
+        event.put("pending_webhooks", 1);
+        event.put("type", "customer.subscription.deleted");
+        event.putObject("data").set("object", subscription);
+        Api.Response delivered = deliver(Api.JSON.writeValueAsString(event));
+        assertThat(delivered.status()).as(delivered.toString()).isEqualTo(200);
+
+        JsonNode last = awaitPeriods(owner, 1).get(0);
+        assertThat(last.get("period_end").asString()).isEqualTo(endedAt.toString());
+        assertThat(last.get("average_bytes").asLong()).isEqualTo(130 * GIB);
+        assertThat(last.get("overage_units").asLong()).isEqualTo(3);
+        assertThat(overageItems(pro.customer())).singleElement().satisfies(item -> assertThat(item.getQuantity())
+                .isEqualTo(3L));
+    }
+
+    /**
+     * Decision: a period of zero units. A renewal's is listed in usage/periods with its renewal invoice (0 units, 0
+     * cents) and adds nothing to that invoice; the last period of an ended subscription with zero units makes no
+     * invoice and is not listed (see the test above).
+     */
+    @Test
+    void shouldListARenewalPeriodOfZeroUnitsWithoutAddingToItsInvoice() throws Exception {
+        ProOrganization pro = proOrganization();
+        report(baseUrl(), pro.account().projectId(), 100 * GIB, pro.periodStart());
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+
+        JsonNode period = awaitPeriods(pro.owner(), 1).get(0);
+        assertThat(period.get("average_bytes").asLong()).isEqualTo(100 * GIB);
+        assertThat(period.get("overage_units").asLong()).isZero();
+        assertThat(period.get("overage_cents").asLong()).isZero();
+        Invoice renewal = awaitRenewal(pro.customer(), "paid");
+        assertThat(period.get("provider_invoice_id").asString()).isEqualTo(renewal.getId());
+        assertThat(renewal.getAmountDue()).isEqualTo(2000L);
+        assertThat(overageItems(pro.customer())).isEmpty();
+    }
+
+    /**
+     * Decision: a last period of no length (canceled at once right after a renewal, while the provider's test clock
+     * stands at the new period's start) has no byte-seconds: no overage, no invoice, whatever is stored.
+     */
+    @Test
+    void shouldBillNothingForALastPeriodOfNoLength() throws Exception {
+        ProOrganization pro = proOrganization();
+        report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+        awaitPeriods(pro.owner(), 1);
+
+        Subscription canceled = stripe().v1().subscriptions().cancel(pro.providerSubscription());
+        assertThat(canceled.getEndedAt())
+                .isEqualTo(canceled.getItems().getData().get(0).getCurrentPeriodStart());
+        awaitEnded(pro.owner());
+
+        assertThat(pro.owner()
+                        .get("/api/v1/usage/periods")
+                        .json()
+                        .get("periods")
+                        .size())
+                .isEqualTo(1);
+        assertThat(overageItems(pro.customer())).singleElement().satisfies(line -> assertThat(
+                        line.getMetadata().get("period_start"))
+                .isEqualTo(pro.periodStart().toString()));
+    }
+
+    void awaitEnded(Api owner) {
+        await().atMost(WEBHOOK_WAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> owner.get("/api/v1/billing/subscription").status() == 404);
+    }
+
+    /** The customer's storage overage items at the provider, on any invoice or pending. */
+    List<InvoiceLineItem> overageItems(String customer) throws Exception {
+        return stripe()
+                .v1()
+                .invoices()
+                .list(InvoiceListParams.builder()
+                        .setCustomer(customer)
+                        .setLimit(100L)
+                        .build())
+                .getData()
+                .stream()
+                .flatMap(invoice -> overageLines(invoice).stream())
+                .toList();
     }
 
     JsonNode awaitPeriods(Api owner, int count) {

@@ -3,12 +3,18 @@ package com.kvportal.usage;
 import static com.kvportal.support.Problems.assertProblem;
 import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.SignedInTest;
+import com.kvportal.support.StorageSamples;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -42,6 +48,51 @@ class ReadUsageTest extends SignedInTest {
         assertThat(daily.get(0).toString())
                 .isEqualTo("{\"date\":\"" + first + "\",\"average_bytes\":0,\"peak_bytes\":0}");
         assertThat(daily.get(daily.size() - 1).get("date").asString()).isEqualTo(today.toString());
+    }
+
+    /**
+     * Decision: {@code at} counts to the whole second, so two samples of one project in the same second are taken as
+     * simultaneous, and the one reported last wins: a later batch over an earlier one, within a batch the later
+     * position; neither the fraction of a second nor the reporter's id decides.
+     */
+    @Test
+    void shouldLetTheSampleReportedLastWinWithinOneSecond() {
+        Instant second = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.SECONDS);
+        Api.Response batch = Api.withKey(baseUrl(), USAGE_TOKEN)
+                .post(
+                        StorageSamples.PATH,
+                        Map.of(
+                                "samples",
+                                List.of(
+                                        StorageSamples.sample(
+                                                "z-" + UUID.randomUUID(),
+                                                account.projectId(),
+                                                100,
+                                                second.plusMillis(900)),
+                                        StorageSamples.sample(
+                                                "a-" + UUID.randomUUID(),
+                                                account.projectId(),
+                                                200,
+                                                second.plusMillis(100)))));
+        assertThat(batch.json().get("accepted").asInt()).as(batch.toString()).isEqualTo(2);
+        String key = session.createKey("backend");
+        assertCurrentBytes(key, 200);
+
+        report(baseUrl(), account.projectId(), 300, second);
+        assertCurrentBytes(key, 300);
+    }
+
+    private void assertCurrentBytes(String key, long bytes) {
+        JsonNode usage = session.get("/api/v1/usage").json();
+        assertThat(usage.get("current_bytes").asLong()).isEqualTo(bytes);
+        assertThat(usage.get("projects").get(0).get("current_bytes").asLong()).isEqualTo(bytes);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(Api.withKey(baseUrl(), key)
+                        .post("/api/v1/api-keys/verify")
+                        .json()
+                        .get("storage")
+                        .get("used_bytes")
+                        .asLong())
+                .isEqualTo(bytes));
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * @param priceId the price of the first item, which names the plan
  * @param cancelAt when the subscription will end: its {@code cancel_at}, or the period end when it is set to
  *     cancel at period end; null when nothing is scheduled
+ * @param endedAt when it ended, by the provider's clock (its {@code ended_at}); null while it runs
  */
 public record ProviderSubscription(
         ProviderSubscriptionId id,
@@ -23,11 +24,13 @@ public record ProviderSubscription(
         @Nullable String priceId,
         @Nullable Instant currentPeriodStart,
         @Nullable Instant currentPeriodEnd,
-        @Nullable Instant cancelAt) {
+        @Nullable Instant cancelAt,
+        @Nullable Instant endedAt) {
 
     /** The same state with another status. */
     public ProviderSubscription withStatus(SubscriptionStatus other) {
-        return new ProviderSubscription(id, customer, other, priceId, currentPeriodStart, currentPeriodEnd, cancelAt);
+        return new ProviderSubscription(
+                id, customer, other, priceId, currentPeriodStart, currentPeriodEnd, cancelAt, endedAt);
     }
 
     private static final Logger log = LoggerFactory.getLogger(ProviderSubscription.class);
@@ -60,6 +63,13 @@ public record ProviderSubscription(
         String priceId =
                 item == null || item.getPrice() == null ? null : item.getPrice().getId();
         return Optional.of(new ProviderSubscription(
-                id.get(), customer.get(), status.get(), priceId, periodStart, periodEnd, cancelAt));
+                id.get(),
+                customer.get(),
+                status.get(),
+                priceId,
+                periodStart,
+                periodEnd,
+                cancelAt,
+                Epoch.instant(subscription.getEndedAt())));
     }
 }

@@ -1,7 +1,9 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.InvoiceItemRequest;
+import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.ProviderInvoiceItem;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
@@ -10,15 +12,23 @@ import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceItem;
+import com.stripe.model.InvoicePayment;
 import com.stripe.model.Subscription;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.InvoiceCreateParams;
 import com.stripe.param.InvoiceItemCreateParams;
+import com.stripe.param.InvoiceItemListParams;
+import com.stripe.param.InvoiceListParams;
+import com.stripe.param.InvoicePaymentListParams;
+import com.stripe.param.RefundCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.AccessLevel;
@@ -108,6 +118,100 @@ public class StripeGateway {
                 () -> ProviderCheckout.of(stripe().checkout().sessions().retrieve(sessionId)));
     }
 
+    /**
+     * Expires an open session, so that it can no longer be paid.
+     *
+     * @return the session's status at the provider afterwards ({@code expired}, or {@code complete} when it was paid
+     *     first); empty when the provider knows no such session
+     */
+    public Optional<String> expireCheckout(String sessionId) {
+        try {
+            return Optional.of(String.valueOf(
+                    stripe().checkout().sessions().expire(sessionId).getStatus()));
+        } catch (InvalidRequestException e) {
+            if (e.getStatusCode() != null && e.getStatusCode() == 404) {
+                return Optional.empty();
+            }
+            // only an open session can be expired: read what it is instead
+            return retrieveCheckout(sessionId).map(checkout -> String.valueOf(checkout.status()));
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("expire a checkout session", e);
+        }
+    }
+
+    /**
+     * Undoes a subscription the organization must not have: cancels it now and refunds every payment of its
+     * invoices (reason {@code duplicate}, under an idempotency key of the payment, so that a repeat refunds nothing
+     * twice). Safe to repeat.
+     *
+     * @return the subscription as the provider states it afterwards; empty when the provider knows no such
+     *     subscription
+     */
+    public Optional<ProviderSubscription> cancelDuplicate(ProviderSubscriptionId id) {
+        Optional<Subscription> found =
+                find("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Subscription subscription = found.get();
+        if (!"canceled".equals(subscription.getStatus()) && !"incomplete_expired".equals(subscription.getStatus())) {
+            try {
+                subscription = stripe().subscriptions().cancel(id.value());
+            } catch (InvalidRequestException e) {
+                // canceled meanwhile: read it again
+                subscription = call("retrieve a subscription", () -> stripe().subscriptions()
+                        .retrieve(id.value()));
+            } catch (StripeException | RuntimeException e) {
+                throw unavailable("cancel a subscription", e);
+            }
+        }
+        InvoiceListParams invoices = InvoiceListParams.builder()
+                .setSubscription(id.value())
+                .setLimit(100L)
+                .build();
+        for (Invoice invoice :
+                call("list invoices", () -> stripe().invoices().list(invoices)).getData()) {
+            if (invoice.getAmountPaid() != null && invoice.getAmountPaid() > 0) {
+                refundPayments(invoice.getId());
+            }
+        }
+        return Optional.of(ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id)));
+    }
+
+    private void refundPayments(String invoiceId) {
+        InvoicePaymentListParams list = InvoicePaymentListParams.builder()
+                .setInvoice(invoiceId)
+                .setLimit(100L)
+                .build();
+        for (InvoicePayment payment : call("list invoice payments", () -> stripe().invoicePayments()
+                        .list(list))
+                .getData()) {
+            String paymentIntent =
+                    payment.getPayment() == null ? null : payment.getPayment().getPaymentIntent();
+            if (!"paid".equals(payment.getStatus()) || paymentIntent == null) {
+                continue;
+            }
+            RefundCreateParams params = RefundCreateParams.builder()
+                    .setPaymentIntent(paymentIntent)
+                    .setReason(RefundCreateParams.Reason.DUPLICATE)
+                    .putMetadata("invoice", invoiceId)
+                    .build();
+            RequestOptions options = RequestOptions.builder()
+                    .setIdempotencyKey("kv-portal-duplicate-refund-" + paymentIntent)
+                    .build();
+            try {
+                stripe().refunds().create(params, options);
+                log.info("Refunded payment {} of invoice {}", paymentIntent, invoiceId);
+            } catch (InvalidRequestException e) {
+                if (!"charge_already_refunded".equals(e.getCode())) {
+                    throw unavailable("refund a payment", e);
+                }
+            } catch (StripeException | RuntimeException e) {
+                throw unavailable("refund a payment", e);
+            }
+        }
+    }
+
     /** The subscription; empty when the provider knows no such subscription. */
     public Optional<ProviderSubscription> findSubscription(ProviderSubscriptionId id) {
         return find("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()))
@@ -188,6 +292,30 @@ public class StripeGateway {
             throw unusable("invoice item id " + created.getId());
         }
         return Optional.of(created.getId());
+    }
+
+    /**
+     * Every invoice item at the provider whose metadata {@code kind} is the given one, pending or on any invoice,
+     * read page by page (100 a page); deleted items are not listed.
+     */
+    public List<ProviderInvoiceItem> invoiceItemsOfKind(String kind) {
+        InvoiceItemListParams params =
+                InvoiceItemListParams.builder().setLimit(100L).build();
+        return call("list invoice items", () -> {
+            List<ProviderInvoiceItem> items = new ArrayList<>();
+            for (InvoiceItem item : stripe().invoiceItems().list(params).autoPagingIterable()) {
+                Map<String, String> metadata = item.getMetadata() == null ? Map.of() : item.getMetadata();
+                if (kind.equals(metadata.get(InvoiceLine.KIND_KEY))) {
+                    items.add(new ProviderInvoiceItem(
+                            item.getId(),
+                            item.getInvoice(),
+                            item.getQuantity() == null ? 0 : item.getQuantity(),
+                            item.getAmount() == null ? 0 : item.getAmount(),
+                            metadata));
+                }
+            }
+            return items;
+        });
     }
 
     /** Whether the provider shows the invoice in another status than draft (asked after a refusal). */

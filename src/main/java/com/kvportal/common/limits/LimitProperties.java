@@ -9,17 +9,22 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The abuse limits ({@code kvportal.limits.*}): so many requests per window, as a token bucket (a full window's worth
- * may come at once, then they refill evenly). 0 switches a limit off. The client address is
- * {@code getRemoteAddr()}: {@code X-Forwarded-For} counts only from the trusted proxies of
- * {@code server.tomcat.remoteip.internal-proxies} (by default loopback and private ranges).
+ * may come at once, then they refill evenly). 0 switches a limit off. The client address is {@link ClientAddress}:
+ * {@code X-Forwarded-For} counts only from the trusted proxies of {@code server.tomcat.remoteip.internal-proxies}
+ * (by default loopback only).
  *
  * @param signupsPerAddress signups per client address within {@code signupWindow}
  * @param signupWindow the window of the signup limit
  * @param loginsPerAddress login attempts per client address within {@code loginWindow}
  * @param loginWindow the window of the per-address login limit
- * @param loginsOverall login attempts of all clients together within {@code overallLoginWindow} (each costs a
- *     bcrypt check: this keeps a distributed flood from starving the rest of the service)
+ * @param loginsOverall login attempts from addresses that are not known (see {@code knownAddressTtl}) together within
+ *     {@code overallLoginWindow}: each costs a bcrypt check, so this keeps a distributed flood from starving the rest
+ *     of the service, without locking anyone out of an address they used lately
  * @param overallLoginWindow the window of the overall login limit
+ * @param knownAddressTtl how long an address from which someone signed up or logged in stays known
+ * @param keyMissesPerAddress API-key lookups per client address within {@code keyMissWindow} that reach the database
+ *     and find nothing (a well-formed key with a valid checksum that is not ours), per instance
+ * @param keyMissWindow the window of the key-miss budget
  */
 @ConfigurationProperties("kvportal.limits")
 @Validated
@@ -29,10 +34,14 @@ public record LimitProperties(
         @DefaultValue("30") @Min(0) int loginsPerAddress,
         @DefaultValue("1m") @NotNull Duration loginWindow,
         @DefaultValue("600") @Min(0) int loginsOverall,
-        @DefaultValue("1m") @NotNull Duration overallLoginWindow) {
+        @DefaultValue("1m") @NotNull Duration overallLoginWindow,
+        @DefaultValue("30d") @NotNull Duration knownAddressTtl,
+        @DefaultValue("100") @Min(0) int keyMissesPerAddress,
+        @DefaultValue("1m") @NotNull Duration keyMissWindow) {
 
     public LimitProperties {
-        for (Duration window : new Duration[] {signupWindow, loginWindow, overallLoginWindow}) {
+        for (Duration window :
+                new Duration[] {signupWindow, loginWindow, overallLoginWindow, knownAddressTtl, keyMissWindow}) {
             if (window.isNegative() || window.toMillis() < 1000) {
                 throw new IllegalArgumentException("kvportal.limits windows must be at least 1 s, got " + window);
             }

@@ -7,13 +7,17 @@ public enum Credential {
 
     /**
      * A portal call: the session cookie (with {@code X-XSRF-TOKEN} when the call changes state) or an API key with
-     * {@code admin}. Implies 401 {@code unauthenticated}, 403 {@code insufficient_permissions} and, for a call that
-     * changes state, 403 {@code csrf_failed}.
+     * {@code admin}. Implies 401 {@code unauthenticated}, 403 {@code insufficient_permissions}, 429
+     * {@code too_many_requests} (a key unknown to memory from an address that spent its budget of lookups that miss)
+     * and, for a call that changes state, 403 {@code csrf_failed}.
      */
-    PORTAL(List.of("unauthenticated", "insufficient_permissions")),
+    PORTAL(List.of("unauthenticated", "insufficient_permissions", "too_many_requests")),
 
-    /** An API key presented as {@code Authorization: Bearer kv_…}, with any permission (verify). */
-    API_KEY(List.of()),
+    /**
+     * An API key presented as {@code Authorization: Bearer kv_…}, with any permission (verify). Implies 429
+     * {@code too_many_requests} (a key unknown to memory from an address that spent its budget of lookups that miss).
+     */
+    API_KEY(List.of("too_many_requests")),
 
     /** The storage backend's {@code Authorization: Bearer <USAGE_API_TOKEN>}. Implies 401 {@code unauthenticated}. */
     USAGE_TOKEN(List.of("unauthenticated")),

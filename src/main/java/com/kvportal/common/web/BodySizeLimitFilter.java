@@ -33,7 +33,7 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String path = request.getRequestURI();
+        String path = RoutedPath.of(request);
         long limit = WEBHOOK_PATH.equals(path) || USAGE_REPORTING_PATH.equals(path) ? WEBHOOK_LIMIT : API_LIMIT;
         if (request.getContentLengthLong() > limit) {
             response.setHeader("Connection", "close");

@@ -6,27 +6,37 @@ import com.kvportal.KvPortalApplication;
 import com.kvportal.support.Api;
 import com.kvportal.support.TestDatabase;
 import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Signup and login are limited per client address and login overall, with low limits set here (the suite's
- * configuration is generous), on two instances sharing one database: the budget is shared, and
- * {@code X-Forwarded-For} counts only when the request comes from a trusted proxy.
+ * Signup and login are limited per client address and login overall (for addresses nobody signed up or logged in
+ * from), with low limits set here (the suite's configuration is generous), on two instances sharing one database: the
+ * budget is shared, and {@code X-Forwarded-For} counts only when the request comes from a trusted proxy. The overall
+ * circuit is shared by every test here and never refills within the run: the tests that open it run in this order.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AbuseLimitsTest {
 
     private static final String PASSWORD = "correct horse battery";
 
     /** Trusts loopback as its proxy (the default: loopback and private ranges). */
     private static ConfigurableApplicationContext behindProxy;
-    /** Trusts no proxy that a test can be: X-Forwarded-For from 127.0.0.1 is the client's own claim. */
+    /**
+     * Trusts no proxy that a test can be: X-Forwarded-For from 127.0.0.1 is the client's own claim. Runs without
+     * {@code METRICS_TOKEN}.
+     */
     private static ConfigurableApplicationContext direct;
 
     private static String behindProxyBase;
@@ -36,19 +46,20 @@ class AbuseLimitsTest {
     static void startTwoInstances() {
         String database = TestDatabase.freshDatabaseUrl();
         behindProxy = start(database, "server.tomcat.remoteip.internal-proxies=127\\.0\\.0\\.1");
-        direct = start(database, "server.tomcat.remoteip.internal-proxies=192\\.0\\.2\\.1");
+        direct = start(database, "server.tomcat.remoteip.internal-proxies=192\\.0\\.2\\.1", "kvportal.metrics.token=");
         behindProxyBase = base(behindProxy);
         directBase = base(direct);
     }
 
-    private static ConfigurableApplicationContext start(String database, String proxies) {
+    private static ConfigurableApplicationContext start(String database, String... settings) {
         return new SpringApplicationBuilder(KvPortalApplication.class)
                 .run(
                         "--server.port=0",
                         "--server.address=127.0.0.1",
                         "--DATABASE_URL=" + database,
                         "--kvportal.database.pool-size=3",
-                        "--" + proxies,
+                        "--" + settings[0],
+                        settings.length > 1 ? "--" + settings[1] : "--kvportal.limits.known-address-ttl=1d",
                         "--kvportal.limits.signups-per-address=3",
                         "--kvportal.limits.signup-window=1h",
                         "--kvportal.limits.logins-per-address=3",
@@ -93,6 +104,7 @@ class AbuseLimitsTest {
     }
 
     @Test
+    @Order(1)
     void shouldLimitLoginAttemptsPerAddressAndOverallBeforeCheckingAnyPassword() {
         String first = "203.0.113.20";
         for (int i = 0; i < 3; i++) {
@@ -115,11 +127,82 @@ class AbuseLimitsTest {
     }
 
     @Test
-    void shouldNeverLimitVerify() {
-        Api api = Api.withKey(behindProxyBase, "kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ8");
+    void shouldAnswerARepeatedUnknownKeyFromMemoryWithoutSpendingAnyBudget() {
+        Api api = Api.withKey(behindProxyBase, "kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ7");
         for (int i = 0; i < 60; i++) {
-            assertThat(api.post("/api/v1/api-keys/verify").status()).isEqualTo(401);
+            assertThat(api.post("/api/v1/api-keys/verify").code()).isEqualTo("invalid_api_key");
         }
+    }
+
+    @Test
+    @Order(2)
+    void shouldMeetTheSameLimitsWhenALetterOfThePathIsPercentEncoded() {
+        String client = "203.0.113.50";
+        for (int i = 0; i < 3; i++) {
+            assertThat(signup(behindProxyBase, "/api/v1/auth/%73ignup", client).status())
+                    .isEqualTo(201);
+        }
+        assertRateLimited(signup(behindProxyBase, "/api/v1/auth/%73ignup", client), 600);
+        assertRateLimited(signup(behindProxyBase, "/api/v1/auth/signup", client), 600);
+        assertRateLimited(signup(behindProxyBase, "/api/v1/auth/sign%75p", client), 600);
+
+        // the address signed up: the overall circuit leaves it alone, its own budget of three is what counts
+        for (int i = 0; i < 3; i++) {
+            assertThat(login(
+                                    behindProxyBase,
+                                    "/api/v1/auth/%6cogin",
+                                    client,
+                                    "nobody-" + UUID.randomUUID() + "@example.com")
+                            .code())
+                    .isEqualTo("invalid_credentials");
+        }
+        for (String path :
+                new String[] {"/api/v1/auth/%6cogin", "/api/v1/auth/login", "/api/%761/auth/%6C%6F%67%69%6E"}) {
+            assertRateLimited(
+                    login(behindProxyBase, path, client, "nobody-" + UUID.randomUUID() + "@example.com"), 600);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void shouldNotLetFiftyAddressesSprayingLockACustomerOutOfTheirOwnAddress() {
+        String home = "203.0.113.60";
+        String email = "sprayed-" + UUID.randomUUID() + "@example.com";
+        assertThat(send(
+                                behindProxyBase,
+                                "/api/v1/auth/signup",
+                                Api.JSON.writeValueAsString(Map.of("email", email, "password", PASSWORD)),
+                                home)
+                        .status())
+                .isEqualTo(201);
+
+        List<String> answers = new ArrayList<>();
+        for (int address = 1; address <= 50; address++) {
+            for (int i = 0; i < 3; i++) {
+                answers.add(login(
+                                behindProxyBase,
+                                "/api/v1/auth/login",
+                                "198.18.0." + address,
+                                "sprayed-" + UUID.randomUUID() + "@example.com")
+                        .code());
+            }
+        }
+        assertThat(answers).as("the circuit is open for addresses nobody used").contains("too_many_requests");
+
+        Api.Response customer = login(behindProxyBase, "/api/v1/auth/login", home, email);
+        assertThat(customer.status()).as(customer.toString()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAnswerEveryActuatorEndpointButHealthAs404WithoutAMetricsToken() {
+        for (String path : new String[] {"/actuator/prometheus", "/actuator/info", "/actuator"}) {
+            assertThat(new Api(directBase).get(path).status()).as(path).isEqualTo(404);
+            assertThat(Api.withKey(directBase, "").get(path).status()).as(path).isEqualTo(404);
+            assertThat(Api.withKey(directBase, "anything").get(path).status())
+                    .as(path)
+                    .isEqualTo(404);
+        }
+        assertThat(new Api(directBase).get("/actuator/health").status()).isEqualTo(200);
     }
 
     private static void assertRateLimited(Api.Response response, long atLeastSeconds) {
@@ -130,17 +213,22 @@ class AbuseLimitsTest {
     }
 
     private static Api.Response signup(String base, String forwardedFor) {
+        return signup(base, "/api/v1/auth/signup", forwardedFor);
+    }
+
+    private static Api.Response signup(String base, String path, String forwardedFor) {
         String body = Api.JSON.writeValueAsString(
                 Map.of("email", "limit-" + UUID.randomUUID() + "@example.com", "password", PASSWORD));
-        return send(base, "/api/v1/auth/signup", body, forwardedFor);
+        return send(base, path, body, forwardedFor);
     }
 
     private static Api.Response login(String base, String forwardedFor, String email) {
+        return login(base, "/api/v1/auth/login", forwardedFor, email);
+    }
+
+    private static Api.Response login(String base, String path, String forwardedFor, String email) {
         return send(
-                base,
-                "/api/v1/auth/login",
-                Api.JSON.writeValueAsString(Map.of("email", email, "password", PASSWORD)),
-                forwardedFor);
+                base, path, Api.JSON.writeValueAsString(Map.of("email", email, "password", PASSWORD)), forwardedFor);
     }
 
     private static Api.Response send(String base, String path, String body, String forwardedFor) {

@@ -3,16 +3,19 @@ package com.kvportal.common.openapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Browser;
+import com.kvportal.support.BrowserCondition;
 import com.kvportal.support.IntegrationTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /** A person reads the document in Swagger UI: the operations by feature, their summaries and their answers. */
+@ExtendWith(BrowserCondition.class)
 class SwaggerUiIT extends IntegrationTest {
 
     @Test

@@ -42,7 +42,7 @@ import tools.jackson.databind.JsonNode;
  * and run in order (each start of a service costs seconds).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class EmbeddedDatabaseCrashTest {
+class EmbeddedDatabaseCrashIT {
 
     private static Path dataDir;
     private static ServiceProcess service;

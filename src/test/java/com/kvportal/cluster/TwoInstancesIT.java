@@ -18,7 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Two instances of the service on one database, as behind a load balancer: a key revoked on one is refused
  * by the other at once, and a session started on one works on the other.
  */
-class TwoInstancesTest extends IntegrationTest {
+class TwoInstancesIT extends IntegrationTest {
 
     private static ConfigurableApplicationContext second;
     private static String secondBase;

@@ -19,7 +19,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Without {@code DATABASE_URL} the service runs on its own embedded PostgreSQL, and what it stored is there
  * again after a restart on the same data directory.
  */
-class EmbeddedDatabaseRestartTest {
+class EmbeddedDatabaseRestartIT {
 
     private static final String PASSWORD = "correct horse battery";
 

@@ -37,7 +37,7 @@ import org.springframework.beans.factory.annotation.Value;
  * log it misses is purged) and kill one with {@code kill -9}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KeyCacheClusterTest extends IntegrationTest {
+class KeyCacheClusterIT extends IntegrationTest {
 
     /** T, the lease of every instance (the default). */
     private static final Duration LEASE = Duration.ofSeconds(3);
@@ -203,7 +203,7 @@ class KeyCacheClusterTest extends IntegrationTest {
         });
         assertThat(revoke.status()).isEqualTo(204);
         // nothing is asked of the thawed instance until it trusts its lease again, i.e. it renewed and caught up
-        await().atMost(LEASE.plus(SLACK)).until(() -> nodes.get(2)
+        await().atMost(LEASE.plus(SLACK)).until(() -> Api.withKey(third.baseUrl(), METRICS_TOKEN)
                 .get("/actuator/prometheus")
                 .body()
                 .lines()

@@ -28,7 +28,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * readiness says DOWN as fast, a key refused by its checksum still answers 401, and the service recovers the moment
  * the database is back.
  */
-class DatabaseAwayTest {
+class DatabaseAwayIT {
 
     private static Path dataDir;
     private static int port;

@@ -1,0 +1,24 @@
+package com.kvportal.billing;
+
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An invoice item as the provider lists it.
+ *
+ * @param providerInvoiceItemId its id ({@code ii_...})
+ * @param providerInvoiceId the invoice it is a line of; null while it is pending
+ * @param amountCents its amount in the smallest unit of its currency
+ * @param metadata what billing put on it ({@code organization_id}, {@code period_start}, {@code kind})
+ */
+public record ProviderInvoiceItem(
+        String providerInvoiceItemId,
+        @Nullable String providerInvoiceId,
+        long quantity,
+        long amountCents,
+        Map<String, String> metadata) {
+
+    public ProviderInvoiceItem {
+        metadata = Map.copyOf(metadata);
+    }
+}

@@ -1,0 +1,44 @@
+package com.kvportal.common.limits;
+
+import lombok.RequiredArgsConstructor;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Client addresses from which someone signed up or logged in within {@code kvportal.limits.known-address-ttl}: the
+ * overall login circuit leaves them alone, so that a flood from fresh addresses cannot lock customers out of their own
+ * address. Kept in the database, so that every instance knows them.
+ */
+@Component
+@RequiredArgsConstructor
+class KnownAddresses {
+
+    private final JdbcClient jdbc;
+    private final LimitProperties settings;
+
+    boolean isKnown(String client) {
+        return jdbc.sql(
+                        "select exists (select 1 from known_addresses where address = ? and seen_at > now() - ? * interval '1 second')")
+                .param(client)
+                .param(settings.knownAddressTtl().toSeconds())
+                .query(Boolean.class)
+                .single();
+    }
+
+    void remember(String client) {
+        jdbc.sql(
+                        """
+                insert into known_addresses (address, seen_at) values (?, now())
+                on conflict (address) do update set seen_at = now()""")
+                .param(client)
+                .update();
+    }
+
+    @Scheduled(fixedDelayString = "PT10M", initialDelayString = "PT1M")
+    void forgetOld() {
+        jdbc.sql("delete from known_addresses where seen_at <= now() - ? * interval '1 second'")
+                .param(settings.knownAddressTtl().toSeconds())
+                .update();
+    }
+}

@@ -1,0 +1,31 @@
+package com.kvportal.common.limits;
+
+import com.kvportal.common.web.ProblemException;
+import com.kvportal.common.web.Problems;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+/** 429 {@code too_many_requests} with {@code Retry-After}: a client address spent a budget. */
+public final class TooManyRequests extends ProblemException {
+
+    TooManyRequests(Duration wait) {
+        this(Math.max(1, wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0)));
+    }
+
+    private TooManyRequests(long seconds) {
+        super(
+                HttpStatus.TOO_MANY_REQUESTS,
+                "too_many_requests",
+                "Too many requests from this address; try again in " + seconds + " s.");
+        withHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+    }
+
+    /** Answers with this problem outside Spring MVC (a servlet filter). */
+    public void writeTo(HttpServletResponse response, Problems problems) throws IOException {
+        response.setHeader(HttpHeaders.RETRY_AFTER, getHeaders().getFirst(HttpHeaders.RETRY_AFTER));
+        problems.write(response, getBody());
+    }
+}
