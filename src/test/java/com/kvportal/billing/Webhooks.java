@@ -14,14 +14,14 @@ import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /** Signs webhook bodies as Stripe does and posts them to the service's webhook. */
-final class Webhooks {
+public final class Webhooks {
 
     static final String SECRET = IntegrationTest.WEBHOOK_SECRET;
     static final String PATH = "/api/v1/billing/webhook";
 
     private final String baseUrl;
 
-    Webhooks(String baseUrl) {
+    public Webhooks(String baseUrl) {
         this.baseUrl = baseUrl;
     }
 
@@ -40,7 +40,7 @@ final class Webhooks {
     }
 
     /** Delivers the body signed now with the right secret. */
-    Api.Response deliver(String body) {
+    public Api.Response deliver(String body) {
         return post(body, header(SECRET, Instant.now().getEpochSecond(), body));
     }
 

@@ -13,13 +13,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The service as a separate operating-system process on a database of the test's choosing, so that a test can
  * {@code kill -9} it, or freeze it with {@code SIGSTOP}, as a crash or a long pause would.
  */
-final class InstanceProcess implements AutoCloseable {
+public final class InstanceProcess implements AutoCloseable {
 
     private final Process process;
     private final String base;
@@ -33,6 +34,12 @@ final class InstanceProcess implements AutoCloseable {
 
     /** Starts {@code com.kvportal.KvPortalApplication} from this JVM's class path; call {@link #awaitReady()}. */
     public static InstanceProcess start(String name, String databaseUrl, String... arguments) {
+        return start(name, databaseUrl, Map.of(), arguments);
+    }
+
+    /** As {@link #start(String, String, String...)}, with these environment variables set as well. */
+    public static InstanceProcess start(
+            String name, String databaseUrl, Map<String, String> environment, String... arguments) {
         int port = freePort();
         Path log = Path.of("target", "service-processes", name + "-" + port + ".log");
         List<String> command = new ArrayList<>(List.of(
@@ -56,6 +63,7 @@ final class InstanceProcess implements AutoCloseable {
                     .directory(new File(System.getProperty("java.io.tmpdir")));
             builder.environment().put("DATABASE_URL", databaseUrl);
             builder.environment().put("PORT", Integer.toString(port));
+            builder.environment().putAll(environment);
             return new InstanceProcess(builder.start(), "http://127.0.0.1:" + port, log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -6,12 +6,12 @@ import com.kvportal.support.Api;
 import tools.jackson.databind.JsonNode;
 
 /** Buys pro for an organization through the sandbox's hosted checkout, as a person would. */
-final class Subscribe {
+public final class Subscribe {
 
     private Subscribe() {}
 
     /** Checks out, pays and follows the provider's redirect; answers the live subscription. */
-    static JsonNode pro(Api owner, Api browser, String baseUrl) {
+    public static JsonNode pro(Api owner, Api browser, String baseUrl) {
         String sessionId = owner.startCheckout("pro");
         Api.Response paid = browser.send(
                 "POST",

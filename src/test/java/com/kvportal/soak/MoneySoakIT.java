@@ -1,0 +1,464 @@
+package com.kvportal.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.cluster.InstanceProcess;
+import com.kvportal.soak.Organization.Period;
+import com.kvportal.soak.Organization.Story;
+import com.kvportal.support.Api;
+import com.kvportal.support.TestDatabase;
+import com.kvportal.usage.Subscribe;
+import com.stripe.exception.ApiConnectionException;
+import com.stripe.exception.StripeException;
+import com.stripe.model.Invoice;
+import com.stripe.model.Subscription;
+import com.stripe.param.InvoiceListParams;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The money soak (issue 25, "Every cent"): organizations on two instances of the service (separate JVMs, one
+ * PostgreSQL), free, pro, pro that cancels at the end of some period, cards that fail and cards that recover, each
+ * through several billing periods of the sandbox's test clock; random storage reports from a printed seed with
+ * duplicates, reorders, late samples, strays and malformed batches, sent to either instance; the sandbox's events
+ * replayed newest first to both instances at once; one instance killed with {@code kill -9} in the middle and
+ * started again. At the end, per organization and period, what the provider was asked to bill against CONTRACT
+ * section 10 computed here ({@link ExpectedOverage}), to the cent.
+ *
+ * <p>{@code -Dsoak.seed=N} replays a run's organizations and reports ({@code soak.organizations}, {@code
+ * soak.periods} scale it; bench/soak.sh runs a long one). Timestamps follow the real clock, as the service checks
+ * {@code at} against it.
+ *
+ * <p>Time: the sandbox's test clock moves periods a month at a time, while a sample's {@code at} must lie within
+ * 35 days before and 5 minutes after the service's real clock. So, as in {@code OverageEndToEndTest}, storage
+ * lands in the first period (which starts at checkout, minutes ago) and holds from then on: the first period is
+ * billed over its samples' minutes and the rest of its month; later periods over the latest values known when they
+ * are billed (samples that arrive after a period was billed leave its bill alone but set where the next starts).
+ */
+class MoneySoakIT {
+
+    static final long SEED = seed();
+    static final int ORGANIZATIONS = Integer.getInteger("soak.organizations", 32);
+    static final int PERIODS = Integer.getInteger("soak.periods", 3);
+    static final Duration SETTLE = Duration.ofSeconds(Integer.getInteger("soak.settle-seconds", 180));
+
+    private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    private final Random random = new Random(SEED);
+    private volatile InstanceProcess restarting;
+    private int samples;
+    private int replayed;
+
+    @Test
+    void shouldBillEveryCentOnceThroughDuplicatesReplaysAndACrash() throws Exception {
+        System.out.println(
+                "money soak: seed " + SEED + ", " + ORGANIZATIONS + " organizations, " + PERIODS + " periods");
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        Cluster cluster = new Cluster(TestDatabase.freshDatabaseUrl());
+        try {
+            cluster.start();
+            List<Organization> orgs = signUp(cluster, pool);
+            settle(cluster, orgs, "after checkout");
+            for (int period = 1; period <= PERIODS; period++) {
+                runPeriod(cluster, pool, orgs, period);
+            }
+            Reckoning reckoning = reckon(cluster, orgs);
+            String table = reckoning.table(SEED, ORGANIZATIONS * PERIODS <= 400, samples);
+            Path report = Path.of("target", "soak", "money-soak-" + SEED + ".txt");
+            Files.createDirectories(report.getParent());
+            Files.writeString(report, reckoning.table(SEED, true, samples) + String.join("\n", failures));
+            System.out.println(table);
+            System.out.println("events replayed to every instance: " + replayed + "; requests sent again after a kill: "
+                    + cluster.retried() + "; full table: " + report.toAbsolutePath());
+            failures.addAll(reckoning.failures());
+            assertThat(failures).as("seed " + SEED).isEmpty();
+            assertThat(reckoning.differences(false))
+                    .as("periods billed differently from section 10 (seed " + SEED + ")")
+                    .isEmpty();
+            assertThat(reckoning.differences(true))
+                    .as("final periods of ending subscriptions billed differently from section 10 (seed " + SEED
+                            + "): the span must end at the provider's ended_at")
+                    .isEmpty();
+        } finally {
+            pool.shutdownNow();
+            if (restarting != null) {
+                restarting.close();
+            }
+            cluster.close();
+        }
+    }
+
+    /** Each organization's story: every eighth free, the rest pro, some cancelling, some with failing cards. */
+    static Story story(int index, Random random) {
+        int slot = index % 8;
+        if (slot == 0) {
+            return new Story(false, 0, 0, 0);
+        }
+        int cancelIn = slot >= 3 && slot <= 5 ? 1 + (index / 8 * 3 + slot - 3) % PERIODS : 0;
+        int failsIn = 0;
+        int recoversIn = 0;
+        if (slot >= 6 || random.nextInt(4) == 0) {
+            failsIn = 1 + random.nextInt(PERIODS);
+            if (failsIn < PERIODS && random.nextBoolean()) {
+                recoversIn = failsIn + 1 + random.nextInt(PERIODS - failsIn);
+            }
+        }
+        return new Story(true, cancelIn, failsIn, recoversIn);
+    }
+
+    private List<Organization> signUp(Cluster cluster, ExecutorService pool) throws Exception {
+        List<Callable<Organization>> tasks = new ArrayList<>();
+        for (int i = 0; i < ORGANIZATIONS; i++) {
+            int index = i;
+            Random own = random(1, index);
+            Story story = story(index, own);
+            tasks.add(() -> signUp(cluster, index, story, own));
+        }
+        List<Organization> orgs = new ArrayList<>();
+        for (Future<Organization> org : pool.invokeAll(tasks)) {
+            orgs.add(get(org));
+        }
+        return orgs;
+    }
+
+    private Organization signUp(Cluster cluster, int index, Story story, Random own) {
+        String base = cluster.pick(own);
+        Api owner = new Api(base);
+        Api.Account account = owner.signup();
+        List<UUID> projects = new ArrayList<>(List.of(account.projectId()));
+        for (int p = own.nextInt(3); p > 0; p--) {
+            projects.add(owner.createProject("soak project " + p));
+        }
+        JsonNode subscription = story.paid() ? Subscribe.pro(owner, new Api(base), base) : null;
+        Organization org = new Organization(index, story, owner, account.organizationId(), projects);
+        if (subscription != null) {
+            org.customer = subscription.get("provider_customer_id").asString();
+            org.subscription = subscription.get("provider_subscription_id").asString();
+        }
+        return org;
+    }
+
+    private void runPeriod(Cluster cluster, ExecutorService pool, List<Organization> orgs, int period)
+            throws Exception {
+        long started = System.nanoTime();
+        StorageTraffic traffic = new StorageTraffic(random(4, period), orgs, Instant.now());
+        samples += traffic.samples();
+        boolean crash = period % 4 == 2 || PERIODS == 1;
+        traffic.send(cluster, failures::add, () -> crash ? crash(cluster, period) : null);
+        forEach(pool, orgs.stream().filter(Organization::billable).toList(), org -> {
+            beforeTheEnd(cluster, org, period);
+            return null;
+        });
+        if (restarting != null) {
+            cluster.join(restarting.awaitReady());
+            restarting = null;
+        }
+        settle(cluster, orgs, "before the end of period " + period);
+        List<Organization> billed = orgs.stream().filter(Organization::billable).toList();
+        forEach(pool, billed, org -> {
+            advance(cluster, org, period);
+            return null;
+        });
+        replayEvents(cluster, pool);
+        settle(cluster, orgs, "after the end of period " + period);
+        System.out.printf(
+                "period %d: %d samples in %d batches, %d organizations billed, %d s%n",
+                period,
+                traffic.samples(),
+                traffic.batches().size(),
+                billed.size(),
+                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+    }
+
+    /**
+     * {@code kill -9} of one instance a few milliseconds from now, while a batch of reports is on its way to it, and
+     * a new one started in its place; answers the victim's base.
+     */
+    private String crash(Cluster cluster, int period) {
+        List<String> bases = cluster.bases();
+        String base = bases.get(period % bases.size());
+        Thread killer = new Thread(
+                () -> {
+                    Cluster.pause(5 + random.nextInt(40));
+                    InstanceProcess victim = cluster.kill(base);
+                    System.out.println(
+                            "period " + period + ": kill -9 of pid " + victim.pid() + " (" + victim.baseUrl() + ")");
+                    restarting = cluster.launch();
+                    System.out.println("period " + period + ": a new instance started at " + restarting.baseUrl());
+                },
+                "soak-killer");
+        killer.start();
+        return base;
+    }
+
+    /** The owner's and the card's doings of this period, before its end. */
+    private void beforeTheEnd(Cluster cluster, Organization org, int period) {
+        Random own = random(2, org.index, period);
+        if (org.story.cardFailsIn() == period) {
+            card(cluster, own, org, "card_declined");
+        }
+        if (org.story.cardRecoversIn() == period) {
+            card(cluster, own, org, "succeeded");
+        }
+        if (org.story.cancelIn() == period) {
+            Api.Response cancel = cluster.onAny(own, base -> org.owner(base).post("/api/v1/billing/cancel"))
+                    .answer();
+            if (cancel.status() != 200) {
+                failures.add(org.name() + ": cancel answered " + cancel);
+            }
+        }
+    }
+
+    private void card(Cluster cluster, Random own, Organization org, String outcome) {
+        Api.Response card = cluster.onAny(own, base -> cluster.sandbox(base)
+                        .post("/sandbox/customers/" + org.customer + "/card", Map.of("outcome", outcome)))
+                .answer();
+        if (card.status() != 200) {
+            failures.add(org.name() + ": card " + outcome + " answered " + card);
+        }
+    }
+
+    /**
+     * Moves the subscription to its period's end at the provider, after noting the period and the samples known
+     * now (those the service has when it bills it).
+     */
+    private void advance(Cluster cluster, Organization org, int period) {
+        Random own = random(3, org.index, period);
+        Subscription before = stripe(
+                cluster, own, base -> cluster.stripe(base).v1().subscriptions().retrieve(org.subscription));
+        Instant start = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodStart());
+        Instant end = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodEnd());
+        List<ExpectedOverage.Sample> known = org.acceptedSoFar();
+        Api.Response advanced = cluster.onAny(own, base -> cluster.sandbox(base)
+                        .post("/sandbox/subscriptions/" + org.subscription + "/advance"))
+                .answer();
+        if (advanced.status() != 200) {
+            failures.add(org.name() + ": advance answered " + advanced);
+            return;
+        }
+        JsonNode after = advanced.json();
+        boolean last = "canceled".equals(after.get("status").asString());
+        if (last != (org.story.cancelIn() == period)) {
+            failures.add(org.name() + ": period " + period + " ended the subscription: " + last);
+        }
+        if (last) {
+            // the provider's ended_at: the period's end, for a cancellation at period end
+            end = Instant.ofEpochSecond(after.get("ended_at").asLong());
+            org.ended = true;
+        }
+        synchronized (org) {
+            org.periods.add(new Period(period, start, end, last, known));
+        }
+    }
+
+    /**
+     * The sandbox's newest events (exact bodies), posted again newest first to every instance at once, while its
+     * own deliveries of the same events may still be under way: duplicates, out of order, concurrent.
+     */
+    private void replayEvents(Cluster cluster, ExecutorService pool) throws Exception {
+        String base = cluster.pick(random);
+        JsonNode list =
+                cluster.sandbox(base).get("/sandbox/stripe/v1/events?limit=100").json();
+        for (JsonNode listed : list.get("data")) {
+            String id = listed.get("id").asString();
+            Api.Response event = cluster.onAny(random, b -> cluster.sandbox(b).get("/sandbox/stripe/v1/events/" + id))
+                    .answer();
+            if (event.status() != 200) {
+                failures.add("event " + id + " could not be read back: " + event);
+                continue;
+            }
+            List<Callable<Void>> posts = new ArrayList<>();
+            for (String target : cluster.bases()) {
+                posts.add(() -> {
+                    Api.Response answer = cluster.webhook(target).deliver(event.body());
+                    if (answer.status() != 200) {
+                        failures.add("event " + id + " (" + listed.get("type").asString() + ") replayed to " + target
+                                + " answered " + answer);
+                    }
+                    return null;
+                });
+            }
+            for (Future<Void> post : pool.invokeAll(posts)) {
+                get(post);
+            }
+            replayed++;
+        }
+    }
+
+    /**
+     * Waits until the service agrees with the provider on every paid organization: no renewal draft left, the
+     * subscription's status and period (or its end), and every invoice with its status.
+     */
+    private void settle(Cluster cluster, List<Organization> orgs, String when) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        List<Organization> pending =
+                new ArrayList<>(orgs.stream().filter(o -> o.story.paid()).toList());
+        Map<Organization, String> why = new ConcurrentHashMap<>();
+        while (!pending.isEmpty()) {
+            pending.removeIf(org -> {
+                String disagreement = disagreement(cluster, org);
+                if (disagreement == null) {
+                    return true;
+                }
+                why.put(org, disagreement);
+                return false;
+            });
+            if (pending.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                pending.forEach(org -> failures.add(
+                        org.name() + " unsettled " + when + " after " + SETTLE.toSeconds() + " s: " + why.get(org)));
+                return;
+            }
+            Cluster.pause(500);
+        }
+    }
+
+    /** What the service and the provider disagree on about the organization, or null. */
+    private String disagreement(Cluster cluster, Organization org) {
+        Subscription provider = stripe(
+                cluster,
+                random,
+                base -> cluster.stripe(base).v1().subscriptions().retrieve(org.subscription));
+        List<Invoice> invoices = invoices(cluster, org);
+        for (Invoice invoice : invoices) {
+            if ("draft".equals(invoice.getStatus())) {
+                return "invoice " + invoice.getId() + " is still a draft";
+            }
+        }
+        Api.Response subscription = cluster.onAny(
+                        random, base -> org.owner(base).get("/api/v1/billing/subscription"))
+                .answer();
+        if ("canceled".equals(provider.getStatus())) {
+            if (subscription.status() != 404) {
+                return "ended at the provider, here " + subscription;
+            }
+        } else {
+            if (subscription.status() != 200) {
+                return provider.getStatus() + " at the provider, here " + subscription;
+            }
+            JsonNode ours = subscription.json().get("subscription");
+            String start = Instant.ofEpochSecond(
+                            provider.getItems().getData().get(0).getCurrentPeriodStart())
+                    .toString();
+            if (!ours.get("status").asString().equals(provider.getStatus())
+                    || !ours.get("current_period_start").asString().equals(start)) {
+                return "provider " + provider.getStatus() + " from " + start + ", here "
+                        + ours.get("status").asString() + " from " + ours.get("current_period_start");
+            }
+        }
+        Map<String, String> theirs = new TreeMap<>();
+        invoices.forEach(i -> theirs.put(i.getId(), i.getStatus()));
+        Map<String, String> ours = new TreeMap<>();
+        cluster.onAny(random, base -> org.owner(base).get("/api/v1/billing/invoices"))
+                .answer()
+                .json()
+                .get("invoices")
+                .forEach(i -> ours.put(
+                        i.get("provider_invoice_id").asString(), i.get("status").asString()));
+        return theirs.equals(ours) ? null : "invoices at the provider " + theirs + ", here " + ours;
+    }
+
+    private List<Invoice> invoices(Cluster cluster, Organization org) {
+        return stripe(cluster, random, base -> cluster.stripe(base)
+                        .v1()
+                        .invoices()
+                        .list(InvoiceListParams.builder()
+                                .setCustomer(org.customer)
+                                .setLimit(100L)
+                                .build()))
+                .getData();
+    }
+
+    private Reckoning reckon(Cluster cluster, List<Organization> orgs) {
+        Reckoning reckoning = new Reckoning();
+        for (Organization org : orgs) {
+            List<Invoice> invoices = org.story.paid() ? invoices(cluster, org) : List.of();
+            JsonNode periods = cluster.onAny(random, base -> org.owner(base).get("/api/v1/usage/periods"))
+                    .answer()
+                    .json()
+                    .get("periods");
+            JsonNode ours = cluster.onAny(random, base -> org.owner(base).get("/api/v1/billing/invoices"))
+                    .answer()
+                    .json()
+                    .get("invoices");
+            reckoning.reckon(org, invoices, periods, ours);
+        }
+        return reckoning;
+    }
+
+    /** A stripe-java call on either instance; a broken connection (a killed instance) tries the other. */
+    private static <T> T stripe(Cluster cluster, Random random, StripeCall<T> call) {
+        return cluster.onAny(random, (Function<String, T>) base -> {
+                    try {
+                        return call.on(base);
+                    } catch (ApiConnectionException broken) {
+                        throw new UncheckedIOException(new IOException(broken));
+                    } catch (StripeException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .answer();
+    }
+
+    @FunctionalInterface
+    interface StripeCall<T> {
+        T on(String base) throws StripeException;
+    }
+
+    private static <T> void forEach(ExecutorService pool, List<T> items, Function<T, Void> work) throws Exception {
+        List<Callable<Void>> tasks = new ArrayList<>();
+        items.forEach(item -> tasks.add(() -> work.apply(item)));
+        for (Future<Void> done : pool.invokeAll(tasks)) {
+            get(done);
+        }
+    }
+
+    private static <T> T get(Future<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /**
+     * A generator of its own for one part of the run, drawn from the seed through SplittableRandom's mixing:
+     * {@code new Random(seed + i)} for neighbouring {@code i} start with nearly the same numbers.
+     */
+    static Random random(long... parts) {
+        long seed = SEED;
+        for (long part : parts) {
+            seed = new SplittableRandom(seed ^ part).nextLong();
+        }
+        return new Random(seed);
+    }
+
+    private static long seed() {
+        String given = System.getProperty("soak.seed");
+        return given == null || given.isBlank() ? new SecureRandom().nextLong() : Long.parseLong(given.strip());
+    }
+}
