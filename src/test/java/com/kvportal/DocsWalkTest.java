@@ -77,6 +77,11 @@ class DocsWalkTest extends IntegrationTest {
         skipped.forEach(b ->
                 summary.append("\n    skipped ").append(b.where()).append(": ").append(b.why()));
         SUMMARY.put(ROOT.relativize(file).toString(), summary.toString());
+        if (file.equals(ROOT.resolve("README.md"))) {
+            assertThat(ownRuns)
+                    .as("the README's first walk is a runnable shell block")
+                    .isTrue();
+        }
         if (!ownRuns) {
             return;
         }
