@@ -2,7 +2,7 @@
 # jar started on loopback, an account with a bulk project, keys inserted straight into api_keys, and a case's figures
 # as wrk and as the service saw them. The caller sets DATA (a temporary directory), PGBIN, PG_PORT, KEYS_DIR.
 
-# every actuator endpoint but health needs it (README, "Metrics")
+# every actuator endpoint but health needs it (docs/operations.md, "Metrics")
 METRICS_TOKEN=${METRICS_TOKEN:-bench-metrics-token}
 
 as_postgres() { runuser -u postgres -- "$@"; }

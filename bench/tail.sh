@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the tail at a million keys comes from (README, "Benchmarks"). One PostgreSQL 15 server process with 10 k and
+# Where the tail at a million keys comes from (bench/README.md). One PostgreSQL 15 server process with 10 k and
 # 1 M keys; for each set of JVM options given, one instance that preloads them all, WARM seconds (default 40) of
 # warm-up, then ROUNDS rounds (default 2) of three cases of SECS seconds (default 8) on that one instance:
 #   10k          10 k keys at random;
