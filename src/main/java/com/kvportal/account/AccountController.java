@@ -35,6 +35,7 @@ class AccountController {
 
     private final Accounts accounts;
     private final CsrfTokenRepository csrfTokens;
+    private final CustomerSessions sessions;
 
     record SignedIn(UUID customerId, UUID organizationId, UUID projectId) {
         static SignedIn of(Caller caller) {
@@ -145,6 +146,7 @@ class AccountController {
     /** A new session id and a new CSRF token at every sign-in. */
     private void startSession(Caller caller, HttpServletRequest request, HttpServletResponse response) {
         SessionCaller.signIn(request, caller);
+        sessions.started(request, caller.customerId());
         csrfTokens.saveToken(csrfTokens.generateToken(request), request, response);
     }
 }

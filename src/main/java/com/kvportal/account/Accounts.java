@@ -110,6 +110,8 @@ public class Accounts {
     public record SessionView(
             UUID customerId,
             String email,
+            @Schema(description = "Whether the customer opened the verification link sent to the address.")
+                    boolean emailVerified,
             @Schema(description = "The current organization: the active project's.") UUID organizationId,
             @Schema(description = "The active project.") UUID projectId,
             @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects) {}
@@ -190,7 +192,13 @@ public class Accounts {
                 .stream()
                         .map(p -> new ProjectRef(p.id(), p.organizationId(), p.name()))
                         .toList();
-        return new SessionView(caller.customerId(), email, caller.organizationId(), caller.projectId(), reach);
+        return new SessionView(
+                caller.customerId(),
+                email,
+                customers.emailVerified(caller.customerId()),
+                caller.organizationId(),
+                caller.projectId(),
+                reach);
     }
 
     Caller switchProject(Caller caller, ProjectSelection selection) {

@@ -35,9 +35,20 @@ class SecurityConfig {
     /** GitHub secret scanning reports leaked keys here; its ECDSA signature over the body is the credential. */
     private static final String LEAKED_KEYS_PATH = "/api/v1/security/leaked-keys";
 
+    /** Calls whose credential is the token of a mailed link (or that send one); JSON only, like signup. */
+    private static final Set<String> MAIL_LINKS = Set.of(
+            "/api/v1/auth/verify-email",
+            "/api/v1/auth/password-reset",
+            "/api/v1/auth/password-reset/confirm",
+            "/api/v1/auth/email-change/confirm");
+
     private static final String[] PUBLIC = {
         "/api/v1/auth/signup",
         "/api/v1/auth/login",
+        "/api/v1/auth/verify-email",
+        "/api/v1/auth/password-reset",
+        "/api/v1/auth/password-reset/confirm",
+        "/api/v1/auth/email-change/confirm",
         CallerFilter.VERIFY_PATH,
         CallerFilter.USAGE_REPORTING_PATH,
         "/api/v1/billing/webhook",
@@ -53,6 +64,7 @@ class SecurityConfig {
         "/api/v1/projects/**",
         "/api/v1/session/**",
         "/api/v1/auth/logout",
+        "/api/v1/account/**",
         "/api/v1/billing/**",
         "/api/v1/usage",
         "/api/v1/usage/periods",
@@ -145,6 +157,7 @@ class SecurityConfig {
         return !SAFE_METHODS.contains(request.getMethod())
                 && request.getHeader("Authorization") == null
                 && !CSRF_EXEMPT.contains(request.getRequestURI())
+                && !MAIL_LINKS.contains(request.getRequestURI())
                 && !request.getRequestURI().startsWith("/sandbox/")
                 && SessionCaller.of(request).isPresent();
     }

@@ -71,6 +71,11 @@ public final class ProblemCatalogue {
                     RETRY_AFTER,
                     "2"),
             entry(
+                    "email_already_verified",
+                    HttpStatus.CONFLICT,
+                    "The customer's email address is verified already: no new link is sent.",
+                    "The email address is verified already."),
+            entry(
                     "email_taken",
                     HttpStatus.CONFLICT,
                     "An account with this email address (case-insensitive) exists.",
@@ -145,10 +150,20 @@ public final class ProblemCatalogue {
                     "No project with this id in the customer's organizations.",
                     "No project with this id in your organizations."),
             entry(
+                    "reauthentication_failed",
+                    HttpStatus.FORBIDDEN,
+                    "The current password sent to confirm a change is wrong.",
+                    "The current password is wrong."),
+            entry(
                     "session_required",
                     HttpStatus.BAD_REQUEST,
                     "An API key is bound to its project; switching projects needs a session.",
                     "An API key is bound to its project; switching projects needs a signed-in session."),
+            entry(
+                    "session_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No session of the customer with this id (also an ended one).",
+                    "No session of yours with this id."),
             entry(
                     "signature_invalid",
                     HttpStatus.BAD_REQUEST,
@@ -164,6 +179,11 @@ public final class ProblemCatalogue {
                     HttpStatus.BAD_REQUEST,
                     "The free tier cannot be bought.",
                     "The free tier cannot be bought; it is what an organization has without one."),
+            entry(
+                    "token_invalid",
+                    HttpStatus.BAD_REQUEST,
+                    "The token of a mailed link is unknown, used, expired or replaced by a newer one.",
+                    "The link is not valid: it was used already, has expired or was replaced by a newer one."),
             entry(
                     "too_many_attempts",
                     HttpStatus.TOO_MANY_REQUESTS,
