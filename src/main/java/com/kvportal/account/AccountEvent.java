@@ -47,4 +47,12 @@ public sealed interface AccountEvent {
     /** @param how {@code one} (from the session list), {@code others} (every other session) */
     record SessionEnded(UUID customerId, String email, UUID organizationId, String how, int sessionsEnded)
             implements AccountEvent {}
+
+    record TotpEnabled(UUID customerId, String email, UUID organizationId) implements AccountEvent {}
+
+    record TotpDisabled(UUID customerId, String email, UUID organizationId) implements AccountEvent {}
+
+    /** A recovery code replaced the second step of a login; {@code remaining} are left unused. */
+    record RecoveryCodeUsed(UUID customerId, String email, UUID organizationId, int remaining)
+            implements AccountEvent {}
 }

@@ -360,7 +360,7 @@ class AccountSecurity {
      * The signed-in customer proves to know the password again. Wrong guesses count toward the address's login
      * lock, so that a stolen session cannot try passwords faster than a login can.
      */
-    private Customers.Credentials reauthenticate(Caller caller, @Nullable String password) {
+    Customers.Credentials reauthenticate(Caller caller, @Nullable String password) {
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         Optional<Duration> locked = throttle.attempt(customer.email());
         if (locked.isPresent()) {

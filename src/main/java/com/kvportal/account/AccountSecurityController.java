@@ -34,6 +34,7 @@ class AccountSecurityController {
 
     private final AccountSecurity security;
     private final CustomerSessions sessions;
+    private final TwoStepLogin twoStep;
 
     /** Longer than the work of a reset request for a known address takes, even on a busy machine. */
     static final Duration RESET_ANSWER_FLOOR = Duration.ofMillis(250);
@@ -184,6 +185,52 @@ class AccountSecurityController {
     @DeleteMapping("/api/v1/account/sessions")
     ResponseEntity<Void> endOtherSessions(Caller caller, HttpServletRequest request) {
         security.endOtherSessions(caller, request);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(
+            operationId = "setUpTotp",
+            summary = "Set up two-step login",
+            description = "A new TOTP secret (SHA-1, 6 digits, 30 s), its otpauth:// URI and QR code; not in force"
+                    + " until a first code confirms it.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"totp_already_enabled", "session_required"})
+    @PostMapping("/api/v1/account/totp")
+    TwoStepLogin.Setup setUpTotp(Caller caller) {
+        return twoStep.setup(caller);
+    }
+
+    @Operation(
+            operationId = "confirmTotp",
+            summary = "Turn two-step login on",
+            description = "A first code from the authenticator turns it on; the answer holds ten single-use recovery"
+                    + " codes, shown this once.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"400 invalid_code", "totp_already_enabled", "totp_not_started", "session_required"})
+    @PostMapping(path = "/api/v1/account/totp/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
+    TwoStepLogin.RecoveryCodes confirmTotp(Caller caller, @RequestBody TwoStepLogin.Code body) {
+        return twoStep.confirm(caller, body);
+    }
+
+    @Operation(
+            operationId = "disableTotp",
+            summary = "Turn two-step login off",
+            description = "Needs the current password and a current code.")
+    @ApiContract(
+            success = 204,
+            credentials = Credential.PORTAL,
+            problems = {
+                "400 invalid_code",
+                "reauthentication_failed",
+                "totp_not_enabled",
+                "too_many_attempts",
+                "session_required"
+            })
+    @DeleteMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Void> disableTotp(Caller caller, @RequestBody TwoStepLogin.Disable body) {
+        twoStep.disable(caller, body);
         return ResponseEntity.noContent().build();
     }
 

@@ -145,6 +145,13 @@ public class Accounts {
 
     /** Not one transaction: a failed attempt is counted (and published) although the login fails. */
     Caller login(Login request) {
+        Caller caller = checkPassword(request);
+        loggedIn(caller);
+        return caller;
+    }
+
+    /** The first step of a login: the caller whose password this is, or the login's failure. */
+    Caller checkPassword(Login request) {
         String email = request.email() == null ? "" : request.email().strip();
         String password = request.password() == null ? "" : request.password();
         Optional<java.time.Duration> locked = throttle.attempt(email);
@@ -162,9 +169,16 @@ public class Accounts {
         throttle.succeeded(email);
         UUID customerId = customer.get().id();
         Project first = firstProject(customerId);
-        events.publishEvent(
-                new AccountEvent.LoggedIn(customerId, customer.get().email(), first.organizationId(), first.id()));
         return Caller.ofSession(customerId, first.organizationId(), first.id());
+    }
+
+    /** The login is complete (with its second step, if the customer has one). */
+    void loggedIn(Caller caller) {
+        events.publishEvent(new AccountEvent.LoggedIn(
+                caller.customerId(),
+                customers.emailOf(caller.customerId()).orElse(""),
+                caller.organizationId(),
+                caller.projectId()));
     }
 
     private void loginFailed(Customers.Credentials customer, String reason) {

@@ -85,6 +85,30 @@ class AccountSecurityAuditTrail {
                 Map.of("sessions", e.how(), "sessions_ended", e.sessionsEnded()));
     }
 
+    @EventListener
+    void totpEnabled(AccountEvent.TotpEnabled e) {
+        Party customer = customer(e.customerId(), e.email());
+        audit.record(e.organizationId(), "customer.totp_enabled", customer, customer, null, Map.of());
+    }
+
+    @EventListener
+    void totpDisabled(AccountEvent.TotpDisabled e) {
+        Party customer = customer(e.customerId(), e.email());
+        audit.record(e.organizationId(), "customer.totp_disabled", customer, customer, null, Map.of());
+    }
+
+    @EventListener
+    void recoveryCodeUsed(AccountEvent.RecoveryCodeUsed e) {
+        Party customer = customer(e.customerId(), e.email());
+        audit.record(
+                e.organizationId(),
+                "customer.recovery_code_used",
+                customer,
+                customer,
+                null,
+                Map.of("recovery_codes_left", e.remaining()));
+    }
+
     private static Party customer(UUID id, String email) {
         return new Party("customer", id.toString(), email);
     }

@@ -40,7 +40,8 @@ class SecurityConfig {
             "/api/v1/auth/verify-email",
             "/api/v1/auth/password-reset",
             "/api/v1/auth/password-reset/confirm",
-            "/api/v1/auth/email-change/confirm");
+            "/api/v1/auth/email-change/confirm",
+            "/api/v1/auth/login/totp");
 
     private static final String[] PUBLIC = {
         "/api/v1/auth/signup",
@@ -49,6 +50,7 @@ class SecurityConfig {
         "/api/v1/auth/password-reset",
         "/api/v1/auth/password-reset/confirm",
         "/api/v1/auth/email-change/confirm",
+        "/api/v1/auth/login/totp",
         CallerFilter.VERIFY_PATH,
         CallerFilter.USAGE_REPORTING_PATH,
         "/api/v1/billing/webhook",

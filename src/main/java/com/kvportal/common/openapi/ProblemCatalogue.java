@@ -93,6 +93,18 @@ public final class ProblemCatalogue {
                     CHALLENGE,
                     "Bearer error=\"invalid_token\""),
             entry(
+                    "invalid_code",
+                    HttpStatus.BAD_REQUEST,
+                    "The TOTP code is wrong, outside its window or used already.",
+                    "The code is wrong, expired or was used already."),
+            entry(
+                    "invalid_code",
+                    HttpStatus.UNAUTHORIZED,
+                    "The login's second step failed: the code is wrong, outside its window or used already.",
+                    "The code is wrong, expired or was used already.",
+                    CHALLENGE,
+                    "Bearer"),
+            entry(
                     "invalid_credentials",
                     HttpStatus.UNAUTHORIZED,
                     "The email address or the password is wrong (one answer for both).",
@@ -184,6 +196,21 @@ public final class ProblemCatalogue {
                     HttpStatus.BAD_REQUEST,
                     "The token of a mailed link is unknown, used, expired or replaced by a newer one.",
                     "The link is not valid: it was used already, has expired or was replaced by a newer one."),
+            entry(
+                    "totp_already_enabled",
+                    HttpStatus.CONFLICT,
+                    "Two-step login is on already.",
+                    "Two-step login is on already; turn it off first."),
+            entry(
+                    "totp_not_enabled",
+                    HttpStatus.CONFLICT,
+                    "Two-step login is off: there is nothing to turn off.",
+                    "Two-step login is off."),
+            entry(
+                    "totp_not_started",
+                    HttpStatus.CONFLICT,
+                    "No TOTP secret was set up to confirm.",
+                    "Set two-step login up first."),
             entry(
                     "too_many_attempts",
                     HttpStatus.TOO_MANY_REQUESTS,
