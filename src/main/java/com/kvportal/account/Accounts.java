@@ -240,6 +240,11 @@ public class Accounts {
         return project;
     }
 
+    /** Whether the customer opened the verification link sent to the current address (checkout needs it). */
+    public boolean emailVerified(UUID customerId) {
+        return customers.emailVerified(customerId);
+    }
+
     /** The email address of a customer, e.g. to name who acted in an audit line. */
     public Optional<String> emailOf(UUID customerId) {
         return customers.emailOf(customerId);

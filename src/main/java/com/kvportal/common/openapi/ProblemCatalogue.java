@@ -76,6 +76,11 @@ public final class ProblemCatalogue {
                     "The customer's email address is verified already: no new link is sent.",
                     "The email address is verified already."),
             entry(
+                    "email_unverified",
+                    HttpStatus.FORBIDDEN,
+                    "Checkout needs a verified email address: the customer has not opened the verification link.",
+                    "Verify your email address first: open the link we mailed you."),
+            entry(
                     "email_taken",
                     HttpStatus.CONFLICT,
                     "An account with this email address (case-insensitive) exists.",
