@@ -112,6 +112,7 @@ public class Accounts {
             String email,
             @Schema(description = "Whether the customer opened the verification link sent to the address.")
                     boolean emailVerified,
+            @Schema(description = "Whether two-step login (TOTP) is on.") boolean totpEnabled,
             @Schema(description = "The current organization: the active project's.") UUID organizationId,
             @Schema(description = "The active project.") UUID projectId,
             @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects) {}
@@ -210,6 +211,7 @@ public class Accounts {
                 caller.customerId(),
                 email,
                 customers.emailVerified(caller.customerId()),
+                customers.totpEnabled(caller.customerId()),
                 caller.organizationId(),
                 caller.projectId(),
                 reach);

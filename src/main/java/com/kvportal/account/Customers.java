@@ -78,6 +78,14 @@ class Customers {
                 .orElse(false);
     }
 
+    boolean totpEnabled(UUID customerId) {
+        return jdbc.sql("select totp_enabled_at is not null from customers where id = ?")
+                .param(customerId)
+                .query(Boolean.class)
+                .optional()
+                .orElse(false);
+    }
+
     void markEmailVerified(UUID customerId) {
         jdbc.sql("update customers set email_verified_at = coalesce(email_verified_at, now()) where id = ?")
                 .param(customerId)

@@ -95,11 +95,7 @@ class TwoStepLogin {
     }
 
     boolean enabled(UUID customerId) {
-        return jdbc.sql("select totp_enabled_at is not null from customers where id = ?")
-                .param(customerId)
-                .query(Boolean.class)
-                .optional()
-                .orElse(false);
+        return customers.totpEnabled(customerId);
     }
 
     /** Starts the intermediate session: a new session id, no caller, found (and ended) with the customer's. */

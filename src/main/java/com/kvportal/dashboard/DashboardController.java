@@ -32,6 +32,7 @@ class DashboardController {
     private final String keys = page("keys.html", "/dashboard");
     private final String billing = page("billing.html", "/dashboard/billing");
     private final String activity = page("activity.html", "/dashboard/activity");
+    private final String account = page("account.html", "/dashboard/account");
     // the pages that mailed links open (section 12 of the contract), and the request for a reset link
     private final String forgotPassword = page("forgot-password.html", "/forgot-password");
     private final String resetPassword = page("reset-password.html", "/reset-password");
@@ -68,6 +69,11 @@ class DashboardController {
     @GetMapping("/dashboard/activity")
     ResponseEntity<String> activity() {
         return html(activity);
+    }
+
+    @GetMapping("/dashboard/account")
+    ResponseEntity<String> account() {
+        return html(account);
     }
 
     @GetMapping({"/forgot-password", "/dashboard/forgot-password"})

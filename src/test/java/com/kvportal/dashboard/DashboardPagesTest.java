@@ -45,7 +45,8 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldServeTheScriptsAsJavaScriptAndTheStylesheetAsCss() {
-        for (String script : new String[] {"api", "ui", "shell", "auth", "keys", "billing", "activity", "recovery"}) {
+        for (String script :
+                new String[] {"api", "ui", "shell", "auth", "keys", "billing", "activity", "recovery", "account"}) {
             Api.Response asset = api().get("/assets/" + script + ".js");
 
             assertThat(asset.status()).as(script).isEqualTo(200);
