@@ -18,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param retryMax the longest wait between two attempts
  * @param retryFor how long a message is retried before it is given up (logged, kept in the outbox)
  * @param smtpTimeout connect and read timeout of one SMTP exchange
+ * @param deliver false: this instance queues messages but sends none (e.g. while the SMTP server moves; another
+ *     instance, or this one restarted, sends them)
  */
 @ConfigurationProperties("kvportal.mail")
 @Validated
@@ -28,7 +30,8 @@ record MailProperties(
         @DefaultValue("5s") @NotNull Duration retryInitial,
         @DefaultValue("15m") @NotNull Duration retryMax,
         @DefaultValue("48h") @NotNull Duration retryFor,
-        @DefaultValue("10s") @NotNull Duration smtpTimeout) {
+        @DefaultValue("10s") @NotNull Duration smtpTimeout,
+        @DefaultValue("true") boolean deliver) {
 
     static final String SMTP_URL = "kvportal.mail.smtp-url";
 

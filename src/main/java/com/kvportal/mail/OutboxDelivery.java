@@ -13,6 +13,7 @@ import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.mail.MailException;
+import org.springframework.mail.MailSendException;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -73,7 +74,7 @@ class OutboxDelivery implements DisposableBean {
 
     /** Delivers what is due soon, on the outbox's thread; calls while a run is queued add nothing. */
     void soon() {
-        if (queued.compareAndSet(false, true)) {
+        if (settings.deliver() && queued.compareAndSet(false, true)) {
             try {
                 worker.execute(() -> {
                     queued.set(false);
@@ -104,10 +105,16 @@ class OutboxDelivery implements DisposableBean {
         }
     }
 
-    /** @return whether to go on with another batch */
+    /**
+     * Sends the due batch over one SMTP connection. A message the server refused waits out its backoff; when the
+     * server could not be reached at all, every message of the batch does, and the run ends.
+     *
+     * @return whether to go on with another batch
+     */
     private boolean deliverBatch() {
         List<Outbox.Pending> due = outbox.claimDue(BATCH, settings.retryFor());
-        boolean anySent = false;
+        List<Outbox.Pending> sending = new java.util.ArrayList<>();
+        List<MimeMessage> messages = new java.util.ArrayList<>();
         for (Outbox.Pending message : due) {
             if (message.expired()) {
                 log.error(
@@ -120,28 +127,56 @@ class OutboxDelivery implements DisposableBean {
                 continue;
             }
             try {
-                sender.send(mime(message));
-                outbox.sent(message.id());
-                anySent = true;
-                if (message.attempts() > 0) {
-                    // it failed before and passes now: what waits out a backoff is sent without waiting
-                    outbox.retryWaitingNow();
-                }
-            } catch (MailException | MessagingException e) {
-                Duration wait = backoff(message.attempts());
-                String why = reason(e);
-                log.warn(
-                        "Mail outbox: sending {} failed (attempt {}), next attempt in {} ms: {}",
-                        message.messageId(),
-                        message.attempts() + 1,
-                        wait.toMillis(),
-                        why);
-                outbox.failed(message.id(), wait, why);
-                // the server is likely down: the rest of the batch waits for the next run
-                return false;
+                messages.add(mime(message));
+                sending.add(message);
+            } catch (MessagingException e) {
+                failed(message, e);
             }
         }
-        return anySent && due.size() == BATCH;
+        if (messages.isEmpty()) {
+            return false;
+        }
+        java.util.Map<Object, Exception> refused = java.util.Map.of();
+        try {
+            sender.send(messages.toArray(MimeMessage[]::new));
+        } catch (MailSendException e) {
+            refused = e.getFailedMessages();
+        } catch (MailException e) {
+            // e.g. authentication: nothing went out
+            refused = new java.util.IdentityHashMap<>();
+            for (MimeMessage message : messages) {
+                refused.put(message, e);
+            }
+        }
+        boolean anySent = false;
+        boolean anyRetried = false;
+        for (int i = 0; i < sending.size(); i++) {
+            Exception failure = refused.get(messages.get(i));
+            if (failure == null) {
+                outbox.sent(sending.get(i).id());
+                anySent = true;
+                anyRetried |= sending.get(i).attempts() > 0;
+            } else {
+                failed(sending.get(i), failure);
+            }
+        }
+        if (anyRetried) {
+            // a message that failed before passes now: what waits out a backoff is sent without waiting
+            outbox.retryWaitingNow();
+        }
+        return anySent && refused.isEmpty() && due.size() == BATCH;
+    }
+
+    private void failed(Outbox.Pending message, Exception e) {
+        Duration wait = backoff(message.attempts());
+        String why = reason(e);
+        log.warn(
+                "Mail outbox: sending {} failed (attempt {}), next attempt in {} ms: {}",
+                message.messageId(),
+                message.attempts() + 1,
+                wait.toMillis(),
+                why);
+        outbox.failed(message.id(), wait, why);
     }
 
     private MimeMessage mime(Outbox.Pending message) throws MessagingException {

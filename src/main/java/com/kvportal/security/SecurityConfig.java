@@ -35,8 +35,11 @@ class SecurityConfig {
     /** GitHub secret scanning reports leaked keys here; its ECDSA signature over the body is the credential. */
     private static final String LEAKED_KEYS_PATH = "/api/v1/security/leaked-keys";
 
-    /** Calls whose credential is the token of a mailed link (or that send one); JSON only, like signup. */
-    private static final Set<String> MAIL_LINKS = Set.of(
+    /**
+     * CSRF-exempt and public: calls whose credential is a mailed link's token, the request for a reset link, and a
+     * login's second step (its intermediate session carries no caller). JSON only, like signup.
+     */
+    private static final Set<String> TOKEN_CALLS = Set.of(
             "/api/v1/auth/verify-email",
             "/api/v1/auth/password-reset",
             "/api/v1/auth/password-reset/confirm",
@@ -159,7 +162,7 @@ class SecurityConfig {
         return !SAFE_METHODS.contains(request.getMethod())
                 && request.getHeader("Authorization") == null
                 && !CSRF_EXEMPT.contains(request.getRequestURI())
-                && !MAIL_LINKS.contains(request.getRequestURI())
+                && !TOKEN_CALLS.contains(request.getRequestURI())
                 && !request.getRequestURI().startsWith("/sandbox/")
                 && SessionCaller.of(request).isPresent();
     }
