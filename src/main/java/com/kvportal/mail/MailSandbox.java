@@ -4,9 +4,11 @@ import com.icegreen.greenmail.store.FolderException;
 import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import com.kvportal.common.AppBaseUrl;
 import java.time.Duration;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -15,7 +17,8 @@ import org.springframework.stereotype.Component;
  * The mail sandbox's SMTP server: GreenMail on 127.0.0.1 at a free port, started with the service while {@code
  * SMTP_URL} is unset. The outbox sends to it over SMTP like to any other server; each message it accepts is written
  * to the shared {@link SandboxMailbox} before the SMTP exchange completes, so a message the outbox counts as sent is
- * one that every instance's sandbox shows.
+ * one that every instance's sandbox shows. It runs where the payment sandbox may: on a loopback base URL, or
+ * anywhere with {@code SANDBOX=on}; elsewhere the service refuses to start without {@code SMTP_URL}.
  */
 @Slf4j
 @Component
@@ -27,7 +30,15 @@ class MailSandbox implements DisposableBean {
     private final GreenMail server;
     private final GreenMailUser sink;
 
-    MailSandbox(SandboxMailbox mailbox) {
+    MailSandbox(
+            SandboxMailbox mailbox,
+            AppBaseUrl baseUrl,
+            @Value("${kvportal.sandbox.mode:}") String sandboxMode,
+            @Value("${kvportal.payment.stripe-secret-key:}") String stripeSecretKey) {
+        if (!stripeSecretKey.isBlank()) {
+            // without Stripe the payment sandbox runs, and its own start-up check applies the same rule
+            refuseUnlessLocal(baseUrl.isLoopback(), sandboxMode, baseUrl.get());
+        }
         ServerSetup setup = new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort();
         // GreenMail's default of 2 s is short for a busy machine at start-up
         setup.setServerStartupTimeout(STARTUP_TIMEOUT.toMillis());
@@ -63,5 +74,15 @@ class MailSandbox implements DisposableBean {
     @Override
     public void destroy() {
         server.stop();
+    }
+
+    /** The mail sandbox's rule of where it may run, the payment sandbox's: loopback, or {@code SANDBOX=on}. */
+    static void refuseUnlessLocal(boolean loopback, String sandboxMode, String baseUrl) {
+        if (!loopback && !"on".equals(sandboxMode)) {
+            throw new IllegalStateException("SMTP_URL is not set, so mail would go to the built-in mail sandbox, but "
+                    + "APP_BASE_URL (" + baseUrl + ") is not a loopback address. Set SMTP_URL "
+                    + "(smtp://user:pass@host:587?starttls=required) to send real mail, or SANDBOX=on to run the "
+                    + "sandboxes there anyway (a demo or test environment).");
+        }
     }
 }
