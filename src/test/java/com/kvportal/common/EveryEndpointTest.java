@@ -36,20 +36,24 @@ class EveryEndpointTest extends IntegrationTest {
     private static final Set<String> PROVIDER_PAYLOADS = Set.of("receiveProviderEvent", "reportLeakedKeys");
 
     /** A body each operation takes as far as its fields go (what it then does with them does not matter here). */
-    private static final Map<String, String> VALID_BODIES = Map.of(
-            "signUp",
-                    "{\"email\":\"walk-" + UUID.randomUUID() + "@example.com\",\"password\":\"correct horse battery\"}",
-            "logIn", "{\"email\":\"nobody@example.com\",\"password\":\"correct horse battery\"}",
-            "switchProject", "{\"project_id\":\"" + UUID.randomUUID() + "\"}",
-            "createProject", "{\"name\":\"walk\"}",
-            "createApiKey", "{\"name\":\"walk\"}",
-            "updateApiKey", "{\"name\":\"walk\"}",
-            "rollApiKey", "{\"grace_seconds\":0}",
-            "startCheckout", "{\"tier\":\"pro\"}",
-            "reportStorage",
+    private static final Map<String, String> VALID_BODIES = Map.ofEntries(
+            Map.entry(
+                    "signUp",
+                    "{\"email\":\"walk-" + UUID.randomUUID()
+                            + "@example.com\",\"password\":\"correct horse battery\"}"),
+            Map.entry("logIn", "{\"email\":\"nobody@example.com\",\"password\":\"correct horse battery\"}"),
+            Map.entry("switchProject", "{\"project_id\":\"" + UUID.randomUUID() + "\"}"),
+            Map.entry("createProject", "{\"name\":\"walk\"}"),
+            Map.entry("createApiKey", "{\"name\":\"walk\"}"),
+            Map.entry("updateApiKey", "{\"name\":\"walk\"}"),
+            Map.entry("rollApiKey", "{\"grace_seconds\":0}"),
+            Map.entry("startCheckout", "{\"tier\":\"pro\"}"),
+            Map.entry(
+                    "reportStorage",
                     "{\"samples\":[{\"id\":\"walk\",\"project_id\":\"" + UUID.randomUUID()
-                            + "\",\"bytes\":1,\"at\":\"2026-01-01T00:00:00Z\"}]}",
-            "receiveProviderEvent", "{\"id\":\"evt_walk\",\"type\":\"ping\"}");
+                            + "\",\"bytes\":1,\"at\":\"2026-01-01T00:00:00Z\"}]}"),
+            Map.entry("putUsageLimits", "{\"storage_cap_bytes\":null}"),
+            Map.entry("receiveProviderEvent", "{\"id\":\"evt_walk\",\"type\":\"ping\"}"));
 
     private record Operation(String method, String template, String id, JsonNode spec) {}
 
