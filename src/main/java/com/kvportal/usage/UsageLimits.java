@@ -31,8 +31,9 @@ public record UsageLimits(
                 @Nullable
                 Long storageCapBytes,
         @Schema(
-                        description = "Writes are refused once the projected overage reaches it, and the overage"
-                                + " billed for one period never exceeds it; null: no cap. Plans with overage only.",
+                        description = "Writes above the allowance are refused once the period's projected overage"
+                                + " reaches it, and the overage billed for one period never exceeds it (0: writes"
+                                + " stop at the allowance, no overage billed); null: no cap. Plans with overage only.",
                         minimum = "0",
                         nullable = true)
                 @Nullable
