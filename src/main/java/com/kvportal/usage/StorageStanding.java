@@ -24,11 +24,13 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
 
 /**
- * Each organization's plan and current storage, answered from memory so that verify pays no database round trip
- * for them. A background refresh reads, every {@code kvportal.usage.refresh-interval} (1 s), only what changed: the
- * samples committed since its last snapshot and the plans of organizations whose subscriptions changed, so the
- * answers lag accepted samples and plan changes by about that interval (samples accepted by this instance count at
- * once).
+ * Each organization's plan, current storage and usage limits, answered from memory so that verify pays no database
+ * round trip for them. A background refresh reads, every {@code kvportal.usage.refresh-interval} (1 s), only what
+ * changed: the samples and the limits committed since its last snapshot and the plans of organizations whose
+ * subscriptions changed, so the answers lag accepted samples, limits and plan changes by about that interval (samples
+ * accepted by this instance count at once). For an organization with an overage cap above 0 it also keeps the
+ * period's projected overage, redone in the background when its storage, plan or limits change (and every minute,
+ * for a period that rolls over): the projection of today's storage held to the period end changes only then.
  */
 @Service
 public class StorageStanding implements SmartLifecycle {
