@@ -40,7 +40,11 @@ async function main() {
     const submit = form.querySelector('button[type="submit"]');
     const signedIn = await busy(submit, login ? 'Logging in…' : 'Creating account…', async () => {
       try {
-        await api('POST', login ? '/api/v1/auth/login' : '/api/v1/auth/signup', body, { expectUnauthenticated: true });
+        const answer = await api('POST', login ? '/api/v1/auth/login' : '/api/v1/auth/signup', body, { expectUnauthenticated: true });
+        if (answer && answer.mfa_required) {
+          secondStep(login);
+          return false;
+        }
         return true;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -61,6 +65,38 @@ async function main() {
   } catch (error) {
     // not signed in (401) or the service is unreachable: stay on this page
   }
+}
+
+/** Two-step login: the password was right, the authenticator's code (or a recovery code) is due. */
+function secondStep(login) {
+  const form = document.getElementById('totp-form');
+  login.hidden = true;
+  form.hidden = false;
+  document.getElementById('code').focus();
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const value = String(new FormData(form).get('code') || '').trim();
+    const body = /^\d{6}$/.test(value) ? { code: value } : { recovery_code: value };
+    const done = await busy(document.getElementById('totp-submit'), 'Verifying…', async () => {
+      try {
+        await api('POST', '/api/v1/auth/login/totp', body, { expectUnauthenticated: true });
+        return true;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === 'unauthenticated' || error.code === 'too_many_attempts') {
+          // the intermediate session is over: start again with the password
+          form.hidden = true;
+          login.hidden = false;
+          showErrors(login, error);
+        } else {
+          showErrors(form, error, { invalid_code: 'code' });
+        }
+        return false;
+      }
+    });
+    if (done) location.replace(destination());
+  });
 }
 
 function waitText(retryAfter) {

@@ -14,6 +14,7 @@ export async function startShell({ onProjectChange }) {
   email.textContent = session.email;
   email.title = session.email;
   renderProjects(select, session);
+  if (!session.email_verified) verificationBanner(session);
 
   select.addEventListener('change', async () => {
     const projectId = select.value;
@@ -56,6 +57,25 @@ export async function startShell({ onProjectChange }) {
       return project ? project.name : '';
     },
   };
+}
+
+/** While the address is unverified: a banner above the page, with a way to get a new link. */
+function verificationBanner(session) {
+  const banner = el('div', { id: 'verify-banner' });
+  const main = document.getElementById('main');
+  main.insertBefore(banner, main.firstChild);
+  const resend = el('button', { type: 'button', class: 'btn btn-secondary btn-small', id: 'resend-verification' }, 'Send a new link');
+  showAlert(banner, 'warning', 'Please verify ' + session.email + ': open the link we mailed you. Upgrading needs a verified address.', resend);
+  resend.addEventListener('click', async () => {
+    await busy(resend, 'Sending…', async () => {
+      try {
+        await api('POST', '/api/v1/account/verification-email');
+        showAlert(banner, 'info', 'A new link is on its way to ' + session.email + '.');
+      } catch (error) {
+        showAlert(banner, 'error', messageOf(error, 'The link could not be sent.'));
+      }
+    });
+  });
 }
 
 function renderProjects(select, session) {

@@ -1,5 +1,6 @@
 package com.kvportal.account;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.security.Caller;
@@ -13,6 +14,7 @@ import jakarta.validation.Valid;
 import java.util.List;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -35,10 +37,30 @@ class AccountController {
 
     private final Accounts accounts;
     private final CsrfTokenRepository csrfTokens;
+    private final CustomerSessions sessions;
+    private final TwoStepLogin twoStep;
 
     record SignedIn(UUID customerId, UUID organizationId, UUID projectId) {
         static SignedIn of(Caller caller) {
             return new SignedIn(caller.customerId(), caller.organizationId(), caller.projectId());
+        }
+    }
+
+    /** A login's answer: the signup's ids, or, with two-step login on, only {@code mfa_required: true}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record LoginAnswer(
+            @Schema(description = "Absent while the second step is due.") @Nullable UUID customerId,
+            @Schema(description = "Absent while the second step is due.") @Nullable UUID organizationId,
+            @Schema(description = "Absent while the second step is due.") @Nullable UUID projectId,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "True: send the second step to POST /api/v1/auth/login/totp.")
+                    boolean mfaRequired) {
+
+        static final LoginAnswer SECOND_STEP_DUE = new LoginAnswer(null, null, null, true);
+
+        static LoginAnswer of(Caller caller) {
+            return new LoginAnswer(caller.customerId(), caller.organizationId(), caller.projectId(), false);
         }
     }
 
@@ -73,10 +95,34 @@ class AccountController {
             credentials = {},
             problems = {"invalid_credentials", "too_many_attempts", "too_many_requests"})
     @PostMapping(path = "/api/v1/auth/login", consumes = MediaType.APPLICATION_JSON_VALUE)
-    SignedIn login(@Valid @RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
-        Caller caller = accounts.login(body);
+    LoginAnswer login(
+            @Valid @RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
+        Caller caller = accounts.checkPassword(body);
+        if (twoStep.enabled(caller.customerId())) {
+            twoStep.begin(request, caller);
+            return LoginAnswer.SECOND_STEP_DUE;
+        }
+        accounts.loggedIn(caller);
         startSession(caller, request, response);
-        return SignedIn.of(caller);
+        return LoginAnswer.of(caller);
+    }
+
+    @Operation(
+            operationId = "logInSecondStep",
+            summary = "Complete a login with its second step",
+            description = "After a login answered `mfa_required: true`: the authenticator's code (each accepted once)"
+                    + " or one of the recovery codes. Five wrong codes end the intermediate session and lock the"
+                    + " address as five wrong passwords do.")
+    @ApiContract(
+            credentials = {},
+            problems = {"401 invalid_code", "unauthenticated", "too_many_attempts"})
+    @PostMapping(path = "/api/v1/auth/login/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
+    LoginAnswer loginSecondStep(
+            @RequestBody TwoStepLogin.SecondStep body, HttpServletRequest request, HttpServletResponse response) {
+        Caller caller = twoStep.complete(request, body);
+        accounts.loggedIn(caller);
+        startSession(caller, request, response);
+        return LoginAnswer.of(caller);
     }
 
     @Operation(
@@ -146,6 +192,7 @@ class AccountController {
     /** A new session id and a new CSRF token at every sign-in. */
     private void startSession(Caller caller, HttpServletRequest request, HttpServletResponse response) {
         SessionCaller.signIn(request, caller);
+        sessions.started(request, caller.customerId());
         csrfTokens.saveToken(csrfTokens.generateToken(request), request, response);
     }
 }

@@ -26,4 +26,33 @@ public sealed interface AccountEvent {
             implements AccountEvent {}
 
     record ProjectCreated(UUID organizationId, UUID projectId, String name) implements AccountEvent {}
+
+    /** The customer opened the verification link sent to {@code email}. */
+    record EmailVerified(UUID customerId, String email, UUID organizationId) implements AccountEvent {}
+
+    /** A reset link went to a known address (requests for unknown ones belong to no organization). */
+    record PasswordResetRequested(UUID customerId, String email, UUID organizationId) implements AccountEvent {}
+
+    /** The password was set through a reset link; every session of the customer ended. */
+    record PasswordReset(UUID customerId, String email, UUID organizationId, int sessionsEnded)
+            implements AccountEvent {}
+
+    /** The signed-in customer changed the password; the other sessions ended. */
+    record PasswordChanged(UUID customerId, String email, UUID organizationId, int sessionsEnded)
+            implements AccountEvent {}
+
+    record EmailChanged(UUID customerId, String previousEmail, String email, UUID organizationId)
+            implements AccountEvent {}
+
+    /** @param how {@code one} (from the session list), {@code others} (every other session) */
+    record SessionEnded(UUID customerId, String email, UUID organizationId, String how, int sessionsEnded)
+            implements AccountEvent {}
+
+    record TotpEnabled(UUID customerId, String email, UUID organizationId) implements AccountEvent {}
+
+    record TotpDisabled(UUID customerId, String email, UUID organizationId) implements AccountEvent {}
+
+    /** A recovery code replaced the second step of a login; {@code remaining} are left unused. */
+    record RecoveryCodeUsed(UUID customerId, String email, UUID organizationId, int remaining)
+            implements AccountEvent {}
 }

@@ -47,10 +47,17 @@ final class AccountProblems {
 
     static final class SessionRequired extends ProblemException {
         SessionRequired() {
-            super(
-                    HttpStatus.BAD_REQUEST,
-                    "session_required",
-                    "An API key is bound to its project; switching projects needs a signed-in session.");
+            this("An API key is bound to its project; switching projects needs a signed-in session.");
+        }
+
+        SessionRequired(String detail) {
+            super(HttpStatus.BAD_REQUEST, "session_required", detail);
+        }
+    }
+
+    static final class SessionNotFound extends ProblemException {
+        SessionNotFound() {
+            super(HttpStatus.NOT_FOUND, "session_not_found", "No session of yours with this id.");
         }
     }
 }

@@ -120,6 +120,9 @@ public class Accounts {
     public record SessionView(
             UUID customerId,
             String email,
+            @Schema(description = "Whether the customer opened the verification link sent to the address.")
+                    boolean emailVerified,
+            @Schema(description = "Whether two-step login (TOTP) is on.") boolean totpEnabled,
             @Schema(description = "The current organization: the active project's.") UUID organizationId,
             @Schema(description = "The active project.") UUID projectId,
             @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects) {}
@@ -153,6 +156,13 @@ public class Accounts {
 
     /** Not one transaction: a failed attempt is counted (and published) although the login fails. */
     Caller login(Login request) {
+        Caller caller = checkPassword(request);
+        loggedIn(caller);
+        return caller;
+    }
+
+    /** The first step of a login: the caller whose password this is, or the login's failure. */
+    Caller checkPassword(Login request) {
         String email = request.email() == null ? "" : request.email().strip();
         String password = request.password() == null ? "" : request.password();
         Optional<java.time.Duration> locked = throttle.attempt(email);
@@ -170,9 +180,16 @@ public class Accounts {
         throttle.succeeded(email);
         UUID customerId = customer.get().id();
         Project first = firstProject(customerId);
-        events.publishEvent(
-                new AccountEvent.LoggedIn(customerId, customer.get().email(), first.organizationId(), first.id()));
         return Caller.ofSession(customerId, first.organizationId(), first.id());
+    }
+
+    /** The login is complete (with its second step, if the customer has one). */
+    void loggedIn(Caller caller) {
+        events.publishEvent(new AccountEvent.LoggedIn(
+                caller.customerId(),
+                customers.emailOf(caller.customerId()).orElse(""),
+                caller.organizationId(),
+                caller.projectId()));
     }
 
     private void loginFailed(Customers.Credentials customer, String reason) {
@@ -200,7 +217,14 @@ public class Accounts {
                 .stream()
                         .map(p -> new ProjectRef(p.id(), p.organizationId(), p.name()))
                         .toList();
-        return new SessionView(caller.customerId(), email, caller.organizationId(), caller.projectId(), reach);
+        return new SessionView(
+                caller.customerId(),
+                email,
+                customers.emailVerified(caller.customerId()),
+                customers.totpEnabled(caller.customerId()),
+                caller.organizationId(),
+                caller.projectId(),
+                reach);
     }
 
     Caller switchProject(Caller caller, ProjectSelection selection) {
@@ -226,6 +250,11 @@ public class Accounts {
         Project project = projects.insert(UUID.randomUUID(), caller.organizationId(), name);
         events.publishEvent(new AccountEvent.ProjectCreated(caller.organizationId(), project.id(), project.name()));
         return project;
+    }
+
+    /** Whether the customer opened the verification link sent to the current address (checkout needs it). */
+    public boolean emailVerified(UUID customerId) {
+        return customers.emailVerified(customerId);
     }
 
     /** The email address of a customer, e.g. to name who acted in an audit line. */

@@ -61,4 +61,47 @@ class Customers {
                 .query(Organization.class)
                 .optional();
     }
+
+    /** The customer's row, locked until the end of the transaction. */
+    Optional<Credentials> lock(UUID customerId) {
+        return jdbc.sql("select id, email, password_hash from customers where id = ? for update")
+                .param(customerId)
+                .query(Credentials.class)
+                .optional();
+    }
+
+    boolean emailVerified(UUID customerId) {
+        return jdbc.sql("select email_verified_at is not null from customers where id = ?")
+                .param(customerId)
+                .query(Boolean.class)
+                .optional()
+                .orElse(false);
+    }
+
+    boolean totpEnabled(UUID customerId) {
+        return jdbc.sql("select totp_enabled_at is not null from customers where id = ?")
+                .param(customerId)
+                .query(Boolean.class)
+                .optional()
+                .orElse(false);
+    }
+
+    void markEmailVerified(UUID customerId) {
+        jdbc.sql("update customers set email_verified_at = coalesce(email_verified_at, now()) where id = ?")
+                .param(customerId)
+                .update();
+    }
+
+    void setPasswordHash(UUID customerId, String passwordHash) {
+        jdbc.sql("update customers set password_hash = ? where id = ?")
+                .params(passwordHash, customerId)
+                .update();
+    }
+
+    /** A new address, verified by the link that confirmed it. */
+    void setVerifiedEmail(UUID customerId, String email) {
+        jdbc.sql("update customers set email = ?, email_verified_at = now() where id = ?")
+                .params(email, customerId)
+                .update();
+    }
 }

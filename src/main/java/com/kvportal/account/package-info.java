@@ -2,7 +2,7 @@
  * Customers, organizations, projects and sessions: signup, login with throttling, the active project.
  * {@link com.kvportal.account.Accounts} is the feature's public surface.
  */
-@ApplicationModule(allowedDependencies = {"common", "security"})
+@ApplicationModule(allowedDependencies = {"common", "mail", "security"})
 @NullMarked
 package com.kvportal.account;
 

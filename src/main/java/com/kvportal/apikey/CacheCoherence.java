@@ -25,7 +25,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps {@link KeyCache} coherent across instances with Chubby's cache leases (README, "Verify from memory"):
+ * Keeps {@link KeyCache} coherent across instances with Chubby's cache leases (docs/design.md, "The key cache"):
  *
  * <ul>
  *   <li>a lease row, renewed every T/3 on a dedicated connection; the cache is trusted until T minus the safety

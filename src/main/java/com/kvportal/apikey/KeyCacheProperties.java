@@ -5,8 +5,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Verify's in-memory key cache and the lease protocol that keeps it coherent across instances (README,
- * "Verify from memory").
+ * Verify's in-memory key cache and the lease protocol that keeps it coherent across instances (docs/design.md,
+ * "The key cache").
  *
  * @param lease T: how long a lease lasts on the database's clock; renewed every T/3, and the longest a narrowing
  *     change waits for the acknowledgements of the other instances

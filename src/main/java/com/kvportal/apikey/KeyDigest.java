@@ -5,7 +5,7 @@ import java.util.HexFormat;
 
 /**
  * The SHA-256 digest of a raw key: what the database stores and looks keys up by. Held as four longs rather than
- * an array, so that a cached key's digest is one small object (README, "Verify from memory": heap per key).
+ * an array, so that a cached key's digest is one small object (docs/design.md, "The key cache": heap per key).
  */
 record KeyDigest(long first, long second, long third, long fourth) {
 

@@ -11,8 +11,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * expiry, the end of a roll's grace, a leaked key's revocation. It is called inside the transaction that wrote the
  * narrower state, after the write: it writes the key's invalidation into the same transaction, and once that
  * transaction has committed, it waits until every instance dropped the key from memory or lost its lease (at most
- * the lease duration T) before control returns to the request, which answers only then (README, "Verify from
- * memory").
+ * the lease duration T) before control returns to the request, which answers only then (docs/design.md, "The key
+ * cache").
  */
 @Component
 @RequiredArgsConstructor

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The row verify loads in its one query: everything needed to accept or refuse a key.
  *
- * <p>Every cached key is one of these, so it is kept small (README, "Verify from memory": heap per key): the key's
+ * <p>Every cached key is one of these, so it is kept small (docs/design.md, "The key cache": heap per key): the key's
  * own id in two longs, its expiry in epoch seconds (expiry is stored in whole seconds), and what many keys share,
  * their customer's, project's and organization's ids and their permission list, interned: one object for every key
  * that holds the same value, instead of one per key as the driver reads them.

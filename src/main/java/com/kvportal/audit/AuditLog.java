@@ -42,6 +42,9 @@ public class AuditLog {
 
     static final Party SYSTEM = new Party("system", null, "kv-portal");
 
+    /** Someone not signed in, e.g. who asked for a password reset link. */
+    static final Party ANONYMOUS = new Party("system", "anonymous", "not signed in");
+
     private final StoredAuditEvents events;
     private final Accounts accounts;
     private final ApiKeys apiKeys;

@@ -92,7 +92,13 @@ class BillingController {
                     + " first checkout and reused after.")
     @ApiContract(
             credentials = Credential.PORTAL,
-            problems = {"unknown_tier", "tier_not_purchasable", "already_subscribed", "payment_provider_unavailable"})
+            problems = {
+                "unknown_tier",
+                "tier_not_purchasable",
+                "already_subscribed",
+                "email_unverified",
+                "payment_provider_unavailable"
+            })
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
     CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
         CheckoutSession session = checkouts.start(caller, request);

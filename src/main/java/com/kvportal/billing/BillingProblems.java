@@ -30,6 +30,16 @@ final class BillingProblems {
         }
     }
 
+    static final class EmailUnverified extends ProblemException {
+        EmailUnverified() {
+            super(
+                    HttpStatus.FORBIDDEN,
+                    "email_unverified",
+                    "Verify your email address first: open the link we mailed you, or ask for a new one with POST"
+                            + " /api/v1/account/verification-email.");
+        }
+    }
+
     static final class AlreadySubscribed extends ProblemException {
         AlreadySubscribed(Tier tier) {
             super(

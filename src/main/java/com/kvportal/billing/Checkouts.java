@@ -1,6 +1,8 @@
 package com.kvportal.billing;
 
+import com.kvportal.account.Accounts;
 import com.kvportal.billing.BillingProblems.AlreadySubscribed;
+import com.kvportal.billing.BillingProblems.EmailUnverified;
 import com.kvportal.billing.BillingProblems.TierNotPurchasable;
 import com.kvportal.billing.BillingProblems.UnknownTier;
 import com.kvportal.billing.stripe.ProviderCheckout;
@@ -49,6 +51,7 @@ class Checkouts {
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transaction;
+    private final Accounts accounts;
 
     record CheckoutRequest(
             @Schema(
@@ -72,6 +75,9 @@ class Checkouts {
                 .filter(s -> s.planId().equals(plan.id()))
                 .isPresent()) {
             throw new AlreadySubscribed(tier);
+        }
+        if (!accounts.emailVerified(caller.customerId())) {
+            throw new EmailUnverified();
         }
         UUID organizationId = caller.organizationId();
         ProviderCustomerId customer = customers.of(organizationId, caller.customerId());

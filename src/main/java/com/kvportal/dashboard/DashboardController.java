@@ -32,6 +32,12 @@ class DashboardController {
     private final String keys = page("keys.html", "/dashboard");
     private final String billing = page("billing.html", "/dashboard/billing");
     private final String activity = page("activity.html", "/dashboard/activity");
+    private final String account = page("account.html", "/dashboard/account");
+    // the pages that mailed links open (section 12 of the contract), and the request for a reset link
+    private final String forgotPassword = page("forgot-password.html", "/forgot-password");
+    private final String resetPassword = page("reset-password.html", "/reset-password");
+    private final String verifyEmail = page("verify-email.html", "/verify-email");
+    private final String confirmEmailChange = page("confirm-email-change.html", "/confirm-email-change");
 
     @GetMapping("/")
     ResponseEntity<Void> home() {
@@ -63,6 +69,31 @@ class DashboardController {
     @GetMapping("/dashboard/activity")
     ResponseEntity<String> activity() {
         return html(activity);
+    }
+
+    @GetMapping("/dashboard/account")
+    ResponseEntity<String> account() {
+        return html(account);
+    }
+
+    @GetMapping({"/forgot-password", "/dashboard/forgot-password"})
+    ResponseEntity<String> forgotPassword() {
+        return html(forgotPassword);
+    }
+
+    @GetMapping({"/reset-password", "/dashboard/reset-password"})
+    ResponseEntity<String> resetPassword() {
+        return html(resetPassword);
+    }
+
+    @GetMapping({"/verify-email", "/dashboard/verify-email"})
+    ResponseEntity<String> verifyEmail() {
+        return html(verifyEmail);
+    }
+
+    @GetMapping({"/confirm-email-change", "/dashboard/confirm-email-change"})
+    ResponseEntity<String> confirmEmailChange() {
+        return html(confirmEmailChange);
     }
 
     /** Pages change with each release and carry no data, so the browser revalidates them every time. */

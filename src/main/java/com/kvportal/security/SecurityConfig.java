@@ -36,9 +36,25 @@ class SecurityConfig {
     /** GitHub secret scanning reports leaked keys here; its ECDSA signature over the body is the credential. */
     private static final String LEAKED_KEYS_PATH = "/api/v1/security/leaked-keys";
 
+    /**
+     * CSRF-exempt and public: calls whose credential is a mailed link's token, the request for a reset link, and a
+     * login's second step (its intermediate session carries no caller). JSON only, like signup.
+     */
+    private static final Set<String> TOKEN_CALLS = Set.of(
+            "/api/v1/auth/verify-email",
+            "/api/v1/auth/password-reset",
+            "/api/v1/auth/password-reset/confirm",
+            "/api/v1/auth/email-change/confirm",
+            "/api/v1/auth/login/totp");
+
     private static final String[] PUBLIC = {
         "/api/v1/auth/signup",
         "/api/v1/auth/login",
+        "/api/v1/auth/verify-email",
+        "/api/v1/auth/password-reset",
+        "/api/v1/auth/password-reset/confirm",
+        "/api/v1/auth/email-change/confirm",
+        "/api/v1/auth/login/totp",
         CallerFilter.VERIFY_PATH,
         CallerFilter.USAGE_REPORTING_PATH,
         "/api/v1/billing/webhook",
@@ -54,6 +70,7 @@ class SecurityConfig {
         "/api/v1/projects/**",
         "/api/v1/session/**",
         "/api/v1/auth/logout",
+        "/api/v1/account/**",
         "/api/v1/billing/**",
         "/api/v1/usage",
         "/api/v1/usage/periods",
@@ -143,6 +160,7 @@ class SecurityConfig {
         return !SAFE_METHODS.contains(request.getMethod())
                 && request.getHeader("Authorization") == null
                 && !CSRF_EXEMPT.contains(RoutedPath.of(request))
+                && !TOKEN_CALLS.contains(RoutedPath.of(request))
                 && !RoutedPath.of(request).startsWith("/sandbox/")
                 && SessionCaller.of(request).isPresent();
     }

@@ -249,6 +249,23 @@ class BillingApiTest extends IntegrationTest {
     }
 
     @Test
+    void shouldAnswer403UntilTheEmailAddressIsVerified() {
+        Api session = signedUp();
+
+        assertProblem(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")), 403, "email_unverified");
+        assertThat(count(
+                        "select count(*) from billing_accounts b join memberships m on m.organization_id ="
+                                + " b.organization_id join customers c on c.id = m.customer_id where c.email = ?",
+                        session.get("/api/v1/session").json().get("email").asString()))
+                .isZero();
+
+        session.verifyEmail();
+        assertThat(session.post("/api/v1/billing/checkout", Map.of("tier", "pro"))
+                        .status())
+                .isEqualTo(200);
+    }
+
+    @Test
     void shouldAnswer409WhenTheOrganizationIsSubscribedToTheTierAlready() {
         ProviderCustomer org = subscribed(false);
 

@@ -58,6 +58,7 @@ class BillingProviderDownTest extends IntegrationTest {
     void shouldAnswer502ToCheckoutAndRecordNoProviderCustomer() {
         Api session = api();
         Api.Account account = session.signup();
+        session.verifyEmail();
 
         assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
 
@@ -68,6 +69,7 @@ class BillingProviderDownTest extends IntegrationTest {
     void shouldAnswer502ToCheckoutWhenOnlyTheSessionCannotBeMade() {
         Api session = api();
         Api.Account account = session.signup();
+        session.verifyEmail();
         ProviderCustomer.link(jdbc, account);
 
         assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
@@ -80,6 +82,7 @@ class BillingProviderDownTest extends IntegrationTest {
     void shouldAnswer502ToThePortal() {
         Api session = api();
         Api.Account account = session.signup();
+        session.verifyEmail();
         ProviderCustomer.link(jdbc, account);
 
         assertProviderUnavailable(session.post("/api/v1/billing/portal"));

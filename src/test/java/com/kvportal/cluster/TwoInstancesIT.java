@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.KvPortalApplication;
 import com.kvportal.support.Api;
+import com.kvportal.support.Inbox;
 import com.kvportal.support.IntegrationTest;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -101,5 +102,32 @@ class TwoInstancesIT extends IntegrationTest {
                         .get("name")
                         .asString())
                 .isEqualTo("made on the second instance");
+    }
+
+    @Test
+    void shouldShowEveryInstancesMailInEachInstancesMailSandbox() {
+        Api onSecond = new Api(secondInstance());
+        Api.Account account = onSecond.signup();
+
+        // sent by the second instance through its own embedded SMTP server, read at the first one's sandbox
+        String token = Inbox.token(new Inbox(baseUrl(), account.email()).awaitMessage("Confirm your email address"));
+
+        assertThat(api().post("/api/v1/auth/verify-email", Map.of("token", token))
+                        .status())
+                .isEqualTo(200);
+        assertThat(new Inbox(secondInstance(), account.email()).messages()).hasSize(1);
+    }
+
+    @Test
+    void shouldRefuseASessionOnTheOtherInstanceOnceItWasEnded() {
+        Api first = api();
+        Api.Account account = first.signup();
+        Api elsewhere = new Api(secondInstance());
+        elsewhere.post("/api/v1/auth/login", Map.of("email", account.email(), "password", "correct horse battery"));
+        assertThat(elsewhere.get("/api/v1/session").status()).isEqualTo(200);
+
+        assertThat(first.delete("/api/v1/account/sessions").status()).isEqualTo(204);
+
+        assertThat(elsewhere.get("/api/v1/session").status()).isEqualTo(401);
     }
 }

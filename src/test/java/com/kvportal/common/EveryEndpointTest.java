@@ -1,6 +1,7 @@
 package com.kvportal.common;
 
 import static com.kvportal.support.Problems.assertProblem;
+import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -37,23 +38,32 @@ class EveryEndpointTest extends IntegrationTest {
 
     /** A body each operation takes as far as its fields go (what it then does with them does not matter here). */
     private static final Map<String, String> VALID_BODIES = Map.ofEntries(
-            Map.entry(
+            entry(
                     "signUp",
                     "{\"email\":\"walk-" + UUID.randomUUID()
                             + "@example.com\",\"password\":\"correct horse battery\"}"),
-            Map.entry("logIn", "{\"email\":\"nobody@example.com\",\"password\":\"correct horse battery\"}"),
-            Map.entry("switchProject", "{\"project_id\":\"" + UUID.randomUUID() + "\"}"),
-            Map.entry("createProject", "{\"name\":\"walk\"}"),
-            Map.entry("createApiKey", "{\"name\":\"walk\"}"),
-            Map.entry("updateApiKey", "{\"name\":\"walk\"}"),
-            Map.entry("rollApiKey", "{\"grace_seconds\":0}"),
-            Map.entry("startCheckout", "{\"tier\":\"pro\"}"),
-            Map.entry(
+            entry("logIn", "{\"email\":\"nobody@example.com\",\"password\":\"correct horse battery\"}"),
+            entry("logInSecondStep", "{\"code\":\"123456\"}"),
+            entry("switchProject", "{\"project_id\":\"" + UUID.randomUUID() + "\"}"),
+            entry("createProject", "{\"name\":\"walk\"}"),
+            entry("createApiKey", "{\"name\":\"walk\"}"),
+            entry("updateApiKey", "{\"name\":\"walk\"}"),
+            entry("rollApiKey", "{\"grace_seconds\":0}"),
+            entry("startCheckout", "{\"tier\":\"pro\"}"),
+            entry(
                     "reportStorage",
                     "{\"samples\":[{\"id\":\"walk\",\"project_id\":\"" + UUID.randomUUID()
                             + "\",\"bytes\":1,\"at\":\"2026-01-01T00:00:00Z\"}]}"),
-            Map.entry("putUsageLimits", "{\"storage_cap_bytes\":null}"),
-            Map.entry("receiveProviderEvent", "{\"id\":\"evt_walk\",\"type\":\"ping\"}"));
+            entry("putUsageLimits", "{\"storage_cap_bytes\":null}"),
+            entry("receiveProviderEvent", "{\"id\":\"evt_walk\",\"type\":\"ping\"}"),
+            entry("verifyEmail", "{\"token\":\"walk\"}"),
+            entry("confirmEmailChange", "{\"token\":\"walk\"}"),
+            entry("requestPasswordReset", "{\"email\":\"nobody@example.com\"}"),
+            entry("confirmPasswordReset", "{\"token\":\"walk\",\"password\":\"correct horse battery\"}"),
+            entry("changePassword", "{\"current_password\":\"walk\",\"new_password\":\"correct horse battery\"}"),
+            entry("changeEmail", "{\"new_email\":\"nobody@example.com\",\"current_password\":\"walk\"}"),
+            entry("confirmTotp", "{\"code\":\"123456\"}"),
+            entry("disableTotp", "{\"current_password\":\"walk\",\"code\":\"123456\"}"));
 
     private record Operation(String method, String template, String id, JsonNode spec) {}
 

@@ -53,7 +53,8 @@ class BillingDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldUpgradeThroughTheHostedCheckoutThenCancelAtPeriodEndAndResumeInThePortal() {
-        signUpInPage();
+        // checkout needs a verified address: the link from the mail sandbox
+        Api.verifyEmail(baseUrl(), signUpInPage());
         openBillingPage();
 
         browser.byId("upgrade-pro").click();
@@ -175,7 +176,7 @@ class BillingDashboardIT extends BrowserIntegration {
 
     /** Signs up, buys pro through the hosted checkout in the page and waits until the page says so. */
     private Bought buyProInPage() {
-        signUpInPage();
+        Api.verifyEmail(baseUrl(), signUpInPage());
         Api admin = Api.withKey(baseUrl(), createKeyInPage("billing automation", "admin"));
         openBillingPage();
         browser.byId("upgrade-pro").click();

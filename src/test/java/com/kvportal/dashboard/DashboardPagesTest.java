@@ -19,8 +19,17 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldServeEveryPageAsHtmlWithTheContentSecurityPolicy() {
-        for (String path :
-                new String[] {"/login", "/signup", "/dashboard", "/dashboard/billing", "/dashboard/activity"}) {
+        for (String path : new String[] {
+            "/login",
+            "/signup",
+            "/dashboard",
+            "/dashboard/billing",
+            "/dashboard/activity",
+            "/forgot-password",
+            "/reset-password",
+            "/verify-email",
+            "/confirm-email-change"
+        }) {
             Api.Response page = api().get(path);
 
             assertThat(page.status()).as(path).isEqualTo(200);
@@ -36,7 +45,8 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldServeTheScriptsAsJavaScriptAndTheStylesheetAsCss() {
-        for (String script : new String[] {"api", "ui", "shell", "auth", "keys", "billing", "activity"}) {
+        for (String script :
+                new String[] {"api", "ui", "shell", "auth", "keys", "billing", "activity", "recovery", "account"}) {
             Api.Response asset = api().get("/assets/" + script + ".js");
 
             assertThat(asset.status()).as(script).isEqualTo(200);

@@ -61,7 +61,8 @@ final class Cluster implements AutoCloseable {
                 Map.of(
                         "SANDBOX_API_KEY", SANDBOX_KEY,
                         "PAYMENT_WEBHOOK_SECRET", IntegrationTest.WEBHOOK_SECRET,
-                        "USAGE_API_TOKEN", IntegrationTest.USAGE_TOKEN));
+                        "USAGE_API_TOKEN", IntegrationTest.USAGE_TOKEN,
+                        "METRICS_TOKEN", IntegrationTest.METRICS_TOKEN));
     }
 
     /** Takes a ready instance into the rotation. */

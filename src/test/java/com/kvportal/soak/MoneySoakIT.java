@@ -6,6 +6,7 @@ import com.kvportal.cluster.InstanceProcess;
 import com.kvportal.soak.Organization.Period;
 import com.kvportal.soak.Organization.Story;
 import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.TestDatabase;
 import com.kvportal.usage.Subscribe;
 import com.stripe.exception.ApiConnectionException;
@@ -76,6 +77,7 @@ class MoneySoakIT {
         System.out.println(
                 "money soak: seed " + SEED + ", " + ORGANIZATIONS + " organizations, " + PERIODS + " periods");
         ExecutorService pool = Executors.newFixedThreadPool(4);
+        Instant began = Instant.now().minus(Duration.ofDays(1));
         Cluster cluster = new Cluster(TestDatabase.freshDatabaseUrl());
         try {
             cluster.start();
@@ -93,6 +95,17 @@ class MoneySoakIT {
             System.out.println("events replayed to every instance: " + replayed + "; requests sent again after a kill: "
                     + cluster.retried() + "; full table: " + report.toAbsolutePath());
             failures.addAll(reckoning.failures());
+            JsonNode reconciled = reconcile(cluster, began);
+            System.out.println("the service's own reconciliation with the provider: "
+                    + reconciled.get("billed_periods").asInt() + " billed periods, "
+                    + reconciled.get("provider_items").asInt() + " overage items at the provider, "
+                    + reconciled.get("differences").size() + " differences");
+            assertThat(reconciled.get("differences").size())
+                    .as("differences the operator's reconciliation reports: " + reconciled.get("differences"))
+                    .isZero();
+            assertThat(reconciled.get("provider_items").asInt())
+                    .as("overage items the reconciliation compared")
+                    .isPositive();
             assertThat(failures).as("seed " + SEED).isEmpty();
             assertThat(reckoning.differences(false))
                     .as("periods billed differently from section 10 (seed " + SEED + ")")
@@ -408,6 +421,19 @@ class MoneySoakIT {
             reckoning.reckon(org, invoices, periods, ours);
         }
         return reckoning;
+    }
+
+    /**
+     * The operator's reconciliation ({@code /actuator/reconciliation}) over every period the run could have billed:
+     * the sandbox's test clock moves periods a month ahead at each advance.
+     */
+    private JsonNode reconcile(Cluster cluster, Instant began) {
+        Instant to = Instant.now().plus(Duration.ofDays(32L * (PERIODS + 2)));
+        Api.Response response = cluster.onAny(random, base -> Api.withKey(base, IntegrationTest.METRICS_TOKEN)
+                        .get("/actuator/reconciliation?from=" + began + "&to=" + to))
+                .answer();
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return response.json();
     }
 
     /** A stripe-java call on either instance; a broken connection (a killed instance) tries the other. */

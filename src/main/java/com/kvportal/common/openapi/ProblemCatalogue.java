@@ -72,6 +72,16 @@ public final class ProblemCatalogue {
                     RETRY_AFTER,
                     "2"),
             entry(
+                    "email_already_verified",
+                    HttpStatus.CONFLICT,
+                    "The customer's email address is verified already: no new link is sent.",
+                    "The email address is verified already."),
+            entry(
+                    "email_unverified",
+                    HttpStatus.FORBIDDEN,
+                    "Checkout needs a verified email address: the customer has not opened the verification link.",
+                    "Verify your email address first: open the link we mailed you."),
+            entry(
                     "email_taken",
                     HttpStatus.CONFLICT,
                     "An account with this email address (case-insensitive) exists.",
@@ -88,6 +98,18 @@ public final class ProblemCatalogue {
                     "The API key is missing, malformed or unknown.",
                     CHALLENGE,
                     "Bearer error=\"invalid_token\""),
+            entry(
+                    "invalid_code",
+                    HttpStatus.BAD_REQUEST,
+                    "The TOTP code is wrong, outside its window or used already.",
+                    "The code is wrong, expired or was used already."),
+            entry(
+                    "invalid_code",
+                    HttpStatus.UNAUTHORIZED,
+                    "The login's second step failed: the code is wrong, outside its window or used already.",
+                    "The code is wrong, expired or was used already.",
+                    CHALLENGE,
+                    "Bearer"),
             entry(
                     "invalid_credentials",
                     HttpStatus.UNAUTHORIZED,
@@ -152,10 +174,20 @@ public final class ProblemCatalogue {
                     "No project with this id in the customer's organizations.",
                     "No project with this id in your organizations."),
             entry(
+                    "reauthentication_failed",
+                    HttpStatus.FORBIDDEN,
+                    "The current password sent to confirm a change is wrong.",
+                    "The current password is wrong."),
+            entry(
                     "session_required",
                     HttpStatus.BAD_REQUEST,
                     "An API key is bound to its project; switching projects needs a session.",
                     "An API key is bound to its project; switching projects needs a signed-in session."),
+            entry(
+                    "session_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No session of the customer with this id (also an ended one).",
+                    "No session of yours with this id."),
             entry(
                     "signature_invalid",
                     HttpStatus.BAD_REQUEST,
@@ -171,6 +203,26 @@ public final class ProblemCatalogue {
                     HttpStatus.BAD_REQUEST,
                     "The free tier cannot be bought.",
                     "The free tier cannot be bought; it is what an organization has without one."),
+            entry(
+                    "token_invalid",
+                    HttpStatus.BAD_REQUEST,
+                    "The token of a mailed link is unknown, used, expired or replaced by a newer one.",
+                    "The link is not valid: it was used already, has expired or was replaced by a newer one."),
+            entry(
+                    "totp_already_enabled",
+                    HttpStatus.CONFLICT,
+                    "Two-step login is on already.",
+                    "Two-step login is on already; turn it off first."),
+            entry(
+                    "totp_not_enabled",
+                    HttpStatus.CONFLICT,
+                    "Two-step login is off: there is nothing to turn off.",
+                    "Two-step login is off."),
+            entry(
+                    "totp_not_started",
+                    HttpStatus.CONFLICT,
+                    "No TOTP secret was set up to confirm.",
+                    "Set two-step login up first."),
             entry(
                     "too_many_attempts",
                     HttpStatus.TOO_MANY_REQUESTS,

@@ -1,0 +1,401 @@
+package com.kvportal.account;
+
+import com.kvportal.account.AccountProblems.EmailTaken;
+import com.kvportal.account.AccountTokens.Purpose;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.common.web.ProblemException;
+import com.kvportal.mail.Mail;
+import com.kvportal.mail.Mailer;
+import com.kvportal.security.Caller;
+import com.kvportal.security.SessionCaller;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.constraints.NotNull;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.hibernate.validator.constraints.CodePointLength;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * What a customer does for the account's safety, and what mail it takes: verifying the address, resetting a
+ * forgotten password, changing password and address (section 12 of the contract). Every link's token is single use
+ * and expiring ({@link AccountTokens}); every message goes through the outbox in the change's transaction.
+ */
+@Service
+@RequiredArgsConstructor
+class AccountSecurity {
+
+    static final Duration VERIFY_LIFETIME = Duration.ofHours(24);
+    static final Duration RESET_LIFETIME = Duration.ofMinutes(30);
+    static final Duration EMAIL_CHANGE_LIFETIME = Duration.ofHours(24);
+    static final int MAX_RESENDS_PER_HOUR = 5;
+    static final int MAX_RESETS_PER_HOUR = 5;
+    private static final Duration HOUR = Duration.ofHours(1);
+    private static final String PASSWORD_RULE = "must be 12 to 128 characters";
+
+    private final Customers customers;
+    private final Projects projects;
+    private final AccountTokens tokens;
+    private final CustomerSessions sessions;
+    private final LoginThrottle throttle;
+    private final PasswordEncoder passwords;
+    private final Mailer mailer;
+    private final AppBaseUrl baseUrl;
+    private final ApplicationEventPublisher events;
+    private final JdbcClient jdbc;
+
+    record TokenBody(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The token of the mailed link.")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    String token) {}
+
+    record ResetRequest(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "ada@example.com")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    String email) {}
+
+    record ResetConfirmation(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The token of the mailed link.")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    String token,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "The new password: 12 to 128 characters.",
+                            minLength = 12,
+                            maxLength = 128)
+                    @NotNull(message = PASSWORD_RULE)
+                    @CodePointLength(min = 12, max = 128, message = PASSWORD_RULE)
+                    @Nullable
+                    String password) {}
+
+    record PasswordChange(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
+                    String currentPassword,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "12 to 128 characters.",
+                            minLength = 12,
+                            maxLength = 128)
+                    @NotNull(message = PASSWORD_RULE)
+                    @CodePointLength(min = 12, max = 128, message = PASSWORD_RULE)
+                    @Nullable
+                    String newPassword) {}
+
+    record EmailChange(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "A valid address of at most 254 characters, not taken.",
+                            maxLength = 254,
+                            example = "ada@new.example.com")
+                    @EmailAddress
+                    @Nullable
+                    String newEmail,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
+                    String currentPassword) {}
+
+    record EmailVerified(String email, boolean emailVerified) {}
+
+    record EmailConfirmed(String email) {}
+
+    static final class TokenInvalid extends ProblemException {
+        TokenInvalid() {
+            super(
+                    HttpStatus.BAD_REQUEST,
+                    "token_invalid",
+                    "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
+                            + " a new one.");
+        }
+    }
+
+    static final class TooManyRequests extends ProblemException {
+        TooManyRequests(String what) {
+            super(HttpStatus.TOO_MANY_REQUESTS, "too_many_requests", "Too many " + what + "; try again later.");
+            withHeader("Retry-After", Long.toString(HOUR.toSeconds()));
+        }
+    }
+
+    static final class EmailAlreadyVerified extends ProblemException {
+        EmailAlreadyVerified() {
+            super(HttpStatus.CONFLICT, "email_already_verified", "The email address is verified already.");
+        }
+    }
+
+    static final class ReauthenticationFailed extends ProblemException {
+        ReauthenticationFailed() {
+            super(HttpStatus.FORBIDDEN, "reauthentication_failed", "The current password is wrong.");
+        }
+    }
+
+    /** Signup sends the first verification link, in the signup's transaction. */
+    @EventListener
+    void signedUp(AccountEvent.SignedUp signup) {
+        sendVerification(signup.customerId(), signup.email(), false);
+    }
+
+    @Transactional
+    EmailVerified verifyEmail(TokenBody body) {
+        AccountTokens.Redeemed redeemed =
+                tokens.redeem(body.token(), Purpose.VERIFY_EMAIL).orElseThrow(TokenInvalid::new);
+        Customers.Credentials customer = customers.lock(redeemed.customerId()).orElseThrow(TokenInvalid::new);
+        // a link for an address the account no longer has proves nothing
+        if (!customer.email().equalsIgnoreCase(redeemed.email())) {
+            throw new TokenInvalid();
+        }
+        if (!customers.emailVerified(customer.id())) {
+            customers.markEmailVerified(customer.id());
+            events.publishEvent(
+                    new AccountEvent.EmailVerified(customer.id(), customer.email(), organizationOf(customer.id())));
+        }
+        return new EmailVerified(customer.email(), true);
+    }
+
+    @Transactional
+    void resendVerification(Caller caller) {
+        requireSession(caller);
+        Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
+        if (customers.emailVerified(customer.id())) {
+            throw new EmailAlreadyVerified();
+        }
+        if (tokens.resentWithin(customer.id(), Purpose.VERIFY_EMAIL, HOUR) >= MAX_RESENDS_PER_HOUR) {
+            throw new TooManyRequests("verification emails");
+        }
+        sendVerification(customer.id(), customer.email(), true);
+    }
+
+    private void sendVerification(UUID customerId, String email, boolean resent) {
+        String token = tokens.issue(customerId, Purpose.VERIFY_EMAIL, email, VERIFY_LIFETIME, resent);
+        mailer.send(new Mail(
+                email,
+                "Confirm your email address",
+                "verify-email",
+                Map.of("email", email, "link", link("/verify-email", token))));
+    }
+
+    /**
+     * A reset link for a known address; the same answer, after the same work of the database, for an unknown one.
+     * The limits count every request, known address or not, so that they reveal nothing either.
+     */
+    @Transactional
+    void requestPasswordReset(ResetRequest request, String client) {
+        String email = Objects.requireNonNull(request.email()).strip();
+        // one at a time per address and per client, so that racing requests cannot slip past the limits together
+        jdbc.sql("select pg_advisory_xact_lock(hashtext('password_reset:' || lower(?)))")
+                .param(email)
+                .query()
+                .singleValue();
+        jdbc.sql("select pg_advisory_xact_lock(hashtext('password_reset_client:' || ?))")
+                .param(client)
+                .query()
+                .singleValue();
+        int forEmail = jdbc.sql(
+                        """
+                        select count(*) from password_reset_requests
+                        where lower(email) = lower(?) and requested_at > now() - interval '1 hour'""")
+                .param(email)
+                .query(Integer.class)
+                .single();
+        int forClient = jdbc.sql(
+                        """
+                        select count(*) from password_reset_requests
+                        where client = ? and requested_at > now() - interval '1 hour'""")
+                .param(client)
+                .query(Integer.class)
+                .single();
+        if (forEmail >= MAX_RESETS_PER_HOUR || forClient >= MAX_RESETS_PER_HOUR) {
+            throw new TooManyRequests("password reset requests");
+        }
+        jdbc.sql("insert into password_reset_requests (email, client) values (?, ?)")
+                .params(
+                        email.length() > EmailAddress.MAX_LENGTH ? email.substring(0, EmailAddress.MAX_LENGTH) : email,
+                        client)
+                .update();
+        Optional<Customers.Credentials> customer = customers.findByEmail(email);
+        if (customer.isEmpty()) {
+            return;
+        }
+        UUID customerId = customer.get().id();
+        String address = customer.get().email();
+        tokens.voidLive(customerId, Purpose.RESET_PASSWORD);
+        String token = tokens.issue(customerId, Purpose.RESET_PASSWORD, address, RESET_LIFETIME, false);
+        mailer.send(new Mail(
+                address,
+                "Reset your password",
+                "password-reset",
+                Map.of("email", address, "link", link("/reset-password", token))));
+        events.publishEvent(new AccountEvent.PasswordResetRequested(customerId, address, organizationOf(customerId)));
+    }
+
+    /**
+     * Sets the password from a reset link: every session of the customer ends, the login lock is lifted and the
+     * address counts as verified (the link reached it). A weak password is refused before the token is used.
+     */
+    @Transactional
+    void confirmPasswordReset(ResetConfirmation confirmation) {
+        AccountTokens.Redeemed redeemed =
+                tokens.redeem(confirmation.token(), Purpose.RESET_PASSWORD).orElseThrow(TokenInvalid::new);
+        Customers.Credentials customer = customers.lock(redeemed.customerId()).orElseThrow(TokenInvalid::new);
+        if (!customer.email().equalsIgnoreCase(redeemed.email())) {
+            throw new TokenInvalid();
+        }
+        customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(confirmation.password())));
+        customers.markEmailVerified(customer.id());
+        throttle.succeeded(customer.email());
+        int ended = sessions.endAll(customer.id());
+        passwordNotice(customer.email(), "reset");
+        events.publishEvent(
+                new AccountEvent.PasswordReset(customer.id(), customer.email(), organizationOf(customer.id()), ended));
+    }
+
+    /** A new password for the signed-in customer; the customer's other sessions end, this one stays. */
+    @Transactional(noRollbackFor = ReauthenticationFailed.class)
+    void changePassword(Caller caller, PasswordChange change, HttpServletRequest request) {
+        requireSession(caller);
+        Customers.Credentials customer = reauthenticate(caller, change.currentPassword());
+        customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(change.newPassword())));
+        int ended = sessions.endOthers(customer.id(), request);
+        passwordNotice(customer.email(), "changed");
+        events.publishEvent(
+                new AccountEvent.PasswordChanged(customer.id(), customer.email(), caller.organizationId(), ended));
+    }
+
+    /** A link to the new address (the change happens when it is opened) and a notice to the current one. */
+    @Transactional(noRollbackFor = ReauthenticationFailed.class)
+    void requestEmailChange(Caller caller, EmailChange change) {
+        requireSession(caller);
+        String newEmail = Objects.requireNonNull(change.newEmail()).strip();
+        Customers.Credentials customer = reauthenticate(caller, change.currentPassword());
+        if (customers.emailExists(newEmail)) {
+            throw new EmailTaken();
+        }
+        tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
+        String token = tokens.issue(customer.id(), Purpose.CHANGE_EMAIL, newEmail, EMAIL_CHANGE_LIFETIME, false);
+        mailer.send(new Mail(
+                newEmail,
+                "Confirm your new email address",
+                "email-change",
+                Map.of("newEmail", newEmail, "link", link("/confirm-email-change", token))));
+        mailer.send(new Mail(
+                customer.email(),
+                "Your email address is about to change",
+                "email-change-notice",
+                Map.of(
+                        "email",
+                        customer.email(),
+                        "newEmail",
+                        newEmail,
+                        "link",
+                        baseUrl.resolve("/dashboard/account"))));
+    }
+
+    @Transactional
+    EmailConfirmed confirmEmailChange(TokenBody body) {
+        AccountTokens.Redeemed redeemed =
+                tokens.redeem(body.token(), Purpose.CHANGE_EMAIL).orElseThrow(TokenInvalid::new);
+        Customers.Credentials customer = customers.lock(redeemed.customerId()).orElseThrow(TokenInvalid::new);
+        if (!customer.email().equalsIgnoreCase(redeemed.email()) && customers.emailExists(redeemed.email())) {
+            throw new EmailTaken();
+        }
+        try {
+            customers.setVerifiedEmail(customer.id(), redeemed.email());
+        } catch (DuplicateKeyException e) {
+            throw new EmailTaken();
+        }
+        events.publishEvent(new AccountEvent.EmailChanged(
+                customer.id(), customer.email(), redeemed.email(), organizationOf(customer.id())));
+        return new EmailConfirmed(redeemed.email());
+    }
+
+    /** Ends one of the customer's sessions (this one too, when named). */
+    @Transactional
+    void endSession(Caller caller, UUID handle, HttpServletRequest request) {
+        requireSession(caller);
+        boolean current = sessions.isCurrent(handle, request);
+        if (!sessions.end(caller.customerId(), handle)) {
+            throw new AccountProblems.SessionNotFound();
+        }
+        sessionsEnded(caller, "one", 1);
+        if (current) {
+            SessionCaller.signOut(request);
+        }
+    }
+
+    @Transactional
+    void endOtherSessions(Caller caller, HttpServletRequest request) {
+        requireSession(caller);
+        sessionsEnded(caller, "others", sessions.endOthers(caller.customerId(), request));
+    }
+
+    private void sessionsEnded(Caller caller, String how, int count) {
+        events.publishEvent(new AccountEvent.SessionEnded(
+                caller.customerId(),
+                customers.emailOf(caller.customerId()).orElse(""),
+                caller.organizationId(),
+                how,
+                count));
+    }
+
+    boolean emailVerified(UUID customerId) {
+        return customers.emailVerified(customerId);
+    }
+
+    /**
+     * The signed-in customer proves to know the password again. Wrong guesses count toward the address's login
+     * lock, so that a stolen session cannot try passwords faster than a login can.
+     */
+    Customers.Credentials reauthenticate(Caller caller, @Nullable String password) {
+        Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
+        Optional<Duration> locked = throttle.attempt(customer.email());
+        if (locked.isPresent()) {
+            throw new AccountProblems.TooManyAttempts(locked.get());
+        }
+        if (password == null || !passwords.matches(password, customer.passwordHash())) {
+            throw new ReauthenticationFailed();
+        }
+        throttle.succeeded(customer.email());
+        return customer;
+    }
+
+    private void passwordNotice(String email, String how) {
+        mailer.send(new Mail(
+                email,
+                "Your password was " + how,
+                "password-changed",
+                Map.of("email", email, "how", how, "link", baseUrl.resolve("/forgot-password"))));
+    }
+
+    private String link(String page, String token) {
+        return baseUrl.resolve(page + "?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    }
+
+    static void requireSession(Caller caller) {
+        if (caller.viaApiKey()) {
+            throw new AccountProblems.SessionRequired(
+                    "The account's security settings take a signed-in session, not an API key.");
+        }
+    }
+
+    private UUID organizationOf(UUID customerId) {
+        return projects.ofCustomer(customerId).stream()
+                .findFirst()
+                .map(Project::organizationId)
+                .orElseThrow(() -> new IllegalStateException("customer " + customerId + " has no project"));
+    }
+}

@@ -1,0 +1,247 @@
+package com.kvportal.account;
+
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import com.kvportal.security.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Email verification, password reset, password and email changes, and the customer's sessions. */
+@RestController
+@Tag(
+        name = "Account security",
+        description = "Verify the email address, reset a forgotten password, change password and address, and see"
+                + " and end the sessions. Links in mail carry single-use, expiring tokens.")
+@RequiredArgsConstructor
+class AccountSecurityController {
+
+    private final AccountSecurity security;
+    private final CustomerSessions sessions;
+    private final TwoStepLogin twoStep;
+
+    /** Longer than the work of a reset request for a known address takes, even on a busy machine. */
+    static final Duration RESET_ANSWER_FLOOR = Duration.ofMillis(250);
+
+    record Accepted(@Schema(description = "What happens next.") String message) {}
+
+    record SessionList(List<CustomerSessions.View> sessions) {}
+
+    @Operation(
+            operationId = "verifyEmail",
+            summary = "Verify the email address",
+            description = "Redeems the token of the verification link (valid 24 hours, once). Needs no credential.")
+    @ApiContract(
+            credentials = {},
+            problems = "token_invalid")
+    @PostMapping(path = "/api/v1/auth/verify-email", consumes = MediaType.APPLICATION_JSON_VALUE)
+    AccountSecurity.EmailVerified verifyEmail(@Valid @RequestBody AccountSecurity.TokenBody body) {
+        return security.verifyEmail(body);
+    }
+
+    @Operation(
+            operationId = "resendVerificationEmail",
+            summary = "Send a new verification link",
+            description = "At most 5 an hour (the signup's own link not counted). Takes a session.")
+    @ApiContract(
+            success = 202,
+            credentials = Credential.PORTAL,
+            problems = {"email_already_verified", "too_many_requests", "session_required"})
+    @PostMapping("/api/v1/account/verification-email")
+    ResponseEntity<Accepted> resendVerification(Caller caller) {
+        security.resendVerification(caller);
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Accepted("A new verification link is on its way."));
+    }
+
+    @Operation(
+            operationId = "requestPasswordReset",
+            summary = "Ask for a password reset link",
+            description = "Answers 202 alike for known and unknown addresses; a known one gets a link (valid 30"
+                    + " minutes, once; a newer request voids older links). At most 5 an hour per address and per"
+                    + " client address.")
+    @ApiContract(
+            success = 202,
+            credentials = {},
+            problems = "too_many_requests")
+    @PostMapping(path = "/api/v1/auth/password-reset", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Accepted> requestPasswordReset(
+            @Valid @RequestBody AccountSecurity.ResetRequest body, HttpServletRequest request) {
+        long started = System.nanoTime();
+        try {
+            security.requestPasswordReset(body, request.getRemoteAddr());
+        } finally {
+            // a known address costs a token, a rendered message and an audit line more than an unknown one: every
+            // answer (429 too) waits until the same floor, so that the time tells nothing
+            pause(RESET_ANSWER_FLOOR.minusNanos(System.nanoTime() - started));
+        }
+        return ResponseEntity.status(HttpStatus.ACCEPTED)
+                .body(new Accepted("If the address belongs to an account, a reset link is on its way."));
+    }
+
+    @Operation(
+            operationId = "confirmPasswordReset",
+            summary = "Set a new password from a reset link",
+            description = "Sets the password, ends every session of the customer, lifts the login lock and counts the"
+                    + " address as verified. A weak password is refused and leaves the token usable.")
+    @ApiContract(
+            success = 204,
+            credentials = {},
+            problems = "token_invalid")
+    @PostMapping(path = "/api/v1/auth/password-reset/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Void> confirmPasswordReset(@Valid @RequestBody AccountSecurity.ResetConfirmation body) {
+        security.confirmPasswordReset(body);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(
+            operationId = "changePassword",
+            summary = "Change the password",
+            description = "Needs the current password. The customer's other sessions end; this one stays.")
+    @ApiContract(
+            success = 204,
+            credentials = Credential.PORTAL,
+            problems = {"reauthentication_failed", "too_many_attempts", "session_required"})
+    @PutMapping(path = "/api/v1/account/password", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Void> changePassword(
+            Caller caller, @Valid @RequestBody AccountSecurity.PasswordChange body, HttpServletRequest request) {
+        security.changePassword(caller, body, request);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(
+            operationId = "changeEmail",
+            summary = "Change the email address",
+            description = "Needs the current password. A link (valid 24 hours) goes to the new address and a notice"
+                    + " to the current one; the address changes when the link is opened.")
+    @ApiContract(
+            success = 202,
+            credentials = Credential.PORTAL,
+            problems = {"reauthentication_failed", "email_taken", "too_many_attempts", "session_required"})
+    @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Accepted> changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
+        security.requestEmailChange(caller, body);
+        return ResponseEntity.status(HttpStatus.ACCEPTED)
+                .body(new Accepted("A confirmation link is on its way to the new address."));
+    }
+
+    @Operation(
+            operationId = "confirmEmailChange",
+            summary = "Confirm a new email address",
+            description = "Redeems the token of the link sent to the new address. Needs no credential.")
+    @ApiContract(
+            credentials = {},
+            problems = {"token_invalid", "email_taken"})
+    @PostMapping(path = "/api/v1/auth/email-change/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
+    AccountSecurity.EmailConfirmed confirmEmailChange(@Valid @RequestBody AccountSecurity.TokenBody body) {
+        return security.confirmEmailChange(body);
+    }
+
+    @Operation(
+            operationId = "listSessions",
+            summary = "List the sessions",
+            description = "Where the customer is signed in, the most recently seen first.")
+    @ApiContract(credentials = Credential.PORTAL, problems = "session_required")
+    @GetMapping("/api/v1/account/sessions")
+    SessionList listSessions(Caller caller, HttpServletRequest request) {
+        AccountSecurity.requireSession(caller);
+        return new SessionList(sessions.of(caller.customerId(), request));
+    }
+
+    @Operation(
+            operationId = "endSession",
+            summary = "End a session",
+            description = "Its next request, on any instance, answers 401. The id is one from the session list.")
+    @ApiContract(
+            success = 204,
+            credentials = Credential.PORTAL,
+            problems = {"session_not_found", "session_required"})
+    @DeleteMapping("/api/v1/account/sessions/{id}")
+    ResponseEntity<Void> endSession(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
+        security.endSession(caller, id, request);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(
+            operationId = "endOtherSessions",
+            summary = "Sign out everywhere else",
+            description = "Ends every session of the customer but this one.")
+    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "session_required")
+    @DeleteMapping("/api/v1/account/sessions")
+    ResponseEntity<Void> endOtherSessions(Caller caller, HttpServletRequest request) {
+        security.endOtherSessions(caller, request);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(
+            operationId = "setUpTotp",
+            summary = "Set up two-step login",
+            description = "A new TOTP secret (SHA-1, 6 digits, 30 s), its otpauth:// URI and QR code; not in force"
+                    + " until a first code confirms it.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"totp_already_enabled", "session_required"})
+    @PostMapping("/api/v1/account/totp")
+    TwoStepLogin.Setup setUpTotp(Caller caller) {
+        return twoStep.setup(caller);
+    }
+
+    @Operation(
+            operationId = "confirmTotp",
+            summary = "Turn two-step login on",
+            description = "A first code from the authenticator turns it on; the answer holds ten single-use recovery"
+                    + " codes, shown this once.")
+    @ApiContract(
+            credentials = Credential.PORTAL,
+            problems = {"400 invalid_code", "totp_already_enabled", "totp_not_started", "session_required"})
+    @PostMapping(path = "/api/v1/account/totp/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
+    TwoStepLogin.RecoveryCodes confirmTotp(Caller caller, @RequestBody TwoStepLogin.Code body) {
+        return twoStep.confirm(caller, body);
+    }
+
+    @Operation(
+            operationId = "disableTotp",
+            summary = "Turn two-step login off",
+            description = "Needs the current password and a current code.")
+    @ApiContract(
+            success = 204,
+            credentials = Credential.PORTAL,
+            problems = {
+                "400 invalid_code",
+                "reauthentication_failed",
+                "totp_not_enabled",
+                "too_many_attempts",
+                "session_required"
+            })
+    @DeleteMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Void> disableTotp(Caller caller, @RequestBody TwoStepLogin.Disable body) {
+        twoStep.disable(caller, body);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static void pause(Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

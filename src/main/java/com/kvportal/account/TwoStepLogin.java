@@ -1,0 +1,269 @@
+package com.kvportal.account;
+
+import com.kvportal.common.web.ProblemException;
+import com.kvportal.security.Caller;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpSession;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.session.FindByIndexNameSessionRepository;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Two-step login with TOTP: setting it up (a secret, confirmed by a first code, then ten recovery codes shown once),
+ * turning it off, and the login's second step. Between password and code the browser holds an intermediate session
+ * that carries no caller, so it can do nothing but {@code POST /api/v1/auth/login/totp}; five wrong codes end it and
+ * lock the address as five wrong passwords do. A code's time step is accepted once, ever.
+ */
+@Service
+@RequiredArgsConstructor
+class TwoStepLogin {
+
+    static final Duration PENDING_LIFETIME = Duration.ofMinutes(5);
+    static final int MAX_WRONG_CODES = 5;
+    static final int RECOVERY_CODES = 10;
+    private static final String PENDING = "kvportal.login.pending_second_step";
+
+    private final JdbcClient jdbc;
+    private final TotpCodes totp;
+    private final Customers customers;
+    private final LoginThrottle throttle;
+    private final AccountSecurity security;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+
+    /** A password checked, its second step due. */
+    record Pending(Caller caller, Instant startedAt, int wrongCodes) implements Serializable {}
+
+    record Setup(
+            @Schema(description = "The shared secret, base32.") String secret,
+            @Schema(description = "The otpauth:// URI an authenticator app reads.") String otpauthUri,
+            @Schema(description = "The URI as a QR code, a data: URI of a PNG.") String qrCode) {}
+
+    record RecoveryCodes(@Schema(description = "Ten single-use codes, shown this once.") List<String> recoveryCodes) {}
+
+    record Code(@Schema(example = "123456") @Nullable String code) {}
+
+    record SecondStep(
+            @Schema(description = "The authenticator's current code.", example = "123456") @Nullable String code,
+            @Schema(description = "Or one of the recovery codes.") @Nullable String recoveryCode) {}
+
+    record Disable(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String currentPassword,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "123456") @Nullable String code) {}
+
+    static final class InvalidCode extends ProblemException {
+        InvalidCode(HttpStatus status) {
+            super(status, "invalid_code", "The code is wrong, expired or was used already.");
+            if (status == HttpStatus.UNAUTHORIZED) {
+                withHeader("WWW-Authenticate", "Bearer");
+            }
+        }
+    }
+
+    static final class NoPendingLogin extends ProblemException {
+        NoPendingLogin() {
+            super(
+                    HttpStatus.UNAUTHORIZED,
+                    "unauthenticated",
+                    "No login waits for its second step here: log in with email and password first.");
+            withHeader("WWW-Authenticate", "Bearer");
+        }
+    }
+
+    static final class TotpState extends ProblemException {
+        TotpState(String code, String detail) {
+            super(HttpStatus.CONFLICT, code, detail);
+        }
+    }
+
+    boolean enabled(UUID customerId) {
+        return customers.totpEnabled(customerId);
+    }
+
+    /** Starts the intermediate session: a new session id, no caller, found (and ended) with the customer's. */
+    void begin(HttpServletRequest request, Caller caller) {
+        HttpSession old = request.getSession(false);
+        if (old != null) {
+            old.invalidate();
+        }
+        HttpSession session = request.getSession(true);
+        session.setAttribute(PENDING, new Pending(caller, clock.instant(), 0));
+        session.setAttribute(
+                FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME,
+                caller.customerId().toString());
+    }
+
+    /** The second step: the caller to sign in, or a failure (counted toward the address's login lock). */
+    @Transactional(noRollbackFor = InvalidCode.class)
+    Caller complete(HttpServletRequest request, SecondStep step) {
+        HttpSession session = request.getSession(false);
+        if (session == null
+                || !(session.getAttribute(PENDING) instanceof Pending pending)
+                || pending.startedAt().plus(PENDING_LIFETIME).isBefore(clock.instant())) {
+            throw new NoPendingLogin();
+        }
+        UUID customerId = pending.caller().customerId();
+        Customers.Credentials customer = customers.lock(customerId).orElseThrow(NoPendingLogin::new);
+        Optional<Duration> locked = throttle.attempt(customer.email());
+        if (locked.isPresent()) {
+            session.invalidate();
+            throw new AccountProblems.TooManyAttempts(locked.get());
+        }
+        if (step.recoveryCode() != null && !step.recoveryCode().isBlank()) {
+            if (useRecoveryCode(customerId, step.recoveryCode())) {
+                throttle.succeeded(customer.email());
+                events.publishEvent(new AccountEvent.RecoveryCodeUsed(
+                        customerId,
+                        customer.email(),
+                        pending.caller().organizationId(),
+                        unusedRecoveryCodes(customerId)));
+                return pending.caller();
+            }
+        } else if (acceptCode(customerId, step.code())) {
+            throttle.succeeded(customer.email());
+            return pending.caller();
+        }
+        int wrong = pending.wrongCodes() + 1;
+        if (wrong >= MAX_WRONG_CODES) {
+            session.invalidate();
+        } else {
+            session.setAttribute(PENDING, new Pending(pending.caller(), pending.startedAt(), wrong));
+        }
+        events.publishEvent(new AccountEvent.LoginFailed(
+                customerId, customer.email(), pending.caller().organizationId(), "invalid_code"));
+        throw new InvalidCode(HttpStatus.UNAUTHORIZED);
+    }
+
+    /** A new secret, not yet in force: the first code from it confirms it. */
+    @Transactional
+    Setup setup(Caller caller) {
+        AccountSecurity.requireSession(caller);
+        Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
+        if (enabled(customer.id())) {
+            throw new TotpState("totp_already_enabled", "Two-step login is on already; turn it off first.");
+        }
+        String secret = totp.newSecret();
+        jdbc.sql("update customers set totp_secret = ?, totp_last_step = null where id = ?")
+                .params(secret, customer.id())
+                .update();
+        return new Setup(secret, totp.uri(secret, customer.email()), totp.qrCode(secret, customer.email()));
+    }
+
+    @Transactional
+    RecoveryCodes confirm(Caller caller, Code body) {
+        AccountSecurity.requireSession(caller);
+        Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
+        if (enabled(customer.id())) {
+            throw new TotpState("totp_already_enabled", "Two-step login is on already.");
+        }
+        String secret = secret(customer.id())
+                .orElseThrow(() -> new TotpState("totp_not_started", "Set two-step login up first."));
+        OptionalLong step = totp.stepOf(secret, body.code());
+        if (step.isEmpty()) {
+            throw new InvalidCode(HttpStatus.BAD_REQUEST);
+        }
+        jdbc.sql("update customers set totp_enabled_at = now(), totp_last_step = ? where id = ?")
+                .params(step.getAsLong(), customer.id())
+                .update();
+        jdbc.sql("delete from recovery_codes where customer_id = ?")
+                .param(customer.id())
+                .update();
+        List<String> codes =
+                List.of(new dev.samstevens.totp.recovery.RecoveryCodeGenerator().generateCodes(RECOVERY_CODES));
+        for (String code : codes) {
+            jdbc.sql("insert into recovery_codes (customer_id, digest) values (?, ?)")
+                    .params(customer.id(), digest(code))
+                    .update();
+        }
+        events.publishEvent(new AccountEvent.TotpEnabled(customer.id(), customer.email(), caller.organizationId()));
+        return new RecoveryCodes(codes);
+    }
+
+    @Transactional(noRollbackFor = AccountSecurity.ReauthenticationFailed.class)
+    void disable(Caller caller, Disable body) {
+        AccountSecurity.requireSession(caller);
+        if (!enabled(caller.customerId())) {
+            throw new TotpState("totp_not_enabled", "Two-step login is off.");
+        }
+        Customers.Credentials customer = security.reauthenticate(caller, body.currentPassword());
+        if (!acceptCode(customer.id(), body.code())) {
+            throw new InvalidCode(HttpStatus.BAD_REQUEST);
+        }
+        jdbc.sql("update customers set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = ?")
+                .param(customer.id())
+                .update();
+        jdbc.sql("delete from recovery_codes where customer_id = ?")
+                .param(customer.id())
+                .update();
+        events.publishEvent(new AccountEvent.TotpDisabled(customer.id(), customer.email(), caller.organizationId()));
+    }
+
+    /** A code of an unused time step, later than the last one accepted; the step is used up in the same statement. */
+    private boolean acceptCode(UUID customerId, @Nullable String code) {
+        Optional<String> secret = secret(customerId);
+        if (secret.isEmpty()) {
+            return false;
+        }
+        OptionalLong step = totp.stepOf(secret.get(), code);
+        return step.isPresent()
+                && jdbc.sql(
+                                        """
+                                update customers set totp_last_step = :step
+                                where id = :id and totp_enabled_at is not null
+                                  and (totp_last_step is null or totp_last_step < :step)""")
+                                .param("step", step.getAsLong())
+                                .param("id", customerId)
+                                .update()
+                        == 1;
+    }
+
+    private boolean useRecoveryCode(UUID customerId, String code) {
+        return jdbc.sql(
+                                "update recovery_codes set used_at = now() where customer_id = ? and digest = ? and used_at is null")
+                        .params(customerId, digest(code))
+                        .update()
+                == 1;
+    }
+
+    private int unusedRecoveryCodes(UUID customerId) {
+        return jdbc.sql("select count(*) from recovery_codes where customer_id = ? and used_at is null")
+                .param(customerId)
+                .query(Integer.class)
+                .single();
+    }
+
+    private Optional<String> secret(UUID customerId) {
+        return jdbc.sql("select totp_secret from customers where id = ? and totp_secret is not null")
+                .param(customerId)
+                .query(String.class)
+                .optional();
+    }
+
+    /** Recovery codes are compared case-insensitively, with or without their dashes and spaces. */
+    private static byte[] digest(String code) {
+        String normalized = code.replaceAll("[\\s-]", "").toLowerCase(Locale.ROOT);
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(normalized.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package com.kvportal.account;
+
+import static com.kvportal.support.Problems.assertFieldErrors;
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.Inbox;
+import com.kvportal.support.SignedInTest;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Changing the password and the email address of the signed-in customer. */
+class AccountChangesTest extends SignedInTest {
+
+    private static final String PASSWORD = "correct horse battery";
+    private static final String NEW_PASSWORD = "a brand new passphrase";
+
+    private Api signedIn(String email, String password) {
+        Api api = api();
+        Api.Response response = api.post("/api/v1/auth/login", Map.of("email", email, "password", password));
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return api;
+    }
+
+    private Api.Response changePassword(Api api, String current, String next) {
+        return api.put("/api/v1/account/password", Map.of("current_password", current, "new_password", next));
+    }
+
+    private Api.Response changeEmail(Api api, String newEmail, String current) {
+        return api.put("/api/v1/account/email", Map.of("new_email", newEmail, "current_password", current));
+    }
+
+    private Api.Response confirmEmail(String token) {
+        return api().post("/api/v1/auth/email-change/confirm", Map.of("token", token));
+    }
+
+    @Test
+    void shouldChangeThePasswordEndingTheOtherSessionsOnly() {
+        Api other = signedIn(account.email(), PASSWORD);
+
+        Api.Response changed = changePassword(session, PASSWORD, NEW_PASSWORD);
+
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(204);
+        assertThat(session.get("/api/v1/session").status()).isEqualTo(200);
+        assertProblem(other.get("/api/v1/session"), 401, "unauthenticated");
+        signedIn(account.email(), NEW_PASSWORD);
+        assertThat(new Inbox(baseUrl(), account.email())
+                        .awaitMessage("Your password was changed")
+                        .get("text")
+                        .asString())
+                .doesNotContain(NEW_PASSWORD)
+                .doesNotContain(PASSWORD);
+        assertThat(session.get("/api/v1/audit-events").body())
+                .contains("customer.password_changed")
+                .doesNotContain(NEW_PASSWORD);
+    }
+
+    @Test
+    void shouldRefuseAWrongCurrentPasswordOrAWeakNewOneAndChangeNothing() {
+        assertProblem(changePassword(session, "not my password", NEW_PASSWORD), 403, "reauthentication_failed");
+        assertFieldErrors(changePassword(session, PASSWORD, "short"), "new_password");
+        assertFieldErrors(
+                session.put("/api/v1/account/password", Map.of("new_password", NEW_PASSWORD)), "current_password");
+
+        signedIn(account.email(), PASSWORD);
+    }
+
+    @Test
+    void shouldLockAfterFiveWrongCurrentPasswordsAsLoginDoes() {
+        for (int i = 0; i < 5; i++) {
+            assertProblem(
+                    changePassword(session, "wrong " + i + " password", NEW_PASSWORD), 403, "reauthentication_failed");
+        }
+
+        assertProblem(changePassword(session, PASSWORD, NEW_PASSWORD), 429, "too_many_attempts");
+    }
+
+    @Test
+    void shouldNeedASessionAndTheCsrfEcho() {
+        assertProblem(changePassword(api(), PASSWORD, NEW_PASSWORD), 401, "unauthenticated");
+        assertProblem(
+                changePassword(Api.withKey(baseUrl(), session.createKey("admin", "admin")), PASSWORD, NEW_PASSWORD),
+                400,
+                "session_required");
+        assertProblem(changePassword(session.withoutCsrfEcho(), PASSWORD, NEW_PASSWORD), 403, "csrf_failed");
+    }
+
+    @Test
+    void shouldChangeTheEmailOnceTheNewAddressConfirms() {
+        String newEmail = "new-" + UUID.randomUUID() + "@example.com";
+
+        Api.Response requested = changeEmail(session, newEmail, PASSWORD);
+
+        assertThat(requested.status()).as(requested.toString()).isEqualTo(202);
+        assertThat(session.get("/api/v1/session").json().get("email").asString())
+                .isEqualTo(account.email());
+        assertThat(new Inbox(baseUrl(), account.email())
+                        .awaitMessage("Your email address is about to change")
+                        .get("text")
+                        .asString())
+                .contains(newEmail);
+        var message = new Inbox(baseUrl(), newEmail).awaitMessage("Confirm your new email address");
+        assertThat(Inbox.link(message).getPath()).isEqualTo("/confirm-email-change");
+        String token = Inbox.token(message);
+
+        Api.Response confirmed = confirmEmail(token);
+
+        assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
+        assertThat(confirmed.json().get("email").asString()).isEqualTo(newEmail);
+        var view = session.get("/api/v1/session").json();
+        assertThat(view.get("email").asString()).isEqualTo(newEmail);
+        assertThat(view.get("email_verified").asBoolean()).isTrue();
+        signedIn(newEmail, PASSWORD);
+        assertProblem(confirmEmail(token), 400, "token_invalid");
+        assertThat(session.get("/api/v1/audit-events").body()).contains("customer.email_changed");
+    }
+
+    @Test
+    void shouldRefuseATakenAddressAtRequestAndAtConfirmation() {
+        Api.Account other = api().signup();
+        assertProblem(changeEmail(session, other.email().toUpperCase(), PASSWORD), 409, "email_taken");
+
+        String wanted = "wanted-" + UUID.randomUUID() + "@example.com";
+        assertThat(changeEmail(session, wanted, PASSWORD).status()).isEqualTo(202);
+        String token = Inbox.token(new Inbox(baseUrl(), wanted).awaitMessage("Confirm your new email address"));
+        // someone signs up with it meanwhile
+        api().post("/api/v1/auth/signup", Map.of("email", wanted, "password", PASSWORD));
+
+        assertProblem(confirmEmail(token), 409, "email_taken");
+        assertThat(session.get("/api/v1/session").json().get("email").asString())
+                .isEqualTo(account.email());
+    }
+
+    @Test
+    void shouldRefuseABadEmailChangeAndChangeNothing() {
+        assertProblem(
+                changeEmail(session, "new-" + UUID.randomUUID() + "@example.com", "wrong password!"),
+                403,
+                "reauthentication_failed");
+        assertFieldErrors(changeEmail(session, "not an address", PASSWORD), "new_email");
+        assertProblem(confirmEmail("forged"), 400, "token_invalid");
+        assertFieldErrors(api().post("/api/v1/auth/email-change/confirm", Map.of()), "token");
+        assertThat(session.get("/api/v1/session").json().get("email").asString())
+                .isEqualTo(account.email());
+    }
+}

@@ -1,0 +1,129 @@
+package com.kvportal.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import dev.samstevens.totp.code.DefaultCodeGenerator;
+import dev.samstevens.totp.code.HashingAlgorithm;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+/** The account page and the unverified banner in a real browser; mailed links opened from the mail sandbox's page. */
+class AccountSettingsDashboardIT extends BrowserIntegration {
+
+    private void openAccountPage() {
+        browser.byId("account-email").click();
+        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/dashboard/account"));
+        browser.visible("content");
+    }
+
+    private void clickMailedLink(String email, String subject) {
+        browser.open(baseUrl() + "/sandbox/mail?to=" + email);
+        browser.waitUntil(driver -> {
+            driver.navigate().refresh();
+            return driver.findElements(By.cssSelector("article.mail")).stream()
+                    .anyMatch(m -> m.findElement(By.className("mail-subject"))
+                            .getText()
+                            .equals(subject));
+        });
+        WebElement message = browser.all("article.mail").stream()
+                .filter(m ->
+                        m.findElement(By.className("mail-subject")).getText().equals(subject))
+                .findFirst()
+                .orElseThrow();
+        message.findElement(By.className("mail-link")).click();
+    }
+
+    @Test
+    void shouldShowTheBannerUntilVerifiedAndSendANewLink() {
+        String email = signUpInPage();
+
+        assertThat(browser.visible("verify-banner").getText()).contains("Please verify " + email);
+        browser.byId("resend-verification").click();
+        browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("verify-banner"), "on its way"));
+        checkLayout("keys-unverified");
+
+        clickMailedLink(email, "Confirm your email address");
+        browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "is verified"));
+        browser.byId("go-dashboard").click();
+        awaitKeysPage();
+        assertThat(browser.all("#verify-banner")).isEmpty();
+    }
+
+    @Test
+    void shouldChangeThePasswordAndSignOutEverywhereElse() {
+        String email = signUpInPage();
+        Api elsewhere = new Api(baseUrl());
+        elsewhere.post("/api/v1/auth/login", Map.of("email", email, "password", PASSWORD));
+        openAccountPage();
+        browser.waitUntil(driver -> browser.all("#sessions-body tr").size() == 2);
+        checkLayout("account");
+
+        browser.byId("end-other-sessions").click();
+        browser.waitUntil(driver -> browser.all("#sessions-body tr").size() == 1);
+        assertThat(elsewhere.get("/api/v1/session").status()).isEqualTo(401);
+
+        browser.type("current-password", "not my password");
+        browser.type("new-password", "a brand new passphrase");
+        browser.byId("change-password").click();
+        assertThat(browser.visible("current-password-error").getText()).contains("wrong");
+        browser.type("current-password", PASSWORD);
+        browser.type("new-password", "a brand new passphrase");
+        browser.byId("change-password").click();
+        browser.waitUntil(
+                ExpectedConditions.textToBePresentInElementLocated(By.id("password-notice"), "password is changed"));
+        assertThat(new Api(baseUrl())
+                        .post("/api/v1/auth/login", Map.of("email", email, "password", "a brand new passphrase"))
+                        .status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void shouldChangeTheEmailThroughTheLinkToTheNewAddress() {
+        signUpInPage();
+        openAccountPage();
+        String newEmail = "moved-" + UUID.randomUUID() + "@example.com";
+
+        browser.type("new-email", newEmail);
+        browser.type("email-password", PASSWORD);
+        browser.byId("change-email").click();
+        browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("email-notice"), newEmail));
+
+        clickMailedLink(newEmail, "Confirm your new email address");
+        browser.waitUntil(ExpectedConditions.urlContains("/confirm-email-change?token="));
+        browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), newEmail));
+        checkLayout("confirm-email-change");
+        browser.open(baseUrl() + "/dashboard/account");
+        browser.visible("content");
+        assertThat(browser.byId("current-email").getText()).isEqualTo(newEmail);
+        assertThat(browser.byId("email-status").getText()).isEqualTo("Verified");
+    }
+
+    @Test
+    void shouldTurnOnTwoStepLoginWithTheQrCodeAndShowTheRecoveryCodesOnce() throws Exception {
+        signUpInPage();
+        openAccountPage();
+
+        browser.byId("totp-start").click();
+        assertThat(browser.visible("totp-qr").getAttribute("src")).startsWith("data:image/png;base64,");
+        String secret = browser.visible("totp-secret").getText();
+        checkLayout("account-totp-setup");
+        browser.type(
+                "totp-code",
+                new DefaultCodeGenerator(HashingAlgorithm.SHA1, 6)
+                        .generate(secret, System.currentTimeMillis() / 30_000));
+        browser.byId("totp-confirm").click();
+
+        browser.visible("recovery-codes");
+        assertThat(browser.all("#recovery-codes-list li")).hasSize(10);
+        checkLayout("account-recovery-codes");
+        browser.open(baseUrl() + "/dashboard/account");
+        browser.visible("content");
+        assertThat(browser.byId("recovery-codes").isDisplayed()).isFalse();
+        assertThat(browser.visible("totp-disable-form").getText()).contains("On");
+    }
+}
