@@ -2,10 +2,12 @@ package com.kvportal.apikey;
 
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.StorageStanding.Standing;
+import com.kvportal.usage.WriteRefusal;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What verify answers for a usable key, with what the storage backend needs to enforce the organization's plan.
@@ -24,8 +26,16 @@ public record VerifiedKey(
             @Schema(description = "The organization's current storage in bytes.", minimum = "0") long usedBytes,
             @Schema(description = "The effective plan's storage allowance in bytes.", minimum = "0")
                     long allowanceBytes,
-            @Schema(description = "False when the plan has no overage and the allowance is used up: refuse writes.")
-                    boolean writeAllowed) {}
+            @Schema(description = "False when the backend must refuse writes (reads go on): see reason.")
+                    boolean writeAllowed,
+            @Schema(
+                            description = "Null when writes are allowed; else why not, the first that applies in this"
+                                    + " order: storage_cap (the organization's storage cap is reached), overage_cap"
+                                    + " (at the allowance, the projected overage reached the overage cap),"
+                                    + " allowance_reached (a plan without overage is full).",
+                            nullable = true)
+                    @Nullable
+                    WriteRefusal reason) {}
 
     static VerifiedKey of(StoredKey key, Standing standing) {
         return new VerifiedKey(
@@ -34,6 +44,7 @@ public record VerifiedKey(
                 key.organizationId(),
                 key.permissions(),
                 standing.tier(),
-                new Storage(standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed()));
+                new Storage(
+                        standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed(), standing.refusal()));
     }
 }

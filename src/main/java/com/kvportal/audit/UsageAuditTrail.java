@@ -2,6 +2,8 @@ package com.kvportal.audit;
 
 import com.kvportal.audit.AuditEvent.Party;
 import com.kvportal.usage.OverageBilled;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.UsageLimitsUpdated;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import lombok.RequiredArgsConstructor;
@@ -32,5 +34,27 @@ class UsageAuditTrail {
                 new Party("invoice", e.providerInvoiceId(), e.providerInvoiceId()),
                 null,
                 details);
+    }
+
+    @EventListener
+    void limitsUpdated(UsageLimitsUpdated e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("previous", limits(e.previous()));
+        details.put("limits", limits(e.limits()));
+        audit.record(
+                e.organizationId(),
+                "usage.limits_updated",
+                audit.actorOr(AuditLog.SYSTEM),
+                new Party("organization", e.organizationId().toString(), null),
+                null,
+                details);
+    }
+
+    private static Map<String, Object> limits(UsageLimits limits) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("alert_thresholds_percent", limits.alertThresholdsPercent());
+        details.put("storage_cap_bytes", limits.storageCapBytes());
+        details.put("overage_cap_cents", limits.overageCapCents());
+        return details;
     }
 }

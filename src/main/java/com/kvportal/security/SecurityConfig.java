@@ -74,6 +74,7 @@ class SecurityConfig {
         "/api/v1/billing/**",
         "/api/v1/usage",
         "/api/v1/usage/periods",
+        "/api/v1/usage/limits",
         "/api/v1/audit-events/**"
     };
 

@@ -43,6 +43,7 @@ class OverageBiller {
 
     private final StoredSamples samples;
     private final BilledPeriods billed;
+    private final StoredLimits limits;
     private final Billing billing;
     private final ApplicationEventPublisher events;
 
@@ -111,12 +112,14 @@ class OverageBiller {
         record(ended.organizationId(), invoice, null, period, overage);
     }
 
+    /** The period's overage, clamped to the overage cap in force now, when it is billed. */
     private Overage measure(UUID organizationId, Period period, Plan plan) {
-        return StorageModel.overage(
+        Overage overage = StorageModel.overage(
                 period,
                 samples.forInterval(organizationId, period.start(), period.end())
                         .values(),
                 plan);
+        return StorageModel.capped(overage, plan, limits.of(organizationId).overageCapCents());
     }
 
     private void record(

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The arithmetic of storage usage (CONTRACT 10), pure: a project's storage is a step function of its samples (the
@@ -54,6 +55,19 @@ final class StorageModel {
         long above = Math.max(0, averageBytes - plan.storageBytes());
         long units = ceilDiv(above, plan.overageBytes());
         return new Overage(averageBytes, units, Math.multiplyExact(units, plan.overagePriceCents()));
+    }
+
+    /**
+     * The overage as billed under an overage cap (CONTRACT 14): {@code units = min(units, floor(cap /
+     * overage_price_cents))}, so the amount never exceeds the cap and equals the uncapped amount when that is within
+     * it. No cap (null), or a plan whose overage costs nothing: the overage unchanged.
+     */
+    static Overage capped(Overage overage, Plan plan, @Nullable Long capCents) {
+        if (capCents == null || plan.overagePriceCents() <= 0) {
+            return overage;
+        }
+        long units = Math.min(overage.units(), capCents / plan.overagePriceCents());
+        return new Overage(overage.averageBytes(), units, Math.multiplyExact(units, plan.overagePriceCents()));
     }
 
     private static long ceilDiv(long dividend, long divisor) {

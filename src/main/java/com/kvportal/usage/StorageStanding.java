@@ -7,25 +7,30 @@ import com.kvportal.billing.Tier;
 import com.kvportal.usage.StoredSamples.Changes;
 import com.kvportal.usage.StoredSamples.Latest;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
 
 /**
- * Each organization's plan and current storage, answered from memory so that verify pays no database round trip
- * for them. A background refresh reads, every {@code kvportal.usage.refresh-interval} (1 s), only what changed: the
- * samples committed since its last snapshot and the plans of organizations whose subscriptions changed, so the
- * answers lag accepted samples and plan changes by about that interval (samples accepted by this instance count at
- * once).
+ * Each organization's plan, current storage and usage limits, answered from memory so that verify pays no database
+ * round trip for them. A background refresh reads, every {@code kvportal.usage.refresh-interval} (1 s), only what
+ * changed: the samples and the limits committed since its last snapshot and the plans of organizations whose
+ * subscriptions changed, so the answers lag accepted samples, limits and plan changes by about that interval (samples
+ * accepted by this instance count at once). For an organization with an overage cap above 0 it also keeps the
+ * period's projected overage, redone in the background when its storage, plan or limits change (and every minute,
+ * for a period that rolls over): the projection of today's storage held to the period end changes only then.
  */
 @Service
 public class StorageStanding implements SmartLifecycle {
@@ -38,12 +43,23 @@ public class StorageStanding implements SmartLifecycle {
      * @param tier the organization's effective plan
      * @param usedBytes its current storage: the sum of its projects' latest samples
      * @param allowanceBytes the effective plan's storage allowance
-     * @param writeAllowed false when the plan has no overage and the storage has reached the allowance
+     * @param refusal why writes are refused, or null when they are allowed
      */
-    public record Standing(Tier tier, long usedBytes, long allowanceBytes, boolean writeAllowed) {}
+    public record Standing(Tier tier, long usedBytes, long allowanceBytes, @Nullable WriteRefusal refusal) {
+
+        /** False when the backend must refuse writes (reads go on). */
+        public boolean writeAllowed() {
+            return refusal == null;
+        }
+    }
+
+    /** How often the projections of the organizations with an overage cap are redone without a change. */
+    private static final Duration PROJECTION_RENEWAL = Duration.ofMinutes(1);
 
     private final StoredSamples samples;
     private final OrganizationPlans plans;
+    private final StoredLimits storedLimits;
+    private final UsageReading reading;
     private final UsageProperties properties;
     private final Clock clock;
     private final Plan free;
@@ -51,16 +67,31 @@ public class StorageStanding implements SmartLifecycle {
     private final Map<UUID, Latest> latestByProject = new ConcurrentHashMap<>();
     private final Map<UUID, Long> usedByOrganization = new ConcurrentHashMap<>();
     private final Map<UUID, Plan> planByOrganization = new ConcurrentHashMap<>();
+    private final Map<UUID, UsageLimits> limitsByOrganization = new ConcurrentHashMap<>();
+    /** The projected overage in cents of each organization whose overage cap is above 0 (0 is met at the allowance). */
+    private final Map<UUID, Long> projectedCentsByOrganization = new ConcurrentHashMap<>();
+    /** Organizations whose storage, plan or limits changed since their projection was made. */
+    private final Set<UUID> toProject = ConcurrentHashMap.newKeySet();
 
     private String cursor;
     private Instant plansCheckedAt;
+    private String limitsCursor;
+    private Instant projectedAt;
     private volatile boolean running;
     private ScheduledExecutorService refresher;
 
     StorageStanding(
-            StoredSamples samples, OrganizationPlans plans, Billing billing, UsageProperties properties, Clock clock) {
+            StoredSamples samples,
+            OrganizationPlans plans,
+            StoredLimits storedLimits,
+            UsageReading reading,
+            Billing billing,
+            UsageProperties properties,
+            Clock clock) {
         this.samples = samples;
         this.plans = plans;
+        this.storedLimits = storedLimits;
+        this.reading = reading;
         this.properties = properties;
         this.clock = clock;
         this.free = billing.plans().stream()
@@ -72,14 +103,23 @@ public class StorageStanding implements SmartLifecycle {
         apply(everything.samples());
         this.cursor = everything.cursor();
         planByOrganization.putAll(plans.effectivePlansChangedSince(Instant.EPOCH));
+        StoredLimits.Changes limits = storedLimits.changesSince(null);
+        limitsByOrganization.putAll(limits.limits());
+        this.limitsCursor = limits.cursor();
+        this.projectedAt = clock.instant();
+        project(limits.limits().keySet());
     }
 
     /** The organization's standing, from memory. */
     public Standing standingOf(UUID organizationId) {
         Plan plan = planByOrganization.getOrDefault(organizationId, free);
         long used = usedByOrganization.getOrDefault(organizationId, 0L);
-        boolean writeAllowed = plan.overageBytes() > 0 || used < plan.storageBytes();
-        return new Standing(plan.tier(), used, plan.storageBytes(), writeAllowed);
+        WriteRefusal refusal = WriteRefusal.of(
+                plan,
+                used,
+                limitsByOrganization.getOrDefault(organizationId, UsageLimits.DEFAULTS),
+                projectedCentsByOrganization.getOrDefault(organizationId, 0L));
+        return new Standing(plan.tier(), used, plan.storageBytes(), refusal);
     }
 
     /** Takes samples in: a project's newest sample (by time, then arrival) is its current storage. */
@@ -92,6 +132,7 @@ public class StorageStanding implements SmartLifecycle {
             latestByProject.put(row.projectId(), row);
             long delta = row.bytes() - (previous == null ? 0 : previous.bytes());
             usedByOrganization.merge(row.organizationId(), delta, Long::sum);
+            toProject.add(row.organizationId());
         }
     }
 
@@ -101,8 +142,41 @@ public class StorageStanding implements SmartLifecycle {
         apply(changes.samples());
         cursor = changes.cursor();
         Instant checkedAt = clock.instant();
-        planByOrganization.putAll(plans.effectivePlansChangedSince(plansCheckedAt.minus(properties.planOverlap())));
+        Map<UUID, Plan> changedPlans = plans.effectivePlansChangedSince(plansCheckedAt.minus(properties.planOverlap()));
+        planByOrganization.putAll(changedPlans);
         plansCheckedAt = checkedAt;
+        toProject.addAll(changedPlans.keySet());
+        StoredLimits.Changes limits = storedLimits.changesSince(limitsCursor);
+        limitsByOrganization.putAll(limits.limits());
+        limitsCursor = limits.cursor();
+        toProject.addAll(limits.limits().keySet());
+        if (!checkedAt.isBefore(projectedAt.plus(PROJECTION_RENEWAL))) {
+            // a period rolls over with no sample: the projection of a new period starts afresh
+            toProject.addAll(projectedCentsByOrganization.keySet());
+            projectedAt = checkedAt;
+        }
+        Set<UUID> due = Set.copyOf(toProject);
+        toProject.removeAll(due);
+        project(due);
+    }
+
+    /**
+     * Redoes the projected overage of those of the organizations whose overage cap is above 0, in the background:
+     * verify only reads the figure. A cap of 0 needs none (any storage at the allowance meets it).
+     */
+    private void project(Collection<UUID> organizations) {
+        for (UUID organizationId : organizations) {
+            Long cap = limitsByOrganization
+                    .getOrDefault(organizationId, UsageLimits.DEFAULTS)
+                    .overageCapCents();
+            Plan plan = planByOrganization.getOrDefault(organizationId, free);
+            if (cap == null || cap == 0 || plan.overageBytes() <= 0) {
+                projectedCentsByOrganization.remove(organizationId);
+            } else {
+                projectedCentsByOrganization.put(
+                        organizationId, reading.projectedOverage(organizationId).amountCents());
+            }
+        }
     }
 
     private void refreshQuietly() {

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +31,7 @@ class UsageController {
 
     private final StorageReporting reporting;
     private final UsageReading reading;
+    private final Limits limits;
 
     /** The body of a report, for the document: {@link ReportedSample#parseBatch} reads it. */
     @Schema(name = "StorageReport")
@@ -105,5 +107,41 @@ class UsageController {
     @GetMapping("/api/v1/usage/periods")
     PeriodList periods(Caller caller) {
         return new PeriodList(reading.periods(caller.organizationId()));
+    }
+
+    @Operation(
+            operationId = "getUsageLimits",
+            summary = "Read the usage limits",
+            description = "The current organization's alert thresholds, storage cap and overage cap; the defaults"
+                    + " (thresholds 75, 90, 100; no caps) until they are set.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @GetMapping("/api/v1/usage/limits")
+    UsageLimits limits(Caller caller) {
+        return limits.of(caller.organizationId());
+    }
+
+    @Operation(
+            operationId = "putUsageLimits",
+            summary = "Replace the usage limits",
+            description = "Replaces the whole object, an omitted field taking its default. Thresholds: 0-5 distinct"
+                    + " integers 1-100 (answered in ascending order). `storage_cap_bytes` (any plan): verify refuses"
+                    + " writes (`reason: storage_cap`) once storage reaches it. `overage_cap_cents` (plans with overage"
+                    + " only, else `not_on_this_plan`): verify refuses writes above the allowance (`reason:"
+                    + " overage_cap`) once the projected overage reaches it, and no period's overage bill exceeds it."
+                    + " Every instance's verify follows within 2 seconds.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            schema = @Schema(implementation = UsageLimits.class))))
+    @ApiContract(credentials = Credential.PORTAL, problems = "not_on_this_plan")
+    @PutMapping(path = "/api/v1/usage/limits", consumes = MediaType.APPLICATION_JSON_VALUE)
+    UsageLimits replaceLimits(
+            Caller caller,
+            @RequestBody(required = false) @io.swagger.v3.oas.annotations.Parameter(hidden = true) @Nullable
+                    JsonNode body) {
+        return limits.replace(caller.organizationId(), UsageLimits.parse(body));
     }
 }

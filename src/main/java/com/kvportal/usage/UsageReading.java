@@ -52,18 +52,38 @@ class UsageReading {
     private final OrganizationPlans plans;
     private final Clock clock;
 
-    Usage usage(UUID organizationId) {
+    /** The current period's storage so far: samples up to now, none ahead, so today's storage holds to its end. */
+    private record SoFar(Instant now, OrganizationPlans.PlanPeriod period, Timeline timeline) {
+
+        /** The period's overage if the storage of now holds until the period ends (CONTRACT 10's projection). */
+        Overage projected() {
+            return StorageModel.overage(timeline.average(period.start(), period.end()), period.plan());
+        }
+    }
+
+    private SoFar soFar(UUID organizationId) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         OrganizationPlans.PlanPeriod period = plans.currentPeriod(organizationId, now);
-        Plan plan = period.plan();
-        Instant start = period.start();
-        Instant end = period.end();
+        Timeline timeline = Timeline.of(samples.forInterval(organizationId, period.start(), now.plusSeconds(1))
+                .values());
+        return new SoFar(now, period, timeline);
+    }
+
+    /** The current period's projected overage: its storage so far, today's held until the period ends. */
+    Overage projectedOverage(UUID organizationId) {
+        return soFar(organizationId).projected();
+    }
+
+    Usage usage(UUID organizationId) {
+        SoFar reading = soFar(organizationId);
+        Instant now = reading.now();
+        Plan plan = reading.period().plan();
+        Instant start = reading.period().start();
+        Instant end = reading.period().end();
         Instant soFar = now.isAfter(end) ? end : now.isBefore(start) ? start : now;
-        // samples up to now, none ahead: the storage of now holds until the period ends (the projection)
-        Timeline timeline = Timeline.of(
-                samples.forInterval(organizationId, start, now.plusSeconds(1)).values());
+        Timeline timeline = reading.timeline();
         long current = timeline.at(now);
-        Overage projected = StorageModel.overage(timeline.average(start, end), plan);
+        Overage projected = reading.projected();
         List<ProjectUsage> projects = samples.projectsAt(organizationId, now).stream()
                 .map(p -> new ProjectUsage(p.projectId(), p.name(), p.bytes()))
                 .toList();

@@ -1,6 +1,7 @@
 /**
  * Storage usage: the samples the storage backend reports, the organization's usage and allowance that verify
- * tells the backend, and the period's overage billed on the provider's invoice.
+ * tells the backend (with the customer's limits: {@link com.kvportal.usage.WriteRefusal}), and the period's overage
+ * billed on the provider's invoice, never above the customer's overage cap.
  * {@link com.kvportal.usage.StorageStanding} is what verify asks.
  */
 @ApplicationModule(allowedDependencies = {"billing", "account", "common", "security"})

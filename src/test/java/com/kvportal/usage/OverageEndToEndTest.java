@@ -159,6 +159,61 @@ class OverageEndToEndTest extends IntegrationTest {
     }
 
     @Test
+    void shouldClampTheRenewalsOverageLineToTheOverageCapInForceWhenThePeriodIsBilled() throws Exception {
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        // 150 GiB for the whole period: 5 units of $2.00 uncapped; a cap of $7.50 pays for 3 of them
+        report(baseUrl(), pro.account().projectId(), 150 * GIB, pro.periodStart());
+        Api.Response capped = owner.put("/api/v1/usage/limits", Map.of("overage_cap_cents", 750));
+        assertThat(capped.status()).as(capped.toString()).isEqualTo(200);
+
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+
+        Invoice renewal = awaitRenewal(pro.customer(), "paid");
+        InvoiceLineItem line = overageLines(renewal).get(0);
+        assertThat(overageLines(renewal)).hasSize(1);
+        assertThat(line.getQuantity()).isEqualTo(3L);
+        assertThat(line.getAmount()).isEqualTo(600L);
+        assertThat(renewal.getAmountDue()).isEqualTo(2600L);
+        JsonNode period = awaitPeriods(owner, 1).get(0);
+        assertThat(period.get("overage_units").asLong()).isEqualTo(3);
+        assertThat(period.get("overage_cents").asLong()).isEqualTo(600);
+    }
+
+    @Test
+    void shouldBillNoOverageOnTheFinalInvoiceUnderAnOverageCapOfZero() throws Exception {
+        ProOrganization pro = proOrganization();
+        Api owner = pro.owner();
+        report(baseUrl(), pro.account().projectId(), 125 * GIB, pro.periodStart());
+        assertThat(owner.put("/api/v1/usage/limits", Map.of("overage_cap_cents", 0))
+                        .status())
+                .isEqualTo(200);
+        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+
+        await().atMost(WEBHOOK_WAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> owner.get("/api/v1/billing/subscription").status() == 404);
+        // 3 units uncapped; capped to none, so no final invoice and no overage line anywhere
+        assertThat(stripe()
+                        .v1()
+                        .invoices()
+                        .list(InvoiceListParams.builder()
+                                .setCustomer(pro.customer())
+                                .build())
+                        .getData()
+                        .stream()
+                        .flatMap(invoice -> overageLines(invoice).stream()))
+                .isEmpty();
+        assertThat(owner.get("/api/v1/usage/periods").json().get("periods")).isEmpty();
+    }
+
+    @Test
     void shouldBillTheLastPeriodsOverageOnAFinalInvoiceWhenTheSubscriptionEnds() throws Exception {
         ProOrganization pro = proOrganization();
         Api owner = pro.owner();

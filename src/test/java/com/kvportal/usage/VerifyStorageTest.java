@@ -32,7 +32,7 @@ class VerifyStorageTest extends SignedInTest {
 
         assertThat(body.get("tier").asString()).isEqualTo("free");
         assertThat(body.get("storage").toString())
-                .isEqualTo("{\"used_bytes\":0,\"allowance_bytes\":1073741824,\"write_allowed\":true}");
+                .isEqualTo("{\"used_bytes\":0,\"allowance_bytes\":1073741824,\"write_allowed\":true,\"reason\":null}");
     }
 
     @Test
@@ -64,8 +64,8 @@ class VerifyStorageTest extends SignedInTest {
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> verify(key).get("tier").asString().equals("pro"));
         assertThat(verify(key).get("storage").toString())
-                .isEqualTo(
-                        "{\"used_bytes\":" + 150 * GIB + ",\"allowance_bytes\":107374182400,\"write_allowed\":true}");
+                .isEqualTo("{\"used_bytes\":" + 150 * GIB
+                        + ",\"allowance_bytes\":107374182400,\"write_allowed\":true,\"reason\":null}");
     }
 
     @Test

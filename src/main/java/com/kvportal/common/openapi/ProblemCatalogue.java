@@ -148,6 +148,12 @@ public final class ProblemCatalogue {
                     "The endpoint is off (leaked-key reporting without SECRET_SCANNING_PUBLIC_KEYS).",
                     "No such endpoint."),
             entry(
+                    "not_on_this_plan",
+                    HttpStatus.BAD_REQUEST,
+                    "The setting needs a plan the organization is not on (an overage cap on a plan without overage).",
+                    "The current plan has no overage, so an overage cap does not apply: send overage_cap_cents null,"
+                            + " or use storage_cap_bytes to stop writes at a size."),
+            entry(
                     "payload_too_large",
                     HttpStatus.CONTENT_TOO_LARGE,
                     "The request body is over 64 KiB (the webhook: 1 MiB).",
