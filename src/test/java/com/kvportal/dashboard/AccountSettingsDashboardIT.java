@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /** The account page and the unverified banner in a real browser; mailed links opened from the mail sandbox's page. */
@@ -19,23 +18,6 @@ class AccountSettingsDashboardIT extends BrowserIntegration {
         browser.byId("account-email").click();
         browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/dashboard/account"));
         browser.visible("content");
-    }
-
-    private void clickMailedLink(String email, String subject) {
-        browser.open(baseUrl() + "/sandbox/mail?to=" + email);
-        browser.waitUntil(driver -> {
-            driver.navigate().refresh();
-            return driver.findElements(By.cssSelector("article.mail")).stream()
-                    .anyMatch(m -> m.findElement(By.className("mail-subject"))
-                            .getText()
-                            .equals(subject));
-        });
-        WebElement message = browser.all("article.mail").stream()
-                .filter(m ->
-                        m.findElement(By.className("mail-subject")).getText().equals(subject))
-                .findFirst()
-                .orElseThrow();
-        message.findElement(By.className("mail-link")).click();
     }
 
     @Test

@@ -116,4 +116,22 @@ abstract class BrowserIntegration extends IntegrationTest {
         }
         browser.setWidth(Browser.DESKTOP_WIDTH);
     }
+
+    /** Opens the mail sandbox's page for the address and clicks the link of the newest message with this subject. */
+    protected void clickMailedLink(String email, String subject) {
+        browser.open(baseUrl() + "/sandbox/mail?to=" + email);
+        browser.waitUntil(driver -> {
+            driver.navigate().refresh();
+            return driver.findElements(By.cssSelector("article.mail")).stream()
+                    .anyMatch(m -> m.findElement(By.className("mail-subject"))
+                            .getText()
+                            .equals(subject));
+        });
+        WebElement message = browser.all("article.mail").stream()
+                .filter(m ->
+                        m.findElement(By.className("mail-subject")).getText().equals(subject))
+                .findFirst()
+                .orElseThrow();
+        message.findElement(By.className("mail-link")).click();
+    }
 }

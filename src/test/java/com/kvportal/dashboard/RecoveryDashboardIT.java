@@ -8,7 +8,6 @@ import dev.samstevens.totp.code.HashingAlgorithm;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
@@ -16,24 +15,6 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * would click it.
  */
 class RecoveryDashboardIT extends BrowserIntegration {
-
-    /** Opens the mail sandbox's page for the address and clicks the link of the newest message with this subject. */
-    private void clickMailedLink(String email, String subject) {
-        browser.open(baseUrl() + "/sandbox/mail?to=" + email);
-        browser.waitUntil(driver -> {
-            driver.navigate().refresh();
-            return driver.findElements(By.cssSelector("article.mail")).stream()
-                    .anyMatch(m -> m.findElement(By.className("mail-subject"))
-                            .getText()
-                            .equals(subject));
-        });
-        WebElement message = browser.all("article.mail").stream()
-                .filter(m ->
-                        m.findElement(By.className("mail-subject")).getText().equals(subject))
-                .findFirst()
-                .orElseThrow();
-        message.findElement(By.className("mail-link")).click();
-    }
 
     @Test
     void shouldResetAForgottenPasswordThroughTheMailedLink() {
