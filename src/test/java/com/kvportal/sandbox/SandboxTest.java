@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -206,6 +207,26 @@ abstract class SandboxTest extends IntegrationTest {
 
     long eventCount() {
         return count("select count(*) from sandbox_events");
+    }
+
+    /**
+     * The number of events about one customer (the customer itself, or an object of theirs), counted once the
+     * sandbox has held still for 300 ms: what our webhook handler does in answer to an event lands before it.
+     */
+    long settledEventCountAbout(String customerId) {
+        AtomicLong last = new AtomicLong(-1);
+        Awaitility.await("the sandbox's events about " + customerId + " settled")
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    long now = eventCount();
+                    return last.getAndSet(now) == now;
+                });
+        return count(
+                "select count(*) from sandbox_events where ? in (payload::jsonb #>> '{data,object,id}',"
+                        + " payload::jsonb #>> '{data,object,customer}')",
+                customerId);
     }
 
     /** The types of the events recorded after the first {@code count}, in creation order. */
