@@ -13,7 +13,6 @@ import org.springframework.stereotype.Component;
  * without paying). Anywhere else the service does not start.
  */
 @Component
-@SandboxMode
 class SandboxExposure {
 
     private static final Logger log = LoggerFactory.getLogger(SandboxExposure.class);

@@ -2,6 +2,8 @@ package com.kvportal.sandbox;
 
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.web.BearerToken;
+import com.kvportal.sandbox.api.StripeApiController;
+import com.kvportal.sandbox.stripe.StripeError;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,7 +26,6 @@ import org.springframework.stereotype.Component;
  * presents it. Keys are compared through their SHA-256 digests in constant time.
  */
 @Component
-@SandboxMode
 public class SandboxKey {
 
     private static final Logger log = LoggerFactory.getLogger(SandboxKey.class);
@@ -63,7 +64,7 @@ public class SandboxKey {
     }
 
     /** Refuses a request that does not present the key with Stripe's 401, naming the key it got as Stripe does. */
-    void require(@Nullable String authorization) {
+    public void require(@Nullable String authorization) {
         if (authorization == null || authorization.isBlank()) {
             throw StripeError.unauthenticated("You did not provide an API key. You need to provide your API key in "
                     + "the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");

@@ -2,7 +2,6 @@ package com.kvportal.sandbox;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -19,8 +18,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param draftGrace how long a renewal draft waits for its {@code invoice.created} to be answered 2xx before it is
  *     finalized and charged anyway (Stripe's hour); also when a standalone draft with {@code auto_advance} is
  */
-@ConfigurationProperties("kvportal.sandbox")
-record SandboxProperties(
+public record SandboxProperties(
         @DefaultValue("") String mode,
         @DefaultValue("") String apiKey,
         @DefaultValue("/api/v1/billing/webhook") String webhookPath,
@@ -29,10 +27,13 @@ record SandboxProperties(
         @DefaultValue("60s") Duration maxRetry,
         @DefaultValue("1h") Duration draftGrace) {
 
+    /** Where its settings are ({@code application.yml}); bound by {@link SandboxWing} only while the sandbox is on. */
+    static final String PREFIX = "kvportal.sandbox";
+
     /** A key of one's own: Stripe's test-mode prefix and enough characters not to be guessed. */
     private static final Pattern API_KEY = Pattern.compile("sk_test_[0-9A-Za-z_]{16,200}");
 
-    SandboxProperties {
+    public SandboxProperties {
         if (!mode.isBlank() && !mode.strip().equalsIgnoreCase("on")) {
             throw new IllegalStateException("SANDBOX is '" + mode + "': set it to on (to run the payment sandbox "
                     + "where APP_BASE_URL is not a loopback address) or leave it unset.");
@@ -49,7 +50,7 @@ record SandboxProperties(
     }
 
     /** The wait before the next attempt after {@code failures} failed ones: 1 s, 2 s, 4 s ... capped. */
-    Duration retryAfter(int failures) {
+    public Duration retryAfter(int failures) {
         int doublings = Math.min(Math.max(failures - 1, 0), 20);
         Duration wait = firstRetry.multipliedBy(1L << doublings);
         return wait.compareTo(maxRetry) > 0 ? maxRetry : wait;

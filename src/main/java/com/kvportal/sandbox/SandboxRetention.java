@@ -1,5 +1,7 @@
 package com.kvportal.sandbox;
 
+import com.kvportal.sandbox.api.IdempotencyKeys;
+import com.kvportal.sandbox.events.EventOutbox;
 import java.util.concurrent.TimeUnit;
 import lombok.RequiredArgsConstructor;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -7,7 +9,6 @@ import org.springframework.stereotype.Component;
 
 /** Forgets what Stripe forgets: idempotency keys after 24 hours, delivered events after 30 days. */
 @Component
-@SandboxMode
 @RequiredArgsConstructor
 class SandboxRetention {
 

@@ -1,12 +1,12 @@
 package com.kvportal.sandbox;
 
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.sandbox.api.StripeApiController;
 import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /** The sandbox as the payment provider: where its Stripe API answers, its own key ({@link SandboxKey}) and its price of pro. */
 @Component
-@SandboxMode
 @RequiredArgsConstructor
 public class SandboxStandIn implements PaymentProvider.StandIn {
 

@@ -2,6 +2,12 @@ package com.kvportal.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.sandbox.api.StripeApiController;
+import com.kvportal.sandbox.checkout.StripeCheckout;
+import com.kvportal.sandbox.events.WebhookDelivery;
+import com.kvportal.sandbox.invoice.DraftFinalizer;
+import com.kvportal.sandbox.invoice.StripeInvoices;
+import com.kvportal.sandbox.subscription.StripeSubscriptions;
 import com.kvportal.support.IntegrationTest;
 import java.net.http.HttpRequest;
 import java.util.Map;

@@ -1,6 +1,0 @@
-package com.kvportal.sandbox;
-
-import org.jspecify.annotations.Nullable;
-
-/** A customer portal session: its id is the secret of the portal page's URL. */
-record StoredPortalSession(String id, String customer, @Nullable String returnUrl, long created) {}

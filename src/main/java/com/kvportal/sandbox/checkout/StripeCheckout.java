@@ -1,0 +1,236 @@
+package com.kvportal.sandbox.checkout;
+
+import com.kvportal.sandbox.events.SandboxEvents;
+import com.kvportal.sandbox.invoice.StripeInvoices;
+import com.kvportal.sandbox.store.CardOutcome;
+import com.kvportal.sandbox.store.SandboxObjects;
+import com.kvportal.sandbox.store.StoredCheckoutSession;
+import com.kvportal.sandbox.store.StoredCustomer;
+import com.kvportal.sandbox.store.StoredInvoice;
+import com.kvportal.sandbox.store.StoredPrice;
+import com.kvportal.sandbox.store.StoredSubscription;
+import com.kvportal.sandbox.stripe.RedirectUrls;
+import com.kvportal.sandbox.stripe.StripeError;
+import com.kvportal.sandbox.stripe.StripeId;
+import com.kvportal.sandbox.stripe.StripeJson;
+import com.kvportal.sandbox.stripe.StripeParams;
+import com.kvportal.sandbox.stripe.StripeViews;
+import com.kvportal.sandbox.subscription.StripeSubscriptions;
+import com.stripe.model.checkout.Session;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import lombok.RequiredArgsConstructor;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The sandbox's checkout sessions: created through the API, paid on the hosted page (or the sandbox's surface) with
+ * the customer, subscription, first invoice and events Stripe makes. Locks are taken customer first, then its
+ * sessions, subscriptions and invoices, so that concurrent calls cannot deadlock.
+ */
+@Service
+@RequiredArgsConstructor
+public class StripeCheckout {
+
+    private static final long CHECKOUT_SESSION_LIFETIME = 24 * 3600;
+
+    private final SandboxObjects objects;
+    private final StripeJson json;
+    private final StripeViews views;
+    private final SandboxEvents events;
+    private final StripeInvoices invoices;
+    private final Clock clock;
+    private final RedirectUrls redirects;
+
+    public Session retrieve(String id) {
+        return objects.checkoutSession(id)
+                .map(views::checkoutSession)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"));
+    }
+
+    @Transactional
+    public Session create(StripeParams params) {
+        params.allowOnly(
+                Set.of(
+                        "mode",
+                        "customer",
+                        "customer_email",
+                        "client_reference_id",
+                        "metadata",
+                        "line_items",
+                        "success_url",
+                        "cancel_url",
+                        "subscription_data"),
+                Set.of(
+                        "payment_method_types",
+                        "allow_promotion_codes",
+                        "billing_address_collection",
+                        "automatic_tax",
+                        "locale",
+                        "customer_update",
+                        "tax_id_collection",
+                        "payment_method_collection",
+                        "expires_at",
+                        "ui_mode",
+                        "consent_collection",
+                        "custom_text",
+                        "submit_type",
+                        "phone_number_collection",
+                        "saved_payment_method_options",
+                        "discounts"));
+        String mode = params.required("mode");
+        if (!mode.equals("subscription")) {
+            throw StripeError.invalid("mode", "The sandbox supports mode=subscription only.");
+        }
+        String successUrl = redirects.param(params, "success_url");
+        if (successUrl == null) {
+            throw StripeError.missing("success_url");
+        }
+        String cancelUrl = redirects.param(params, "cancel_url");
+        String customer = params.text("customer");
+        String customerEmail = params.email("customer_email");
+        if (customer != null && customerEmail != null) {
+            throw StripeError.invalid(
+                    "customer_email", "You may only specify one of these parameters: customer, customer_email.");
+        }
+        if (customer != null && objects.customer(customer).isEmpty()) {
+            throw StripeError.noSuchParam("customer", customer, "customer");
+        }
+        String clientReferenceId = params.text("client_reference_id");
+        if (clientReferenceId != null && clientReferenceId.length() > 200) {
+            throw StripeError.invalid("client_reference_id", "client_reference_id can have at most 200 characters.");
+        }
+        if (params.text("line_items[1][price]") != null) {
+            throw StripeError.invalid("line_items", "The sandbox supports one line item per session.");
+        }
+        String priceId = params.text("line_items[0][price]");
+        if (priceId == null) {
+            throw StripeError.missing("line_items[0][price]");
+        }
+        StoredPrice price = objects.price(priceId)
+                .orElseThrow(() -> StripeError.noSuchParam("price", priceId, "line_items[0][price]"));
+        Long quantity = params.integer("line_items[0][quantity]");
+        if (quantity == null) {
+            quantity = 1L;
+        }
+        if (quantity < 1 || quantity > 999_999) {
+            throw StripeError.invalid("line_items[0][quantity]", "Quantity must be between 1 and 999999.");
+        }
+        long now = now();
+        StoredCheckoutSession session = new StoredCheckoutSession(
+                StripeId.CHECKOUT_SESSION.next(),
+                "open",
+                "unpaid",
+                mode,
+                customer,
+                customerEmail,
+                clientReferenceId,
+                StripeParams.merged(Map.of(), params.metadata("metadata")),
+                price.id(),
+                quantity,
+                successUrl,
+                cancelUrl,
+                StripeParams.merged(Map.of(), params.metadata("subscription_data[metadata]")),
+                null,
+                now,
+                now + CHECKOUT_SESSION_LIFETIME,
+                null);
+        objects.insert(session);
+        return views.checkoutSession(session);
+    }
+
+    /**
+     * {@code POST /v1/checkout/sessions/{id}/expire}: an open session can no longer be paid, with
+     * {@code checkout.session.expired}; any other session is refused with Stripe's message.
+     */
+    @Transactional
+    public Session expire(String id) {
+        StoredCheckoutSession session = objects.lockCheckoutSession(id)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", id, "session"))
+                .asOf(now());
+        if (!session.status().equals("open")) {
+            throw StripeError.state("Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout"
+                    + " Session has a status of `" + session.status() + "`.");
+        }
+        StoredCheckoutSession expired = session.expired();
+        objects.update(expired);
+        Session view = views.checkoutSession(expired);
+        events.emit("checkout.session.expired", view);
+        return view;
+    }
+
+    /** The answer to paying a checkout session: the session as it is now, and whether the card was declined. */
+    public record Payment(StoredCheckoutSession session, boolean declined) {}
+
+    /**
+     * Pays a checkout session as Stripe's hosted page does: with a succeeding card, the customer (reused or
+     * created), an active subscription, its first invoice paid, and the events in Stripe's order; with a declining
+     * card nothing changes. A complete session stays as it is.
+     */
+    @Transactional
+    public Payment pay(String sessionId, CardOutcome card) {
+        StoredCheckoutSession session = objects.lockCheckoutSession(sessionId)
+                .orElseThrow(() -> StripeError.noSuch("checkout.session", sessionId, null));
+        if (session.isComplete()) {
+            return new Payment(session, false);
+        }
+        if (!session.asOf(now()).status().equals("open")) {
+            throw StripeError.state("session_expired", "This Checkout Session is no longer active.");
+        }
+        if (card == CardOutcome.CARD_DECLINED) {
+            return new Payment(session, true);
+        }
+        long now = now();
+        StoredCustomer customer;
+        if (session.customer() != null) {
+            customer = objects.lockCustomer(session.customer()).orElseThrow();
+            if (customer.card() != CardOutcome.SUCCEEDED) {
+                // the card entered on the page becomes the customer's card
+                customer = customer.withCard(CardOutcome.SUCCEEDED);
+                objects.update(customer);
+            }
+        } else {
+            customer = new StoredCustomer(
+                    StripeId.CUSTOMER.next(), session.customerEmail(), null, Map.of(), CardOutcome.SUCCEEDED, now);
+            objects.insert(customer);
+            events.emit("customer.created", json.customer(customer));
+        }
+        StoredPrice price = objects.price(session.price()).orElseThrow();
+        long periodEnd = StripeSubscriptions.periodEnd(now, price.interval(), now);
+        String invoiceId = StripeId.INVOICE.next();
+        StoredSubscription subscription = new StoredSubscription(
+                StripeId.SUBSCRIPTION.next(),
+                customer.id(),
+                "active",
+                price.id(),
+                session.quantity(),
+                StripeId.SUBSCRIPTION_ITEM.next(),
+                now,
+                now,
+                now,
+                periodEnd,
+                false,
+                null,
+                null,
+                null,
+                session.subscriptionMetadata(),
+                invoiceId,
+                now);
+        objects.insert(subscription);
+        events.emit("customer.subscription.created", views.subscription(subscription));
+        // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
+        invoices.issueNow(
+                StoredInvoice.draft(
+                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null),
+                CardOutcome.SUCCEEDED);
+        StoredCheckoutSession completed = session.completed(customer.id(), subscription.id(), now);
+        objects.update(completed);
+        events.emit("checkout.session.completed", views.checkoutSession(completed));
+        return new Payment(completed, false);
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
+    }
+}

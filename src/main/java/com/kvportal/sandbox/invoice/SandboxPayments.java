@@ -1,0 +1,142 @@
+package com.kvportal.sandbox.invoice;
+
+import com.kvportal.sandbox.store.SandboxObjects;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of the sandbox's invoice payments (a charge with its payment intent) and their refunds. */
+@Repository
+@RequiredArgsConstructor
+public class SandboxPayments {
+
+    /** One successful charge of an invoice. */
+    record StoredInvoicePayment(
+            String id,
+            String invoice,
+            String paymentIntent,
+            String charge,
+            long amount,
+            String currency,
+            long created) {}
+
+    /** A refund of (part of) a payment, shown with the payment's charge and currency as Stripe shows it. */
+    record StoredRefund(
+            String id,
+            String paymentIntent,
+            String charge,
+            long amount,
+            String currency,
+            @Nullable String reason,
+            Map<String, String> metadata,
+            long created) {}
+
+    private static final String REFUNDS =
+            """
+            select r.id, r.payment_intent, p.charge, r.amount, p.currency, r.reason, r.metadata, r.created
+            from sandbox_refunds r join sandbox_invoice_payments p on p.payment_intent = r.payment_intent
+            """;
+
+    private final JdbcClient jdbc;
+
+    void insert(StoredInvoicePayment p) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_invoice_payments (id, invoice, payment_intent, charge, amount, currency,
+                            created)
+                        values (?, ?, ?, ?, ?, ?, ?)""")
+                .params(p.id(), p.invoice(), p.paymentIntent(), p.charge(), p.amount(), p.currency(), p.created())
+                .update();
+    }
+
+    List<StoredInvoicePayment> ofInvoice(String invoice, int limit) {
+        return jdbc.sql("select * from sandbox_invoice_payments where invoice = ? order by created desc, id limit ?")
+                .params(invoice, limit)
+                .query(SandboxPayments::payment)
+                .list();
+    }
+
+    /** The payment of this payment intent or charge, locked until commit (refunds of it are taken in turn). */
+    Optional<StoredInvoicePayment> lock(@Nullable String paymentIntent, @Nullable String charge) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoice_payments
+                        where payment_intent = ? or charge = ? for update""")
+                .params(paymentIntent, charge)
+                .query(SandboxPayments::payment)
+                .optional();
+    }
+
+    long refunded(String paymentIntent) {
+        return jdbc.sql("select coalesce(sum(amount), 0) from sandbox_refunds where payment_intent = ?")
+                .param(paymentIntent)
+                .query(Long.class)
+                .single();
+    }
+
+    void insert(StoredRefund r) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_refunds (id, payment_intent, amount, reason, metadata, created)
+                        values (?, ?, ?, ?, ?::jsonb, ?)""")
+                .params(
+                        r.id(),
+                        r.paymentIntent(),
+                        r.amount(),
+                        r.reason(),
+                        SandboxObjects.json(r.metadata()),
+                        r.created())
+                .update();
+    }
+
+    Optional<StoredRefund> refund(String id) {
+        return jdbc.sql(REFUNDS + " where r.id = ?")
+                .param(id)
+                .query(SandboxPayments::refund)
+                .optional();
+    }
+
+    /** Refunds, newest first, of the payment intent or the charge when one is given. */
+    List<StoredRefund> refunds(@Nullable String paymentIntent, @Nullable String charge, int limit) {
+        return jdbc.sql(
+                        REFUNDS
+                                + """
+                        where (cast(:pi as text) is null or r.payment_intent = :pi)
+                          and (cast(:charge as text) is null or p.charge = :charge)
+                        order by r.seq desc limit :limit""")
+                .param("pi", paymentIntent)
+                .param("charge", charge)
+                .param("limit", limit)
+                .query(SandboxPayments::refund)
+                .list();
+    }
+
+    private static StoredInvoicePayment payment(ResultSet rs, int n) throws SQLException {
+        return new StoredInvoicePayment(
+                rs.getString("id"),
+                rs.getString("invoice"),
+                rs.getString("payment_intent"),
+                rs.getString("charge"),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getLong("created"));
+    }
+
+    private static StoredRefund refund(ResultSet rs, int n) throws SQLException {
+        return new StoredRefund(
+                rs.getString("id"),
+                rs.getString("payment_intent"),
+                rs.getString("charge"),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getString("reason"),
+                SandboxObjects.map(rs, "metadata"),
+                rs.getLong("created"));
+    }
+}

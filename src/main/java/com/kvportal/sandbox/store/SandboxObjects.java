@@ -1,0 +1,552 @@
+package com.kvportal.sandbox.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The SQL of the sandbox's Stripe objects. Methods named {@code lock...} take a row lock until commit. */
+@Repository
+@RequiredArgsConstructor
+public class SandboxObjects {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() {};
+
+    private final JdbcClient jdbc;
+
+    // prices
+
+    public Optional<StoredPrice> price(String id) {
+        return one("select * from sandbox_prices where id = ?", id, SandboxObjects::price);
+    }
+
+    // customers
+
+    public void insert(StoredCustomer customer) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_customers (id, email, name, metadata, card_outcome, created)
+                        values (?, ?, ?, ?::jsonb, ?, ?)""")
+                .params(
+                        customer.id(),
+                        customer.email(),
+                        customer.name(),
+                        json(customer.metadata()),
+                        customer.card().value(),
+                        customer.created())
+                .update();
+    }
+
+    public void update(StoredCustomer customer) {
+        jdbc.sql(
+                        """
+                        update sandbox_customers set email = ?, name = ?, metadata = ?::jsonb, card_outcome = ?
+                        where id = ?""")
+                .params(
+                        customer.email(),
+                        customer.name(),
+                        json(customer.metadata()),
+                        customer.card().value(),
+                        customer.id())
+                .update();
+    }
+
+    public Optional<StoredCustomer> customer(String id) {
+        return one("select * from sandbox_customers where id = ?", id, SandboxObjects::customer);
+    }
+
+    public Optional<StoredCustomer> lockCustomer(String id) {
+        return one("select * from sandbox_customers where id = ? for update", id, SandboxObjects::customer);
+    }
+
+    // checkout sessions
+
+    public void insert(StoredCheckoutSession s) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
+                            client_reference_id, metadata, price, quantity, success_url, cancel_url,
+                            subscription_metadata, subscription, created, expires_at, completed_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)""")
+                .params(
+                        s.id(),
+                        s.status(),
+                        s.paymentStatus(),
+                        s.mode(),
+                        s.customer(),
+                        s.customerEmail(),
+                        s.clientReferenceId(),
+                        json(s.metadata()),
+                        s.price(),
+                        s.quantity(),
+                        s.successUrl(),
+                        s.cancelUrl(),
+                        json(s.subscriptionMetadata()),
+                        s.subscription(),
+                        s.created(),
+                        s.expiresAt(),
+                        s.completedAt())
+                .update();
+    }
+
+    public void update(StoredCheckoutSession s) {
+        jdbc.sql(
+                        """
+                        update sandbox_checkout_sessions set status = ?, payment_status = ?, customer = ?,
+                            subscription = ?, completed_at = ?
+                        where id = ?""")
+                .params(s.status(), s.paymentStatus(), s.customer(), s.subscription(), s.completedAt(), s.id())
+                .update();
+    }
+
+    public Optional<StoredCheckoutSession> checkoutSession(String id) {
+        return one("select * from sandbox_checkout_sessions where id = ?", id, SandboxObjects::checkoutSession);
+    }
+
+    public Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
+        return one(
+                "select * from sandbox_checkout_sessions where id = ? for update", id, SandboxObjects::checkoutSession);
+    }
+
+    // subscriptions
+
+    public void insert(StoredSubscription s) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
+                            billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
+                            cancel_at, canceled_at, ended_at, metadata, latest_invoice, created)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)""")
+                .params(
+                        s.id(),
+                        s.customer(),
+                        s.status(),
+                        s.price(),
+                        s.quantity(),
+                        s.itemId(),
+                        s.itemCreated(),
+                        s.billingCycleAnchor(),
+                        s.currentPeriodStart(),
+                        s.currentPeriodEnd(),
+                        s.cancelAtPeriodEnd(),
+                        s.cancelAt(),
+                        s.canceledAt(),
+                        s.endedAt(),
+                        json(s.metadata()),
+                        s.latestInvoice(),
+                        s.created())
+                .update();
+    }
+
+    public void update(StoredSubscription s) {
+        jdbc.sql(
+                        """
+                        update sandbox_subscriptions set status = ?, current_period_start = ?, current_period_end = ?,
+                            cancel_at_period_end = ?, cancel_at = ?, canceled_at = ?, ended_at = ?, metadata = ?::jsonb,
+                            latest_invoice = ?
+                        where id = ?""")
+                .params(
+                        s.status(),
+                        s.currentPeriodStart(),
+                        s.currentPeriodEnd(),
+                        s.cancelAtPeriodEnd(),
+                        s.cancelAt(),
+                        s.canceledAt(),
+                        s.endedAt(),
+                        json(s.metadata()),
+                        s.latestInvoice(),
+                        s.id())
+                .update();
+    }
+
+    public Optional<StoredSubscription> subscription(String id) {
+        return one("select * from sandbox_subscriptions where id = ?", id, SandboxObjects::subscription);
+    }
+
+    public Optional<StoredSubscription> lockSubscription(String id) {
+        return one("select * from sandbox_subscriptions where id = ? for update", id, SandboxObjects::subscription);
+    }
+
+    /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
+    public List<StoredSubscription> subscriptions(@Nullable String customer, @Nullable String status, int limit) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_subscriptions
+                        where (cast(:customer as text) is null or customer = :customer)
+                          and (case when cast(:status as text) is null
+                                    then status not in ('canceled', 'incomplete_expired')
+                                    when :status = 'all' then true
+                                    else status = :status end)
+                        order by created desc, id desc limit :limit""")
+                .param("customer", customer)
+                .param("status", status)
+                .param("limit", limit)
+                .query(SandboxObjects::subscription)
+                .list();
+    }
+
+    public List<StoredSubscription> lockPastDueSubscriptions(String customer) {
+        return lockOfCustomer("sandbox_subscriptions", "status = 'past_due'", customer, SandboxObjects::subscription);
+    }
+
+    // invoices
+
+    public void insert(StoredInvoice i) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
+                            quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
+                            line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
+                            finalizes_at, created_event)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(
+                        i.id(),
+                        i.customer(),
+                        i.subscription(),
+                        i.lineId(),
+                        i.status(),
+                        i.billingReason(),
+                        i.price(),
+                        i.quantity(),
+                        i.amountDue(),
+                        i.amountPaid(),
+                        i.attemptCount(),
+                        i.periodStart(),
+                        i.periodEnd(),
+                        i.linePeriodStart(),
+                        i.linePeriodEnd(),
+                        i.number(),
+                        i.created(),
+                        i.finalizedAt(),
+                        i.paidAt(),
+                        i.autoAdvance(),
+                        i.finalizesAt(),
+                        i.createdEvent())
+                .update();
+    }
+
+    public void update(StoredInvoice i) {
+        jdbc.sql(
+                        """
+                        update sandbox_invoices set status = ?, amount_due = ?, amount_paid = ?, attempt_count = ?,
+                            finalized_at = ?, paid_at = ?, number = ?, auto_advance = ?, finalizes_at = ?,
+                            created_event = ?
+                        where id = ?""")
+                .params(
+                        i.status(),
+                        i.amountDue(),
+                        i.amountPaid(),
+                        i.attemptCount(),
+                        i.finalizedAt(),
+                        i.paidAt(),
+                        i.number(),
+                        i.autoAdvance(),
+                        i.finalizesAt(),
+                        i.createdEvent(),
+                        i.id())
+                .update();
+    }
+
+    public Optional<StoredInvoice> lockInvoice(String id) {
+        return one("select * from sandbox_invoices where id = ? for update", id, SandboxObjects::invoice);
+    }
+
+    /**
+     * The drafts that advance by themselves and are due now: their {@code invoice.created} was answered 2xx, or
+     * their grace has passed.
+     */
+    public List<String> dueDrafts(long now, int limit) {
+        return jdbc.sql(
+                        """
+                        select i.id from sandbox_invoices i
+                        left join sandbox_events e on e.id = i.created_event
+                        where i.status = 'draft' and i.auto_advance
+                          and (e.delivered_at is not null or i.finalizes_at <= ?)
+                        order by i.created, i.id limit ?""")
+                .params(now, limit)
+                .query(String.class)
+                .list();
+    }
+
+    /** The customer's drafts that advance by themselves, oldest first, locked. */
+    public List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
+        return lockOfCustomer(
+                "sandbox_invoices", "status = 'draft' and auto_advance", customer, SandboxObjects::invoice);
+    }
+
+    public Optional<StoredInvoice> invoice(String id) {
+        return one("select * from sandbox_invoices where id = ?", id, SandboxObjects::invoice);
+    }
+
+    public List<StoredInvoice> invoices(
+            @Nullable String customer, @Nullable String subscription, @Nullable String status, int limit) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoices
+                        where (cast(:customer as text) is null or customer = :customer)
+                          and (cast(:subscription as text) is null or subscription = :subscription)
+                          and (cast(:status as text) is null or status = :status)
+                        order by created desc, id desc limit :limit""")
+                .param("customer", customer)
+                .param("subscription", subscription)
+                .param("status", status)
+                .param("limit", limit)
+                .query(SandboxObjects::invoice)
+                .list();
+    }
+
+    public List<StoredInvoice> lockOpenInvoices(String customer) {
+        return lockOfCustomer("sandbox_invoices", "status = 'open'", customer, SandboxObjects::invoice);
+    }
+
+    /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
+    public String nextInvoiceNumber(String customer) {
+        long count = jdbc.sql("select count(*) from sandbox_invoices where customer = ? and number is not null")
+                .param(customer)
+                .query(Long.class)
+                .single();
+        return invoicePrefix(customer) + "-" + String.format("%04d", count + 1);
+    }
+
+    public static String invoicePrefix(String customer) {
+        String suffix = customer.substring(customer.indexOf('_') + 1).toUpperCase();
+        return suffix.length() > 8 ? suffix.substring(0, 8) : suffix;
+    }
+
+    // invoice items
+
+    public void insert(StoredInvoiceItem item) {
+        jdbc.sql(
+                        """
+                        insert into sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
+                            amount, currency, description, period_start, period_end, metadata, created)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)""")
+                .params(
+                        item.id(),
+                        item.customer(),
+                        item.invoice(),
+                        item.lineId(),
+                        item.quantity(),
+                        item.unitAmountDecimal(),
+                        item.amount(),
+                        item.currency(),
+                        item.description(),
+                        item.periodStart(),
+                        item.periodEnd(),
+                        json(item.metadata()),
+                        item.created())
+                .update();
+    }
+
+    /** Moves the customer's pending items onto the invoice and answers them, in creation order. */
+    public List<StoredInvoiceItem> attachPendingItems(String customer, String invoice) {
+        return jdbc.sql(
+                        """
+                        with moved as (
+                            update sandbox_invoice_items set invoice = :invoice
+                            where customer = :customer and invoice is null
+                            returning *)
+                        select * from moved order by seq""")
+                .param("invoice", invoice)
+                .param("customer", customer)
+                .query(SandboxObjects::invoiceItem)
+                .list();
+    }
+
+    public Optional<StoredInvoiceItem> invoiceItem(String id) {
+        return one("select * from sandbox_invoice_items where id = ?", id, SandboxObjects::invoiceItem);
+    }
+
+    /**
+     * A page of invoice items, newest first, as Stripe lists them: of one customer or of all, those after the item
+     * {@code startingAfter} (an id of the previous page).
+     */
+    public List<StoredInvoiceItem> invoiceItems(@Nullable String customer, @Nullable String startingAfter, int limit) {
+        return jdbc.sql(
+                        """
+                        select * from sandbox_invoice_items
+                        where (cast(:customer as text) is null or customer = :customer)
+                          and (cast(:after as text) is null
+                               or seq < (select seq from sandbox_invoice_items where id = :after))
+                        order by seq desc limit :limit""")
+                .param("customer", customer)
+                .param("after", startingAfter)
+                .param("limit", limit)
+                .query(SandboxObjects::invoiceItem)
+                .list();
+    }
+
+    public void deleteInvoiceItem(String id) {
+        jdbc.sql("delete from sandbox_invoice_items where id = ?").param(id).update();
+    }
+
+    /** The items that are lines of the invoice, in the order they were added. */
+    public List<StoredInvoiceItem> invoiceItems(String invoice) {
+        return jdbc.sql("select * from sandbox_invoice_items where invoice = ? order by seq")
+                .param(invoice)
+                .query(SandboxObjects::invoiceItem)
+                .list();
+    }
+
+    // portal sessions
+
+    public void insert(StoredPortalSession p) {
+        jdbc.sql("insert into sandbox_portal_sessions (id, customer, return_url, created) values (?, ?, ?, ?)")
+                .params(p.id(), p.customer(), p.returnUrl(), p.created())
+                .update();
+    }
+
+    public Optional<StoredPortalSession> portalSession(String id) {
+        return one("select * from sandbox_portal_sessions where id = ?", id, SandboxObjects::portalSession);
+    }
+
+    // mapping
+
+    /** The row with this id, if any, mapped to its record. */
+    private <T> Optional<T> one(String sql, String id, RowMapper<T> mapper) {
+        return jdbc.sql(sql).param(id).query(mapper).optional();
+    }
+
+    /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
+    private <T> List<T> lockOfCustomer(String table, String condition, String customer, RowMapper<T> mapper) {
+        return jdbc.sql("select * from " + table + " where customer = ? and " + condition
+                        + " order by created, id for update")
+                .param(customer)
+                .query(mapper)
+                .list();
+    }
+
+    public static String json(Map<String, String> map) {
+        return JSON.writeValueAsString(map);
+    }
+
+    public static Map<String, String> map(ResultSet rs, String column) throws SQLException {
+        return JSON.readValue(rs.getString(column), STRING_MAP);
+    }
+
+    private static @Nullable Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    private static StoredPrice price(ResultSet rs, int n) throws SQLException {
+        return new StoredPrice(
+                rs.getString("id"),
+                rs.getString("product"),
+                rs.getString("nickname"),
+                rs.getLong("unit_amount"),
+                rs.getString("currency"),
+                rs.getString("recurring_interval"),
+                rs.getLong("created"));
+    }
+
+    private static StoredPortalSession portalSession(ResultSet rs, int n) throws SQLException {
+        return new StoredPortalSession(
+                rs.getString("id"), rs.getString("customer"), rs.getString("return_url"), rs.getLong("created"));
+    }
+
+    private static StoredCustomer customer(ResultSet rs, int n) throws SQLException {
+        return new StoredCustomer(
+                rs.getString("id"),
+                rs.getString("email"),
+                rs.getString("name"),
+                map(rs, "metadata"),
+                CardOutcome.parse(rs.getString("card_outcome")).orElseThrow(),
+                rs.getLong("created"));
+    }
+
+    private static StoredCheckoutSession checkoutSession(ResultSet rs, int n) throws SQLException {
+        return new StoredCheckoutSession(
+                rs.getString("id"),
+                rs.getString("status"),
+                rs.getString("payment_status"),
+                rs.getString("mode"),
+                rs.getString("customer"),
+                rs.getString("customer_email"),
+                rs.getString("client_reference_id"),
+                map(rs, "metadata"),
+                rs.getString("price"),
+                rs.getLong("quantity"),
+                rs.getString("success_url"),
+                rs.getString("cancel_url"),
+                map(rs, "subscription_metadata"),
+                rs.getString("subscription"),
+                rs.getLong("created"),
+                rs.getLong("expires_at"),
+                nullableLong(rs, "completed_at"));
+    }
+
+    private static StoredSubscription subscription(ResultSet rs, int n) throws SQLException {
+        return new StoredSubscription(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("status"),
+                rs.getString("price"),
+                rs.getLong("quantity"),
+                rs.getString("item_id"),
+                rs.getLong("item_created"),
+                rs.getLong("billing_cycle_anchor"),
+                rs.getLong("current_period_start"),
+                rs.getLong("current_period_end"),
+                rs.getBoolean("cancel_at_period_end"),
+                nullableLong(rs, "cancel_at"),
+                nullableLong(rs, "canceled_at"),
+                nullableLong(rs, "ended_at"),
+                map(rs, "metadata"),
+                rs.getString("latest_invoice"),
+                rs.getLong("created"));
+    }
+
+    private static StoredInvoice invoice(ResultSet rs, int n) throws SQLException {
+        return new StoredInvoice(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("subscription"),
+                rs.getString("line_id"),
+                rs.getString("status"),
+                rs.getString("billing_reason"),
+                rs.getString("price"),
+                rs.getLong("quantity"),
+                rs.getLong("amount_due"),
+                rs.getLong("amount_paid"),
+                rs.getInt("attempt_count"),
+                rs.getLong("period_start"),
+                rs.getLong("period_end"),
+                rs.getLong("line_period_start"),
+                rs.getLong("line_period_end"),
+                rs.getString("number"),
+                rs.getLong("created"),
+                nullableLong(rs, "finalized_at"),
+                nullableLong(rs, "paid_at"),
+                rs.getBoolean("auto_advance"),
+                nullableLong(rs, "finalizes_at"),
+                rs.getString("created_event"));
+    }
+
+    private static StoredInvoiceItem invoiceItem(ResultSet rs, int n) throws SQLException {
+        return new StoredInvoiceItem(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("invoice"),
+                rs.getString("line_id"),
+                rs.getLong("quantity"),
+                rs.getBigDecimal("unit_amount_decimal"),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getString("description"),
+                rs.getLong("period_start"),
+                rs.getLong("period_end"),
+                map(rs, "metadata"),
+                rs.getLong("created"));
+    }
+}
