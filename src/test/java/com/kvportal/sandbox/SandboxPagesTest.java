@@ -106,7 +106,7 @@ class SandboxPagesTest extends SandboxTest {
                 .contains("active")
                 .contains("id=\"return\" href=\"" + baseUrl() + "/dashboard/billing\"")
                 .doesNotContain("id=\"resume-subscription\"");
-        long before = eventCount();
+        long before = settledEventCountAbout(session.getCustomer());
 
         Reply cancel = postForm("/sandbox/portal/" + portal + "/subscriptions/" + subscriptionId + "/cancel", "");
 
@@ -114,7 +114,8 @@ class SandboxPagesTest extends SandboxTest {
         assertThat(cancel.header("Location")).isEqualTo("/sandbox/portal/" + portal);
         assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
                 .isTrue();
-        assertThat(eventTypesAfter(before)).containsExactly("customer.subscription.updated");
+        assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before))
+                .containsExactly("customer.subscription.updated");
         assertThat(page("/sandbox/portal/" + portal).body())
                 .contains("id=\"resume-subscription\"")
                 .contains("Cancels on")
@@ -125,7 +126,7 @@ class SandboxPagesTest extends SandboxTest {
         assertThat(resume.status()).isEqualTo(303);
         assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
                 .isFalse();
-        assertThat(eventTypesAfter(before))
+        assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before))
                 .containsExactly("customer.subscription.updated", "customer.subscription.updated");
     }
 
@@ -136,14 +137,16 @@ class SandboxPagesTest extends SandboxTest {
         Session theirs = openCheckout("theirs@example.com");
         String theirSubscription = payAndSubscribe(theirs);
         String myPortal = portalFor(mine.getCustomer());
-        long before = eventCount();
+        long mineBefore = settledEventCountAbout(mine.getCustomer());
+        long theirsBefore = settledEventCountAbout(theirs.getCustomer());
 
         Reply cancel = postForm("/sandbox/portal/" + myPortal + "/subscriptions/" + theirSubscription + "/cancel", "");
 
         assertThat(cancel.status()).isEqualTo(404);
         assertThat(stripe().v1().subscriptions().retrieve(theirSubscription).getCancelAtPeriodEnd())
                 .isFalse();
-        assertThat(eventCount()).isEqualTo(before);
+        assertThat(settledEventCountAbout(mine.getCustomer())).isEqualTo(mineBefore);
+        assertThat(settledEventCountAbout(theirs.getCustomer())).isEqualTo(theirsBefore);
     }
 
     @Test

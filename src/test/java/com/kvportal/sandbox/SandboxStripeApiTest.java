@@ -177,7 +177,8 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(resumed.getCancelAtPeriodEnd()).isFalse();
         assertThat(resumed.getCancelAt()).isNull();
         assertThat(resumed.getCanceledAt()).isNull();
-        assertThat(eventTypes()).containsSubsequence("customer.subscription.updated", "customer.subscription.updated");
+        assertThat(eventTypesAbout(subscription.getId()))
+                .containsSubsequence("customer.subscription.updated", "customer.subscription.updated");
     }
 
     @Test

@@ -36,25 +36,25 @@ class SandboxSurfaceTest extends SandboxTest {
     @Test
     void shouldCreateOneSubscriptionWhenTheSameSessionIsPaidConcurrently() throws Exception {
         Session session = openCheckout("concurrent@example.com");
-        long before = eventCount();
+        long before = settledEventCountAbout(session.getCustomer());
         for (Reply reply : Concurrently.run(4, () -> pay(session, "{}"))) {
             assertThat(reply.status()).isEqualTo(303);
         }
 
         assertThat(subscriptionsOf(session.getCustomer())).isEqualTo(1L);
-        assertThat(eventTypesAfter(before)).hasSize(6);
+        assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before)).hasSize(6);
     }
 
     @Test
     void shouldCompleteTheSessionWithCustomerSubscriptionInvoiceAndEventsInStripesOrder() throws StripeException {
         Session session = openCheckout("order@example.com");
-        long before = eventCount();
+        long before = settledEventCountAbout(session.getCustomer());
 
         Reply paid = pay(session, "{}");
 
         assertThat(paid.status()).isEqualTo(303);
         assertThat(paid.header("Location")).endsWith("session_id=" + session.getId());
-        assertThat(eventTypesAfter(before))
+        assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before))
                 .containsExactly(
                         "customer.subscription.created",
                         "invoice.created",
@@ -72,7 +72,6 @@ class SandboxSurfaceTest extends SandboxTest {
                 "mode=subscription&customer_email=new%40example.com&line_items[0][price]=price_sandbox_pro"
                         + "&success_url=" + baseUrl() + "/ok?id={CHECKOUT_SESSION_ID}");
         String id = created.json().get("id").asString();
-        long before = eventCount();
 
         Reply paid = send("POST", "/sandbox/checkout/" + id + "/pay", "outcome=succeeded", FORM);
 
@@ -82,20 +81,21 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(complete.getCustomer()).startsWith("cus_");
         assertThat(stripe().v1().customers().retrieve(complete.getCustomer()).getEmail())
                 .isEqualTo("new@example.com");
-        assertThat(eventTypesAfter(before)).startsWith("customer.created", "customer.subscription.created");
+        assertThat(eventTypesOfCustomer(complete.getCustomer()))
+                .startsWith("customer.created", "customer.subscription.created");
     }
 
     @Test
     void shouldAnswer402AndChangeNothingWhenTheCardIsDeclined() throws StripeException {
         Session session = openCheckout("declined@example.com");
-        long before = eventCount();
+        long before = settledEventCountAbout(session.getCustomer());
 
         Reply declined = pay(session, "{\"outcome\":\"card_declined\"}");
 
         assertThat(declined.status()).isEqualTo(402);
         assertThat(declined.json().at("/error/type").asString()).isEqualTo("card_error");
         assertThat(declined.json().at("/error/code").asString()).isEqualTo("card_declined");
-        assertThat(eventCount()).isEqualTo(before);
+        assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
         Session still = stripe().v1().checkout().sessions().retrieve(session.getId());
         assertThat(still.getStatus()).isEqualTo("open");
         assertThat(still.getPaymentStatus()).isEqualTo("unpaid");
@@ -106,7 +106,7 @@ class SandboxSurfaceTest extends SandboxTest {
     void shouldRedirectAgainWithoutNewEffectsWhenACompleteSessionIsPaidAgain() throws StripeException {
         Session session = openCheckout("twice@example.com");
         Reply first = pay(session, "{}");
-        long events = eventCount();
+        long events = settledEventCountAbout(session.getCustomer());
 
         Reply second = pay(session, "{}");
         Reply declinedAfter = pay(session, "{\"outcome\":\"card_declined\"}");
@@ -114,7 +114,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(second.status()).isEqualTo(303);
         assertThat(second.header("Location")).isEqualTo(first.header("Location"));
         assertThat(declinedAfter.status()).isEqualTo(303);
-        assertThat(eventCount()).isEqualTo(events);
+        assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(events);
         assertThat(subscriptionsOf(session.getCustomer())).isEqualTo(1L);
     }
 
@@ -201,7 +201,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(failed.getStatus()).isEqualTo("open");
         assertThat(failed.getAttemptCount()).isEqualTo(1L);
         assertThat(failed.getAmountRemaining()).isEqualTo(2000L);
-        long beforeFix = eventCount();
+        long beforeFix = settledEventCountAbout(customerId);
 
         Reply fixed = send(
                 "POST",
@@ -214,7 +214,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(fixed.status()).isEqualTo(200);
         assertThat(fixed.json().at("/paid_invoices/0").asString()).isEqualTo(invoiceId);
         assertThat(fixed.json().at("/reactivated_subscriptions/0").asString()).isEqualTo(subscriptionId);
-        assertThat(eventTypesAfter(beforeFix))
+        assertThat(eventTypesOfCustomerAfter(customerId, beforeFix))
                 .containsExactly("invoice.paid", "invoice.payment_succeeded", "customer.subscription.updated");
         assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("paid");
         assertThat(stripe().v1().invoices().retrieve(invoiceId).getAttemptCount())
@@ -225,20 +225,22 @@ class SandboxSurfaceTest extends SandboxTest {
 
     @Test
     void shouldEndASubscriptionSetToCancelAtPeriodEndWhenAdvanced() throws StripeException {
-        String subscriptionId = payAndSubscribe(openCheckout("ends@example.com"));
+        Session session = openCheckout("ends@example.com");
+        String subscriptionId = payAndSubscribe(session);
         Subscription canceling = cancelAtPeriodEnd(subscriptionId);
-        long before = eventCount();
+        long before = settledEventCountAbout(session.getCustomer());
 
         Reply advanced = advance(subscriptionId);
 
         assertThat(advanced.status()).isEqualTo(200);
         assertThat(advanced.json().get("status").asString()).isEqualTo("canceled");
         assertThat(advanced.json().get("ended_at").asLong()).isEqualTo(canceling.getCancelAt());
-        assertThat(eventTypesAfter(before)).containsExactly("customer.subscription.deleted");
+        assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before))
+                .containsExactly("customer.subscription.deleted");
 
         Reply again = advance(subscriptionId);
         assertStripeError(again, 400, "subscription_ended");
-        assertThat(eventTypesAfter(before)).hasSize(1);
+        assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before + 1);
     }
 
     @Test

@@ -201,17 +201,11 @@ abstract class SandboxTest extends IntegrationTest {
                                 .build());
     }
 
-    List<String> eventTypes() {
-        return eventTypes("order by seq");
-    }
-
-    long eventCount() {
-        return count("select count(*) from sandbox_events");
-    }
-
     /**
-     * The number of events about one customer (the customer itself, or an object of theirs), counted once the
-     * sandbox has held still for 300 ms: what our webhook handler does in answer to an event lands before it.
+     * The number of events about one customer (the customer itself, or an object of theirs, {@code data.object}'s
+     * {@code id} or {@code customer}), counted once it has held still for 300 ms: what our webhook handler does in
+     * answer to an event about them lands before it. Only this test's own customer is counted, never every
+     * tenant's events, which webhook deliveries of earlier tests still cause.
      */
     long settledEventCountAbout(String customerId) {
         AtomicLong last = new AtomicLong(-1);
@@ -220,19 +214,36 @@ abstract class SandboxTest extends IntegrationTest {
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
-                    long now = eventCount();
+                    long now = eventCountAbout(customerId);
                     return last.getAndSet(now) == now;
                 });
-        return count(
-                "select count(*) from sandbox_events where ? in (payload::jsonb #>> '{data,object,id}',"
-                        + " payload::jsonb #>> '{data,object,customer}')",
-                customerId);
+        return eventCountAbout(customerId);
     }
 
-    /** The types of the events recorded after the first {@code count}, in creation order. */
-    List<String> eventTypesAfter(long count) {
-        return eventTypes("order by seq offset ?", count);
+    private long eventCountAbout(String customerId) {
+        return count("select count(*) from sandbox_events where " + ABOUT_CUSTOMER, customerId);
     }
+
+    /** The types of the events about one customer (as {@link #settledEventCountAbout}), in creation order. */
+    List<String> eventTypesOfCustomer(String customerId) {
+        return eventTypes("where " + ABOUT_CUSTOMER + " order by seq", customerId);
+    }
+
+    /** The types of the events about one customer after the first {@code count} of them, in creation order. */
+    List<String> eventTypesOfCustomerAfter(String customerId, long count) {
+        return eventTypes("where " + ABOUT_CUSTOMER + " order by seq offset ?", customerId, count);
+    }
+
+    /** The ids of the events about one customer, in creation order. */
+    List<String> eventIdsOfCustomer(String customerId) {
+        return jdbc.sql("select id from sandbox_events where " + ABOUT_CUSTOMER + " order by seq")
+                .param(customerId)
+                .query(String.class)
+                .list();
+    }
+
+    private static final String ABOUT_CUSTOMER =
+            "? in (payload::jsonb #>> '{data,object,id}', payload::jsonb #>> '{data,object,customer}')";
 
     /** The types of the events about one object (their {@code data.object.id}), in creation order. */
     List<String> eventTypesAbout(String objectId) {
