@@ -12,25 +12,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** The sandbox's scriptable surface (CONTRACT 7.1): pay, advance, card, with the events Stripe would send. */
 class SandboxSurfaceTest extends SandboxTest {
 
-    @Autowired
-    SandboxProperties properties;
-
     private long subscriptionsOf(String customer) {
         return count("select count(*) from sandbox_subscriptions where customer = ?", customer);
-    }
-
-    @Test
-    void shouldSendEventsToTheBillingWebhookByDefault() {
-        assertThat(properties.webhookPath()).isEqualTo("/api/v1/billing/webhook");
-        assertThat(properties.retryAfter(1)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(properties.retryAfter(3)).isEqualTo(Duration.ofSeconds(4));
-        assertThat(properties.retryAfter(40)).isEqualTo(Duration.ofMinutes(1));
     }
 
     @Test
