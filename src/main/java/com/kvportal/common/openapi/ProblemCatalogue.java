@@ -72,6 +72,11 @@ public final class ProblemCatalogue {
         }
         entries.sort(Comparator.comparing(ProblemCode::code)
                 .thenComparing(p -> p.status().value()));
+        return requireUnique(entries);
+    }
+
+    /** The codes, unless two of them share a code and a status (one meaning per answer). */
+    static List<ProblemCode> requireUnique(List<ProblemCode> entries) {
         Map<String, ProblemCode> byCodeAndStatus = new HashMap<>();
         for (ProblemCode entry : entries) {
             ProblemCode other = byCodeAndStatus.putIfAbsent(entry.status().value() + " " + entry.code(), entry);
@@ -85,6 +90,8 @@ public final class ProblemCatalogue {
     }
 
     private static String name(ProblemCode code) {
-        return code.getClass().getSimpleName() + "." + code;
+        return code instanceof Enum<?> constant
+                ? constant.getDeclaringClass().getSimpleName() + "." + constant.name()
+                : code.toString();
     }
 }
