@@ -4,15 +4,16 @@ import static com.kvportal.common.web.ProblemCode.define;
 
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;
-import java.lang.annotation.Documented;
-import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import lombok.Getter;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 /** The problem codes of accounts, projects, sessions and sign-in (see {@link ProblemCode}). */
+@Getter
+@RequiredArgsConstructor
 public enum AccountProblem implements ProblemCode {
     EMAIL_ALREADY_VERIFIED(define(
             HttpStatus.CONFLICT,
@@ -95,19 +96,8 @@ public enum AccountProblem implements ProblemCode {
 
     private final Definition definition;
 
-    AccountProblem(Definition definition) {
-        this.definition = definition;
-    }
-
-    @Override
-    public Definition definition() {
-        return definition;
-    }
-
-    /** The codes of this enum that an operation answers (next to its {@code @ApiContract}). */
-    @Documented
+    /** Names the codes of this enum that an operation answers, on the method next to its {@code @ApiContract}. */
     @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.METHOD)
     @ProblemCodes
     public @interface Codes {
         AccountProblem[] value();

@@ -4,14 +4,15 @@ import static com.kvportal.common.web.ProblemCode.define;
 
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;
-import java.lang.annotation.Documented;
-import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import lombok.Getter;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 
 /** The problem codes of usage and its limits (see {@link ProblemCode}). */
+@Getter
+@RequiredArgsConstructor
 public enum UsageProblem implements ProblemCode {
     NOT_ON_THIS_PLAN(define(
             HttpStatus.BAD_REQUEST,
@@ -22,19 +23,8 @@ public enum UsageProblem implements ProblemCode {
 
     private final Definition definition;
 
-    UsageProblem(Definition definition) {
-        this.definition = definition;
-    }
-
-    @Override
-    public Definition definition() {
-        return definition;
-    }
-
-    /** The codes of this enum that an operation answers (next to its {@code @ApiContract}). */
-    @Documented
+    /** Names the codes of this enum that an operation answers, on the method next to its {@code @ApiContract}. */
     @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.METHOD)
     @ProblemCodes
     public @interface Codes {
         UsageProblem[] value();

@@ -109,7 +109,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         components.addSchemas(schemaName, problemSchema(operation.getOperationId(), problems));
         Map<Integer, List<ProblemCode.Definition>> byStatus = new TreeMap<>();
         problems.forEach(p -> byStatus.computeIfAbsent(p.status().value(), s -> new ArrayList<>())
-                .add(p.definition()));
+                .add(p.getDefinition()));
         byStatus.forEach((status, entries) ->
                 responses.addApiResponse(String.valueOf(status), problemResponse(schemaName, entries)));
         return responses;

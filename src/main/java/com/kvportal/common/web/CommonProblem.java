@@ -2,15 +2,16 @@ package com.kvportal.common.web;
 
 import static com.kvportal.common.web.ProblemCode.define;
 
-import java.lang.annotation.Documented;
-import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import lombok.Getter;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 /** The problem codes that every feature shares: those an operation's shape and credentials imply, and the answers of the web layer (see {@link ProblemCode}). */
+@Getter
+@RequiredArgsConstructor
 public enum CommonProblem implements ProblemCode {
     BAD_REQUEST(define(
             HttpStatus.BAD_REQUEST,
@@ -87,19 +88,8 @@ public enum CommonProblem implements ProblemCode {
 
     private final Definition definition;
 
-    CommonProblem(Definition definition) {
-        this.definition = definition;
-    }
-
-    @Override
-    public Definition definition() {
-        return definition;
-    }
-
-    /** The codes of this enum that an operation answers (next to its {@code @ApiContract}). */
-    @Documented
+    /** Names the codes of this enum that an operation answers, on the method next to its {@code @ApiContract}. */
     @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.METHOD)
     @ProblemCodes
     public @interface Codes {
         CommonProblem[] value();

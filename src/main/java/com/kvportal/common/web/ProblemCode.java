@@ -1,5 +1,6 @@
 package com.kvportal.common.web;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -13,14 +14,15 @@ import org.springframework.http.HttpStatus;
  */
 public interface ProblemCode {
 
-    Definition definition();
+    /** What the constant stands for (Lombok's {@code @Getter} on the enum writes it). */
+    Definition getDefinition();
 
     default String code() {
-        return definition().code();
+        return getDefinition().code();
     }
 
     default HttpStatus status() {
-        return definition().status();
+        return getDefinition().status();
     }
 
     /** A code with its status, what it means, an example detail and the headers that go with it (examples). */
@@ -31,7 +33,7 @@ public interface ProblemCode {
         public Definition withHeader(String name, String example) {
             Map<String, String> headers = new LinkedHashMap<>(exampleHeaders);
             headers.put(name, example);
-            return new Definition(status, code, meaning, exampleDetail, Map.copyOf(headers));
+            return new Definition(status, code, meaning, exampleDetail, Collections.unmodifiableMap(headers));
         }
     }
 

@@ -25,7 +25,7 @@ public class ProblemException extends ErrorResponseException {
 
     /** The problem of a code, with its example detail (when that says all there is to say). */
     public ProblemException(ProblemCode problem) {
-        this(problem, problem.definition().exampleDetail());
+        this(problem, problem.getDefinition().exampleDetail());
     }
 
     /** The problem that {@link Problems} builds (e.g. {@link Problems#unauthenticated()}), thrown. */

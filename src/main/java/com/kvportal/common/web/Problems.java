@@ -60,7 +60,7 @@ public class Problems {
     public static ProblemDetail unauthenticated() {
         return of(
                 CommonProblem.UNAUTHENTICATED,
-                CommonProblem.UNAUTHENTICATED.definition().exampleDetail());
+                CommonProblem.UNAUTHENTICATED.getDefinition().exampleDetail());
     }
 
     /** 413: the body is over the endpoint's limit ({@code limit} bytes); names the limit. */
@@ -77,7 +77,7 @@ public class Problems {
     public static ProblemDetail malformedJson() {
         return of(
                 CommonProblem.MALFORMED_JSON,
-                CommonProblem.MALFORMED_JSON.definition().exampleDetail());
+                CommonProblem.MALFORMED_JSON.getDefinition().exampleDetail());
     }
 
     /** 415: the body is not JSON; names what to send. {@code sent}: the Content-Type sent, or null for none. */

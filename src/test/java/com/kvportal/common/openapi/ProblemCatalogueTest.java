@@ -58,7 +58,7 @@ class ProblemCatalogueTest extends IntegrationTest {
 
     @Test
     void shouldRefuseACodeDefinedTwiceAtOneStatus() {
-        ProblemCode copy = () -> ApiKeyProblem.KEY_LIMIT_REACHED.definition();
+        ProblemCode copy = () -> ApiKeyProblem.KEY_LIMIT_REACHED.getDefinition();
         assertThatThrownBy(() -> ProblemCatalogue.requireUnique(List.of(ApiKeyProblem.KEY_LIMIT_REACHED, copy)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("key_limit_reached at 409 is defined twice: ApiKeyProblem.KEY_LIMIT_REACHED");
@@ -86,7 +86,7 @@ class ProblemCatalogueTest extends IntegrationTest {
         List<String> missing = new ArrayList<>();
         for (ProblemCode entry : ProblemCatalogue.entries()) {
             String expected = entry.status().value() + " " + entry.code() + " "
-                    + entry.definition().meaning();
+                    + entry.getDefinition().meaning();
             if (!documented.contains(expected)) {
                 missing.add(expected);
             }
