@@ -1,6 +1,7 @@
 package com.kvportal.billing;
 
 import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.subscription.Plans;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;

@@ -1,5 +1,8 @@
 package com.kvportal.billing;
 
+import com.kvportal.billing.subscription.Plans;
+import com.kvportal.billing.subscription.StoredSubscriptions;
+import com.kvportal.billing.subscription.Subscription;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

@@ -1,15 +1,21 @@
-package com.kvportal.billing;
+package com.kvportal.billing.checkout;
 
 import com.kvportal.account.Accounts;
-import com.kvportal.billing.BillingProblems.AlreadySubscribed;
-import com.kvportal.billing.BillingProblems.EmailUnverified;
-import com.kvportal.billing.BillingProblems.TierNotPurchasable;
-import com.kvportal.billing.BillingProblems.UnknownTier;
+import com.kvportal.billing.CheckoutStarted;
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderCustomerId;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable;
+import com.kvportal.billing.subscription.BillingAccounts;
+import com.kvportal.billing.subscription.Plans;
+import com.kvportal.billing.subscription.StoredSubscriptions;
+import com.kvportal.billing.web.BillingProblems.AlreadySubscribed;
+import com.kvportal.billing.web.BillingProblems.EmailUnverified;
+import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
+import com.kvportal.billing.web.BillingProblems.UnknownTier;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.security.Caller;
@@ -31,7 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 /** The provider's hosted checkout: starting one, and its success callback. */
 @Service
 @RequiredArgsConstructor
-class Checkouts {
+public class Checkouts {
 
     static final String SUCCESS_PATH = "/api/v1/billing/checkout/success";
     static final String CANCEL_PATH = "/api/v1/billing/checkout/cancel";
@@ -53,7 +59,7 @@ class Checkouts {
     private final TransactionTemplate transaction;
     private final Accounts accounts;
 
-    record CheckoutRequest(
+    public record CheckoutRequest(
             @Schema(
                             requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "The tier to buy; free cannot be bought.",
@@ -64,7 +70,7 @@ class Checkouts {
                     String tier) {}
 
     /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
-    CheckoutSession start(Caller caller, CheckoutRequest request) {
+    public CheckoutSession start(Caller caller, CheckoutRequest request) {
         Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
         if (tier == Tier.FREE) {
             throw new TierNotPurchasable(tier);
@@ -129,7 +135,7 @@ class Checkouts {
      *
      * @return true when the subscription is recorded; false while it is pending (or the session is unknown)
      */
-    boolean complete(@Nullable String sessionId) {
+    public boolean complete(@Nullable String sessionId) {
         if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
             return false;
         }

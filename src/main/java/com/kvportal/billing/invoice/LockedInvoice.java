@@ -1,5 +1,7 @@
-package com.kvportal.billing;
+package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.subscription.ProviderStamped;
 import java.time.Instant;
 import java.util.UUID;
 

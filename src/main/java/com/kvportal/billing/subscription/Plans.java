@@ -1,5 +1,7 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.Tier;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -11,7 +13,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the plans table (seeded by the migration, never written here). */
 @Repository
 @RequiredArgsConstructor
-class Plans {
+public class Plans {
 
     private static final String COLUMNS =
             "id, name, tier, storage_bytes, price_cents, overage_bytes, overage_price_cents";
@@ -19,20 +21,20 @@ class Plans {
     private final JdbcClient jdbc;
 
     /** Every plan, cheapest first. */
-    List<Plan> all() {
+    public List<Plan> all() {
         return jdbc.sql("select " + COLUMNS + " from plans order by price_cents, tier")
                 .query(Plans::plan)
                 .list();
     }
 
-    Plan byTier(Tier tier) {
+    public Plan byTier(Tier tier) {
         return jdbc.sql("select " + COLUMNS + " from plans where tier = ?")
                 .param(tier.wire())
                 .query(Plans::plan)
                 .single();
     }
 
-    Plan byId(UUID id) {
+    public Plan byId(UUID id) {
         return jdbc.sql("select " + COLUMNS + " from plans where id = ?")
                 .param(id)
                 .query(Plans::plan)

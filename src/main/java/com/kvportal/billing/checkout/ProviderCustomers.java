@@ -1,9 +1,11 @@
-package com.kvportal.billing;
+package com.kvportal.billing.checkout;
 
 import com.kvportal.account.Accounts;
 import com.kvportal.account.Organization;
 import com.kvportal.billing.stripe.ProviderCustomerId;
 import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.subscription.BillingAccount;
+import com.kvportal.billing.subscription.BillingAccounts;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.Lock;

@@ -1,6 +1,9 @@
-package com.kvportal.billing;
+package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.InvoiceLine;
+import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.stripe.ProviderInvoice;
+import com.kvportal.billing.subscription.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -19,7 +22,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the invoices table and of their lines. */
 @Repository
 @RequiredArgsConstructor
-class StoredInvoices {
+public class StoredInvoices {
 
     private final JdbcClient jdbc;
 
@@ -27,7 +30,7 @@ class StoredInvoices {
      * The organization's invoices with their lines, newest first; the subscription is joined by its provider id. The
      * invoices of a duplicate subscription (canceled and refunded at once) are not the organization's bills.
      */
-    List<Invoice> ofOrganization(UUID organizationId) {
+    public List<Invoice> ofOrganization(UUID organizationId) {
         Map<UUID, List<InvoiceLine>> lines = new HashMap<>();
         jdbc.sql(
                         """

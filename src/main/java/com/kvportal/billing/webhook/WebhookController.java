@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.webhook;
 
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.WebhookSignature;
@@ -70,7 +70,8 @@ class WebhookController {
             count("unknown", "rejected");
             throw e;
         }
-        String type = WebhookEvents.HANDLED.contains(event.type()) ? event.type() : "other";
+        String type =
+                WebhookEventType.of(event.type()).map(WebhookEventType::wire).orElse("other");
         WebhookEvents.Outcome outcome;
         try {
             outcome = events.handle(event);

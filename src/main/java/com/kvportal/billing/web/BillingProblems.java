@@ -1,17 +1,18 @@
-package com.kvportal.billing;
+package com.kvportal.billing.web;
 
+import com.kvportal.billing.Tier;
 import com.kvportal.common.web.ProblemException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
 
 /** The ways a billing call fails, each with its stable problem code. */
-final class BillingProblems {
+public final class BillingProblems {
 
     private BillingProblems() {}
 
-    static final class UnknownTier extends ProblemException {
-        UnknownTier(String tier) {
+    public static final class UnknownTier extends ProblemException {
+        public UnknownTier(String tier) {
             super(
                     HttpStatus.BAD_REQUEST,
                     "unknown_tier",
@@ -21,8 +22,8 @@ final class BillingProblems {
         }
     }
 
-    static final class TierNotPurchasable extends ProblemException {
-        TierNotPurchasable(Tier tier) {
+    public static final class TierNotPurchasable extends ProblemException {
+        public TierNotPurchasable(Tier tier) {
             super(
                     HttpStatus.BAD_REQUEST,
                     "tier_not_purchasable",
@@ -30,8 +31,8 @@ final class BillingProblems {
         }
     }
 
-    static final class EmailUnverified extends ProblemException {
-        EmailUnverified() {
+    public static final class EmailUnverified extends ProblemException {
+        public EmailUnverified() {
             super(
                     HttpStatus.FORBIDDEN,
                     "email_unverified",
@@ -40,8 +41,8 @@ final class BillingProblems {
         }
     }
 
-    static final class AlreadySubscribed extends ProblemException {
-        AlreadySubscribed(Tier tier) {
+    public static final class AlreadySubscribed extends ProblemException {
+        public AlreadySubscribed(Tier tier) {
             super(
                     HttpStatus.CONFLICT,
                     "already_subscribed",
@@ -49,8 +50,8 @@ final class BillingProblems {
         }
     }
 
-    static final class SubscriptionNotFound extends ProblemException {
-        SubscriptionNotFound() {
+    public static final class SubscriptionNotFound extends ProblemException {
+        public SubscriptionNotFound() {
             super(
                     HttpStatus.NOT_FOUND,
                     "subscription_not_found",
@@ -58,8 +59,8 @@ final class BillingProblems {
         }
     }
 
-    static final class NoBillingAccount extends ProblemException {
-        NoBillingAccount() {
+    public static final class NoBillingAccount extends ProblemException {
+        public NoBillingAccount() {
             super(
                     HttpStatus.CONFLICT,
                     "no_billing_account",

@@ -1,10 +1,15 @@
-package com.kvportal.billing;
+package com.kvportal.billing.checkout;
 
 import com.kvportal.account.Accounts;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.subscription.BillingAccount;
+import com.kvportal.billing.subscription.BillingAccounts;
+import com.kvportal.billing.subscription.SubscriptionLedger;
+import com.kvportal.billing.webhook.ProcessedEvents;
+import com.kvportal.billing.webhook.WebhookEventType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -25,10 +30,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Component
 @RequiredArgsConstructor
-class CheckoutCompletion {
+public class CheckoutCompletion {
 
     /** What came of a completion. */
-    enum Outcome {
+    public enum Outcome {
         /** The subscription is recorded. */
         RECORDED,
         /** The event was applied before. */
@@ -56,7 +61,7 @@ class CheckoutCompletion {
      *     success callback
      * @throws StripeGateway.PaymentProviderUnavailable when the provider cannot be asked
      */
-    Outcome complete(ProviderCheckout checkout, @Nullable ProviderEvent event) {
+    public Outcome complete(ProviderCheckout checkout, @Nullable ProviderEvent event) {
         if (!checkout.isComplete()) {
             log.info("Ignoring checkout {}: not complete", checkout.id());
             return Outcome.IGNORED;
@@ -141,7 +146,7 @@ class CheckoutCompletion {
                     subscription.customer());
             return false;
         }
-        if (!ledger.apply(account.get(), subscription, stateAt)) {
+        if (!ledger.apply(account.get(), WebhookEventType.CHECKOUT_SESSION_COMPLETED, subscription, stateAt)) {
             return false;
         }
         sessions.settle(checkout.id(), StoredCheckoutSessions.Status.COMPLETE);

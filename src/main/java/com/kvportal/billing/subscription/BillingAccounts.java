@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
 import com.kvportal.billing.stripe.ProviderCustomerId;
 import java.sql.ResultSet;
@@ -12,11 +12,11 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the billing_accounts table: organization to provider customer, one to one. */
 @Repository
 @RequiredArgsConstructor
-class BillingAccounts {
+public class BillingAccounts {
 
     private final JdbcClient jdbc;
 
-    Optional<BillingAccount> find(UUID organizationId) {
+    public Optional<BillingAccount> find(UUID organizationId) {
         return jdbc.sql("select organization_id, provider_customer_id, customer_id from billing_accounts"
                         + " where organization_id = ?")
                 .param(organizationId)
@@ -24,7 +24,7 @@ class BillingAccounts {
                 .optional();
     }
 
-    Optional<BillingAccount> findByProviderCustomer(ProviderCustomerId customer) {
+    public Optional<BillingAccount> findByProviderCustomer(ProviderCustomerId customer) {
         return jdbc.sql("select organization_id, provider_customer_id, customer_id from billing_accounts"
                         + " where provider_customer_id = ?")
                 .param(customer.value())
@@ -36,7 +36,7 @@ class BillingAccounts {
      * Locks the organization's account row until the transaction ends: what must happen one at a time per
      * organization (recording a new subscription, recording a new checkout session) takes it first.
      */
-    void lock(UUID organizationId) {
+    public void lock(UUID organizationId) {
         jdbc.sql("select organization_id from billing_accounts where organization_id = ? for update")
                 .param(organizationId)
                 .query(UUID.class)
@@ -44,7 +44,7 @@ class BillingAccounts {
     }
 
     /** Links the organization unless it (or the provider customer) is linked already: the first link stays. */
-    void insertIfAbsent(BillingAccount account) {
+    public void insertIfAbsent(BillingAccount account) {
         jdbc.sql("insert into billing_accounts (organization_id, provider_customer_id, customer_id) values (?, ?, ?)"
                         + " on conflict do nothing")
                 .params(account.organizationId(), account.providerCustomerId().value(), account.customerId())
@@ -58,7 +58,7 @@ class BillingAccounts {
      * @return false when nothing was linked: the organization or the provider customer is linked already, or
      *     the customer is no member
      */
-    boolean linkIfMember(UUID organizationId, ProviderCustomerId customer, UUID customerId) {
+    public boolean linkIfMember(UUID organizationId, ProviderCustomerId customer, UUID customerId) {
         // memberships belongs to the account feature; this read-only check keeps a bad id out of a foreign key
         return jdbc.sql(
                                 """

@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.checkout;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
 import com.kvportal.billing.stripe.ProviderCustomerId;
 import java.util.UUID;
@@ -8,4 +8,4 @@ import java.util.UUID;
  *
  * @param customerId our customer who opened it; the organization's subscriptions name them
  */
-record BillingAccount(UUID organizationId, ProviderCustomerId providerCustomerId, UUID customerId) {}
+public record BillingAccount(UUID organizationId, ProviderCustomerId providerCustomerId, UUID customerId) {}

@@ -1,7 +1,13 @@
-package com.kvportal.billing;
+package com.kvportal.billing.web;
 
-import com.kvportal.billing.Checkouts.CheckoutRequest;
+import com.kvportal.billing.Billing;
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.checkout.Checkouts;
+import com.kvportal.billing.checkout.Checkouts.CheckoutRequest;
+import com.kvportal.billing.invoice.Invoice;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.billing.subscription.Subscription;
+import com.kvportal.billing.subscription.Subscriptions;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.security.Caller;

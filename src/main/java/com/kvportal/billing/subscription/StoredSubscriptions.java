@@ -1,14 +1,19 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -16,7 +21,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the subscriptions table. */
 @Repository
 @RequiredArgsConstructor
-class StoredSubscriptions {
+public class StoredSubscriptions {
 
     private static final String SELECT =
             """
@@ -29,20 +34,26 @@ class StoredSubscriptions {
             from subscriptions s join plans p on p.id = s.plan_id
             """;
 
-    private static final String[] ENDED =
-            SubscriptionStatus.wires(SubscriptionStatus::hasEnded).toArray(String[]::new);
-    private static final String[] GRANTING =
-            SubscriptionStatus.wires(SubscriptionStatus::grantsPlan).toArray(String[]::new);
+    private static final String[] ENDED = wires(SubscriptionStatus::hasEnded);
+    private static final String[] GRANTING = wires(SubscriptionStatus::grantsPlan);
 
     private final JdbcClient jdbc;
 
+    /** The wire names of the statuses that pass {@code rule}, for SQL. */
+    private static String[] wires(Predicate<SubscriptionStatus> rule) {
+        return Arrays.stream(SubscriptionStatus.values())
+                .filter(rule)
+                .map(SubscriptionStatus::wire)
+                .toArray(String[]::new);
+    }
+
     /** The organization's newest subscription that has not ended. */
-    Optional<Subscription> live(UUID organizationId) {
+    public Optional<Subscription> live(UUID organizationId) {
         return newest(organizationId, "s.status <> all (?)", ENDED);
     }
 
     /** The organization's newest subscription whose plan it has now (active, trialing or past due). */
-    Optional<Subscription> granting(UUID organizationId) {
+    public Optional<Subscription> granting(UUID organizationId) {
         return newest(organizationId, "s.status = any (?)", GRANTING);
     }
 
@@ -60,7 +71,7 @@ class StoredSubscriptions {
      * The effective plans of the organizations with a subscription written at or after {@code since}, in one
      * query: the plan of each one's newest subscription that grants it, else the free plan.
      */
-    Map<UUID, Plan> effectivePlansWrittenSince(Instant since) {
+    public Map<UUID, Plan> effectivePlansWrittenSince(Instant since) {
         Map<UUID, Plan> plans = new LinkedHashMap<>();
         jdbc.sql(
                         """
@@ -100,7 +111,7 @@ class StoredSubscriptions {
                 .update();
     }
 
-    Optional<Subscription> byProviderId(ProviderSubscriptionId id) {
+    public Optional<Subscription> byProviderId(ProviderSubscriptionId id) {
         return jdbc.sql(SELECT + " where s.provider_subscription_id = ?")
                 .param(id.value())
                 .query(StoredSubscriptions::subscription)

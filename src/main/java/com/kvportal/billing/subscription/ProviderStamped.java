@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
 import java.time.Instant;
 
@@ -7,7 +7,7 @@ import java.time.Instant;
  * provider's object was fetched). The one rule for subscriptions and invoices alike: older news never overwrites
  * newer; on a tie the later arrival wins.
  */
-interface ProviderStamped {
+public interface ProviderStamped {
 
     Instant providerStateAt();
 

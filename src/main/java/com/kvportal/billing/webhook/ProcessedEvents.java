@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.webhook;
 
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -7,7 +7,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of processed_webhook_events: the ids of the events whose effect has been applied. */
 @Repository
 @RequiredArgsConstructor
-class ProcessedEvents {
+public class ProcessedEvents {
 
     private final JdbcClient jdbc;
 
@@ -17,14 +17,14 @@ class ProcessedEvents {
      *
      * @return false when the event was applied already
      */
-    boolean record(String eventId, String type) {
+    public boolean record(String eventId, String type) {
         return jdbc.sql("insert into processed_webhook_events (event_id, type) values (?, ?) on conflict do nothing")
                         .params(eventId, type)
                         .update()
                 > 0;
     }
 
-    boolean contains(String eventId) {
+    public boolean contains(String eventId) {
         return jdbc.sql("select exists (select 1 from processed_webhook_events where event_id = ?)")
                 .param(eventId)
                 .query(Boolean.class)

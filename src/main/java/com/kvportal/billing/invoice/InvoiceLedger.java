@@ -1,6 +1,8 @@
-package com.kvportal.billing;
+package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.stripe.ProviderInvoice;
+import com.kvportal.billing.subscription.BillingAccount;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,7 +21,7 @@ import org.springframework.transaction.annotation.Transactional;
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
 @RequiredArgsConstructor
-class InvoiceLedger {
+public class InvoiceLedger {
 
     private static final Logger log = LoggerFactory.getLogger(InvoiceLedger.class);
 
@@ -30,16 +32,16 @@ class InvoiceLedger {
      *
      * @param before the invoice's status before; null when it was new here
      */
-    record Recorded(@Nullable InvoiceStatus before) {
+    public record Recorded(@Nullable InvoiceStatus before) {
 
         /** Whether the invoice turned {@code status} with this news. */
-        boolean turned(InvoiceStatus status) {
+        public boolean turned(InvoiceStatus status) {
             return before != status;
         }
     }
 
     /** @return empty when the news was older than what is recorded, or the invoice is another organization's */
-    Optional<Recorded> record(BillingAccount account, ProviderInvoice invoice, Instant stateAt) {
+    public Optional<Recorded> record(BillingAccount account, ProviderInvoice invoice, Instant stateAt) {
         UUID organizationId = account.organizationId();
         if (invoices.insertIfAbsent(organizationId, invoice, stateAt).isPresent()) {
             log.info(

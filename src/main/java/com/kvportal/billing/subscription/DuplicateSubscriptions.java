@@ -1,5 +1,8 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionDuplicateCanceled;
+import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;
 import java.time.Clock;

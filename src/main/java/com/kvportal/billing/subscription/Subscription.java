@@ -1,5 +1,7 @@
-package com.kvportal.billing;
+package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.UUID;

@@ -1,5 +1,7 @@
-package com.kvportal.billing;
+package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.InvoiceLine;
+import com.kvportal.billing.InvoiceStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;

@@ -1,13 +1,23 @@
-package com.kvportal.billing;
+package com.kvportal.billing.webhook;
 
+import com.kvportal.billing.InvoicePaid;
+import com.kvportal.billing.InvoicePaymentFailed;
+import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.OrganizationPlans;
+import com.kvportal.billing.RenewalInvoiceDrafted;
+import com.kvportal.billing.Tier;
+import com.kvportal.billing.checkout.CheckoutCompletion;
+import com.kvportal.billing.invoice.InvoiceLedger;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderInvoice;
 import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.billing.subscription.BillingAccount;
+import com.kvportal.billing.subscription.BillingAccounts;
+import com.kvportal.billing.subscription.SubscriptionLedger;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -26,23 +36,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 @RequiredArgsConstructor
 class WebhookEvents {
-
-    static final String CHECKOUT_COMPLETED = "checkout.session.completed";
-    static final String SUBSCRIPTION_CREATED = "customer.subscription.created";
-    static final String SUBSCRIPTION_UPDATED = "customer.subscription.updated";
-    static final String SUBSCRIPTION_DELETED = "customer.subscription.deleted";
-    static final String INVOICE_CREATED = "invoice.created";
-    static final String INVOICE_PAID = "invoice.paid";
-    static final String INVOICE_PAYMENT_FAILED = "invoice.payment_failed";
-
-    static final Set<String> HANDLED = Set.of(
-            CHECKOUT_COMPLETED,
-            SUBSCRIPTION_CREATED,
-            SUBSCRIPTION_UPDATED,
-            SUBSCRIPTION_DELETED,
-            INVOICE_CREATED,
-            INVOICE_PAID,
-            INVOICE_PAYMENT_FAILED);
 
     /** What came of an event; the {@code outcome} tag of {@code kvportal.webhook.events}. */
     enum Outcome {
@@ -67,11 +60,13 @@ class WebhookEvents {
     private final TransactionTemplate transaction;
 
     Outcome handle(ProviderEvent event) {
-        if (!HANDLED.contains(event.type())) {
+        Optional<WebhookEventType> handled = WebhookEventType.of(event.type());
+        if (handled.isEmpty()) {
             log.debug("Ignoring event {} of type {}", event.id(), event.type());
             return Outcome.IGNORED;
         }
-        if (event.type().equals(CHECKOUT_COMPLETED)) {
+        WebhookEventType type = handled.get();
+        if (type == WebhookEventType.CHECKOUT_SESSION_COMPLETED) {
             return checkoutCompleted(event);
         }
         return transaction.execute(status -> {
@@ -80,13 +75,14 @@ class WebhookEvents {
                 return Outcome.DUPLICATE;
             }
             boolean applied =
-                    switch (event.type()) {
-                        case SUBSCRIPTION_CREATED, SUBSCRIPTION_UPDATED -> subscriptionChanged(event, false);
-                        case SUBSCRIPTION_DELETED -> subscriptionChanged(event, true);
+                    switch (type) {
+                        case CUSTOMER_SUBSCRIPTION_CREATED,
+                                CUSTOMER_SUBSCRIPTION_UPDATED,
+                                CUSTOMER_SUBSCRIPTION_DELETED -> subscriptionChanged(type, event);
                         case INVOICE_CREATED -> onInvoice(event, null, this::invoiceCreated);
                         case INVOICE_PAID -> onInvoice(event, InvoiceStatus.PAID, this::invoicePaid);
                         case INVOICE_PAYMENT_FAILED -> onInvoice(event, InvoiceStatus.OPEN, this::paymentFailed);
-                        default -> throw new IllegalStateException("unhandled " + event.type());
+                        case CHECKOUT_SESSION_COMPLETED -> throw new IllegalStateException("handled above");
                     };
             return applied ? Outcome.APPLIED : Outcome.IGNORED;
         });
@@ -104,16 +100,9 @@ class WebhookEvents {
         };
     }
 
-    private boolean subscriptionChanged(ProviderEvent event, boolean deleted) {
+    private boolean subscriptionChanged(WebhookEventType type, ProviderEvent event) {
         Optional<ProviderSubscription> subscription = event.subscription();
-        if (subscription.isEmpty()) {
-            return false;
-        }
-        ProviderSubscription state = subscription.get();
-        if (deleted && state.status() != SubscriptionStatus.CANCELED) {
-            state = state.withStatus(SubscriptionStatus.CANCELED);
-        }
-        return subscriptions.apply(state, event.created());
+        return subscription.isPresent() && subscriptions.apply(type, subscription.get(), event.created());
     }
 
     /** What an invoice event does beyond recording the invoice. */
@@ -183,7 +172,8 @@ class WebhookEvents {
                         new InvoicePaid(organizationId, invoice.id(), invoice.amountPaidCents(), invoice.currency()));
             }
             if (invoice.subscription() != null) {
-                subscriptions.invoicePaid(organizationId, invoice.subscription(), newsAt);
+                subscriptions.invoiceEvent(
+                        WebhookEventType.INVOICE_PAID, organizationId, invoice.subscription(), newsAt);
             }
         });
     }
@@ -193,7 +183,8 @@ class WebhookEvents {
         recorded.ifPresent(news -> {
             events.publishEvent(new InvoicePaymentFailed(organizationId, invoice.id(), invoice.attemptCount()));
             if (invoice.subscription() != null) {
-                subscriptions.paymentFailed(organizationId, invoice.subscription(), newsAt);
+                subscriptions.invoiceEvent(
+                        WebhookEventType.INVOICE_PAYMENT_FAILED, organizationId, invoice.subscription(), newsAt);
             }
         });
     }
