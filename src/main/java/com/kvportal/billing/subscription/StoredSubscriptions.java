@@ -1,5 +1,6 @@
 package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
@@ -68,26 +69,29 @@ public class StoredSubscriptions {
     }
 
     /**
-     * The effective plans of the organizations with a subscription written at or after {@code since}, in one
-     * query: the plan of each one's newest subscription that grants it, else the free plan.
+     * The entitlements of the organizations with a subscription written at or after {@code since}, in one query:
+     * the plan and status of each one's newest subscription that grants its plan, else the free plan.
      */
-    public Map<UUID, Plan> effectivePlansWrittenSince(Instant since) {
-        Map<UUID, Plan> plans = new LinkedHashMap<>();
+    public Map<UUID, Entitlement> entitlementsWrittenSince(Instant since) {
+        Map<UUID, Entitlement> entitlements = new LinkedHashMap<>();
         jdbc.sql(
                         """
-                        select o.organization_id, p.id, p.name, p.tier, p.storage_bytes, p.price_cents,
+                        select o.organization_id, g.status, p.id, p.name, p.tier, p.storage_bytes, p.price_cents,
                                p.overage_bytes, p.overage_price_cents
                         from (select distinct organization_id from subscriptions where updated_at >= ?) o
                         left join lateral (
-                            select s.plan_id from subscriptions s
+                            select s.plan_id, s.status from subscriptions s
                             where s.organization_id = o.organization_id and s.status = any (?)
                             order by s.created_at desc, s.id limit 1) g on true
                         join plans p on p.id = coalesce(g.plan_id, (select id from plans where tier = ?))""")
                 .params(Sql.timestamp(since), GRANTING, Tier.FREE.wire())
                 .query(rs -> {
-                    plans.put(rs.getObject("organization_id", UUID.class), Plans.plan(rs, 0));
+                    String status = rs.getString("status");
+                    entitlements.put(
+                            rs.getObject("organization_id", UUID.class),
+                            new Entitlement(Plans.plan(rs, 0), status == null ? null : status(rs)));
                 });
-        return plans;
+        return entitlements;
     }
 
     /**
