@@ -1,5 +1,6 @@
 package com.kvportal.billing.checkout;
 
+import com.kvportal.billing.WireName;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -16,21 +17,13 @@ import org.springframework.stereotype.Repository;
 class StoredCheckoutSessions {
 
     /** Where a session of ours stands. */
-    enum Status {
+    enum Status implements WireName {
         /** May still be paid: the success callback asks the provider about it. */
         OPEN,
         /** Paid, and (as far as the service knows) recorded. */
         COMPLETE,
         /** Can no longer be paid. */
-        EXPIRED;
-
-        String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-
-        static Status of(String wire) {
-            return valueOf(wire.toUpperCase(java.util.Locale.ROOT));
-        }
+        EXPIRED
     }
 
     private final JdbcClient jdbc;
@@ -47,7 +40,7 @@ class StoredCheckoutSessions {
                 .param(id)
                 .query(String.class)
                 .optional()
-                .map(Status::of);
+                .map(wire -> WireName.of(Status.class, wire).orElseThrow());
     }
 
     /** The organization's open sessions, oldest first. */

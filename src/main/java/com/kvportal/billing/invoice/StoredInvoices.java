@@ -61,7 +61,7 @@ public class StoredInvoices {
                             rs.getObject("organization_id", UUID.class),
                             rs.getObject("subscription_id", UUID.class),
                             rs.getString("provider_invoice_id"),
-                            status(rs),
+                            Sql.wire(rs, "status", InvoiceStatus.class),
                             rs.getLong("amount_due_cents"),
                             rs.getLong("amount_paid_cents"),
                             rs.getString("currency"),
@@ -106,7 +106,7 @@ public class StoredInvoices {
                 .query((rs, n) -> new LockedInvoice(
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),
-                        status(rs),
+                        Sql.wire(rs, "status", InvoiceStatus.class),
                         Sql.instant(rs, "provider_state_at")))
                 .optional();
     }
@@ -182,11 +182,5 @@ public class StoredInvoices {
                 rs.getLong("quantity"),
                 rs.getLong("amount_cents"),
                 InvoiceLine.Kind.ofWire(rs.getString("kind")));
-    }
-
-    private static InvoiceStatus status(ResultSet rs) throws SQLException {
-        String status = rs.getString("status");
-        return InvoiceStatus.of(status)
-                .orElseThrow(() -> new IllegalStateException("unknown invoice status " + status));
     }
 }

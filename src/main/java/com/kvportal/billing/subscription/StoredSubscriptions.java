@@ -89,7 +89,9 @@ public class StoredSubscriptions {
                     String status = rs.getString("status");
                     entitlements.put(
                             rs.getObject("organization_id", UUID.class),
-                            new Entitlement(Plans.plan(rs, 0), status == null ? null : status(rs)));
+                            new Entitlement(
+                                    Plans.plan(rs, 0),
+                                    status == null ? null : Sql.wire(rs, "status", SubscriptionStatus.class)));
                 });
         return entitlements;
     }
@@ -169,7 +171,7 @@ public class StoredSubscriptions {
                         rs.getObject("organization_id", UUID.class),
                         rs.getObject("plan_id", UUID.class),
                         Tier.of(rs.getString("tier")).orElseThrow(),
-                        status(rs),
+                        Sql.wire(rs, "status", SubscriptionStatus.class),
                         Sql.nullableInstant(rs, "current_period_start"),
                         Sql.nullableInstant(rs, "current_period_end"),
                         Sql.nullableInstant(rs, "cancel_at"),
@@ -200,12 +202,6 @@ public class StoredSubscriptions {
                 .update();
     }
 
-    private static SubscriptionStatus status(ResultSet rs) throws SQLException {
-        String status = rs.getString("status");
-        return SubscriptionStatus.of(status)
-                .orElseThrow(() -> new IllegalStateException("unknown subscription status " + status));
-    }
-
     private static Subscription subscription(ResultSet rs, int row) throws SQLException {
         Plan plan = Plans.plan(rs, "p_");
         return new Subscription(
@@ -213,7 +209,7 @@ public class StoredSubscriptions {
                 rs.getObject("customer_id", UUID.class),
                 rs.getObject("organization_id", UUID.class),
                 rs.getObject("plan_id", UUID.class),
-                status(rs),
+                Sql.wire(rs, "status", SubscriptionStatus.class),
                 rs.getString("provider_customer_id"),
                 rs.getString("provider_subscription_id"),
                 Sql.nullableInstant(rs, "current_period_start"),
