@@ -17,7 +17,6 @@ import com.kvportal.billing.web.BillingProblems.EmailUnverified;
 import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
 import com.kvportal.billing.web.BillingProblems.UnknownTier;
 import com.kvportal.common.AppBaseUrl;
-import com.kvportal.common.PaymentProvider;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
@@ -53,7 +52,6 @@ public class Checkouts {
     private final ProviderCustomers customers;
     private final CheckoutCompletion completion;
     private final StripeGateway gateway;
-    private final PaymentProvider provider;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transaction;
@@ -94,7 +92,7 @@ public class Checkouts {
                 customer,
                 caller.organizationId(),
                 caller.customerId(),
-                provider.pricePro(),
+                plans.providerPrice(tier),
                 baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
                 baseUrl.resolve(CANCEL_PATH));
         // recorded one at a time per organization: a session started concurrently meanwhile is expired now

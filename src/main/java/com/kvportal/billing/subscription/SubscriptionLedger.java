@@ -6,7 +6,6 @@ import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
 import com.kvportal.billing.webhook.WebhookEventType;
-import com.kvportal.common.PaymentProvider;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,7 +34,6 @@ public class SubscriptionLedger {
     private final BillingAccounts billingAccounts;
     private final DuplicateSubscriptions duplicates;
     private final Plans plans;
-    private final PaymentProvider provider;
     private final ApplicationEventPublisher events;
 
     /**
@@ -64,7 +62,7 @@ public class SubscriptionLedger {
      */
     public boolean apply(BillingAccount account, WebhookEventType event, ProviderSubscription news, Instant stateAt) {
         ProviderSubscription subscription = event.stated(news);
-        Plan plan = planFor(subscription.priceId());
+        Plan plan = plans.ofProviderPrice(subscription.priceId());
         // one new subscription of an organization at a time, so that a second one sees the first
         // (DuplicateSubscriptions)
         billingAccounts.lock(account.organizationId());
@@ -146,14 +144,5 @@ public class SubscriptionLedger {
                         .byProviderId(id)
                         .filter(s -> s.organizationId().equals(organizationId))
                         .map(s -> s.plan().tier());
-    }
-
-    /** The plan of a provider price; a price we do not sell grants nothing beyond free. */
-    private Plan planFor(@Nullable String priceId) {
-        if (provider.pricePro().equals(priceId)) {
-            return plans.byTier(Tier.PRO);
-        }
-        log.warn("Provider price {} is not the pro price {}: recording the free plan", priceId, provider.pricePro());
-        return plans.byTier(Tier.FREE);
     }
 }
