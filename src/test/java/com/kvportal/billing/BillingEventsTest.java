@@ -429,6 +429,22 @@ class BillingEventsTest extends IntegrationTest {
                 .doesNotContainKey(org.organizationId());
     }
 
+    @Test
+    void aPastDueOrganizationKeepsItsPlanAndWritesOnAboveTheAllowance() {
+        Instant before = Instant.now().minusSeconds(120);
+        subscribed(Instant.now().minusSeconds(60));
+        Instant now = Instant.now();
+        String invoiceId = "in_" + StripePayloads.random();
+        org.deliverOk(event("invoice.payment_failed", now, org.invoice(invoiceId, "open", 2000, 0, 1, now)));
+
+        Entitlement pastDue = organizationPlans.entitlement(org.organizationId());
+        assertThat(pastDue.tier()).isEqualTo(Tier.PRO);
+        assertThat(pastDue.subscriptionStatus()).isEqualTo(SubscriptionStatus.PAST_DUE);
+        assertThat(pastDue.mayWrite(10 * pastDue.allowanceBytes())).isTrue();
+        assertThat(organizationPlans.entitlementsChangedSince(before).get(org.organizationId()))
+                .isEqualTo(pastDue);
+    }
+
     // --- the schema ---
 
     @Test

@@ -34,13 +34,6 @@ public enum WebhookEventType {
         return Arrays.stream(values()).filter(type -> type.wire.equals(wire)).findFirst();
     }
 
-    /** Whether the event carries a subscription object as the provider states it now. */
-    public boolean statesSubscription() {
-        return this == CUSTOMER_SUBSCRIPTION_CREATED
-                || this == CUSTOMER_SUBSCRIPTION_UPDATED
-                || this == CUSTOMER_SUBSCRIPTION_DELETED;
-    }
-
     /**
      * The subscription's state this event states: a deletion means canceled, whatever status its object still
      * shows; any other event states the object as it is.
