@@ -29,7 +29,7 @@ class Limits {
     @Transactional
     UsageLimits replace(UUID organizationId, UsageLimits limits) {
         if (limits.overageCapCents() != null
-                && plans.effectivePlan(organizationId).overageBytes() <= 0) {
+                && !plans.entitlement(organizationId).billsOverage()) {
             throw new ProblemException(
                     HttpStatus.BAD_REQUEST,
                     "not_on_this_plan",
