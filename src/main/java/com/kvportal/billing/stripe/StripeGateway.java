@@ -1,7 +1,7 @@
 package com.kvportal.billing.stripe;
 
-import com.kvportal.billing.IdempotencyKeys;
 import com.kvportal.billing.BillingProblem;
+import com.kvportal.billing.IdempotencyKeys;
 import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;

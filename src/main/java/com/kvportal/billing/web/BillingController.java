@@ -1,6 +1,7 @@
 package com.kvportal.billing.web;
 
 import com.kvportal.billing.Billing;
+import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.checkout.Checkouts;
 import com.kvportal.billing.checkout.Checkouts.CheckoutRequest;

@@ -1,5 +1,6 @@
 package com.kvportal.billing.webhook;
 
+import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.WebhookSignature;
 import com.kvportal.common.openapi.ApiContract;
