@@ -5,7 +5,6 @@ import { loadUsage } from './usage.js';
 import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
-const PAID_STATUSES = ['active', 'trialing', 'past_due'];
 const STATUS_TEXT = {
   active: ['Active', 'badge-success'],
   trialing: ['Trial', 'badge-info'],
@@ -24,7 +23,8 @@ const INVOICE_STATUS = {
   uncollectible: ['Uncollectible', 'badge-danger'],
 };
 
-let state = { plans: [], subscription: null, invoices: [] };
+// entitlement: the server's answer (GET /api/v1/usage): the effective plan, the status that grants it, may it write
+let state = { plans: [], subscription: null, invoices: [], entitlement: null };
 
 async function main() {
   // the organization's billing does not depend on the project, but a project of another organization might
@@ -38,7 +38,8 @@ async function main() {
 }
 
 async function refresh() {
-  const [plans, subscription, invoices] = await Promise.all([
+  const usage = api('GET', '/api/v1/usage');
+  const [plans, subscription, invoices, entitlement] = await Promise.all([
     api('GET', '/api/v1/billing/plans').then((body) => body.plans).catch(failed('plans', [])),
     api('GET', '/api/v1/billing/subscription')
       .then((body) => body.subscription)
@@ -47,10 +48,11 @@ async function refresh() {
         return failed('subscription', null)(error);
       }),
     api('GET', '/api/v1/billing/invoices').then((body) => body.invoices).catch(failed('invoices', [])),
+    usage.then((body) => body.entitlement).catch(() => null), // the usage panel says why it failed
   ]);
-  state = { plans: [...plans].sort((a, b) => a.price_cents - b.price_cents), subscription, invoices };
+  state = { plans: [...plans].sort((a, b) => a.price_cents - b.price_cents), subscription, invoices, entitlement };
   render();
-  loadUsage(state.plans); // the usage panel fills in by itself; the plan and invoices do not wait for it
+  loadUsage(usage);
 }
 
 function failed(what, fallback) {
@@ -66,11 +68,14 @@ function planOf(subscription) {
     || (subscription.plan && typeof subscription.plan === 'object' ? subscription.plan : null);
 }
 
-/** The plan the organization has now: the subscription's while it is paid for (or in grace), else Free. */
+/** The plan the organization has now, as the server answers it. */
 function effectivePlan() {
-  const subscription = state.subscription;
-  if (subscription && PAID_STATUSES.includes(subscription.status)) return planOf(subscription);
-  return state.plans.find((plan) => plan.tier === 'free') || null;
+  return state.entitlement ? state.entitlement.plan : null;
+}
+
+/** Whether the subscription grants the plan now (the server names the status that grants it). */
+function subscriptionGrantsPlan() {
+  return Boolean(state.subscription && state.entitlement && state.entitlement.subscription_status);
 }
 
 function render() {
@@ -100,7 +105,7 @@ function render() {
     renewal.append('Cancels on ', strong(formatDate(subscription.cancel_at)),
       '. You keep ' + (subscribedPlan ? subscribedPlan.name : 'your plan') + ' until then; after that your organization is on the Free plan. To keep it, use Manage payment.');
     renewal.dataset.cancelAt = subscription.cancel_at;
-  } else if (subscription && subscription.current_period_end && PAID_STATUSES.includes(subscription.status)) {
+  } else if (subscription && subscription.current_period_end && subscriptionGrantsPlan()) {
     renewal.append('Renews on ', strong(formatDate(subscription.current_period_end)), '.');
   } else if (!subscription) {
     renewal.append('Upgrade to get more storage.');
@@ -108,10 +113,16 @@ function render() {
 
   const hasBillingAccount = Boolean(subscription) || state.invoices.length > 0;
   $('manage-payment').hidden = !hasBillingAccount;
-  $('cancel-subscription').hidden = !(subscription && !subscription.cancel_at && PAID_STATUSES.includes(subscription.status));
+  $('cancel-subscription').hidden = !(subscription && !subscription.cancel_at && subscriptionGrantsPlan());
 
   $('plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
   renderInvoices();
+}
+
+/** ' with 1 GiB of storage', from the plans the server lists; nothing while they are unknown. */
+function freeStorage() {
+  const free = state.plans.find((plan) => plan.tier === 'free');
+  return free ? ' with ' + formatGiB(free.storage_bytes) + ' of storage' : '';
 }
 
 function strong(text) {
@@ -155,7 +166,7 @@ function renderInvoices() {
     const row = el('tr', { 'data-invoice-id': invoice.id, 'data-status': invoice.status },
       el('td', { class: 'num', 'data-label': 'Date' }, timeEl(invoice.created_at)),
       el('td', { class: 'num', 'data-label': 'Period' }, periodOf(invoice)),
-      el('td', { class: 'num', 'data-label': 'Amount' }, formatMoney(amount, invoice.currency || 'usd')),
+      el('td', { class: 'num', 'data-label': 'Amount' }, formatMoney(amount, invoice.currency)),
       el('td', { 'data-label': 'Status' }, el('span', { class: 'badge ' + kind }, text)),
       el('td', { class: 'actions-cell' }, url
         ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'View invoice',
@@ -174,7 +185,7 @@ function linesRow(invoice) {
       el('li', { 'data-kind': line.kind, 'data-quantity': String(line.quantity), 'data-amount-cents': String(line.amount_cents) },
         el('span', {}, (line.description || (line.kind === 'storage_overage' ? 'Storage overage' : 'Subscription'))
           + (line.quantity > 1 ? ' (quantity ' + line.quantity + ')' : '')),
-        el('span', { class: 'num' }, formatMoney(line.amount_cents, invoice.currency || 'usd')))))))];
+        el('span', { class: 'num' }, formatMoney(line.amount_cents, invoice.currency)))))))];
 }
 
 /** An invoice's billing period; the first invoice of a subscription covers an instant (Stripe's start = end). */
@@ -207,8 +218,7 @@ function showCheckoutBanner() {
 /** After checkout, the provider's webhook may land a moment later: look again for a little while. */
 async function awaitProviderConfirmation() {
   for (let attempt = 0; attempt < 15; attempt++) {
-    const subscription = state.subscription;
-    if (subscription && PAID_STATUSES.includes(subscription.status) && state.invoices.length > 0) return;
+    if (subscriptionGrantsPlan() && state.invoices.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await refresh();
   }
@@ -260,8 +270,8 @@ async function cancelSubscription() {
   const name = plan ? plan.name : 'your plan';
   $('cancel-text').textContent = 'You keep ' + name + ' until the end of the current period'
     + (subscription.current_period_end ? ' (' + formatDate(subscription.current_period_end) + ')' : '')
-    + '. After that your organization moves to the Free plan with '
-    + formatGiB((state.plans.find((p) => p.tier === 'free') || { storage_bytes: 1073741824 }).storage_bytes) + ' of storage.';
+    + '. After that your organization moves to the Free plan'
+    + freeStorage() + '.';
   if (!(await confirmDialog($('cancel-dialog')))) {
     $('cancel-subscription').focus();
     return;

@@ -20,18 +20,20 @@ export function formatBytes(bytes) {
   return text + ' ' + units[unit];
 }
 
-export async function loadUsage(plans) {
+/** Fills the panel in from the usage answer (a pending GET /api/v1/usage, or one made here). */
+export async function loadUsage(answer = api('GET', '/api/v1/usage')) {
   const status = $('usage-status');
   clearAlert(status);
   try {
-    renderUsage(await api('GET', '/api/v1/usage'), plans);
+    renderUsage(await answer);
   } catch (error) {
     showAlert(status, 'error', 'Your storage usage could not be loaded: ' + messageOf(error, String(error)));
   }
 }
 
-function renderUsage(usage, plans) {
-  const plan = (plans || []).find((p) => p.tier === usage.tier) || { overage_bytes: 0, overage_price_cents: 0 };
+function renderUsage(usage) {
+  const entitlement = usage.entitlement; // the server's: the effective plan, may it write and why not
+  const plan = entitlement.plan;
   const panel = $('usage');
   panel.dataset.tier = usage.tier;
   $('usage-period').textContent = formatDate(usage.period_start) + ' – ' + formatDate(usage.period_end);
@@ -48,14 +50,14 @@ function renderUsage(usage, plans) {
   const projected = $('usage-projected');
   projected.dataset.cents = usage.projected_overage_cents;
   projected.dataset.units = usage.projected_overage_units;
-  projected.textContent = formatMoney(usage.projected_overage_cents, 'usd');
+  projected.textContent = formatMoney(usage.projected_overage_cents);
   projected.classList.toggle('over', usage.projected_overage_units > 0);
   $('usage-projected-detail').textContent = plan.overage_bytes > 0
     ? (usage.projected_overage_units > 0
       ? usage.projected_overage_units + ' × ' + formatBytes(plan.overage_bytes) + ' at ' + formatMoney(plan.overage_price_cents)
         + ', if today\u2019s storage holds until ' + formatDate(usage.period_end)
       : 'none if today\u2019s storage holds until ' + formatDate(usage.period_end))
-    : (usage.current_bytes >= usage.allowance_bytes
+    : (entitlement.reason === 'allowance_reached'
       ? 'No overage on this plan: writes are refused at the limit. Upgrade for more storage.'
       : 'No overage on this plan: writes stop at the limit.');
 

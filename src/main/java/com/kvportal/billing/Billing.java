@@ -1,6 +1,7 @@
 package com.kvportal.billing;
 
 import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.subscription.Plans;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,6 +41,11 @@ public class Billing {
         return organizationPlans.effectivePlan(organizationId);
     }
 
+    /** What the organization is entitled to now: its effective plan, the status that grants it, may it write. */
+    public Entitlement entitlement(UUID organizationId) {
+        return organizationPlans.entitlement(organizationId);
+    }
+
     /**
      * Adds an item at the provider ({@code POST /v1/invoiceitems} under the request's idempotency key). When the
      * provider refuses because the named invoice is no longer a draft, the same item is made pending (no invoice,
@@ -56,7 +62,7 @@ public class Billing {
                 "Invoice {} is no longer a draft: item {} goes pending onto the next invoice",
                 request.providerInvoiceId(),
                 request.idempotencyKey());
-        InvoiceItemRequest pending = request.pending(request.idempotencyKey() + ":pending");
+        InvoiceItemRequest pending = request.pending(IdempotencyKeys.pending(request.idempotencyKey()));
         String id = gateway.createInvoiceItem(pending)
                 .orElseThrow(() -> new IllegalStateException("a pending item has no invoice to refuse it"));
         return new InvoiceItem(id, true);
@@ -86,8 +92,8 @@ public class Billing {
                 key);
         gateway.createInvoiceItem(pending)
                 .orElseThrow(() -> new IllegalStateException("a pending item has no invoice to refuse it"));
-        String invoice = gateway.createInvoiceOfPendingItems(providerCustomerId, key + ":invoice");
-        gateway.finalizeInvoice(invoice, key + ":finalize");
+        String invoice = gateway.createInvoiceOfPendingItems(providerCustomerId, IdempotencyKeys.invoiceOfPending(key));
+        gateway.finalizeInvoice(invoice, IdempotencyKeys.finalization(key));
         log.info("Final invoice {} of provider customer {} billed ({})", invoice, providerCustomerId, key);
         return invoice;
     }

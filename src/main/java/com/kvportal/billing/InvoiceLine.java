@@ -23,7 +23,7 @@ public record InvoiceLine(@Nullable String description, long quantity, long amou
             return STORAGE_OVERAGE.wire().equals(value) ? STORAGE_OVERAGE : SUBSCRIPTION;
         }
 
-        static Kind ofWire(String value) {
+        public static Kind ofWire(String value) {
             return ofMetadata(value);
         }
     }

@@ -1,9 +1,6 @@
 package com.kvportal.billing;
 
-import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /** Stripe's subscription statuses, written in lower case on the wire and in the database, with their rules. */
 public enum SubscriptionStatus implements WireName {
@@ -29,13 +26,5 @@ public enum SubscriptionStatus implements WireName {
     /** The organization has the subscription's plan (its effective plan) while it is in this status. */
     public boolean grantsPlan() {
         return this == ACTIVE || this == TRIALING || this == PAST_DUE;
-    }
-
-    /** The wire names of the statuses that pass {@code rule}, for SQL. */
-    static List<String> wires(Predicate<SubscriptionStatus> rule) {
-        return Arrays.stream(values())
-                .filter(rule)
-                .map(SubscriptionStatus::wire)
-                .toList();
     }
 }

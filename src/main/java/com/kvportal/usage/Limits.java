@@ -28,7 +28,7 @@ class Limits {
     @Transactional
     UsageLimits replace(UUID organizationId, UsageLimits limits) {
         if (limits.overageCapCents() != null
-                && plans.effectivePlan(organizationId).overageBytes() <= 0) {
+                && !plans.entitlement(organizationId).billsOverage()) {
             throw new ProblemException(
                     UsageProblem.NOT_ON_THIS_PLAN,
                     "The current plan has no overage, so an overage cap does not apply: send overage_cap_cents null,"

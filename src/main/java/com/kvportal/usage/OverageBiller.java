@@ -1,6 +1,7 @@
 package com.kvportal.usage;
 
 import com.kvportal.billing.Billing;
+import com.kvportal.billing.IdempotencyKeys;
 import com.kvportal.billing.InvoiceItem;
 import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.billing.Plan;
@@ -66,7 +67,7 @@ class OverageBiller {
                     period,
                     plan,
                     overage,
-                    "overage:" + invoice));
+                    IdempotencyKeys.renewalOverage(invoice)));
         }
         record(draft.organizationId(), invoice, item, period, overage);
     }
@@ -104,8 +105,7 @@ class OverageBiller {
                     period.end());
             return;
         }
-        String key = "overage-final:" + ended.subscriptionId() + ":"
-                + period.start().getEpochSecond() + "-" + period.end().getEpochSecond();
+        String key = IdempotencyKeys.finalOverage(ended.subscriptionId(), period.start(), period.end());
         String invoice = billing.billFinalInvoice(
                 ended.providerCustomerId(),
                 request(ended.organizationId(), ended.providerCustomerId(), null, period, plan, overage, key));
@@ -166,7 +166,7 @@ class OverageBiller {
                 invoice,
                 overage.units(),
                 plan.overagePriceCents(),
-                "usd",
+                Plan.CURRENCY,
                 description(plan, overage, period),
                 period.start(),
                 period.end(),

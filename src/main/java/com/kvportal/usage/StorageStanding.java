@@ -1,8 +1,7 @@
 package com.kvportal.usage;
 
-import com.kvportal.billing.Billing;
+import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
-import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.StoredSamples.Changes;
 import com.kvportal.usage.StoredSamples.Latest;
@@ -40,12 +39,21 @@ public class StorageStanding implements SmartLifecycle {
     /**
      * What the storage backend needs to enforce the plan.
      *
-     * @param tier the organization's effective plan
+     * @param entitlement the organization's effective plan and the status that grants it (billing's)
      * @param usedBytes its current storage: the sum of its projects' latest samples
-     * @param allowanceBytes the effective plan's storage allowance
      * @param refusal why writes are refused, or null when they are allowed
      */
-    public record Standing(Tier tier, long usedBytes, long allowanceBytes, @Nullable WriteRefusal refusal) {
+    public record Standing(Entitlement entitlement, long usedBytes, @Nullable WriteRefusal refusal) {
+
+        /** The effective plan's tier. */
+        public Tier tier() {
+            return entitlement.tier();
+        }
+
+        /** The effective plan's storage allowance. */
+        public long allowanceBytes() {
+            return entitlement.allowanceBytes();
+        }
 
         /** False when the backend must refuse writes (reads go on). */
         public boolean writeAllowed() {
@@ -62,11 +70,11 @@ public class StorageStanding implements SmartLifecycle {
     private final UsageReading reading;
     private final UsageProperties properties;
     private final Clock clock;
-    private final Plan free;
+    private final Entitlement free;
 
     private final Map<UUID, Latest> latestByProject = new ConcurrentHashMap<>();
     private final Map<UUID, Long> usedByOrganization = new ConcurrentHashMap<>();
-    private final Map<UUID, Plan> planByOrganization = new ConcurrentHashMap<>();
+    private final Map<UUID, Entitlement> entitlementByOrganization = new ConcurrentHashMap<>();
     private final Map<UUID, UsageLimits> limitsByOrganization = new ConcurrentHashMap<>();
     /** The projected overage in cents of each organization whose overage cap is above 0 (0 is met at the allowance). */
     private final Map<UUID, Long> projectedCentsByOrganization = new ConcurrentHashMap<>();
@@ -85,7 +93,6 @@ public class StorageStanding implements SmartLifecycle {
             OrganizationPlans plans,
             StoredLimits storedLimits,
             UsageReading reading,
-            Billing billing,
             UsageProperties properties,
             Clock clock) {
         this.samples = samples;
@@ -94,15 +101,12 @@ public class StorageStanding implements SmartLifecycle {
         this.reading = reading;
         this.properties = properties;
         this.clock = clock;
-        this.free = billing.plans().stream()
-                .filter(plan -> plan.tier() == Tier.FREE)
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("the plans table has no free plan"));
+        this.free = plans.free();
         this.plansCheckedAt = clock.instant();
         Changes everything = samples.latestOfEveryProject();
         apply(everything.samples());
         this.cursor = everything.cursor();
-        planByOrganization.putAll(plans.effectivePlansChangedSince(Instant.EPOCH));
+        entitlementByOrganization.putAll(plans.entitlementsChangedSince(Instant.EPOCH));
         StoredLimits.Changes limits = storedLimits.changesSince(null);
         limitsByOrganization.putAll(limits.limits());
         this.limitsCursor = limits.cursor();
@@ -112,14 +116,14 @@ public class StorageStanding implements SmartLifecycle {
 
     /** The organization's standing, from memory. */
     public Standing standingOf(UUID organizationId) {
-        Plan plan = planByOrganization.getOrDefault(organizationId, free);
+        Entitlement entitlement = entitlementByOrganization.getOrDefault(organizationId, free);
         long used = usedByOrganization.getOrDefault(organizationId, 0L);
         WriteRefusal refusal = WriteRefusal.of(
-                plan,
+                entitlement,
                 used,
                 limitsByOrganization.getOrDefault(organizationId, UsageLimits.DEFAULTS),
                 projectedCentsByOrganization.getOrDefault(organizationId, 0L));
-        return new Standing(plan.tier(), used, plan.storageBytes(), refusal);
+        return new Standing(entitlement, used, refusal);
     }
 
     /** Takes samples in: a project's newest sample (by time, then arrival) is its current storage. */
@@ -142,8 +146,9 @@ public class StorageStanding implements SmartLifecycle {
         apply(changes.samples());
         cursor = changes.cursor();
         Instant checkedAt = clock.instant();
-        Map<UUID, Plan> changedPlans = plans.effectivePlansChangedSince(plansCheckedAt.minus(properties.planOverlap()));
-        planByOrganization.putAll(changedPlans);
+        Map<UUID, Entitlement> changedPlans =
+                plans.entitlementsChangedSince(plansCheckedAt.minus(properties.planOverlap()));
+        entitlementByOrganization.putAll(changedPlans);
         plansCheckedAt = checkedAt;
         toProject.addAll(changedPlans.keySet());
         StoredLimits.Changes limits = storedLimits.changesSince(limitsCursor);
@@ -169,8 +174,8 @@ public class StorageStanding implements SmartLifecycle {
             Long cap = limitsByOrganization
                     .getOrDefault(organizationId, UsageLimits.DEFAULTS)
                     .overageCapCents();
-            Plan plan = planByOrganization.getOrDefault(organizationId, free);
-            if (cap == null || cap == 0 || plan.overageBytes() <= 0) {
+            Entitlement entitlement = entitlementByOrganization.getOrDefault(organizationId, free);
+            if (cap == null || cap == 0 || !entitlement.billsOverage()) {
                 projectedCentsByOrganization.remove(organizationId);
             } else {
                 projectedCentsByOrganization.put(

@@ -1,7 +1,9 @@
 package com.kvportal.usage;
 
+import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
 import com.kvportal.usage.StorageModel.Overage;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /** What an organization's usage looks like this period, and the periods whose overage was billed. */
@@ -35,7 +38,30 @@ class UsageReading {
                     long projectedOverageUnits,
             @Schema(minimum = "0") long projectedOverageCents,
             List<ProjectUsage> projects,
-            @Schema(description = "Each UTC day of the period so far.") List<Day> daily) {}
+            @Schema(description = "Each UTC day of the period so far.") List<Day> daily,
+            @Schema(description = "What the organization is entitled to now; the dashboard shows it as it is.")
+                    UsageEntitlement entitlement) {}
+
+    /**
+     * Billing's {@link Entitlement} with the write rule applied to the current storage, the customer's own limits
+     * included, as verify applies it.
+     */
+    @Schema(name = "Entitlement")
+    record UsageEntitlement(
+            @Schema(description = "The effective plan.") Plan plan,
+            @Schema(
+                            nullable = true,
+                            description = "The status of the subscription that grants the plan; null on the free"
+                                    + " plan without one.")
+                    @Nullable
+                    SubscriptionStatus subscriptionStatus,
+            @Schema(description = "False when writes are refused now (reads go on): see reason.") boolean writeAllowed,
+            @Schema(
+                            nullable = true,
+                            description = "Null when writes are allowed; else why not, as verify tells it: storage_cap,"
+                                    + " overage_cap or allowance_reached.")
+                    @Nullable
+                    WriteRefusal reason) {}
 
     @Schema(name = "ProjectUsage")
     record ProjectUsage(UUID projectId, String name, @Schema(minimum = "0") long currentBytes) {}
@@ -50,6 +76,7 @@ class UsageReading {
     private final StoredSamples samples;
     private final BilledPeriods billed;
     private final OrganizationPlans plans;
+    private final StoredLimits limits;
     private final Clock clock;
 
     /** The current period's storage so far: samples up to now, none ahead, so today's storage holds to its end. */
@@ -97,7 +124,16 @@ class UsageReading {
                 projected.units(),
                 projected.amountCents(),
                 projects,
-                daily(timeline, start, soFar));
+                daily(timeline, start, soFar),
+                entitlement(organizationId, reading.period().entitlement(), current, projected));
+    }
+
+    /** The entitlement with the write rule applied to {@code current}, as {@link StorageStanding} applies it. */
+    private UsageEntitlement entitlement(
+            UUID organizationId, Entitlement entitlement, long current, Overage projected) {
+        WriteRefusal refusal =
+                WriteRefusal.of(entitlement, current, limits.of(organizationId), projected.amountCents());
+        return new UsageEntitlement(entitlement.plan(), entitlement.subscriptionStatus(), refusal == null, refusal);
     }
 
     private static List<Day> daily(Timeline timeline, Instant start, Instant soFar) {

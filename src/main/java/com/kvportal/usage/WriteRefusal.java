@@ -1,6 +1,6 @@
 package com.kvportal.usage;
 
-import com.kvportal.billing.Plan;
+import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.WireName;
 import org.jspecify.annotations.Nullable;
 
@@ -20,21 +20,25 @@ public enum WriteRefusal implements WireName {
     ALLOWANCE_REACHED;
 
     /**
-     * The refusal for an organization's standing, or null when writes are allowed.
+     * The refusal for an organization's standing, or null when writes are allowed: the customer's own limits
+     * first, then billing's rule ({@link Entitlement#mayWrite}).
      *
      * @param projectedOverageCents the period's projected overage in cents (read only for an overage cap above 0)
      */
-    static @Nullable WriteRefusal of(Plan plan, long usedBytes, UsageLimits limits, long projectedOverageCents) {
+    static @Nullable WriteRefusal of(
+            Entitlement entitlement, long usedBytes, UsageLimits limits, long projectedOverageCents) {
         Long storageCap = limits.storageCapBytes();
         if (storageCap != null && usedBytes >= storageCap) {
             return STORAGE_CAP;
         }
-        boolean atAllowance = usedBytes >= plan.storageBytes();
         Long overageCap = limits.overageCapCents();
-        if (plan.overageBytes() > 0 && overageCap != null && atAllowance && projectedOverageCents >= overageCap) {
+        if (entitlement.billsOverage()
+                && overageCap != null
+                && usedBytes >= entitlement.allowanceBytes()
+                && projectedOverageCents >= overageCap) {
             return OVERAGE_CAP;
         }
-        if (plan.overageBytes() <= 0 && atAllowance) {
+        if (!entitlement.mayWrite(usedBytes)) {
             return ALLOWANCE_REACHED;
         }
         return null;

@@ -409,25 +409,40 @@ class BillingEventsTest extends IntegrationTest {
     }
 
     @Test
-    void theEffectivePlansOfOrganizationsWhoseSubscriptionsChangedAreReadInOneCall() {
+    void theEntitlementsOfOrganizationsWhoseSubscriptionsChangedAreReadInOneCall() {
         Instant before = Instant.now().minusSeconds(60);
-        assertThat(organizationPlans.effectivePlansChangedSince(before)).doesNotContainKey(org.organizationId());
+        assertThat(organizationPlans.entitlementsChangedSince(before)).doesNotContainKey(org.organizationId());
 
         subscribed(Instant.now().minusSeconds(30));
-        assertThat(organizationPlans
-                        .effectivePlansChangedSince(before)
-                        .get(org.organizationId())
-                        .tier())
-                .isEqualTo(Tier.PRO);
+        Entitlement subscribed =
+                organizationPlans.entitlementsChangedSince(before).get(org.organizationId());
+        assertThat(subscribed.tier()).isEqualTo(Tier.PRO);
+        assertThat(subscribed.subscriptionStatus()).isEqualTo(SubscriptionStatus.ACTIVE);
+        assertThat(organizationPlans.entitlement(org.organizationId())).isEqualTo(subscribed);
 
         org.deliverOk(org.subscriptionEvent("customer.subscription.deleted", Instant.now(), "canceled"));
-        assertThat(organizationPlans
-                        .effectivePlansChangedSince(before)
-                        .get(org.organizationId())
-                        .tier())
-                .isEqualTo(Tier.FREE);
-        assertThat(organizationPlans.effectivePlansChangedSince(Instant.now().plusSeconds(60)))
+        Entitlement ended = organizationPlans.entitlementsChangedSince(before).get(org.organizationId());
+        assertThat(ended.tier()).isEqualTo(Tier.FREE);
+        assertThat(ended.subscriptionStatus()).isNull();
+        assertThat(organizationPlans.entitlement(org.organizationId())).isEqualTo(ended);
+        assertThat(organizationPlans.entitlementsChangedSince(Instant.now().plusSeconds(60)))
                 .doesNotContainKey(org.organizationId());
+    }
+
+    @Test
+    void aPastDueOrganizationKeepsItsPlanAndWritesOnAboveTheAllowance() {
+        Instant before = Instant.now().minusSeconds(120);
+        subscribed(Instant.now().minusSeconds(60));
+        Instant now = Instant.now();
+        String invoiceId = "in_" + StripePayloads.random();
+        org.deliverOk(event("invoice.payment_failed", now, org.invoice(invoiceId, "open", 2000, 0, 1, now)));
+
+        Entitlement pastDue = organizationPlans.entitlement(org.organizationId());
+        assertThat(pastDue.tier()).isEqualTo(Tier.PRO);
+        assertThat(pastDue.subscriptionStatus()).isEqualTo(SubscriptionStatus.PAST_DUE);
+        assertThat(pastDue.mayWrite(10 * pastDue.allowanceBytes())).isTrue();
+        assertThat(organizationPlans.entitlementsChangedSince(before).get(org.organizationId()))
+                .isEqualTo(pastDue);
     }
 
     // --- the schema ---

@@ -2,26 +2,16 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Instant;
 import java.util.Arrays;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The rules of billing's states, without a database: statuses, and the transitions of a locked row. */
+/**
+ * The rules of billing's statuses, without a database (the transitions of a locked row: LockedSubscriptionTest,
+ * LockedInvoiceTest).
+ */
 class BillingStatesTest {
-
-    private static final Instant AT = Instant.parse("2026-11-21T10:00:00Z");
-
-    private static LockedSubscription subscription(SubscriptionStatus status) {
-        return new LockedSubscription(
-                UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), Tier.PRO, status, null, null, null, AT);
-    }
-
-    private static LockedInvoice invoice(InvoiceStatus status) {
-        return new LockedInvoice(UUID.randomUUID(), UUID.randomUUID(), status, AT);
-    }
 
     @Test
     void subscriptionStatusesAreStripesAndReadBackByTheirWireNames() {
@@ -82,65 +72,6 @@ class BillingStatesTest {
     void anInvoiceNeverGoesBackFromSettledToPayableNorFromFinalizedToDraft(
             InvoiceStatus from, InvoiceStatus to, boolean allowed) {
         assertThat(from.canBecome(to)).isEqualTo(allowed);
-    }
-
-    @Test
-    void aLockedInvoiceAcceptsNewsAsNewAsItsStateAndRefusesOlderNews() {
-        assertThat(invoice(InvoiceStatus.OPEN).accepts(InvoiceStatus.PAID, AT)).isTrue();
-        assertThat(invoice(InvoiceStatus.OPEN).accepts(InvoiceStatus.PAID, AT.plusSeconds(1)))
-                .isTrue();
-        assertThat(invoice(InvoiceStatus.OPEN).accepts(InvoiceStatus.PAID, AT.minusSeconds(1)))
-                .isFalse();
-        assertThat(invoice(InvoiceStatus.PAID).accepts(InvoiceStatus.OPEN, AT.plusSeconds(60)))
-                .isFalse();
-        assertThat(invoice(InvoiceStatus.OPEN).accepts(InvoiceStatus.DRAFT, AT)).isFalse();
-    }
-
-    @Test
-    void aLockedSubscriptionAcceptsNewerNewsUntilItHasEnded() {
-        assertThat(subscription(SubscriptionStatus.ACTIVE).accept(AT)).isEqualTo(LockedSubscription.Verdict.ACCEPTED);
-        assertThat(subscription(SubscriptionStatus.ACTIVE).accept(AT.plusSeconds(1)))
-                .isEqualTo(LockedSubscription.Verdict.ACCEPTED);
-        assertThat(subscription(SubscriptionStatus.ACTIVE).accept(AT.minusSeconds(1)))
-                .isEqualTo(LockedSubscription.Verdict.OLDER);
-        assertThat(subscription(SubscriptionStatus.CANCELED).accept(AT.plusSeconds(60)))
-                .isEqualTo(LockedSubscription.Verdict.ENDED_ALREADY);
-        assertThat(subscription(SubscriptionStatus.INCOMPLETE_EXPIRED).accept(AT))
-                .isEqualTo(LockedSubscription.Verdict.ENDED_ALREADY);
-    }
-
-    @Test
-    void aRunningSubscriptionIsMarkedPastDueByNewerNewsOnly() {
-        assertThat(subscription(SubscriptionStatus.ACTIVE).markPastDue(AT)).contains(SubscriptionStatus.PAST_DUE);
-        assertThat(subscription(SubscriptionStatus.TRIALING).markPastDue(AT.plusSeconds(1)))
-                .contains(SubscriptionStatus.PAST_DUE);
-        assertThat(subscription(SubscriptionStatus.ACTIVE).markPastDue(AT.minusSeconds(1)))
-                .isEmpty();
-        for (SubscriptionStatus other : new SubscriptionStatus[] {
-            SubscriptionStatus.PAST_DUE,
-            SubscriptionStatus.CANCELED,
-            SubscriptionStatus.INCOMPLETE,
-            SubscriptionStatus.UNPAID,
-            SubscriptionStatus.PAUSED
-        }) {
-            assertThat(subscription(other).markPastDue(AT.plusSeconds(1)))
-                    .as(other.wire())
-                    .isEmpty();
-        }
-    }
-
-    @Test
-    void onlyAPastDueSubscriptionIsMarkedActiveAndByNewerNewsOnly() {
-        assertThat(subscription(SubscriptionStatus.PAST_DUE).markActive(AT)).contains(SubscriptionStatus.ACTIVE);
-        assertThat(subscription(SubscriptionStatus.PAST_DUE).markActive(AT.minusSeconds(1)))
-                .isEmpty();
-        for (SubscriptionStatus status : SubscriptionStatus.values()) {
-            if (status != SubscriptionStatus.PAST_DUE) {
-                assertThat(subscription(status).markActive(AT.plusSeconds(1)))
-                        .as(status.wire())
-                        .isEmpty();
-            }
-        }
     }
 
     @Test

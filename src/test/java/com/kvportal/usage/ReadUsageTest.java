@@ -48,6 +48,24 @@ class ReadUsageTest extends SignedInTest {
         assertThat(daily.get(0).toString())
                 .isEqualTo("{\"date\":\"" + first + "\",\"average_bytes\":0,\"peak_bytes\":0}");
         assertThat(daily.get(daily.size() - 1).get("date").asString()).isEqualTo(today.toString());
+        JsonNode entitlement = usage.get("entitlement");
+        assertThat(entitlement.get("plan").get("tier").asString()).isEqualTo("free");
+        assertThat(entitlement.get("plan").get("storage_bytes").asLong()).isEqualTo(GIB);
+        assertThat(entitlement.get("subscription_status").isNull()).isTrue();
+        assertThat(entitlement.get("write_allowed").asBoolean()).isTrue();
+        assertThat(entitlement.get("reason").isNull()).isTrue();
+    }
+
+    /** The dashboard shows what the server answers: billing's entitlement with verify's write rule applied. */
+    @Test
+    void shouldAnswerTheEntitlementWithWritesRefusedAtTheFreeAllowance() {
+        report(baseUrl(), account.projectId(), GIB, Instant.now().minusSeconds(5));
+
+        JsonNode entitlement = session.get("/api/v1/usage").json().get("entitlement");
+
+        assertThat(entitlement.get("plan").get("tier").asString()).isEqualTo("free");
+        assertThat(entitlement.get("write_allowed").asBoolean()).isFalse();
+        assertThat(entitlement.get("reason").asString()).isEqualTo("allowance_reached");
     }
 
     /**

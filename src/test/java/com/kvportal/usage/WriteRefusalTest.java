@@ -2,7 +2,9 @@ package com.kvportal.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import java.util.List;
 import java.util.UUID;
@@ -42,6 +44,9 @@ class WriteRefusalTest {
                 "pro, 5000, 5000, 800, 2000, storage_cap",
                 "pro, 4999, 5000, 800, 2000, overage_cap",
                 "pro, 4999, 5000, -, 2000, -",
+                // a past-due pro subscription keeps its plan: it writes on above the allowance
+                "past_due, 5000, -, -, 800, -",
+                "past_due, 5000, -, 800, 800, overage_cap",
             })
     void shouldNameTheFirstRefusalThatApplies(
             String tier,
@@ -50,10 +55,15 @@ class WriteRefusalTest {
             @Nullable Long overageCap,
             long projectedCents,
             @Nullable String expected) {
-        Plan plan = tier.equals("free") ? FREE : PRO;
+        Entitlement entitlement =
+                switch (tier) {
+                    case "free" -> Entitlement.free(FREE);
+                    case "past_due" -> new Entitlement(PRO, SubscriptionStatus.PAST_DUE);
+                    default -> new Entitlement(PRO, SubscriptionStatus.ACTIVE);
+                };
         UsageLimits limits = new UsageLimits(List.of(75, 90, 100), storageCap, overageCap);
 
-        WriteRefusal refusal = WriteRefusal.of(plan, used, limits, projectedCents);
+        WriteRefusal refusal = WriteRefusal.of(entitlement, used, limits, projectedCents);
 
         assertThat(refusal == null ? null : refusal.wire()).isEqualTo(expected);
     }

@@ -2,6 +2,7 @@ package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.Plan;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
 import java.time.Instant;
@@ -76,7 +77,7 @@ public record ProviderInvoice(
                 invoice.getBillingReason(),
                 orZero(invoice.getAmountDue()),
                 orZero(invoice.getAmountPaid()),
-                invoice.getCurrency() == null ? "usd" : invoice.getCurrency(),
+                invoice.getCurrency() == null ? Plan.CURRENCY : invoice.getCurrency(),
                 (int) orZero(invoice.getAttemptCount()),
                 invoice.getHostedInvoiceUrl(),
                 Epoch.instant(invoice.getPeriodStart()),

@@ -1,6 +1,7 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.BillingProblem;
+import com.kvportal.billing.IdempotencyKeys;
 import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
@@ -71,7 +72,7 @@ public class StripeGateway {
                 .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
                 .build();
         RequestOptions options = RequestOptions.builder()
-                .setIdempotencyKey("kv-portal-customer-" + organizationId)
+                .setIdempotencyKey(IdempotencyKeys.customer(organizationId))
                 .build();
         Customer customer = call("create a customer", () -> stripe().customers().create(params, options));
         return ProviderCustomerId.parse(customer.getId())
@@ -197,7 +198,7 @@ public class StripeGateway {
                     .putMetadata("invoice", invoiceId)
                     .build();
             RequestOptions options = RequestOptions.builder()
-                    .setIdempotencyKey("kv-portal-duplicate-refund-" + paymentIntent)
+                    .setIdempotencyKey(IdempotencyKeys.duplicateRefund(paymentIntent))
                     .build();
             try {
                 stripe().refunds().create(params, options);

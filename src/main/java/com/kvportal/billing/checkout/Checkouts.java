@@ -1,0 +1,158 @@
+package com.kvportal.billing.checkout;
+
+import com.kvportal.account.Accounts;
+import com.kvportal.billing.CheckoutStarted;
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.Tier;
+import com.kvportal.billing.stripe.ProviderCheckout;
+import com.kvportal.billing.stripe.ProviderCustomerId;
+import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable;
+import com.kvportal.billing.subscription.BillingAccounts;
+import com.kvportal.billing.subscription.Plans;
+import com.kvportal.billing.subscription.StoredSubscriptions;
+import com.kvportal.billing.web.BillingProblems.AlreadySubscribed;
+import com.kvportal.billing.web.BillingProblems.EmailUnverified;
+import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
+import com.kvportal.billing.web.BillingProblems.UnknownTier;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.security.Caller;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotNull;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** The provider's hosted checkout: starting one, and its success callback. */
+@Service
+@RequiredArgsConstructor
+public class Checkouts {
+
+    static final String SUCCESS_PATH = "/api/v1/billing/checkout/success";
+    static final String CANCEL_PATH = "/api/v1/billing/checkout/cancel";
+
+    private static final Pattern SESSION_ID = Pattern.compile("cs_[A-Za-z0-9_]{1,250}");
+
+    private static final Logger log = LoggerFactory.getLogger(Checkouts.class);
+
+    private final Plans plans;
+    private final StoredCheckoutSessions sessions;
+    private final BillingAccounts billingAccounts;
+    private final StoredSubscriptions subscriptions;
+    private final ProviderCustomers customers;
+    private final CheckoutCompletion completion;
+    private final StripeGateway gateway;
+    private final AppBaseUrl baseUrl;
+    private final ApplicationEventPublisher events;
+    private final TransactionTemplate transaction;
+    private final Accounts accounts;
+
+    public record CheckoutRequest(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "The tier to buy; free cannot be bought.",
+                            allowableValues = {"free", "pro"},
+                            example = "pro")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    String tier) {}
+
+    /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
+    public CheckoutSession start(Caller caller, CheckoutRequest request) {
+        Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
+        if (tier == Tier.FREE) {
+            throw new TierNotPurchasable(tier);
+        }
+        Plan plan = plans.byTier(tier);
+        if (subscriptions
+                .live(caller.organizationId())
+                .filter(s -> s.planId().equals(plan.id()))
+                .isPresent()) {
+            throw new AlreadySubscribed(tier);
+        }
+        if (!accounts.emailVerified(caller.customerId())) {
+            throw new EmailUnverified();
+        }
+        UUID organizationId = caller.organizationId();
+        ProviderCustomerId customer = customers.of(organizationId, caller.customerId());
+        // at most one open session per organization: the earlier ones are expired first (a provider failure
+        // answers 502 before anything new exists)
+        expire(sessions.open(organizationId));
+        CheckoutSession session = gateway.createCheckout(
+                customer,
+                caller.organizationId(),
+                caller.customerId(),
+                plans.providerPrice(tier),
+                baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
+                baseUrl.resolve(CANCEL_PATH));
+        // recorded one at a time per organization: a session started concurrently meanwhile is expired now
+        List<String> earlier = transaction.execute(status -> {
+            billingAccounts.lock(organizationId);
+            List<String> open = sessions.open(organizationId);
+            sessions.insert(session.id(), organizationId, caller.customerId());
+            events.publishEvent(new CheckoutStarted(organizationId, caller.customerId(), tier, session.id()));
+            return open;
+        });
+        try {
+            expire(Objects.requireNonNull(earlier));
+        } catch (PaymentProviderUnavailable e) {
+            // left open here, so the next checkout tries again; should it be paid meanwhile, the second
+            // subscription is canceled and refunded (DuplicateSubscriptions)
+            log.warn("Could not expire an earlier checkout session of organization {}", organizationId);
+        }
+        return session;
+    }
+
+    /** Expires the sessions at the provider, settling each as the provider then states it. */
+    private void expire(List<String> open) {
+        for (String id : open) {
+            Optional<String> status = gateway.expireCheckout(id);
+            if (status.isEmpty() || status.get().equals("expired")) {
+                sessions.settle(id, StoredCheckoutSessions.Status.EXPIRED);
+            } else if (status.get().equals("complete")) {
+                // paid just before: its subscription comes with the webhook
+                sessions.settle(id, StoredCheckoutSessions.Status.COMPLETE);
+            }
+        }
+    }
+
+    /**
+     * The checkout's success callback. Trusts nothing in the URL: for an open session of ours it asks the provider for
+     * the session and, when that is complete, records the subscription of the organization named in the provider's
+     * session. Any other id is answered from the table alone.
+     *
+     * @return true when the subscription is recorded; false while it is pending (or the session is unknown)
+     */
+    public boolean complete(@Nullable String sessionId) {
+        if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+            return false;
+        }
+        // the provider is asked only about a session this service started and that is not settled yet, so that
+        // made-up ids cost no provider call
+        Optional<StoredCheckoutSessions.Status> ours = sessions.status(sessionId);
+        if (ours.isEmpty() || ours.get() == StoredCheckoutSessions.Status.EXPIRED) {
+            return false;
+        }
+        if (ours.get() == StoredCheckoutSessions.Status.COMPLETE) {
+            return true;
+        }
+        try {
+            Optional<ProviderCheckout> checkout = gateway.retrieveCheckout(sessionId);
+            return checkout.isPresent()
+                    && completion.complete(checkout.get(), null) == CheckoutCompletion.Outcome.RECORDED;
+        } catch (PaymentProviderUnavailable e) {
+            // the webhook will bring the news; the page says it is pending
+            return false;
+        }
+    }
+}

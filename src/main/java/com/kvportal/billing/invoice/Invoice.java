@@ -1,0 +1,35 @@
+package com.kvportal.billing.invoice;
+
+import com.kvportal.billing.InvoiceLine;
+import com.kvportal.billing.InvoiceStatus;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An invoice of the organization, as the provider's webhook events reported it.
+ *
+ * @param subscriptionId our subscription it bills, once that subscription is known here
+ * @param createdAt when the provider created the invoice
+ * @param lines its lines, as the provider's newest news of it listed them
+ */
+public record Invoice(
+        UUID id,
+        UUID organizationId,
+        @Schema(nullable = true, description = "The subscription it bills, once known here.") @Nullable
+                UUID subscriptionId,
+        @Schema(description = "The invoice at the payment provider.", example = "in_1MtHbELkdIwHu7ixl4OzzPMv")
+                String providerInvoiceId,
+        InvoiceStatus status,
+        @Schema(minimum = "0") long amountDueCents,
+        @Schema(minimum = "0") long amountPaidCents,
+        @Schema(description = "ISO 4217, lower case.", example = "usd") String currency,
+        @Schema(minimum = "0") int attemptCount,
+        @Schema(nullable = true, format = "uri") @Nullable String hostedInvoiceUrl,
+        @Schema(nullable = true) @Nullable Instant periodStart,
+        @Schema(nullable = true) @Nullable Instant periodEnd,
+        Instant createdAt,
+        Instant updatedAt,
+        List<InvoiceLine> lines) {}

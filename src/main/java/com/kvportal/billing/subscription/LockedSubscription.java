@@ -1,0 +1,193 @@
+package com.kvportal.billing.subscription;
+
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionActivated;
+import com.kvportal.billing.SubscriptionCancelScheduled;
+import com.kvportal.billing.SubscriptionEnded;
+import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.SubscriptionUpdated;
+import com.kvportal.billing.Tier;
+import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.billing.webhook.WebhookEventType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A subscription row locked until the end of the transaction, with every transition the provider's news may make of
+ * it ({@link #on}) and the domain events each raises: an ended subscription stays ended, and older news never
+ * overwrites newer.
+ */
+public record LockedSubscription(
+        UUID id,
+        UUID organizationId,
+        UUID planId,
+        Tier tier,
+        SubscriptionStatus status,
+        @Nullable Instant currentPeriodStart,
+        @Nullable Instant currentPeriodEnd,
+        @Nullable Instant cancelAt,
+        Instant providerStateAt)
+        implements ProviderStamped {
+
+    private static final Logger log = LoggerFactory.getLogger(LockedSubscription.class);
+
+    /** What becomes of the row. */
+    public enum Verdict {
+        /** The provider's whole new state replaces the row's. */
+        ACCEPTED,
+        /** Only the status turns ({@link Transition#to()}). */
+        TURNED,
+        /** Nothing: the event changes nothing of this subscription in its status. */
+        UNCHANGED,
+        /** Nothing: the subscription has ended; no news brings it back. */
+        ENDED_ALREADY,
+        /** Nothing: the row shows newer news already. */
+        OLDER
+    }
+
+    /**
+     * What an event does to the subscription.
+     *
+     * @param to the status the row turns to ({@link Verdict#TURNED}); null otherwise
+     * @param events the domain events to publish, in order, in the transaction of the change
+     */
+    public record Transition(Verdict verdict, @Nullable SubscriptionStatus to, List<Object> events) {
+
+        public Transition {
+            events = List.copyOf(events);
+        }
+
+        static Transition none(Verdict verdict) {
+            return new Transition(verdict, null, List.of());
+        }
+    }
+
+    /**
+     * The transition the news of {@code event}, stamped {@code newsAt}, makes of this subscription.
+     *
+     * <ul>
+     *   <li>the provider's state of it (a subscription event, a checkout completion, or the cancel call's answer,
+     *       which is what {@code customer.subscription.updated} would bring): accepted unless it has ended or the news
+     *       is older; raises ended, or activated (it grants its plan now and did not), a newly scheduled cancellation,
+     *       and updated for any other change;
+     *   <li>{@code invoice.paid}: a past-due subscription turns active (updated);
+     *   <li>{@code invoice.payment_failed}: a running (active or trialing) subscription turns past due (updated);
+     *   <li>{@code invoice.created}: nothing.
+     * </ul>
+     *
+     * @param stated the provider's state of the subscription; required for the events that state it
+     * @param statedPlan the plan of {@code stated}'s price; required with it
+     */
+    public Transition on(
+            WebhookEventType event, Instant newsAt, @Nullable ProviderSubscription stated, @Nullable Plan statedPlan) {
+        return switch (event) {
+            case CHECKOUT_SESSION_COMPLETED,
+                    CUSTOMER_SUBSCRIPTION_CREATED,
+                    CUSTOMER_SUBSCRIPTION_UPDATED,
+                    CUSTOMER_SUBSCRIPTION_DELETED ->
+                state(
+                        event.stated(Objects.requireNonNull(stated, "the provider's state")),
+                        Objects.requireNonNull(statedPlan, "the plan of the provider's state"),
+                        newsAt);
+            case INVOICE_PAID -> turn(status == SubscriptionStatus.PAST_DUE, SubscriptionStatus.ACTIVE, newsAt);
+            case INVOICE_PAYMENT_FAILED ->
+                turn(
+                        status == SubscriptionStatus.ACTIVE || status == SubscriptionStatus.TRIALING,
+                        SubscriptionStatus.PAST_DUE,
+                        newsAt);
+            case INVOICE_CREATED -> Transition.none(Verdict.UNCHANGED);
+        };
+    }
+
+    /**
+     * The events of a subscription recorded for the first time (no row before): ended; or activated when it grants
+     * its plan, and a scheduled cancellation.
+     */
+    public static List<Object> eventsOfNew(
+            UUID organizationId, UUID id, Plan plan, ProviderSubscription subscription, Instant stateAt) {
+        if (subscription.status().hasEnded()) {
+            return List.of(ended(organizationId, id, plan.tier(), subscription, null, stateAt));
+        }
+        List<Object> events = new ArrayList<>();
+        if (subscription.status().grantsPlan()) {
+            events.add(new SubscriptionActivated(organizationId, id, plan.tier()));
+        }
+        if (subscription.cancelAt() != null) {
+            events.add(new SubscriptionCancelScheduled(organizationId, id, subscription.cancelAt()));
+        }
+        return events;
+    }
+
+    private Transition state(ProviderSubscription news, Plan plan, Instant newsAt) {
+        if (status.hasEnded()) {
+            return Transition.none(Verdict.ENDED_ALREADY);
+        }
+        if (!isNotNewerThan(newsAt)) {
+            return Transition.none(Verdict.OLDER);
+        }
+        if (news.status().hasEnded()) {
+            return new Transition(Verdict.ACCEPTED, null, List.of(ended(organizationId, id, tier, news, this, newsAt)));
+        }
+        List<Object> events = new ArrayList<>();
+        boolean activated = news.status().grantsPlan() && !status.grantsPlan();
+        boolean cancelScheduled = cancelAt == null && news.cancelAt() != null;
+        boolean cancelChanged = !cancelScheduled && !Objects.equals(cancelAt, news.cancelAt());
+        if (activated) {
+            events.add(new SubscriptionActivated(organizationId, id, plan.tier()));
+        } else if (cancelChanged || differsBeyondCancellation(news, plan.id())) {
+            events.add(new SubscriptionUpdated(organizationId, id, plan.tier(), news.status()));
+        }
+        if (cancelScheduled) {
+            events.add(new SubscriptionCancelScheduled(organizationId, id, news.cancelAt()));
+        }
+        return new Transition(Verdict.ACCEPTED, null, events);
+    }
+
+    /** The status turns {@code to} when {@code applies}, unless the news is older. */
+    private Transition turn(boolean applies, SubscriptionStatus to, Instant newsAt) {
+        if (!applies || !isNotNewerThan(newsAt)) {
+            return Transition.none(Verdict.UNCHANGED);
+        }
+        return new Transition(Verdict.TURNED, to, List.of(new SubscriptionUpdated(organizationId, id, tier, to)));
+    }
+
+    /** Whether the provider's state differs from the row in anything but its cancellation. */
+    private boolean differsBeyondCancellation(ProviderSubscription news, UUID newPlanId) {
+        return status != news.status()
+                || !planId.equals(newPlanId)
+                || !Objects.equals(currentPeriodStart, news.currentPeriodStart())
+                || !Objects.equals(currentPeriodEnd, news.currentPeriodEnd());
+    }
+
+    /**
+     * The end of a subscription as the provider states it: its last period from the provider's object (or, when the
+     * object lacks one, the period recorded before), and the moment it ended from the object's {@code ended_at}
+     * (or, lacking that, the provider's news: {@code stateAt}), never the service's clock.
+     */
+    private static SubscriptionEnded ended(
+            UUID organizationId,
+            UUID id,
+            Tier tier,
+            ProviderSubscription subscription,
+            @Nullable LockedSubscription before,
+            Instant stateAt) {
+        Instant start = subscription.currentPeriodStart();
+        Instant end = subscription.currentPeriodEnd();
+        if ((start == null || end == null) && before != null) {
+            start = before.currentPeriodStart();
+            end = before.currentPeriodEnd();
+        }
+        Instant endedAt = subscription.endedAt();
+        if (endedAt == null) {
+            log.warn("Subscription {} ended without ended_at: taking the provider's news of {}", id, stateAt);
+            endedAt = stateAt;
+        }
+        return new SubscriptionEnded(organizationId, id, subscription.customer().value(), tier, start, end, endedAt);
+    }
+}

@@ -1,0 +1,86 @@
+package com.kvportal.billing.subscription;
+
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.Tier;
+import com.kvportal.common.PaymentProvider;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The plans: the SQL of the plans table (seeded by the migration, never written here), and the one mapping between a
+ * plan and its price at the provider.
+ */
+@Repository
+@RequiredArgsConstructor
+public class Plans {
+
+    private static final String COLUMNS =
+            "id, name, tier, storage_bytes, price_cents, overage_bytes, overage_price_cents";
+
+    private static final Logger log = LoggerFactory.getLogger(Plans.class);
+
+    private final JdbcClient jdbc;
+    private final PaymentProvider provider;
+
+    /** The provider's price of a tier that can be bought. */
+    public String providerPrice(Tier tier) {
+        if (tier != Tier.PRO) {
+            throw new IllegalArgumentException("the " + tier.wire() + " tier has no provider price");
+        }
+        return provider.pricePro();
+    }
+
+    /** The plan of a provider price; a price we do not sell grants nothing beyond free. */
+    public Plan ofProviderPrice(@Nullable String priceId) {
+        if (provider.pricePro().equals(priceId)) {
+            return byTier(Tier.PRO);
+        }
+        log.warn("Provider price {} is not the pro price {}: recording the free plan", priceId, provider.pricePro());
+        return byTier(Tier.FREE);
+    }
+
+    /** Every plan, cheapest first. */
+    public List<Plan> all() {
+        return jdbc.sql("select " + COLUMNS + " from plans order by price_cents, tier")
+                .query(Plans::plan)
+                .list();
+    }
+
+    public Plan byTier(Tier tier) {
+        return jdbc.sql("select " + COLUMNS + " from plans where tier = ?")
+                .param(tier.wire())
+                .query(Plans::plan)
+                .single();
+    }
+
+    public Plan byId(UUID id) {
+        return jdbc.sql("select " + COLUMNS + " from plans where id = ?")
+                .param(id)
+                .query(Plans::plan)
+                .single();
+    }
+
+    static Plan plan(ResultSet rs, int row) throws SQLException {
+        return plan(rs, "");
+    }
+
+    /** The plan in the row's columns whose names start with {@code prefix} ({@code p_tier} for {@code p_}). */
+    static Plan plan(ResultSet rs, String prefix) throws SQLException {
+        return new Plan(
+                rs.getObject(prefix + "id", UUID.class),
+                rs.getString(prefix + "name"),
+                Tier.of(rs.getString(prefix + "tier")).orElseThrow(),
+                rs.getLong(prefix + "storage_bytes"),
+                rs.getLong(prefix + "price_cents"),
+                rs.getLong(prefix + "overage_bytes"),
+                rs.getLong(prefix + "overage_price_cents"));
+    }
+}

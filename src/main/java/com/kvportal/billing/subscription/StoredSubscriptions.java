@@ -1,0 +1,222 @@
+package com.kvportal.billing.subscription;
+
+import com.kvportal.billing.Entitlement;
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.Tier;
+import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
+import lombok.RequiredArgsConstructor;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of the subscriptions table. */
+@Repository
+@RequiredArgsConstructor
+public class StoredSubscriptions {
+
+    private static final String SELECT =
+            """
+            select s.id, s.customer_id, s.organization_id, s.plan_id, s.status, s.provider_customer_id,
+                   s.provider_subscription_id, s.current_period_start, s.current_period_end, s.cancel_at,
+                   s.created_at, s.updated_at,
+                   p.id as p_id, p.name as p_name, p.tier as p_tier, p.storage_bytes as p_storage_bytes,
+                   p.price_cents as p_price_cents, p.overage_bytes as p_overage_bytes,
+                   p.overage_price_cents as p_overage_price_cents
+            from subscriptions s join plans p on p.id = s.plan_id
+            """;
+
+    private static final String[] ENDED = wires(SubscriptionStatus::hasEnded);
+    private static final String[] GRANTING = wires(SubscriptionStatus::grantsPlan);
+
+    private final JdbcClient jdbc;
+
+    /** The wire names of the statuses that pass {@code rule}, for SQL. */
+    private static String[] wires(Predicate<SubscriptionStatus> rule) {
+        return Arrays.stream(SubscriptionStatus.values())
+                .filter(rule)
+                .map(SubscriptionStatus::wire)
+                .toArray(String[]::new);
+    }
+
+    /** The organization's newest subscription that has not ended. */
+    public Optional<Subscription> live(UUID organizationId) {
+        return newest(organizationId, "s.status <> all (?)", ENDED);
+    }
+
+    /** The organization's newest subscription whose plan it has now (active, trialing or past due). */
+    public Optional<Subscription> granting(UUID organizationId) {
+        return newest(organizationId, "s.status = any (?)", GRANTING);
+    }
+
+    /** The organization's newest subscription whose status meets {@code statusCondition} on {@code statuses}. */
+    private Optional<Subscription> newest(UUID organizationId, String statusCondition, String[] statuses) {
+        return jdbc.sql(SELECT
+                        + " where s.organization_id = ? and " + statusCondition
+                        + " order by s.created_at desc, s.id limit 1")
+                .params(organizationId, statuses)
+                .query(StoredSubscriptions::subscription)
+                .optional();
+    }
+
+    /**
+     * The entitlements of the organizations with a subscription written at or after {@code since}, in one query:
+     * the plan and status of each one's newest subscription that grants its plan, else the free plan.
+     */
+    public Map<UUID, Entitlement> entitlementsWrittenSince(Instant since) {
+        Map<UUID, Entitlement> entitlements = new LinkedHashMap<>();
+        jdbc.sql(
+                        """
+                        select o.organization_id, g.status, p.id, p.name, p.tier, p.storage_bytes, p.price_cents,
+                               p.overage_bytes, p.overage_price_cents
+                        from (select distinct organization_id from subscriptions where updated_at >= ?) o
+                        left join lateral (
+                            select s.plan_id, s.status from subscriptions s
+                            where s.organization_id = o.organization_id and s.status = any (?)
+                            order by s.created_at desc, s.id limit 1) g on true
+                        join plans p on p.id = coalesce(g.plan_id, (select id from plans where tier = ?))""")
+                .params(Sql.timestamp(since), GRANTING, Tier.FREE.wire())
+                .query(rs -> {
+                    String status = rs.getString("status");
+                    entitlements.put(
+                            rs.getObject("organization_id", UUID.class),
+                            new Entitlement(
+                                    Plans.plan(rs, 0),
+                                    status == null ? null : Sql.wire(rs, "status", SubscriptionStatus.class)));
+                });
+        return entitlements;
+    }
+
+    /**
+     * The organization's oldest subscription other than {@code id} that has not ended and is not a duplicate: the one
+     * it keeps when {@code id} is a second.
+     */
+    Optional<UUID> otherLive(UUID organizationId, UUID id) {
+        return jdbc.sql(
+                        """
+                        select id from subscriptions
+                        where organization_id = ? and id <> ? and duplicate_of is null and status <> all (?)
+                        order by created_at, id limit 1""")
+                .params(organizationId, id, ENDED)
+                .query(UUID.class)
+                .optional();
+    }
+
+    void markDuplicate(UUID id, UUID keptId) {
+        jdbc.sql("update subscriptions set duplicate_of = ?, updated_at = now() where id = ?")
+                .params(keptId, id)
+                .update();
+    }
+
+    public Optional<Subscription> byProviderId(ProviderSubscriptionId id) {
+        return jdbc.sql(SELECT + " where s.provider_subscription_id = ?")
+                .param(id.value())
+                .query(StoredSubscriptions::subscription)
+                .optional();
+    }
+
+    /**
+     * Inserts the subscription unless the provider's id is known already (then a concurrent writer waits here for
+     * the other's commit).
+     *
+     * @return the new row's id; empty when the provider's id was known already
+     */
+    Optional<UUID> insertIfAbsent(
+            UUID organizationId, UUID customerId, UUID planId, ProviderSubscription subscription, Instant stateAt) {
+        UUID id = UUID.randomUUID();
+        boolean inserted = jdbc.sql(
+                                """
+                        insert into subscriptions (id, organization_id, customer_id, plan_id, status, provider_customer_id,
+                            provider_subscription_id, current_period_start, current_period_end, cancel_at,
+                            provider_state_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        on conflict (provider_subscription_id) do nothing""")
+                        .params(
+                                id,
+                                organizationId,
+                                customerId,
+                                planId,
+                                subscription.status().wire(),
+                                subscription.customer().value(),
+                                subscription.id().value(),
+                                Sql.timestamp(subscription.currentPeriodStart()),
+                                Sql.timestamp(subscription.currentPeriodEnd()),
+                                Sql.timestamp(subscription.cancelAt()),
+                                Sql.timestamp(stateAt))
+                        .update()
+                > 0;
+        return inserted ? Optional.of(id) : Optional.empty();
+    }
+
+    /** Locks the row until the transaction ends, so that concurrent events on one subscription apply in turn. */
+    Optional<LockedSubscription> lock(ProviderSubscriptionId id) {
+        return jdbc.sql(
+                        """
+                        select s.id, s.organization_id, s.plan_id, p.tier, s.status, s.current_period_start,
+                               s.current_period_end, s.cancel_at, s.provider_state_at
+                        from subscriptions s join plans p on p.id = s.plan_id
+                        where s.provider_subscription_id = ? for update of s""")
+                .param(id.value())
+                .query((rs, n) -> new LockedSubscription(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("organization_id", UUID.class),
+                        rs.getObject("plan_id", UUID.class),
+                        Tier.of(rs.getString("tier")).orElseThrow(),
+                        Sql.wire(rs, "status", SubscriptionStatus.class),
+                        Sql.nullableInstant(rs, "current_period_start"),
+                        Sql.nullableInstant(rs, "current_period_end"),
+                        Sql.nullableInstant(rs, "cancel_at"),
+                        Sql.instant(rs, "provider_state_at")))
+                .optional();
+    }
+
+    void update(UUID id, UUID planId, ProviderSubscription subscription, Instant stateAt) {
+        jdbc.sql(
+                        """
+                        update subscriptions set plan_id = ?, status = ?, current_period_start = ?,
+                            current_period_end = ?, cancel_at = ?, provider_state_at = ?, updated_at = now()
+                        where id = ?""")
+                .params(
+                        planId,
+                        subscription.status().wire(),
+                        Sql.timestamp(subscription.currentPeriodStart()),
+                        Sql.timestamp(subscription.currentPeriodEnd()),
+                        Sql.timestamp(subscription.cancelAt()),
+                        Sql.timestamp(stateAt),
+                        id)
+                .update();
+    }
+
+    void updateStatus(UUID id, SubscriptionStatus status, Instant stateAt) {
+        jdbc.sql("update subscriptions set status = ?, provider_state_at = ?, updated_at = now() where id = ?")
+                .params(status.wire(), Sql.timestamp(stateAt), id)
+                .update();
+    }
+
+    private static Subscription subscription(ResultSet rs, int row) throws SQLException {
+        Plan plan = Plans.plan(rs, "p_");
+        return new Subscription(
+                rs.getObject("id", UUID.class),
+                rs.getObject("customer_id", UUID.class),
+                rs.getObject("organization_id", UUID.class),
+                rs.getObject("plan_id", UUID.class),
+                Sql.wire(rs, "status", SubscriptionStatus.class),
+                rs.getString("provider_customer_id"),
+                rs.getString("provider_subscription_id"),
+                Sql.nullableInstant(rs, "current_period_start"),
+                Sql.nullableInstant(rs, "current_period_end"),
+                Sql.nullableInstant(rs, "cancel_at"),
+                Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"),
+                plan);
+    }
+}

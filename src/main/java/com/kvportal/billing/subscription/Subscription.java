@@ -1,0 +1,33 @@
+package com.kvportal.billing.subscription;
+
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An organization's subscription, as the provider last reported it.
+ *
+ * @param cancelAt when the subscription ends; null while no cancellation is scheduled
+ * @param plan the plan of {@code planId}, for convenience
+ */
+public record Subscription(
+        UUID id,
+        UUID customerId,
+        UUID organizationId,
+        UUID planId,
+        @Schema(description = "Stripe's subscription status.") SubscriptionStatus status,
+        @Schema(description = "The customer at the payment provider.", example = "cus_NffrFeUfNV2Hib")
+                String providerCustomerId,
+        @Schema(description = "The subscription at the payment provider.", example = "sub_1MowQVLkdIwHu7ixeRlqHVzs")
+                String providerSubscriptionId,
+        @Schema(nullable = true) @Nullable Instant currentPeriodStart,
+        @Schema(nullable = true) @Nullable Instant currentPeriodEnd,
+        @Schema(nullable = true, description = "When the subscription ends; null while no cancellation is scheduled.")
+                @Nullable
+                Instant cancelAt,
+        Instant createdAt,
+        Instant updatedAt,
+        Plan plan) {}

@@ -1,0 +1,65 @@
+package com.kvportal.billing.subscription;
+
+import com.kvportal.billing.invoice.Invoice;
+import com.kvportal.billing.invoice.StoredInvoices;
+import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.web.BillingProblems.NoBillingAccount;
+import com.kvportal.billing.web.BillingProblems.SubscriptionNotFound;
+import com.kvportal.billing.webhook.WebhookEventType;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.security.Caller;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import lombok.RequiredArgsConstructor;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** What a signed-in customer does with the organization's subscription: read it and its invoices, manage, cancel. */
+@Service
+@RequiredArgsConstructor
+public class Subscriptions {
+
+    public static final String DASHBOARD_PATH = "/dashboard/billing";
+
+    private final StoredSubscriptions subscriptions;
+    private final StoredInvoices invoices;
+    private final BillingAccounts billingAccounts;
+    private final SubscriptionLedger ledger;
+    private final StripeGateway gateway;
+    private final AppBaseUrl baseUrl;
+    private final TransactionTemplate transaction;
+    private final Clock clock;
+
+    /** The organization's live subscription. */
+    public Subscription live(Caller caller) {
+        return subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
+    }
+
+    public List<Invoice> invoices(Caller caller) {
+        return invoices.ofOrganization(caller.organizationId());
+    }
+
+    /** A customer-portal session of the organization's provider customer. */
+    public String portal(Caller caller) {
+        BillingAccount account = billingAccounts.find(caller.organizationId()).orElseThrow(NoBillingAccount::new);
+        return gateway.createPortalSession(account.providerCustomerId(), baseUrl.resolve(DASHBOARD_PATH));
+    }
+
+    /** Sets the live subscription to end with its current period; a second call changes nothing. */
+    public Subscription cancel(Caller caller) {
+        Subscription live = live(caller);
+        if (live.cancelAt() != null) {
+            return live;
+        }
+        ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+        Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
+        transaction.executeWithoutResult(
+                status -> ledger.apply(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, updated, asOf));
+        return subscriptions.byProviderId(id).orElseThrow();
+    }
+}

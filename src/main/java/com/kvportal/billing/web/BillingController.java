@@ -1,0 +1,184 @@
+package com.kvportal.billing.web;
+
+import com.kvportal.billing.Billing;
+import com.kvportal.billing.BillingProblem;
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.checkout.Checkouts;
+import com.kvportal.billing.checkout.Checkouts.CheckoutRequest;
+import com.kvportal.billing.invoice.Invoice;
+import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.billing.subscription.Subscription;
+import com.kvportal.billing.subscription.Subscriptions;
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import com.kvportal.security.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.net.URI;
+import java.util.List;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/billing")
+@Tag(
+        name = "Billing",
+        description = "Plans, the organization's subscription and invoices, the provider's hosted checkout and"
+                + " customer portal, and cancellation at period end.")
+@RequiredArgsConstructor
+class BillingController {
+
+    private final Billing billing;
+    private final Checkouts checkouts;
+    private final Subscriptions subscriptions;
+
+    record SubscriptionResponse(Subscription subscription) {}
+
+    record PortalResponse(
+            @Schema(description = "The provider's customer portal session: send the customer's browser there.")
+                    String url) {}
+
+    /** The provider's hosted checkout: where to send the customer. */
+    record CheckoutResponse(
+            @Schema(description = "The provider's checkout session.", example = "cs_test_a1b2c3") String sessionId,
+            @Schema(description = "The hosted checkout page: send the customer's browser there.") String url) {}
+
+    record PlanList(@Schema(description = "Every plan, cheapest first.") List<Plan> plans) {}
+
+    record InvoiceList(@Schema(description = "The organization's invoices, newest first.") List<Invoice> invoices) {}
+
+    @Operation(
+            operationId = "listPlans",
+            summary = "List the plans",
+            description = "Every plan with its storage allowance, price and overage terms, cheapest first. Public.")
+    @ApiContract(credentials = {})
+    @GetMapping("/plans")
+    PlanList plans() {
+        return new PlanList(billing.plans());
+    }
+
+    @Operation(
+            operationId = "getSubscription",
+            summary = "Read the subscription",
+            description = "The current organization's live subscription (any status but `canceled` and"
+                    + " `incomplete_expired`); without one the organization is on the free plan.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes(BillingProblem.SUBSCRIPTION_NOT_FOUND)
+    @GetMapping("/subscription")
+    SubscriptionResponse subscription(Caller caller) {
+        return new SubscriptionResponse(subscriptions.live(caller));
+    }
+
+    @Operation(
+            operationId = "listInvoices",
+            summary = "List the invoices",
+            description = "The current organization's invoices as the provider's webhook events reported them,"
+                    + " newest first.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @GetMapping("/invoices")
+    InvoiceList invoices(Caller caller) {
+        return new InvoiceList(subscriptions.invoices(caller));
+    }
+
+    @Operation(
+            operationId = "startCheckout",
+            summary = "Start a checkout",
+            description = "Creates a hosted checkout session at the payment provider to buy a tier; send the"
+                    + " customer's browser to `url`. The organization gets one provider customer, created at its"
+                    + " first checkout and reused after.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes({
+        BillingProblem.UNKNOWN_TIER,
+        BillingProblem.TIER_NOT_PURCHASABLE,
+        BillingProblem.ALREADY_SUBSCRIBED,
+        BillingProblem.EMAIL_UNVERIFIED,
+        BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE
+    })
+    @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
+    CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
+        CheckoutSession session = checkouts.start(caller, request);
+        return new CheckoutResponse(session.id(), session.url());
+    }
+
+    @Operation(
+            operationId = "checkoutSucceeded",
+            summary = "Checkout success callback",
+            description = "Where the provider sends the customer's browser after paying. Trusts nothing in the URL:"
+                    + " for an open session the service started, fetches the session from the provider and, once it"
+                    + " is complete, creates or activates the subscription; then redirects to"
+                    + " `/dashboard/billing?checkout=success` (or `pending` for an unknown, expired or incomplete"
+                    + " session, answered without asking the provider when it is not an open session of ours)."
+                    + " Safe to call twice, in any order with the webhook.")
+    @ApiContract(
+            success = 303,
+            successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",
+            credentials = {})
+    @BillingProblem.Codes(BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE)
+    @GetMapping("/checkout/success")
+    ResponseEntity<Void> checkoutSucceeded(
+            @RequestParam(name = "session_id", required = false)
+                    @Parameter(
+                            description = "The provider's checkout session, filled in by the provider.",
+                            example = "cs_test_a1b2c3")
+                    @Nullable
+                    String id) {
+        return backToDashboard(checkouts.complete(id) ? "success" : "pending");
+    }
+
+    @Operation(
+            operationId = "checkoutCanceled",
+            summary = "Checkout cancel callback",
+            description = "Where the provider sends the customer's browser when they go back from the checkout:"
+                    + " redirects to `/dashboard/billing?checkout=canceled`.")
+    @ApiContract(
+            success = 303,
+            successDescription = "To /dashboard/billing?checkout=canceled.",
+            credentials = {})
+    @GetMapping("/checkout/cancel")
+    ResponseEntity<Void> checkoutCanceled() {
+        return backToDashboard("canceled");
+    }
+
+    @Operation(
+            operationId = "openBillingPortal",
+            summary = "Open the customer portal",
+            description = "Creates a session of the provider's customer portal (payment details, invoices,"
+                    + " cancellation); send the customer's browser to `url`.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes({BillingProblem.NO_BILLING_ACCOUNT, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
+    @PostMapping("/portal")
+    PortalResponse portal(Caller caller) {
+        return new PortalResponse(subscriptions.portal(caller));
+    }
+
+    @Operation(
+            operationId = "cancelSubscription",
+            summary = "Cancel at period end",
+            description = "Schedules the subscription to end at the end of its current period (`cancel_at`). Already"
+                    + " scheduled: 200, unchanged.")
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes({BillingProblem.SUBSCRIPTION_NOT_FOUND, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
+    @PostMapping("/cancel")
+    SubscriptionResponse cancel(Caller caller) {
+        return new SubscriptionResponse(subscriptions.cancel(caller));
+    }
+
+    private ResponseEntity<Void> backToDashboard(String outcome) {
+        return ResponseEntity.status(HttpStatus.SEE_OTHER)
+                .location(URI.create(Subscriptions.DASHBOARD_PATH + "?checkout=" + outcome))
+                .header("Cache-Control", "no-store")
+                .build();
+    }
+}

@@ -1,0 +1,336 @@
+package com.kvportal.billing.subscription;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionActivated;
+import com.kvportal.billing.SubscriptionCancelScheduled;
+import com.kvportal.billing.SubscriptionEnded;
+import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.SubscriptionUpdated;
+import com.kvportal.billing.Tier;
+import com.kvportal.billing.stripe.ProviderCustomerId;
+import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.billing.subscription.LockedSubscription.Transition;
+import com.kvportal.billing.subscription.LockedSubscription.Verdict;
+import com.kvportal.billing.webhook.WebhookEventType;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every transition of {@link LockedSubscription#on}: each event type against each status, newer and older news, and
+ * the domain events each raises. Plain JUnit: no database, no Spring.
+ */
+class LockedSubscriptionTest {
+
+    private static final Instant AT = Instant.parse("2026-11-21T10:00:00Z");
+    private static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
+    private static final Instant END = Instant.parse("2026-12-01T00:00:00Z");
+    private static final Plan PRO = new Plan(UUID.randomUUID(), "Pro", Tier.PRO, 100, 2000, 10, 200);
+    private static final Plan FREE = new Plan(UUID.randomUUID(), "Free", Tier.FREE, 1, 0, 0, 0);
+    private static final ProviderSubscriptionId PROVIDER_ID =
+            ProviderSubscriptionId.parse("sub_1").orElseThrow();
+    private static final ProviderCustomerId CUSTOMER =
+            ProviderCustomerId.parse("cus_1").orElseThrow();
+
+    private static final WebhookEventType[] STATING = {
+        WebhookEventType.CHECKOUT_SESSION_COMPLETED,
+        WebhookEventType.CUSTOMER_SUBSCRIPTION_CREATED,
+        WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
+        WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED
+    };
+
+    private static LockedSubscription row(SubscriptionStatus status) {
+        return row(status, null);
+    }
+
+    private static LockedSubscription row(SubscriptionStatus status, @Nullable Instant cancelAt) {
+        return new LockedSubscription(
+                UUID.randomUUID(), UUID.randomUUID(), PRO.id(), Tier.PRO, status, START, END, cancelAt, AT);
+    }
+
+    private static ProviderSubscription news(SubscriptionStatus status) {
+        return new ProviderSubscription(PROVIDER_ID, CUSTOMER, status, "price_pro", START, END, null, null);
+    }
+
+    // --- invoice.paid
+
+    @Test
+    void invoicePaidTurnsAPastDueSubscriptionActiveAndSaysSo() {
+        LockedSubscription row = row(SubscriptionStatus.PAST_DUE);
+        Transition transition = row.on(WebhookEventType.INVOICE_PAID, AT, null, null);
+        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
+        assertThat(transition.to()).isEqualTo(SubscriptionStatus.ACTIVE);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SubscriptionStatus.class, names = "PAST_DUE", mode = EnumSource.Mode.EXCLUDE)
+    void invoicePaidChangesNoOtherStatus(SubscriptionStatus status) {
+        assertUnchanged(row(status).on(WebhookEventType.INVOICE_PAID, AT.plusSeconds(1), null, null));
+    }
+
+    @Test
+    void invoicePaidOlderThanTheRowChangesNothing() {
+        assertUnchanged(
+                row(SubscriptionStatus.PAST_DUE).on(WebhookEventType.INVOICE_PAID, AT.minusSeconds(1), null, null));
+    }
+
+    // --- invoice.payment_failed
+
+    @ParameterizedTest
+    @EnumSource(
+            value = SubscriptionStatus.class,
+            names = {"ACTIVE", "TRIALING"})
+    void paymentFailedTurnsARunningSubscriptionPastDueAndSaysSo(SubscriptionStatus status) {
+        LockedSubscription row = row(status);
+        Transition transition = row.on(WebhookEventType.INVOICE_PAYMENT_FAILED, AT, null, null);
+        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
+        assertThat(transition.to()).isEqualTo(SubscriptionStatus.PAST_DUE);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.PAST_DUE));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = SubscriptionStatus.class,
+            names = {"ACTIVE", "TRIALING"},
+            mode = EnumSource.Mode.EXCLUDE)
+    void paymentFailedChangesNoOtherStatus(SubscriptionStatus status) {
+        assertUnchanged(row(status).on(WebhookEventType.INVOICE_PAYMENT_FAILED, AT.plusSeconds(1), null, null));
+    }
+
+    @Test
+    void paymentFailedOlderThanTheRowChangesNothing() {
+        assertUnchanged(row(SubscriptionStatus.ACTIVE)
+                .on(WebhookEventType.INVOICE_PAYMENT_FAILED, AT.minusSeconds(1), null, null));
+    }
+
+    // --- invoice.created
+
+    @ParameterizedTest
+    @EnumSource(SubscriptionStatus.class)
+    void invoiceCreatedChangesNoStatus(SubscriptionStatus status) {
+        assertUnchanged(row(status).on(WebhookEventType.INVOICE_CREATED, AT.plusSeconds(1), null, null));
+    }
+
+    // --- the provider's state: checkout completion, subscription created, updated, deleted
+
+    @ParameterizedTest
+    @EnumSource(
+            value = SubscriptionStatus.class,
+            names = {"CANCELED", "INCOMPLETE_EXPIRED"})
+    void anEndedSubscriptionStaysEndedWhateverTheProviderStates(SubscriptionStatus ended) {
+        for (WebhookEventType event : STATING) {
+            Transition transition = row(ended).on(event, AT.plusSeconds(60), news(SubscriptionStatus.ACTIVE), PRO);
+            assertThat(transition.verdict()).as(event.wire()).isEqualTo(Verdict.ENDED_ALREADY);
+            assertThat(transition.events()).as(event.wire()).isEmpty();
+        }
+    }
+
+    @Test
+    void olderStateNeverOverwritesNewer() {
+        for (WebhookEventType event : STATING) {
+            Transition transition = row(SubscriptionStatus.ACTIVE)
+                    .on(event, AT.minusSeconds(1), news(SubscriptionStatus.PAST_DUE), PRO);
+            assertThat(transition.verdict()).as(event.wire()).isEqualTo(Verdict.OLDER);
+            assertThat(transition.events()).as(event.wire()).isEmpty();
+        }
+    }
+
+    @Test
+    void stateAsNewAsTheRowIsAcceptedTheLaterArrivalWins() {
+        Transition transition = row(SubscriptionStatus.ACTIVE)
+                .on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT, news(SubscriptionStatus.ACTIVE), PRO);
+        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        assertThat(transition.events()).as("nothing changed").isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = SubscriptionStatus.class,
+            names = {"INCOMPLETE", "UNPAID", "PAUSED"})
+    void aSubscriptionThatStartsToGrantItsPlanIsActivated(SubscriptionStatus before) {
+        for (SubscriptionStatus granting : List.of(SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING)) {
+            LockedSubscription row = row(before);
+            Transition transition =
+                    row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), news(granting), PRO);
+            assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+            assertThat(transition.events())
+                    .containsExactly(new SubscriptionActivated(row.organizationId(), row.id(), Tier.PRO));
+        }
+    }
+
+    @Test
+    void checkoutCompletionActivatesAnIncompleteSubscription() {
+        LockedSubscription row = row(SubscriptionStatus.INCOMPLETE);
+        Transition transition = row.on(
+                WebhookEventType.CHECKOUT_SESSION_COMPLETED, AT.plusSeconds(1), news(SubscriptionStatus.ACTIVE), PRO);
+        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        assertThat(transition.events())
+                .containsExactly(new SubscriptionActivated(row.organizationId(), row.id(), Tier.PRO));
+    }
+
+    @Test
+    void aStatusChangeBetweenGrantingStatusesIsAnUpdate() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        Transition transition = row.on(
+                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
+                AT.plusSeconds(1),
+                news(SubscriptionStatus.PAST_DUE),
+                PRO);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.PAST_DUE));
+    }
+
+    @Test
+    void aSubscriptionThatStopsGrantingItsPlanIsAnUpdate() {
+        LockedSubscription row = row(SubscriptionStatus.PAST_DUE);
+        Transition transition = row.on(
+                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
+                AT.plusSeconds(1),
+                news(SubscriptionStatus.UNPAID),
+                PRO);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.UNPAID));
+    }
+
+    @Test
+    void aNewPlanOrPeriodIsAnUpdateWithTheNewPlansTier() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        assertThat(row.on(
+                                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
+                                AT.plusSeconds(1),
+                                news(SubscriptionStatus.ACTIVE),
+                                FREE)
+                        .events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.FREE, SubscriptionStatus.ACTIVE));
+        ProviderSubscription renewed = new ProviderSubscription(
+                PROVIDER_ID,
+                CUSTOMER,
+                SubscriptionStatus.ACTIVE,
+                "price_pro",
+                END,
+                END.plusSeconds(86_400 * 30),
+                null,
+                null);
+        assertThat(row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), renewed, PRO)
+                        .events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+    }
+
+    @Test
+    void aNewlyScheduledCancellationIsAnnouncedOnItsOwn() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        ProviderSubscription canceling = new ProviderSubscription(
+                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", START, END, END, null);
+        Transition transition =
+                row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), canceling, PRO);
+        assertThat(transition.events())
+                .containsExactly(new SubscriptionCancelScheduled(row.organizationId(), row.id(), END));
+    }
+
+    @Test
+    void aMovedOrWithdrawnCancellationIsAnUpdate() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE, END);
+        assertThat(row.on(
+                                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
+                                AT.plusSeconds(1),
+                                news(SubscriptionStatus.ACTIVE),
+                                PRO)
+                        .events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+    }
+
+    @Test
+    void anEndingStatesTheLastPeriodAndWhenItEndedAtTheProvider() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        Instant endedAt = AT.plusSeconds(30);
+        ProviderSubscription canceled = new ProviderSubscription(
+                PROVIDER_ID, CUSTOMER, SubscriptionStatus.CANCELED, "price_pro", START, END, null, endedAt);
+        Transition transition =
+                row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(60), canceled, PRO);
+        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, endedAt));
+    }
+
+    @Test
+    void aDeletionEndsTheSubscriptionWhateverStatusItsObjectShows() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        Instant newsAt = AT.plusSeconds(60);
+        ProviderSubscription withoutPeriod = new ProviderSubscription(
+                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", null, null, null, null);
+        Transition transition = row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, newsAt, withoutPeriod, PRO);
+        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        // the period recorded before, and the provider's news for the moment: never the service's clock
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, newsAt));
+        assertThat(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED
+                        .stated(withoutPeriod)
+                        .status())
+                .isEqualTo(SubscriptionStatus.CANCELED);
+        assertThat(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED.stated(withoutPeriod))
+                .isEqualTo(withoutPeriod);
+    }
+
+    @Test
+    void aStatingEventNeedsTheProvidersStateAndItsPlan() {
+        assertThatThrownBy(() -> row(SubscriptionStatus.ACTIVE)
+                        .on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT, null, null))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    // --- a subscription recorded for the first time
+
+    @Test
+    void aNewSubscriptionIsActivatedWhenItGrantsItsPlanAndItsCancellationAnnounced() {
+        UUID organization = UUID.randomUUID();
+        UUID id = UUID.randomUUID();
+        assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, news(SubscriptionStatus.TRIALING), AT))
+                .containsExactly(new SubscriptionActivated(organization, id, Tier.PRO));
+        assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, news(SubscriptionStatus.INCOMPLETE), AT))
+                .isEmpty();
+        ProviderSubscription canceling = new ProviderSubscription(
+                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", START, END, END, null);
+        assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, canceling, AT))
+                .containsExactly(
+                        new SubscriptionActivated(organization, id, Tier.PRO),
+                        new SubscriptionCancelScheduled(organization, id, END));
+        assertThat(LockedSubscription.eventsOfNew(
+                        organization, id, PRO, news(SubscriptionStatus.INCOMPLETE_EXPIRED), AT))
+                .containsExactly(new SubscriptionEnded(organization, id, "cus_1", Tier.PRO, START, END, AT));
+    }
+
+    @Test
+    void everyEventTypeHasItsWireNameAndNoOtherIsHandled() {
+        for (WebhookEventType type : WebhookEventType.values()) {
+            assertThat(WebhookEventType.of(type.wire())).contains(type);
+        }
+        assertThat(WebhookEventType.of("customer.created")).isEmpty();
+        assertThat(WebhookEventType.of("INVOICE_PAID")).isEmpty();
+    }
+
+    private static void assertUnchanged(Transition transition) {
+        assertThat(transition.verdict()).isEqualTo(Verdict.UNCHANGED);
+        assertThat(transition.to()).isNull();
+        assertThat(transition.events()).isEmpty();
+    }
+}
