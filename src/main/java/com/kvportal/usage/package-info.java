@@ -4,7 +4,7 @@
  * billed on the provider's invoice, never above the customer's overage cap.
  * {@link com.kvportal.usage.StorageStanding} is what verify asks.
  */
-@ApplicationModule(allowedDependencies = {"billing", "account", "common", "security"})
+@ApplicationModule(allowedDependencies = {"billing", "account", "common", "mail", "security"})
 @NullMarked
 package com.kvportal.usage;
 
