@@ -81,8 +81,11 @@ final class AlertMail {
                 to, subject, "usage-alert", Map.of("subject", subject, "what", what, "next", next, "link", link));
     }
 
-    /** {@code 92.5 GiB}: bytes in GiB to two decimals, trailing zeros dropped. */
+    /** {@code 92.5 GiB}: bytes in GiB to two decimals, trailing zeros dropped; under 0.01 GiB in bytes. */
     static String gib(long bytes) {
+        if (bytes < (1L << 30) / 100) {
+            return bytes + (bytes == 1 ? " byte" : " bytes");
+        }
         return BigDecimal.valueOf(bytes)
                         .divide(GIB, 2, RoundingMode.HALF_UP)
                         .stripTrailingZeros()
