@@ -77,6 +77,11 @@ record AlertState(List<Integer> crossedPercent, @Nullable WriteRefusal writesRef
         return below > 0 && usedBytes < atLeast(below, allowanceBytes);
     }
 
+    /** The storage at which a threshold is reached. */
+    static long levelBytes(int percent, long allowanceBytes) {
+        return atLeast(percent, allowanceBytes);
+    }
+
     /** The fewest bytes that are at least {@code percent} % of the allowance: ⌈percent × allowance / 100⌉. */
     private static long atLeast(int percent, long allowanceBytes) {
         long scaled = Math.multiplyExact(allowanceBytes, (long) percent);

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /** What an organization's usage looks like this period, and the periods whose overage was billed. */
@@ -35,7 +36,38 @@ class UsageReading {
                     long projectedOverageUnits,
             @Schema(minimum = "0") long projectedOverageCents,
             List<ProjectUsage> projects,
-            @Schema(description = "Each UTC day of the period so far.") List<Day> daily) {}
+            @Schema(description = "Each UTC day of the period so far.") List<Day> daily,
+            @Schema(description = "Whether verify tells the storage backend to accept writes now.")
+                    boolean writeAllowed,
+            @Schema(
+                            description = "Why writes are refused (verify's `storage.reason`), null when they are"
+                                    + " allowed.",
+                            nullable = true)
+                    @Nullable
+                    WriteRefusal reason,
+            @Schema(description = "The usage limits in force, in bytes and cents on the current plan.")
+                    LimitsInForce limits) {}
+
+    /** The organization's usage limits and what they mean on its current plan, for the billing page. */
+    @Schema(name = "UsageLimitsInForce")
+    record LimitsInForce(
+            @Schema(description = "Each alert threshold, ascending, and the storage at which it is reached.")
+                    List<AlertLevel> alertThresholds,
+            @Schema(description = "Writes are refused once storage reaches it; null: no cap.", nullable = true)
+                    @Nullable
+                    Long storageCapBytes,
+            @Schema(description = "The overage cap; null: none.", nullable = true) @Nullable Long overageCapCents,
+            @Schema(
+                            description = "The most storage above the allowance (on the period's average) whose"
+                                    + " overage the cap pays for: whole overage units; null without an overage cap or"
+                                    + " on a plan without overage.",
+                            nullable = true)
+                    @Nullable
+                    Long overageCapBytes) {}
+
+    /** An alert threshold: {@code percent} of the allowance is {@code bytes}. */
+    @Schema(name = "UsageAlertLevel")
+    record AlertLevel(@Schema(minimum = "1", maximum = "100") int percent, @Schema(minimum = "0") long bytes) {}
 
     @Schema(name = "ProjectUsage")
     record ProjectUsage(UUID projectId, String name, @Schema(minimum = "0") long currentBytes) {}
@@ -74,7 +106,8 @@ class UsageReading {
         return soFar(organizationId).projected();
     }
 
-    Usage usage(UUID organizationId) {
+    /** The usage with verify's current answer about writes and the limits in force, as the billing page shows it. */
+    Usage usage(UUID organizationId, StorageStanding.Standing standing, UsageLimits limits) {
         SoFar reading = soFar(organizationId);
         Instant now = reading.now();
         Plan plan = reading.period().plan();
@@ -97,7 +130,21 @@ class UsageReading {
                 projected.units(),
                 projected.amountCents(),
                 projects,
-                daily(timeline, start, soFar));
+                daily(timeline, start, soFar),
+                standing.writeAllowed(),
+                standing.refusal(),
+                inForce(limits, plan));
+    }
+
+    private static LimitsInForce inForce(UsageLimits limits, Plan plan) {
+        List<AlertLevel> levels = limits.alertThresholdsPercent().stream()
+                .map(percent -> new AlertLevel(percent, AlertState.levelBytes(percent, plan.storageBytes())))
+                .toList();
+        Long overageCap = limits.overageCapCents();
+        Long overageCapBytes = overageCap == null || plan.overageBytes() <= 0 || plan.overagePriceCents() <= 0
+                ? null
+                : overageCap / plan.overagePriceCents() * plan.overageBytes();
+        return new LimitsInForce(levels, limits.storageCapBytes(), overageCap, overageCapBytes);
     }
 
     private static List<Day> daily(Timeline timeline, Instant start, Instant soFar) {
