@@ -41,13 +41,14 @@ class LimitsDashboardIT extends BrowserIntegration {
     private void openBilling() {
         browser.open(baseUrl() + "/dashboard/billing");
         browser.visible("content");
-        browser.waitUntil(driver -> !browser.all("#limits-meaning li").isEmpty());
+        browser.waitUntil(driver -> !meaning().isEmpty());
     }
 
+    /** The panel's lines, read in one go: the page may render them again meanwhile. */
+    @SuppressWarnings("unchecked")
     private List<String> meaning() {
-        return browser.all("#limits-meaning li").stream()
-                .map(WebElement::getText)
-                .toList();
+        return (List<String>) browser.script(
+                "return [...document.querySelectorAll('#limits-meaning li')].map((li) => li.innerText);");
     }
 
     @Test
