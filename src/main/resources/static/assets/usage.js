@@ -2,7 +2,7 @@
 // (Chart.js from its WebJar; its UMD build sets globalThis.Chart), the projected overage and each project's storage.
 import '/webjars/chart.js/4.4.7/dist/chart.umd.js';
 import { api, messageOf } from './api.js';
-import { el, formatDate, formatMoney, showAlert, clearAlert } from './ui.js';
+import { busy, clearErrors, el, formatDate, formatMoney, showAlert, showErrors, clearAlert } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const GIB = 1073741824;
@@ -20,12 +20,22 @@ export function formatBytes(bytes) {
   return text + ' ' + units[unit];
 }
 
+let limitsWired = false;
+
 /** Fills the panel in from the usage answer (a pending GET /api/v1/usage, or one made here). */
 export async function loadUsage(answer = api('GET', '/api/v1/usage')) {
   const status = $('usage-status');
   clearAlert(status);
+  if (!limitsWired) {
+    limitsWired = true;
+    $('limits-form').addEventListener('submit', saveLimits);
+    $('limits-form').addEventListener('input', () => { $('limits-form').dataset.dirty = 'true'; });
+  }
   try {
-    renderUsage(await answer);
+    const usage = await answer;
+    renderUsage(usage);
+    renderRefusal(usage.entitlement);
+    renderLimits(usage);
   } catch (error) {
     showAlert(status, 'error', 'Your storage usage could not be loaded: ' + messageOf(error, String(error)));
   }
@@ -79,6 +89,92 @@ function renderUsage(usage) {
   renderChart(usage);
 }
 
+/** What the server says about writes: a banner with the reason and what to do while they are refused. */
+const REFUSALS = {
+  storage_cap: ['Writes are refused: your storage reached your storage cap.',
+    'Raise or remove the storage cap under Limits and alerts, or delete data, to write again.'],
+  overage_cap: ['Writes are refused: this period\u2019s projected overage reached your overage cap.',
+    'Raise or remove the overage cap under Limits and alerts, or delete data, to write again.'],
+  allowance_reached: ['Writes are refused: your storage reached the allowance of your plan.',
+    'Upgrade to a plan with more storage, or delete data, to write again.'],
+};
+
+function renderRefusal(entitlement) {
+  const banner = $('writes-refused');
+  banner.dataset.reason = entitlement.reason || '';
+  if (entitlement.write_allowed) {
+    clearAlert(banner);
+    return;
+  }
+  const [what, next] = REFUSALS[entitlement.reason] || ['Writes are refused.', 'Contact support.'];
+  banner.replaceChildren(el('div', { class: 'alert alert-error', role: 'alert' },
+    el('p', {}, el('strong', {}, what)), el('p', {}, next)));
+  banner.hidden = false;
+}
+
+/** The limits in force, in GiB and dollars as the server states them, and the form to change them. */
+function renderLimits(usage) {
+  const plan = usage.entitlement.plan;
+  const limits = usage.limits;
+  const items = limits.alert_thresholds.map((level) => el('li', { 'data-threshold': String(level.percent) },
+    'Alert at ' + level.percent + ' % of the allowance: ' + formatBytes(level.bytes) + '.'));
+  if (!items.length) items.push(el('li', {}, 'No alerts.'));
+  items.push(el('li', { id: 'limits-storage-cap-meaning' }, limits.storage_cap_bytes === null
+    ? 'No storage cap.'
+    : 'Writes are refused once storage reaches ' + formatBytes(limits.storage_cap_bytes) + '.'));
+  if (plan.overage_bytes > 0) {
+    items.push(el('li', { id: 'limits-overage-cap-meaning' }, limits.overage_cap_cents === null
+      ? 'No overage cap: storage above ' + formatBytes(usage.allowance_bytes) + ' is billed at '
+        + formatMoney(plan.overage_price_cents) + ' per ' + formatBytes(plan.overage_bytes) + '.'
+      : 'Overage is capped at ' + formatMoney(limits.overage_cap_cents) + ' a period, which pays for up to '
+        + formatBytes(limits.overage_cap_bytes) + ' above the ' + formatBytes(usage.allowance_bytes)
+        + ' allowance (on the period\u2019s average); writes are refused once the projected overage reaches it.'));
+  }
+  $('limits-meaning').replaceChildren(...items);
+  const form = $('limits-form');
+  if (form.dataset.dirty !== 'true') {
+    $('limits-thresholds').value = limits.alert_thresholds.map((level) => level.percent).join(', ');
+    $('limits-storage-cap').value = limits.storage_cap_bytes === null ? '' : String(limits.storage_cap_bytes / GIB);
+    $('limits-overage-cap').value = limits.overage_cap_cents === null ? '' : (limits.overage_cap_cents / 100).toFixed(2);
+  }
+  if (location.hash === '#limits' && !form.dataset.scrolled) {
+    form.dataset.scrolled = 'true';
+    $('limits').scrollIntoView();
+  }
+}
+
+/** A number typed into the form, scaled; what is not a number is sent as typed, for the server to name. */
+function amount(text, scale) {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? Math.round(value * scale) : trimmed;
+}
+
+async function saveLimits(event) {
+  event.preventDefault();
+  const form = $('limits-form');
+  clearErrors(form);
+  clearAlert($('limits-saved'));
+  const thresholds = $('limits-thresholds').value.split(',').map((t) => t.trim()).filter((t) => t !== '')
+    .map((t) => (/^\d+$/.test(t) ? Number(t) : t));
+  const body = {
+    alert_thresholds_percent: thresholds,
+    storage_cap_bytes: amount($('limits-storage-cap').value, GIB),
+    overage_cap_cents: amount($('limits-overage-cap').value, 100),
+  };
+  await busy($('limits-save'), 'Saving…', async () => {
+    try {
+      await api('PUT', '/api/v1/usage/limits', body);
+      form.dataset.dirty = 'false';
+      showAlert($('limits-saved'), 'success', 'Limits saved. Verify applies them within 2 seconds.');
+      await loadUsage();
+    } catch (error) {
+      showErrors(form, error, { not_on_this_plan: 'overage_cap_cents' });
+    }
+  });
+}
+
 /** Every day of the period on the axis (the days to come stay empty), the daily average and peak, the allowance. */
 function renderChart(usage) {
   const canvas = $('usage-chart');
@@ -104,6 +200,10 @@ function renderChart(usage) {
         borderDash: [6, 4], borderWidth: 2, pointRadius: 0, fill: false },
     ],
   };
+  if (usage.limits.storage_cap_bytes !== null) {
+    data.datasets.push({ label: 'Storage cap', data: labels.map(() => gib(usage.limits.storage_cap_bytes)),
+      borderColor: '#7a2e0e', borderDash: [2, 3], borderWidth: 2, pointRadius: 0, fill: false });
+  }
   const existing = window.Chart.getChart(canvas);
   if (existing) {
     existing.data = data;

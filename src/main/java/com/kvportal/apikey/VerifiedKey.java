@@ -31,7 +31,7 @@ public record VerifiedKey(
             @Schema(
                             description = "Null when writes are allowed; else why not, the first that applies in this"
                                     + " order: storage_cap (the organization's storage cap is reached), overage_cap"
-                                    + " (at the allowance, the projected overage reached the overage cap),"
+                                    + " (the projected overage reached the overage cap; a cap of 0: storage reached the allowance),"
                                     + " allowance_reached (a plan without overage is full).",
                             nullable = true)
                     @Nullable

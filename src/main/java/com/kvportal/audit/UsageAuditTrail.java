@@ -2,6 +2,7 @@ package com.kvportal.audit;
 
 import com.kvportal.audit.AuditEvent.Party;
 import com.kvportal.usage.OverageBilled;
+import com.kvportal.usage.UsageAlertRaised;
 import com.kvportal.usage.UsageLimits;
 import com.kvportal.usage.UsageLimitsUpdated;
 import java.util.LinkedHashMap;
@@ -11,8 +12,8 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Turns usage's billed overage into an audit line, inside the transaction that records the billed period. The
- * webhook drives it, so the actor is the provider.
+ * Turns usage's events into audit lines, inside the transactions that record them: billed overage (the webhook drives
+ * it, so the actor is the provider), changed limits, and alerts (the service's own).
  */
 @Component
 @RequiredArgsConstructor
@@ -48,6 +49,18 @@ class UsageAuditTrail {
                 new Party("organization", e.organizationId().toString(), null),
                 null,
                 details);
+    }
+
+    /** A usage alert, raised by the service itself: {@code usage.threshold_crossed}, {@code usage.writes_*}. */
+    @EventListener
+    void alertRaised(UsageAlertRaised e) {
+        audit.record(
+                e.organizationId(),
+                e.type(),
+                AuditLog.SYSTEM,
+                new Party("organization", e.organizationId().toString(), null),
+                null,
+                new LinkedHashMap<>(e.data()));
     }
 
     private static Map<String, Object> limits(UsageLimits limits) {

@@ -80,6 +80,8 @@ public class StorageStanding implements SmartLifecycle {
     private final Map<UUID, Long> projectedCentsByOrganization = new ConcurrentHashMap<>();
     /** Organizations whose storage, plan or limits changed since their projection was made. */
     private final Set<UUID> toProject = ConcurrentHashMap.newKeySet();
+    /** Organizations whose storage, plan or limits changed since their alerts were last evaluated. */
+    private final Set<UUID> changed = ConcurrentHashMap.newKeySet();
 
     private String cursor;
     private Instant plansCheckedAt;
@@ -112,6 +114,9 @@ public class StorageStanding implements SmartLifecycle {
         this.limitsCursor = limits.cursor();
         this.projectedAt = clock.instant();
         project(limits.limits().keySet());
+        // an alert due when the last instance stopped is raised now
+        changed.addAll(usedByOrganization.keySet());
+        changed.addAll(limits.limits().keySet());
     }
 
     /** The organization's standing, from memory. */
@@ -137,6 +142,7 @@ public class StorageStanding implements SmartLifecycle {
             long delta = row.bytes() - (previous == null ? 0 : previous.bytes());
             usedByOrganization.merge(row.organizationId(), delta, Long::sum);
             toProject.add(row.organizationId());
+            changed.add(row.organizationId());
         }
     }
 
@@ -163,6 +169,19 @@ public class StorageStanding implements SmartLifecycle {
         Set<UUID> due = Set.copyOf(toProject);
         toProject.removeAll(due);
         project(due);
+        changed.addAll(due);
+    }
+
+    /** The organizations whose storage, plan or limits changed since the last call (for {@link AlertScheduler}). */
+    Set<UUID> drainChanged() {
+        Set<UUID> due = Set.copyOf(changed);
+        changed.removeAll(due);
+        return due;
+    }
+
+    /** Evaluates the organization's alerts again on the next round. */
+    void markChanged(UUID organizationId) {
+        changed.add(organizationId);
     }
 
     /**

@@ -79,15 +79,19 @@ class StoredLimits {
     }
 
     private static UsageLimits limits(ResultSet rs) throws SQLException {
-        Array array = rs.getArray("alert_thresholds_percent");
-        Integer[] thresholds = (Integer[]) array.getArray();
         return new UsageLimits(
-                List.copyOf(Arrays.asList(thresholds)),
+                integers(rs.getArray("alert_thresholds_percent")),
                 rs.getObject("storage_cap_bytes", Long.class),
                 rs.getObject("overage_cap_cents", Long.class));
     }
 
-    private static String arrayLiteral(List<Integer> values) {
+    /** A PostgreSQL integer[] as a list. */
+    static List<Integer> integers(Array array) throws SQLException {
+        return List.copyOf(Arrays.asList((Integer[]) array.getArray()));
+    }
+
+    /** A list of integers as a PostgreSQL array literal, for {@code ?::integer[]}. */
+    static String arrayLiteral(List<Integer> values) {
         return "{" + String.join(",", values.stream().map(String::valueOf).toList()) + "}";
     }
 }

@@ -150,6 +150,23 @@ class StoredSamples {
         return byProject;
     }
 
+    /**
+     * The organization's current storage as verify's standing counts it: the sum of its projects' latest samples (by
+     * time, then arrival), read from what is committed now.
+     */
+    long currentOf(UUID organizationId) {
+        return jdbc.sql(
+                        """
+                        select coalesce(sum(l.bytes), 0)
+                        from projects p cross join lateral (
+                            select u.bytes from usage_samples u where u.project_id = p.id
+                            order by u.at desc, u.seq desc limit 1) l
+                        where p.organization_id = ?""")
+                .param(organizationId)
+                .query(Long.class)
+                .single();
+    }
+
     /** A project of the organization and what it stores at an instant (its latest sample at or before it). */
     record ProjectStorage(UUID projectId, String name, long bytes) {}
 

@@ -32,6 +32,7 @@ class UsageController {
     private final StorageReporting reporting;
     private final UsageReading reading;
     private final Limits limits;
+    private final StorageStanding standing;
 
     /** The body of a report, for the document: {@link ReportedSample#parseBatch} reads it. */
     @Schema(name = "StorageReport")
@@ -92,11 +93,13 @@ class UsageController {
             summary = "Read the storage usage",
             description = "The current organization's storage in its current period (the subscription's, or the UTC"
                     + " calendar month): allowance, current and average storage, the projected overage if the"
-                    + " current storage holds, per project, and per UTC day so far.")
+                    + " current storage holds, per project, and per UTC day so far; whether writes are allowed and"
+                    + " why not (verify's answer), and the usage limits in force in bytes and cents.")
     @ApiContract(credentials = Credential.PORTAL)
     @GetMapping("/api/v1/usage")
     UsageReading.Usage usage(Caller caller) {
-        return reading.usage(caller.organizationId());
+        UUID organizationId = caller.organizationId();
+        return reading.usage(organizationId, standing.standingOf(organizationId), limits.of(organizationId));
     }
 
     @Operation(
@@ -126,9 +129,11 @@ class UsageController {
             description = "Replaces the whole object, an omitted field taking its default. Thresholds: 0-5 distinct"
                     + " integers 1-100 (answered in ascending order). `storage_cap_bytes` (any plan): verify refuses"
                     + " writes (`reason: storage_cap`) once storage reaches it. `overage_cap_cents` (plans with overage"
-                    + " only, else `not_on_this_plan`): verify refuses writes above the allowance (`reason:"
-                    + " overage_cap`) once the projected overage reaches it, and no period's overage bill exceeds it."
-                    + " Every instance's verify follows within 2 seconds.",
+                    + " only, else `not_on_this_plan`): verify refuses writes (`reason: overage_cap`) once the"
+                    + " projected overage reaches it (a cap of 0: once storage reaches the allowance), and no period's overage bill exceeds it."
+                    + " Every instance's verify follows within 2 seconds. When storage rises to a threshold, or"
+                    + " writes start or stop being refused, the owners and billing members get a mail and the audit"
+                    + " log a line (`usage.threshold_crossed`, `usage.writes_refused`, `usage.writes_allowed`).",
             requestBody =
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(
                             required = true,

@@ -22,7 +22,9 @@ public record UsageLimits(
                         arraySchema =
                                 @Schema(
                                         description =
-                                                "Percent of the plan's allowance at which an alert is due (stored; alerts are not sent yet)."))
+                                                "Percent of the plan's allowance at which an alert is sent (a mail to the owners and billing members,"
+                                                        + " the audit line usage.threshold_crossed), once per crossing;"
+                                                        + " re-armed 5 % of the allowance below."))
                 List<Integer> alertThresholdsPercent,
         @Schema(
                         description = "Writes are refused once the organization's storage reaches it; null: no cap.",
@@ -31,7 +33,7 @@ public record UsageLimits(
                 @Nullable
                 Long storageCapBytes,
         @Schema(
-                        description = "Writes above the allowance are refused once the period's projected overage"
+                        description = "Writes are refused once the period's projected overage"
                                 + " reaches it, and the overage billed for one period never exceeds it (0: writes"
                                 + " stop at the allowance, no overage billed); null: no cap. Plans with overage only.",
                         minimum = "0",

@@ -40,7 +40,9 @@ class UsageReading {
             List<ProjectUsage> projects,
             @Schema(description = "Each UTC day of the period so far.") List<Day> daily,
             @Schema(description = "What the organization is entitled to now; the dashboard shows it as it is.")
-                    UsageEntitlement entitlement) {}
+                    UsageEntitlement entitlement,
+            @Schema(description = "The usage limits in force, in bytes and cents on the current plan.")
+                    LimitsInForce limits) {}
 
     /**
      * Billing's {@link Entitlement} with the write rule applied to the current storage, the customer's own limits
@@ -63,6 +65,27 @@ class UsageReading {
                     @Nullable
                     WriteRefusal reason) {}
 
+    /** The organization's usage limits and what they mean on its current plan, for the billing page. */
+    @Schema(name = "UsageLimitsInForce")
+    record LimitsInForce(
+            @Schema(description = "Each alert threshold, ascending, and the storage at which it is reached.")
+                    List<AlertLevel> alertThresholds,
+            @Schema(description = "Writes are refused once storage reaches it; null: no cap.", nullable = true)
+                    @Nullable
+                    Long storageCapBytes,
+            @Schema(description = "The overage cap; null: none.", nullable = true) @Nullable Long overageCapCents,
+            @Schema(
+                            description = "The most storage above the allowance (on the period's average) whose"
+                                    + " overage the cap pays for: whole overage units; null without an overage cap or"
+                                    + " on a plan without overage.",
+                            nullable = true)
+                    @Nullable
+                    Long overageCapBytes) {}
+
+    /** An alert threshold: {@code percent} of the allowance is {@code bytes}. */
+    @Schema(name = "UsageAlertLevel")
+    record AlertLevel(@Schema(minimum = "1", maximum = "100") int percent, @Schema(minimum = "0") long bytes) {}
+
     @Schema(name = "ProjectUsage")
     record ProjectUsage(UUID projectId, String name, @Schema(minimum = "0") long currentBytes) {}
 
@@ -76,7 +99,6 @@ class UsageReading {
     private final StoredSamples samples;
     private final BilledPeriods billed;
     private final OrganizationPlans plans;
-    private final StoredLimits limits;
     private final Clock clock;
 
     /** The current period's storage so far: samples up to now, none ahead, so today's storage holds to its end. */
@@ -101,7 +123,8 @@ class UsageReading {
         return soFar(organizationId).projected();
     }
 
-    Usage usage(UUID organizationId) {
+    /** The usage with verify's current answer about writes and the limits in force, as the billing page shows it. */
+    Usage usage(UUID organizationId, StorageStanding.Standing standing, UsageLimits limits) {
         SoFar reading = soFar(organizationId);
         Instant now = reading.now();
         Plan plan = reading.period().plan();
@@ -125,15 +148,23 @@ class UsageReading {
                 projected.amountCents(),
                 projects,
                 daily(timeline, start, soFar),
-                entitlement(organizationId, reading.period().entitlement(), current, projected));
+                new UsageEntitlement(
+                        reading.period().entitlement().plan(),
+                        reading.period().entitlement().subscriptionStatus(),
+                        standing.writeAllowed(),
+                        standing.refusal()),
+                inForce(limits, plan));
     }
 
-    /** The entitlement with the write rule applied to {@code current}, as {@link StorageStanding} applies it. */
-    private UsageEntitlement entitlement(
-            UUID organizationId, Entitlement entitlement, long current, Overage projected) {
-        WriteRefusal refusal =
-                WriteRefusal.of(entitlement, current, limits.of(organizationId), projected.amountCents());
-        return new UsageEntitlement(entitlement.plan(), entitlement.subscriptionStatus(), refusal == null, refusal);
+    private static LimitsInForce inForce(UsageLimits limits, Plan plan) {
+        List<AlertLevel> levels = limits.alertThresholdsPercent().stream()
+                .map(percent -> new AlertLevel(percent, AlertState.levelBytes(percent, plan.storageBytes())))
+                .toList();
+        Long overageCap = limits.overageCapCents();
+        Long overageCapBytes = overageCap == null || plan.overageBytes() <= 0 || plan.overagePriceCents() <= 0
+                ? null
+                : overageCap / plan.overagePriceCents() * plan.overageBytes();
+        return new LimitsInForce(levels, limits.storageCapBytes(), overageCap, overageCapBytes);
     }
 
     private static List<Day> daily(Timeline timeline, Instant start, Instant soFar) {

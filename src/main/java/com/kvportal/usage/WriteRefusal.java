@@ -12,8 +12,9 @@ public enum WriteRefusal implements WireName {
     /** Storage reached the organization's storage cap. */
     STORAGE_CAP,
     /**
-     * Storage is at or above the allowance and the projected overage of the period (today's storage held to its end)
-     * reached the organization's overage cap; a cap of 0 so refuses writes at the allowance.
+     * The projected overage of the period (today's storage held to its end) reached the organization's overage cap
+     * above 0, whether or not today's storage is above the allowance (storage earlier in the period may have cost
+     * that much already); a cap of 0 refuses writes once storage reaches the allowance.
      */
     OVERAGE_CAP,
     /** Storage reached the allowance of a plan without overage. */
@@ -34,8 +35,9 @@ public enum WriteRefusal implements WireName {
         Long overageCap = limits.overageCapCents();
         if (entitlement.billsOverage()
                 && overageCap != null
-                && usedBytes >= entitlement.allowanceBytes()
-                && projectedOverageCents >= overageCap) {
+                && (overageCap == 0
+                        ? usedBytes >= entitlement.allowanceBytes()
+                        : projectedOverageCents >= overageCap)) {
             return OVERAGE_CAP;
         }
         if (!entitlement.mayWrite(usedBytes)) {

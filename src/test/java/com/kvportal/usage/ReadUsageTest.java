@@ -68,6 +68,31 @@ class ReadUsageTest extends SignedInTest {
         assertThat(entitlement.get("reason").asString()).isEqualTo("allowance_reached");
     }
 
+    @Test
+    void shouldTellWhetherWritesAreAllowedWhyNotAndTheLimitsInForceInBytes() {
+        JsonNode fresh = session.get("/api/v1/usage").json();
+        assertThat(fresh.at("/entitlement/write_allowed").asBoolean()).isTrue();
+        assertThat(fresh.at("/entitlement/reason").isNull()).isTrue();
+        assertThat(fresh.get("limits").toString())
+                .isEqualTo("{\"alert_thresholds\":[{\"percent\":75,\"bytes\":805306368},"
+                        + "{\"percent\":90,\"bytes\":966367642},{\"percent\":100,\"bytes\":1073741824}],"
+                        + "\"storage_cap_bytes\":null,\"overage_cap_cents\":null,\"overage_cap_bytes\":null}");
+
+        Api.Response put = session.put(
+                "/api/v1/usage/limits", Map.of("alert_thresholds_percent", List.of(33), "storage_cap_bytes", 0));
+        assertThat(put.status()).as(put.toString()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(2)).until(() -> "storage_cap"
+                .equals(session.get("/api/v1/usage")
+                        .json()
+                        .at("/entitlement/reason")
+                        .asString(null)));
+        JsonNode capped = session.get("/api/v1/usage").json();
+        assertThat(capped.at("/entitlement/write_allowed").asBoolean()).isFalse();
+        assertThat(capped.get("limits").toString())
+                .isEqualTo("{\"alert_thresholds\":[{\"percent\":33,\"bytes\":354334802}],"
+                        + "\"storage_cap_bytes\":0,\"overage_cap_cents\":null,\"overage_cap_bytes\":null}");
+    }
+
     /**
      * Decision: {@code at} counts to the whole second, so two samples of one project in the same second are taken as
      * simultaneous, and the one reported last wins: a later batch over an earlier one, within a batch the later

@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ReportingTokensTest {
 
     static ReportingTokens tokens(String configured) {
-        return new ReportingTokens(new UsageProperties(configured, Duration.ofSeconds(1), Duration.ofMinutes(5)));
+        return new ReportingTokens(
+                new UsageProperties(configured, Duration.ofSeconds(1), Duration.ofMinutes(5), Duration.ofSeconds(1)));
     }
 
     @Test

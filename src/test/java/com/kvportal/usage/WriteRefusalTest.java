@@ -39,8 +39,13 @@ class WriteRefusalTest {
                 "pro, 5000, -, 800, 799, -",
                 "pro, 5000, -, 800, 800, overage_cap",
                 "pro, 5000, -, 800, 2000, overage_cap",
-                // below the allowance writes go on whatever the past costs
-                "pro, 999, -, 800, 2000, -",
+                // a cap above 0 refuses once the projected overage reaches it, below the allowance too (storage
+                // earlier in the period already cost that much): CONTRACT 14, docs/design.md
+                "pro, 999, -, 800, 2000, overage_cap",
+                "pro, 999, -, 800, 800, overage_cap",
+                "pro, 0, -, 800, 799, -",
+                // a cap of 0 is met at the allowance (a projection of 0 does not refuse below it)
+                "pro, 999, -, 0, 0, -",
                 "pro, 5000, 5000, 800, 2000, storage_cap",
                 "pro, 4999, 5000, 800, 2000, overage_cap",
                 "pro, 4999, 5000, -, 2000, -",
