@@ -3,6 +3,7 @@ package com.kvportal.account;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -75,7 +76,7 @@ class AccountController {
     @ApiContract(
             credentials = {},
             success = 201,
-            problems = {"email_taken", "too_many_requests"})
+            problems = {"email_taken", "too_many_requests", "token_invalid", "invitation_email_mismatch"})
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<SignedIn> signup(
             @Valid @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
@@ -129,7 +130,7 @@ class AccountController {
             operationId = "logOut",
             summary = "Log out",
             description = "Ends the session: its cookie no longer signs anyone in.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @PostMapping("/api/v1/auth/logout")
     ResponseEntity<Void> logout(Caller caller, HttpServletRequest request) {
         accounts.logout(caller);
@@ -142,14 +143,18 @@ class AccountController {
             summary = "Read the session",
             description = "Who is signed in, the active project, the current organization and every project in"
                     + " reach. Also sets the `XSRF-TOKEN` cookie, for a client that needs it again.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @GetMapping("/api/v1/session")
     Accounts.SessionView session(Caller caller, HttpServletRequest request) {
         // touching the deferred token makes sure the XSRF-TOKEN cookie exists
         if (request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken token) {
             token.getToken();
         }
-        return accounts.session(caller);
+        Caller current = accounts.current(caller);
+        if (!current.equals(caller)) {
+            SessionCaller.update(request, current);
+        }
+        return accounts.session(current);
     }
 
     @Operation(
@@ -160,6 +165,7 @@ class AccountController {
                     + " `session_required`.")
     @ApiContract(
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"project_not_found", "session_required"})
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accounts.SessionView switchProject(
@@ -173,7 +179,7 @@ class AccountController {
             operationId = "listProjects",
             summary = "List the projects",
             description = "The projects of the current organization.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/projects")
     ProjectList projects(Caller caller) {
         return new ProjectList(accounts.projects(caller));
@@ -183,7 +189,11 @@ class AccountController {
             operationId = "createProject",
             summary = "Create a project",
             description = "Creates a project in the current organization (at most 100).")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "project_limit_reached")
+    @ApiContract(
+            success = 201,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_KEYS,
+            problems = "project_limit_reached")
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));

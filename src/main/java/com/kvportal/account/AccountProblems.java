@@ -60,4 +60,58 @@ final class AccountProblems {
             super(HttpStatus.NOT_FOUND, "session_not_found", "No session of yours with this id.");
         }
     }
+
+    static final class MemberNotFound extends ProblemException {
+        MemberNotFound() {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "member_not_found",
+                    "No member with this customer id in the current organization.");
+        }
+    }
+
+    static final class InvitationNotFound extends ProblemException {
+        InvitationNotFound() {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "invitation_not_found",
+                    "No pending invitation with this id in the current organization.");
+        }
+    }
+
+    static final class LastOwner extends ProblemException {
+        LastOwner() {
+            super(
+                    HttpStatus.CONFLICT,
+                    "last_owner",
+                    "The organization needs at least one owner; make another member owner first.");
+        }
+    }
+
+    static final class AlreadyMember extends ProblemException {
+        AlreadyMember() {
+            super(
+                    HttpStatus.CONFLICT,
+                    "already_member",
+                    "This address belongs to a member of the organization already.");
+        }
+    }
+
+    static final class MemberLimitReached extends ProblemException {
+        MemberLimitReached(int limit) {
+            super(
+                    HttpStatus.CONFLICT,
+                    "member_limit_reached",
+                    "The organization has " + limit + " members and pending invitations already.");
+        }
+    }
+
+    static final class InvitationEmailMismatch extends ProblemException {
+        InvitationEmailMismatch() {
+            super(
+                    HttpStatus.FORBIDDEN,
+                    "invitation_email_mismatch",
+                    "This invitation was sent to another email address (or yours is not verified yet).");
+        }
+    }
 }

@@ -144,9 +144,15 @@ class AccountSecurity {
         }
     }
 
-    /** Signup sends the first verification link, in the signup's transaction. */
+    /**
+     * Signup sends the first verification link, in the signup's transaction, unless the address counts as verified
+     * already (a signup from an invitation's link).
+     */
     @EventListener
     void signedUp(AccountEvent.SignedUp signup) {
+        if (customers.emailVerified(signup.customerId())) {
+            return;
+        }
         sendVerification(signup.customerId(), signup.email(), false);
     }
 

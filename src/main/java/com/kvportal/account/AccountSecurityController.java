@@ -2,6 +2,7 @@ package com.kvportal.account;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -62,6 +63,7 @@ class AccountSecurityController {
     @ApiContract(
             success = 202,
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"email_already_verified", "too_many_requests", "session_required"})
     @PostMapping("/api/v1/account/verification-email")
     ResponseEntity<Accepted> resendVerification(Caller caller) {
@@ -116,6 +118,7 @@ class AccountSecurityController {
     @ApiContract(
             success = 204,
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"reauthentication_failed", "too_many_attempts", "session_required"})
     @PutMapping(path = "/api/v1/account/password", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Void> changePassword(
@@ -132,6 +135,7 @@ class AccountSecurityController {
     @ApiContract(
             success = 202,
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"reauthentication_failed", "email_taken", "too_many_attempts", "session_required"})
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Accepted> changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
@@ -156,7 +160,7 @@ class AccountSecurityController {
             operationId = "listSessions",
             summary = "List the sessions",
             description = "Where the customer is signed in, the most recently seen first.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "session_required")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN, problems = "session_required")
     @GetMapping("/api/v1/account/sessions")
     SessionList listSessions(Caller caller, HttpServletRequest request) {
         AccountSecurity.requireSession(caller);
@@ -170,6 +174,7 @@ class AccountSecurityController {
     @ApiContract(
             success = 204,
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"session_not_found", "session_required"})
     @DeleteMapping("/api/v1/account/sessions/{id}")
     ResponseEntity<Void> endSession(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
@@ -181,7 +186,11 @@ class AccountSecurityController {
             operationId = "endOtherSessions",
             summary = "Sign out everywhere else",
             description = "Ends every session of the customer but this one.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "session_required")
+    @ApiContract(
+            success = 204,
+            credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
+            problems = "session_required")
     @DeleteMapping("/api/v1/account/sessions")
     ResponseEntity<Void> endOtherSessions(Caller caller, HttpServletRequest request) {
         security.endOtherSessions(caller, request);
@@ -195,6 +204,7 @@ class AccountSecurityController {
                     + " until a first code confirms it.")
     @ApiContract(
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"totp_already_enabled", "session_required"})
     @PostMapping("/api/v1/account/totp")
     TwoStepLogin.Setup setUpTotp(Caller caller) {
@@ -208,6 +218,7 @@ class AccountSecurityController {
                     + " codes, shown this once.")
     @ApiContract(
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {"400 invalid_code", "totp_already_enabled", "totp_not_started", "session_required"})
     @PostMapping(path = "/api/v1/account/totp/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
     TwoStepLogin.RecoveryCodes confirmTotp(Caller caller, @RequestBody TwoStepLogin.Code body) {
@@ -221,6 +232,7 @@ class AccountSecurityController {
     @ApiContract(
             success = 204,
             credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
             problems = {
                 "400 invalid_code",
                 "reauthentication_failed",

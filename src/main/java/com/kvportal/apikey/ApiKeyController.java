@@ -3,6 +3,7 @@ package com.kvportal.apikey;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.security.Caller;
@@ -58,7 +59,11 @@ class ApiKeyController {
             description = "Creates a key in the active project and answers its raw value, once (with"
                     + " `Cache-Control: no-store`); only its SHA-256 digest is kept. At most 1,000 unrevoked keys per"
                     + " project.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "key_limit_reached")
+    @ApiContract(
+            success = 201,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_KEYS,
+            problems = "key_limit_reached")
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedApiKey> create(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
@@ -73,7 +78,7 @@ class ApiKeyController {
             summary = "List the API keys",
             description = "The active project's unrevoked keys, newest first; expired keys stay listed (their"
                     + " `expires_at` tells). Never a raw key or a digest.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping
     ApiKeyList list(Caller caller) {
         return new ApiKeyList(apiKeys.list(caller));
@@ -85,7 +90,7 @@ class ApiKeyController {
             description = "Changes a key's name, permissions or expiry (the same rules as at creation) and answers the"
                     + " key. A narrowing change (fewer permissions, an earlier expiry) holds on every instance once"
                     + " the answer is sent. A revoked key cannot be updated: 404.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "api_key_not_found")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS, problems = "api_key_not_found")
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     ApiKey update(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
         return apiKeys.update(caller, id, request);
@@ -116,6 +121,7 @@ class ApiKeyController {
     @ApiContract(
             success = 201,
             credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_KEYS,
             problems = {"api_key_not_found", "409 api_key_revoked", "key_limit_reached"})
     @PostMapping(path = "/" + PathIds.ID + "/roll", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<RolledResponse> roll(
@@ -157,7 +163,11 @@ class ApiKeyController {
             description = "Revokes a key of the active project; from the moment the 204 is sent, every instance"
                     + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
                     + " its permissions.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "api_key_not_found")
+    @ApiContract(
+            success = 204,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_KEYS,
+            problems = "api_key_not_found")
     @DeleteMapping("/" + PathIds.ID)
     ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);

@@ -4,6 +4,7 @@ import com.kvportal.billing.Checkouts.CheckoutRequest;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -67,7 +68,7 @@ class BillingController {
             summary = "Read the subscription",
             description = "The current organization's live subscription (any status but `canceled` and"
                     + " `incomplete_expired`); without one the organization is on the free plan.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "subscription_not_found")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ, problems = "subscription_not_found")
     @GetMapping("/subscription")
     SubscriptionResponse subscription(Caller caller) {
         return new SubscriptionResponse(subscriptions.live(caller));
@@ -78,7 +79,7 @@ class BillingController {
             summary = "List the invoices",
             description = "The current organization's invoices as the provider's webhook events reported them,"
                     + " newest first.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/invoices")
     InvoiceList invoices(Caller caller) {
         return new InvoiceList(subscriptions.invoices(caller));
@@ -92,6 +93,7 @@ class BillingController {
                     + " first checkout and reused after.")
     @ApiContract(
             credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_BILLING,
             problems = {
                 "unknown_tier",
                 "tier_not_purchasable",
@@ -151,6 +153,7 @@ class BillingController {
                     + " cancellation); send the customer's browser to `url`.")
     @ApiContract(
             credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_BILLING,
             problems = {"no_billing_account", "payment_provider_unavailable"})
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
@@ -164,6 +167,7 @@ class BillingController {
                     + " scheduled: 200, unchanged.")
     @ApiContract(
             credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_BILLING,
             problems = {"subscription_not_found", "payment_provider_unavailable"})
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {

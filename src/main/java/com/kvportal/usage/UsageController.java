@@ -2,6 +2,7 @@ package com.kvportal.usage;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
 import io.swagger.v3.oas.annotations.Operation;
@@ -93,7 +94,7 @@ class UsageController {
             description = "The current organization's storage in its current period (the subscription's, or the UTC"
                     + " calendar month): allowance, current and average storage, the projected overage if the"
                     + " current storage holds, per project, and per UTC day so far.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage")
     UsageReading.Usage usage(Caller caller) {
         return reading.usage(caller.organizationId());
@@ -103,7 +104,7 @@ class UsageController {
             operationId = "listBilledPeriods",
             summary = "List the billed periods",
             description = "The periods whose storage overage was billed, newest first, with the provider's invoice.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage/periods")
     PeriodList periods(Caller caller) {
         return new PeriodList(reading.periods(caller.organizationId()));
@@ -114,7 +115,7 @@ class UsageController {
             summary = "Read the usage limits",
             description = "The current organization's alert thresholds, storage cap and overage cap; the defaults"
                     + " (thresholds 75, 90, 100; no caps) until they are set.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage/limits")
     UsageLimits limits(Caller caller) {
         return limits.of(caller.organizationId());
@@ -136,7 +137,7 @@ class UsageController {
                                     @Content(
                                             mediaType = MediaType.APPLICATION_JSON_VALUE,
                                             schema = @Schema(implementation = UsageLimits.class))))
-    @ApiContract(credentials = Credential.PORTAL, problems = "not_on_this_plan")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING, problems = "not_on_this_plan")
     @PutMapping(path = "/api/v1/usage/limits", consumes = MediaType.APPLICATION_JSON_VALUE)
     UsageLimits replaceLimits(
             Caller caller,

@@ -30,6 +30,11 @@ public final class ProblemCatalogue {
                     "The organization already has a live subscription on this tier.",
                     "The organization already has a pro subscription."),
             entry(
+                    "already_member",
+                    HttpStatus.CONFLICT,
+                    "The address belongs to a member of the organization already.",
+                    "This address belongs to a member of the organization already."),
+            entry(
                     "api_key_expired",
                     HttpStatus.UNAUTHORIZED,
                     "The presented API key has expired.",
@@ -92,6 +97,22 @@ public final class ProblemCatalogue {
                     "The API key lacks the admin permission that portal calls need.",
                     "This API key lacks the admin permission that portal calls need."),
             entry(
+                    "insufficient_role",
+                    HttpStatus.FORBIDDEN,
+                    "The caller's role in the current organization may not make this call (or the caller is no"
+                            + " longer a member).",
+                    "Your role in this organization may not do this."),
+            entry(
+                    "invitation_email_mismatch",
+                    HttpStatus.FORBIDDEN,
+                    "The invitation went to another address, or the address is not verified yet.",
+                    "This invitation was sent to another email address."),
+            entry(
+                    "invitation_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No pending invitation with this id in the current organization.",
+                    "No pending invitation with this id in the current organization."),
+            entry(
                     "invalid_api_key",
                     HttpStatus.UNAUTHORIZED,
                     "The API key is missing, malformed or unknown.",
@@ -123,6 +144,11 @@ public final class ProblemCatalogue {
                     "The project has 1,000 unrevoked keys already.",
                     "The project already has 1000 unrevoked keys; revoke one first."),
             entry(
+                    "last_owner",
+                    HttpStatus.CONFLICT,
+                    "The organization's last owner cannot be demoted, removed or leave.",
+                    "The organization needs at least one owner; make another member owner first."),
+            entry(
                     "malformed_event",
                     HttpStatus.BAD_REQUEST,
                     "The body is signed but is not a payment provider event.",
@@ -137,6 +163,16 @@ public final class ProblemCatalogue {
                     HttpStatus.BAD_REQUEST,
                     "The query string or form body cannot be decoded.",
                     "The query string or the form body cannot be decoded."),
+            entry(
+                    "member_limit_reached",
+                    HttpStatus.CONFLICT,
+                    "The organization has 100 members and pending invitations already.",
+                    "The organization has 100 members and pending invitations already."),
+            entry(
+                    "member_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No member with this customer id in the current organization.",
+                    "No member with this customer id in the current organization."),
             entry(
                     "no_billing_account",
                     HttpStatus.CONFLICT,
