@@ -136,10 +136,14 @@ public class Accounts {
             @Schema(description = "Whether the customer opened the verification link sent to the address.")
                     boolean emailVerified,
             @Schema(description = "Whether two-step login (TOTP) is on.") boolean totpEnabled,
-            @Schema(description = "The current organization: the active project's; null when the customer is in none.")
+            @Schema(
+                            nullable = true,
+                            description =
+                                    "The current organization: the active project's; null when the customer is in none.")
                     @Nullable
                     UUID organizationId,
-            @Schema(description = "The active project; null when the customer is in no organization.") @Nullable
+            @Schema(nullable = true, description = "The active project; null when the customer is in no organization.")
+                    @Nullable
                     UUID projectId,
             @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects,
             @Schema(description = "The customer's organizations, with the customer's role in each.")

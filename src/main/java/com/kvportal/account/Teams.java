@@ -20,6 +20,7 @@ import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
 import com.kvportal.security.InsufficientRole;
+import com.kvportal.security.OrganizationKeys;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -57,6 +58,7 @@ class Teams {
     private final Customers customers;
     private final Projects projects;
     private final AccountSecurity security;
+    private final OrganizationKeys organizationKeys;
     private final Mailer mailer;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
@@ -358,6 +360,7 @@ class Teams {
         }
         security.reauthenticate(caller, request.currentPassword());
         events.publishEvent(new AccountEvent.OrganizationDeleted(organization.id(), organization.name()));
+        organizationKeys.revokeAll(organization.id());
         invitations.deleteAll(organization.id());
         members.deleteAll(organization.id());
         members.markDeleted(organization.id());
