@@ -63,7 +63,13 @@ class EveryEndpointTest extends IntegrationTest {
             entry("changePassword", "{\"current_password\":\"walk\",\"new_password\":\"correct horse battery\"}"),
             entry("changeEmail", "{\"new_email\":\"nobody@example.com\",\"current_password\":\"walk\"}"),
             entry("confirmTotp", "{\"code\":\"123456\"}"),
-            entry("disableTotp", "{\"current_password\":\"walk\",\"code\":\"123456\"}"));
+            entry("disableTotp", "{\"current_password\":\"walk\",\"code\":\"123456\"}"),
+            entry("createOrganization", "{\"name\":\"walk\"}"),
+            entry("inviteMember", "{\"email\":\"walk@example.com\",\"role\":\"viewer\"}"),
+            entry("changeMemberRole", "{\"role\":\"viewer\"}"),
+            entry("acceptInvitation", "{\"token\":\"walk\"}"),
+            entry("transferOwnership", "{\"customer_id\":\"" + UUID.randomUUID() + "\",\"current_password\":\"walk\"}"),
+            entry("deleteOrganization", "{\"name\":\"not the name\",\"current_password\":\"walk\"}"));
 
     private record Operation(String method, String template, String id, JsonNode spec) {}
 

@@ -88,8 +88,10 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                 ? "Roles: " + permission.roles().stream().map(Role::wire).collect(Collectors.joining(", ")) + "."
                 : "Roles: any signed-in customer (no membership in the current organization needed).";
         operation.setDescription(operation.getDescription() + "\n\n" + roles);
-        operation.addExtension(
-                "x-roles", permission.roles().stream().map(Role::wire).toList());
+        if (permission.needsMembership()) {
+            operation.addExtension(
+                    "x-roles", permission.roles().stream().map(Role::wire).toList());
+        }
     }
 
     private static List<SecurityRequirement> security(Credential[] credentials, boolean changesState) {
