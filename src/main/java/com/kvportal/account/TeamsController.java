@@ -164,7 +164,12 @@ class TeamsController {
             success = 202,
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_ORGANIZATION,
-            problems = {"reauthentication_failed", "too_many_attempts", "session_required"})
+            problems = {
+                "reauthentication_failed",
+                "too_many_attempts",
+                "session_required",
+                "payment_provider_unavailable"
+            })
     @DeleteMapping(path = "/api/v1/organization", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Teams.Deleted> delete(Caller caller, @Valid @RequestBody Teams.Deletion body) {
         return ResponseEntity.accepted().body(teams.delete(caller, body));
