@@ -25,10 +25,13 @@ const INVOICE_STATUS = {
 };
 
 let state = { plans: [], subscription: null, invoices: [] };
+// whether the role in the current organization may check out, open the portal and cancel (else the page only shows)
+let mayManage = false;
 
 async function main() {
   // the organization's billing does not depend on the project, but a project of another organization might
-  await startShell({ onProjectChange: refresh });
+  const shell = await startShell({ onProjectChange: refresh });
+  mayManage = shell.may('manage_billing');
   const checkout = showCheckoutBanner();
   wireActions();
   await refresh();
@@ -107,8 +110,9 @@ function render() {
   }
 
   const hasBillingAccount = Boolean(subscription) || state.invoices.length > 0;
-  $('manage-payment').hidden = !hasBillingAccount;
-  $('cancel-subscription').hidden = !(subscription && !subscription.cancel_at && PAID_STATUSES.includes(subscription.status));
+  $('manage-payment').hidden = !hasBillingAccount || !mayManage;
+  $('past-due-fix').hidden = !mayManage;
+  $('cancel-subscription').hidden = !mayManage || !(subscription && !subscription.cancel_at && PAID_STATUSES.includes(subscription.status));
 
   $('plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
   renderInvoices();
@@ -127,7 +131,9 @@ function planSummary(plan) {
 function planCard(plan, current) {
   const isCurrent = current && current.id === plan.id;
   let action = null;
-  if (!isCurrent && plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
+  if (!mayManage) {
+    action = null;
+  } else if (!isCurrent && plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
     action = el('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'upgrade-' + plan.tier, 'data-tier': plan.tier }, 'Upgrade to ' + plan.name);
     action.addEventListener('click', () => upgrade(plan, action));
   } else if (!isCurrent && plan.price_cents === 0) {

@@ -6,6 +6,7 @@ import com.kvportal.account.AccountProblems.ProjectLimitReached;
 import com.kvportal.account.AccountProblems.ProjectNotFound;
 import com.kvportal.account.AccountProblems.SessionRequired;
 import com.kvportal.account.AccountProblems.TooManyAttempts;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
@@ -151,7 +152,17 @@ public class Accounts {
 
     public record ProjectRef(UUID id, UUID organizationId, String name) {}
 
-    public record OrganizationRef(UUID id, String name, Role role) {}
+    public record OrganizationRef(
+            UUID id,
+            String name,
+            Role role,
+            @Schema(description = "What the role may do here (the rows of the roles table), e.g. manage_keys.")
+                    List<String> permissions) {
+
+        OrganizationRef(UUID id, String name, Role role) {
+            this(id, name, role, Permission.heldBy(role));
+        }
+    }
 
     /** Signs up a validated request: a customer, its organization and a default project. */
     @Transactional

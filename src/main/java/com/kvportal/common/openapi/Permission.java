@@ -3,6 +3,7 @@ package com.kvportal.common.openapi;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -53,6 +54,19 @@ public enum Permission {
 
     public boolean allows(Role role) {
         return !needsMembership() || roles.contains(role);
+    }
+
+    /** The name a client sees, e.g. in the session's organizations: {@code manage_keys}. */
+    public String wire() {
+        return name().toLowerCase();
+    }
+
+    /** Every permission of the table the role holds, as a client names them (the dashboard offers only these). */
+    public static List<String> heldBy(Role role) {
+        return Arrays.stream(values())
+                .filter(p -> p.needsMembership() && p.allows(role))
+                .map(Permission::wire)
+                .toList();
     }
 
     /** The roles that may, in the table's order. */
