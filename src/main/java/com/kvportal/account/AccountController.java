@@ -150,11 +150,7 @@ class AccountController {
         if (request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken token) {
             token.getToken();
         }
-        Caller current = accounts.current(caller);
-        if (!current.equals(caller)) {
-            SessionCaller.update(request, current);
-        }
-        return accounts.session(current);
+        return accounts.session(caller);
     }
 
     @Operation(

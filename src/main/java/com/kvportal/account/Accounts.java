@@ -253,29 +253,8 @@ public class Accounts {
      * removed) gets a caller without organization and project, which every call that needs a membership refuses.
      */
     @SuppressWarnings("NullAway")
-    private static Caller callerAt(UUID customerId, @Nullable Project project) {
-        return project == null
-                ? Caller.ofSession(customerId, null, null)
-                : Caller.ofSession(customerId, project.organizationId(), project.id());
-    }
-
     private Caller firstCaller(UUID customerId) {
-        return callerAt(
-                customerId, projects.ofCustomer(customerId).stream().findFirst().orElse(null));
-    }
-
-    /**
-     * The caller as it stands now: a session whose organization the customer no longer belongs to (removed, left,
-     * deleted) moves to the customer's first remaining organization, or to none.
-     */
-    Caller current(Caller caller) {
-        if (caller.viaApiKey()
-                || (caller.organizationId() != null
-                        && members.roleOf(caller.customerId(), caller.organizationId())
-                                .isPresent())) {
-            return caller;
-        }
-        return firstCaller(caller.customerId());
+        return members.current(Caller.ofSession(customerId, null, null));
     }
 
     /** The caller signs out; the session itself is dropped by the web layer. */

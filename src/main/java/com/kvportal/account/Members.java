@@ -1,6 +1,7 @@
 package com.kvportal.account;
 
 import com.kvportal.common.openapi.Role;
+import com.kvportal.security.Caller;
 import com.kvportal.security.Memberships;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,6 +28,21 @@ class Members implements Memberships {
     record LockedOrganization(UUID id, String name) {}
 
     private final JdbcClient jdbc;
+    private final Projects projects;
+
+    @Override
+    @SuppressWarnings("NullAway")
+    public Caller current(Caller caller) {
+        if (caller.viaApiKey()
+                || (caller.organizationId() != null
+                        && roleOf(caller.customerId(), caller.organizationId()).isPresent())) {
+            return caller;
+        }
+        return projects.ofCustomer(caller.customerId()).stream()
+                .findFirst()
+                .map(first -> Caller.ofSession(caller.customerId(), first.organizationId(), first.id()))
+                .orElseGet(() -> Caller.ofSession(caller.customerId(), null, null));
+    }
 
     /** One indexed read, made on every portal request that needs a membership. */
     @Override

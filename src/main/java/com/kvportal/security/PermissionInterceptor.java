@@ -43,6 +43,15 @@ final class PermissionInterceptor implements HandlerInterceptor {
         }
         Permission permission = contract.permission()[0];
         if (!permission.needsMembership()) {
+            // the customer's own calls: a session left in an organization the customer no longer belongs to moves on
+            // (so that nothing of theirs lands in that organization's audit log any more)
+            Caller current = memberships.current(caller);
+            if (!current.equals(caller)) {
+                SessionCaller.update(request, current);
+                var context = SecurityContextHolder.createEmptyContext();
+                context.setAuthentication(new CallerAuthentication(current));
+                SecurityContextHolder.setContext(context);
+            }
             return true;
         }
         Optional<Role> role = caller.viaApiKey()

@@ -380,6 +380,12 @@ class TeamsTest extends SignedInTest {
                 .isEqualTo(204);
 
         assertProblem(developer.api().get("/api/v1/api-keys"), 403, "insufficient_role");
+        // what the ex-member does for their own account lands in no log of the organization they left
+        assertThat(developer.api().delete("/api/v1/account/sessions").status()).isEqualTo(204);
+        assertThat(count(
+                        "select count(*) from audit_events where organization_id = ? and action = 'customer.session_ended'",
+                        account.organizationId()))
+                .isZero();
         JsonNode view = developer.api().get("/api/v1/session").json();
         assertThat(view.get("organizations")).isEmpty();
         assertThat(view.get("projects")).isEmpty();
