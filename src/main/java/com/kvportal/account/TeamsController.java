@@ -37,11 +37,8 @@ class TeamsController {
             summary = "Create an organization",
             description = "A new organization owned by the signed-in customer, with a \"Default project\". The"
                     + " session's active project stays; switch to the new one with PUT /api/v1/session/project.")
-    @ApiContract(
-            success = 201,
-            credentials = Credential.PORTAL,
-            permission = Permission.SIGNED_IN,
-            problems = "session_required")
+    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED})
     @PostMapping(path = "/api/v1/organizations", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Teams.CreatedOrganization> createOrganization(
             Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
@@ -63,10 +60,8 @@ class TeamsController {
             summary = "Change a member's role",
             description = "Only an owner may make a member owner or change an owner's role; the last owner cannot be"
                     + " demoted (409 `last_owner`).")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            permission = Permission.MANAGE_MEMBERS,
-            problems = {"member_not_found", "last_owner"})
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
+    @AccountProblem.Codes({AccountProblem.MEMBER_NOT_FOUND, AccountProblem.LAST_OWNER})
     @PatchMapping(path = "/api/v1/members/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.MemberView changeRole(
             Caller caller,
@@ -81,11 +76,8 @@ class TeamsController {
             description = "Removes a member of the current organization (owner, admin; an owner only by an owner) and"
                     + " mails them; with the caller's own id, any member leaves. The last owner cannot be removed or"
                     + " leave (409 `last_owner`). Keys the member created stay with their projects.")
-    @ApiContract(
-            success = 204,
-            credentials = Credential.PORTAL,
-            permission = Permission.READ,
-            problems = {"member_not_found", "last_owner"})
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.READ)
+    @AccountProblem.Codes({AccountProblem.MEMBER_NOT_FOUND, AccountProblem.LAST_OWNER})
     @DeleteMapping("/api/v1/members/" + PathIds.ID)
     ResponseEntity<Void> remove(
             Caller caller, @PathVariable @Parameter(description = "The member's customer id.") UUID id) {
@@ -99,11 +91,8 @@ class TeamsController {
             description = "Mails a link (7 days) to join the current organization with the role. Inviting a pending"
                     + " address again replaces its invitation (the old link stops working). At most 100 members and"
                     + " pending invitations.")
-    @ApiContract(
-            success = 201,
-            credentials = Credential.PORTAL,
-            permission = Permission.MANAGE_MEMBERS,
-            problems = {"already_member", "member_limit_reached"})
+    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
+    @AccountProblem.Codes({AccountProblem.ALREADY_MEMBER, AccountProblem.MEMBER_LIMIT_REACHED})
     @PostMapping(path = "/api/v1/invitations", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Teams.InvitationView> invite(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(teams.invite(caller, body));
@@ -113,11 +102,8 @@ class TeamsController {
             operationId = "revokeInvitation",
             summary = "Revoke an invitation",
             description = "Its link stops working.")
-    @ApiContract(
-            success = 204,
-            credentials = Credential.PORTAL,
-            permission = Permission.MANAGE_MEMBERS,
-            problems = "invitation_not_found")
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
+    @AccountProblem.Codes({AccountProblem.INVITATION_NOT_FOUND})
     @DeleteMapping("/api/v1/invitations/" + PathIds.ID)
     ResponseEntity<Void> revokeInvitation(
             Caller caller, @PathVariable @Parameter(description = "The invitation's id.") UUID id) {
@@ -130,10 +116,12 @@ class TeamsController {
             summary = "Accept an invitation",
             description = "The signed-in customer joins the invitation's organization; the session's verified address"
                     + " must be the invited one (case-insensitive).")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            permission = Permission.SIGNED_IN,
-            problems = {"token_invalid", "invitation_email_mismatch", "session_required"})
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @AccountProblem.Codes({
+        AccountProblem.TOKEN_INVALID,
+        AccountProblem.INVITATION_EMAIL_MISMATCH,
+        AccountProblem.SESSION_REQUIRED
+    })
     @PostMapping(path = "/api/v1/invitations/accept", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.Joined accept(Caller caller, @Valid @RequestBody Teams.Acceptance body) {
         return teams.accept(caller, body);
@@ -146,8 +134,13 @@ class TeamsController {
     @ApiContract(
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_ORGANIZATION,
-            successDescription = "The members, as GET /api/v1/members answers.",
-            problems = {"member_not_found", "reauthentication_failed", "too_many_attempts", "session_required"})
+            successDescription = "The members, as GET /api/v1/members answers.")
+    @AccountProblem.Codes({
+        AccountProblem.MEMBER_NOT_FOUND,
+        AccountProblem.REAUTHENTICATION_FAILED,
+        AccountProblem.TOO_MANY_ATTEMPTS,
+        AccountProblem.SESSION_REQUIRED
+    })
     @PostMapping(path = "/api/v1/organization/transfer", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.MemberList transfer(Caller caller, @Valid @RequestBody Teams.Transfer body) {
         teams.transfer(caller, body);
@@ -160,16 +153,12 @@ class TeamsController {
             description = "Cancels the subscription at once, revokes every key of every project on every instance"
                     + " before answering, removes the members and invitations; invoices and the audit log stay."
                     + " `name` must repeat the organization's name; needs the caller's current password.")
-    @ApiContract(
-            success = 202,
-            credentials = Credential.PORTAL,
-            permission = Permission.MANAGE_ORGANIZATION,
-            problems = {
-                "reauthentication_failed",
-                "too_many_attempts",
-                "session_required",
-                "payment_provider_unavailable"
-            })
+    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.MANAGE_ORGANIZATION)
+    @AccountProblem.Codes({
+        AccountProblem.REAUTHENTICATION_FAILED,
+        AccountProblem.TOO_MANY_ATTEMPTS,
+        AccountProblem.SESSION_REQUIRED
+    })
     @DeleteMapping(path = "/api/v1/organization", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Teams.Deleted> delete(Caller caller, @Valid @RequestBody Teams.Deletion body) {
         return ResponseEntity.accepted().body(teams.delete(caller, body));

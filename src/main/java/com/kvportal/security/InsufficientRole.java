@@ -1,7 +1,7 @@
 package com.kvportal.security;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
-import org.springframework.http.HttpStatus;
 
 /** 403 {@code insufficient_role}: the caller's role in the current organization may not make the call. */
 public final class InsufficientRole extends ProblemException {
@@ -11,6 +11,6 @@ public final class InsufficientRole extends ProblemException {
     }
 
     public InsufficientRole(String detail) {
-        super(HttpStatus.FORBIDDEN, "insufficient_role", detail);
+        super(CommonProblem.INSUFFICIENT_ROLE, detail);
     }
 }

@@ -8,7 +8,9 @@ import java.lang.annotation.Target;
 
 /**
  * What an operation answers and who may call it, as the OpenAPI document states it (see the package's
- * documentation). Goes with springdoc's {@code @Operation(operationId, summary, description)}.
+ * documentation). Goes with springdoc's {@code @Operation(operationId, summary, description)}; the problem codes of
+ * the operation's outcomes, beyond those its shape and credentials imply, are named by each feature's
+ * {@code @...Problem.Codes} (see {@link com.kvportal.common.web.ProblemCodes}).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -29,7 +31,4 @@ public @interface ApiContract {
      * must allow, read from the membership on every request. Implies 403 {@code insufficient_role}.
      */
     Permission[] permission() default {};
-
-    /** The problem codes of the operation's outcomes, beyond those its shape and credentials imply. */
-    String[] problems() default {};
 }
