@@ -160,6 +160,24 @@ class Members implements Memberships {
                 .update();
     }
 
+    /**
+     * After an owner was demoted or left: the customer standing for the organization at the payment provider is an
+     * owner again (the longest-standing one), never a former one.
+     */
+    void keepBillingOwnerAnOwner(UUID organizationId) {
+        jdbc.sql(
+                        """
+                        update organizations o set owner_id = (
+                            select m.customer_id from memberships m
+                            where m.organization_id = o.id and m.role = 'owner'
+                            order by m.created_at, m.customer_id limit 1)
+                        where o.id = ? and not exists (
+                            select 1 from memberships m
+                            where m.organization_id = o.id and m.customer_id = o.owner_id and m.role = 'owner')""")
+                .param(organizationId)
+                .update();
+    }
+
     void markDeleted(UUID organizationId) {
         jdbc.sql("update organizations set deleted_at = now() where id = ?")
                 .param(organizationId)

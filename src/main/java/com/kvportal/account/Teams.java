@@ -278,6 +278,7 @@ class Teams {
             throw new LastOwner();
         }
         members.setRole(organization.id(), customerId, role);
+        members.keepBillingOwnerAnOwner(organization.id());
         events.publishEvent(new AccountEvent.RoleChanged(
                 organization.id(), customerId, target.email(), target.role().wire(), role.wire()));
         return new MemberView(customerId, target.email(), role, target.joinedAt());
@@ -297,6 +298,7 @@ class Teams {
             throw new LastOwner();
         }
         members.delete(organization.id(), customerId);
+        members.keepBillingOwnerAnOwner(organization.id());
         if (leaving) {
             events.publishEvent(new AccountEvent.MemberLeft(
                     organization.id(), customerId, target.email(), target.role().wire()));
