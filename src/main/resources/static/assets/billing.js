@@ -25,10 +25,14 @@ const INVOICE_STATUS = {
 
 // entitlement: the server's answer (GET /api/v1/usage): the effective plan, the status that grants it, may it write
 let state = { plans: [], subscription: null, invoices: [], entitlement: null };
+// whether the role in the current organization may check out, open the portal and cancel (else the page only shows)
+let mayManage = false;
 
 async function main() {
   // the organization's billing does not depend on the project, but a project of another organization might
-  await startShell({ onProjectChange: refresh });
+  const shell = await startShell({ onProjectChange: refresh });
+  mayManage = shell.may('manage_billing');
+  $('limits-form').hidden = !mayManage; // the limits in force still show; setting them is billing's to manage
   const checkout = showCheckoutBanner();
   wireActions();
   await refresh();
@@ -112,8 +116,9 @@ function render() {
   }
 
   const hasBillingAccount = Boolean(subscription) || state.invoices.length > 0;
-  $('manage-payment').hidden = !hasBillingAccount;
-  $('cancel-subscription').hidden = !(subscription && !subscription.cancel_at && subscriptionGrantsPlan());
+  $('manage-payment').hidden = !hasBillingAccount || !mayManage;
+  $('past-due-fix').hidden = !mayManage;
+  $('cancel-subscription').hidden = !mayManage || !(subscription && !subscription.cancel_at && subscriptionGrantsPlan());
 
   $('plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
   renderInvoices();
@@ -138,7 +143,9 @@ function planSummary(plan) {
 function planCard(plan, current) {
   const isCurrent = current && current.id === plan.id;
   let action = null;
-  if (!isCurrent && plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
+  if (!mayManage) {
+    action = null;
+  } else if (!isCurrent && plan.price_cents > 0 && (!current || current.price_cents < plan.price_cents)) {
     action = el('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'upgrade-' + plan.tier, 'data-tier': plan.tier }, 'Upgrade to ' + plan.name);
     action.addEventListener('click', () => upgrade(plan, action));
   } else if (!isCurrent && plan.price_cents === 0) {

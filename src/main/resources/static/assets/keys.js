@@ -10,6 +10,8 @@ const MAX_LIFETIME_MS = 365 * DAY_MS - 3600000;
 
 const $ = (id) => document.getElementById(id);
 let keys = [];
+// whether the role in the current organization may create, edit, roll and revoke keys (else the page only lists)
+let mayManage = false;
 
 async function main() {
   const shell = await startShell({
@@ -21,6 +23,8 @@ async function main() {
     },
   });
   $('project-title').textContent = shell.activeProjectName();
+  mayManage = shell.may('manage_keys');
+  $('create-card').hidden = !mayManage;
   wireCreateForm();
   wireNewKeyPanel();
   wireEditDialog();
@@ -67,7 +71,7 @@ function keyRow(key, now) {
     el('td', { class: 'num', 'data-label': 'Expires' }, el('span', { class: 'badges' }, timeEl(key.expires_at, new Date(key.expires_at).getTime() - now < 7 * DAY_MS),
       expired ? el('span', { class: 'badge badge-danger', 'data-expired': '' }, 'Expired') : null)),
     el('td', { class: 'num', 'data-label': 'Last used' }, key.last_used_at ? timeEl(key.last_used_at, true) : el('span', { class: 'muted' }, 'Never')),
-    el('td', { class: 'actions-cell' }, el('span', { class: 'row-actions' }, edit, roll, revoke)));
+    el('td', { class: 'actions-cell' }, mayManage ? el('span', { class: 'row-actions' }, edit, roll, revoke) : null));
 }
 
 function wireCreateForm() {

@@ -1,4 +1,6 @@
-// The frame of every signed-in page: who is signed in, the project switcher, "New project" and log-out.
+// The frame of every signed-in page: who is signed in, the organization switcher with the role held there, the
+// project switcher, "New project" and log-out. What the role may do comes from the session (the server's roles
+// table): pages offer only that.
 import { api, ApiError, messageOf } from './api.js';
 import { busy, clearErrors, el, showAlert, showErrors } from './ui.js';
 
@@ -13,14 +15,37 @@ export async function startShell({ onProjectChange }) {
   const status = document.getElementById('shell-status');
   email.textContent = session.email;
   email.title = session.email;
+  const organizations = document.getElementById('organization-select');
   renderProjects(select, session);
+  renderOrganizations(organizations, session);
   if (!session.email_verified) verificationBanner(session);
+
+  organizations.addEventListener('change', async () => {
+    const project = session.projects.find((p) => p.organization_id === organizations.value);
+    if (!project) return;
+    organizations.disabled = true;
+    try {
+      session = await api('PUT', '/api/v1/session/project', { project_id: project.id });
+      // a page shows what the role allows: load it again for the new organization's role
+      location.reload();
+    } catch (error) {
+      renderOrganizations(organizations, session);
+      showAlert(status, 'error', messageOf(error, 'The organization could not be switched.'));
+    } finally {
+      organizations.disabled = false;
+    }
+  });
 
   select.addEventListener('change', async () => {
     const projectId = select.value;
     select.disabled = true;
     try {
+      const before = session.organization_id;
       session = await api('PUT', '/api/v1/session/project', { project_id: projectId });
+      if (session.organization_id !== before) {
+        location.reload();
+        return;
+      }
       renderProjects(select, session);
       await onProjectChange(session);
     } catch (error) {
@@ -48,9 +73,21 @@ export async function startShell({ onProjectChange }) {
     });
   });
 
+  if (!current(session).permissions.includes('manage_keys')) {
+    document.getElementById('new-project').hidden = true;
+  }
+
   return {
     get session() {
       return session;
+    },
+    /** The current organization as the session lists it: {id, name, role, permissions}. */
+    get organization() {
+      return current(session);
+    },
+    /** Whether the role in the current organization may (a permission as the session names it, e.g. manage_keys). */
+    may(permission) {
+      return current(session).permissions.includes(permission);
     },
     activeProjectName() {
       const project = session.projects.find((p) => p.id === session.project_id);
@@ -78,8 +115,23 @@ function verificationBanner(session) {
   });
 }
 
+function current(session) {
+  return session.organizations.find((o) => o.id === session.organization_id) || { id: null, name: '', role: '', permissions: [] };
+}
+
+function renderOrganizations(select, session) {
+  select.replaceChildren(...session.organizations.map((organization) =>
+    el('option', { value: organization.id, selected: organization.id === session.organization_id },
+      organization.name + ' (' + organization.role + ')')));
+  select.value = session.organization_id || '';
+  const badge = document.getElementById('role-badge');
+  badge.textContent = current(session).role;
+  badge.hidden = !current(session).role;
+}
+
 function renderProjects(select, session) {
-  select.replaceChildren(...session.projects.map((project) =>
+  // the projects of the current organization; another organization's are reached through its switcher
+  select.replaceChildren(...session.projects.filter((project) => project.organization_id === session.organization_id).map((project) =>
     el('option', { value: project.id, selected: project.id === session.project_id }, project.name)));
   select.value = session.project_id;
 }

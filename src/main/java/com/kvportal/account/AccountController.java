@@ -3,6 +3,7 @@ package com.kvportal.account;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
@@ -76,7 +77,11 @@ class AccountController {
     @ApiContract(
             credentials = {},
             success = 201)
-    @AccountProblem.Codes(AccountProblem.EMAIL_TAKEN)
+    @AccountProblem.Codes({
+        AccountProblem.EMAIL_TAKEN,
+        AccountProblem.TOKEN_INVALID,
+        AccountProblem.INVITATION_EMAIL_MISMATCH
+    })
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<SignedIn> signup(
@@ -131,7 +136,7 @@ class AccountController {
             operationId = "logOut",
             summary = "Log out",
             description = "Ends the session: its cookie no longer signs anyone in.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @PostMapping("/api/v1/auth/logout")
     ResponseEntity<Void> logout(Caller caller, HttpServletRequest request) {
         accounts.logout(caller);
@@ -144,7 +149,7 @@ class AccountController {
             summary = "Read the session",
             description = "Who is signed in, the active project, the current organization and every project in"
                     + " reach. Also sets the `XSRF-TOKEN` cookie, for a client that needs it again.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @GetMapping("/api/v1/session")
     Accounts.SessionView session(Caller caller, HttpServletRequest request) {
         // touching the deferred token makes sure the XSRF-TOKEN cookie exists
@@ -160,7 +165,7 @@ class AccountController {
             description = "Makes another project of the customer's organizations the active one (and its"
                     + " organization the current one). An API key is bound to its project: with a key, 400"
                     + " `session_required`.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.PROJECT_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accounts.SessionView switchProject(
@@ -174,7 +179,7 @@ class AccountController {
             operationId = "listProjects",
             summary = "List the projects",
             description = "The projects of the current organization.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/projects")
     ProjectList projects(Caller caller) {
         return new ProjectList(accounts.projects(caller));
@@ -184,7 +189,7 @@ class AccountController {
             operationId = "createProject",
             summary = "Create a project",
             description = "Creates a project in the current organization (at most 100).")
-    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @AccountProblem.Codes(AccountProblem.PROJECT_LIMIT_REACHED)
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {

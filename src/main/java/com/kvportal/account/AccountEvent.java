@@ -55,4 +55,32 @@ public sealed interface AccountEvent {
     /** A recovery code replaced the second step of a login; {@code remaining} are left unused. */
     record RecoveryCodeUsed(UUID customerId, String email, UUID organizationId, int remaining)
             implements AccountEvent {}
+
+    record OrganizationCreated(UUID customerId, UUID organizationId, String name, UUID projectId)
+            implements AccountEvent {}
+
+    /** @param role the wire name of the role offered */
+    record MemberInvited(UUID organizationId, UUID invitationId, String email, String role) implements AccountEvent {}
+
+    record InvitationRevoked(UUID organizationId, UUID invitationId, String email) implements AccountEvent {}
+
+    record MemberJoined(UUID organizationId, UUID customerId, String email, String role) implements AccountEvent {}
+
+    record RoleChanged(UUID organizationId, UUID customerId, String email, String previousRole, String role)
+            implements AccountEvent {}
+
+    /** Someone else removed the member. */
+    record MemberRemoved(UUID organizationId, UUID customerId, String email, String role) implements AccountEvent {}
+
+    /** The member removed themself. */
+    record MemberLeft(UUID organizationId, UUID customerId, String email, String role) implements AccountEvent {}
+
+    record OwnershipTransferred(UUID organizationId, UUID fromCustomerId, UUID toCustomerId, String toEmail)
+            implements AccountEvent {}
+
+    /**
+     * The organization is deleted: listeners in the same transaction end what belongs to it (its keys, its
+     * subscription); its members and invitations are gone, its invoices and audit lines stay.
+     */
+    record OrganizationDeleted(UUID organizationId, String name) implements AccountEvent {}
 }

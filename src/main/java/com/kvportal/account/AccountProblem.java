@@ -15,6 +15,11 @@ import org.springframework.http.HttpStatus;
 @Getter
 @RequiredArgsConstructor
 public enum AccountProblem implements ProblemCode {
+    ALREADY_MEMBER(define(
+            HttpStatus.CONFLICT,
+            "already_member",
+            "The address belongs to a member of the organization already.",
+            "This address belongs to a member of the organization already.")),
     EMAIL_ALREADY_VERIFIED(define(
             HttpStatus.CONFLICT,
             "email_already_verified",
@@ -25,6 +30,16 @@ public enum AccountProblem implements ProblemCode {
             "email_taken",
             "An account with this email address (case-insensitive) exists.",
             "An account with this email address exists already.")),
+    INVITATION_EMAIL_MISMATCH(define(
+            HttpStatus.FORBIDDEN,
+            "invitation_email_mismatch",
+            "The invitation went to another address, or the address is not verified yet.",
+            "This invitation was sent to another email address (or yours is not verified yet).")),
+    INVITATION_NOT_FOUND(define(
+            HttpStatus.NOT_FOUND,
+            "invitation_not_found",
+            "No pending invitation with this id in the current organization.",
+            "No pending invitation with this id in the current organization.")),
     INVALID_CODE(define(
             HttpStatus.BAD_REQUEST,
             "invalid_code",
@@ -42,6 +57,21 @@ public enum AccountProblem implements ProblemCode {
                     "The email address or the password is wrong (one answer for both).",
                     "The email address or the password is wrong.")
             .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer")),
+    LAST_OWNER(define(
+            HttpStatus.CONFLICT,
+            "last_owner",
+            "The organization's last owner cannot be demoted, removed or leave.",
+            "The organization needs at least one owner; make another member owner first.")),
+    MEMBER_LIMIT_REACHED(define(
+            HttpStatus.CONFLICT,
+            "member_limit_reached",
+            "The organization has 100 members and pending invitations already.",
+            "The organization has 100 members and pending invitations already.")),
+    MEMBER_NOT_FOUND(define(
+            HttpStatus.NOT_FOUND,
+            "member_not_found",
+            "No member with this customer id in the current organization.",
+            "No member with this customer id in the current organization.")),
     PROJECT_LIMIT_REACHED(define(
             HttpStatus.CONFLICT,
             "project_limit_reached",

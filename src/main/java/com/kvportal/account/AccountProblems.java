@@ -58,4 +58,42 @@ final class AccountProblems {
             super(AccountProblem.SESSION_NOT_FOUND);
         }
     }
+
+    static final class MemberNotFound extends ProblemException {
+        MemberNotFound() {
+            super(AccountProblem.MEMBER_NOT_FOUND);
+        }
+    }
+
+    static final class InvitationNotFound extends ProblemException {
+        InvitationNotFound() {
+            super(AccountProblem.INVITATION_NOT_FOUND);
+        }
+    }
+
+    static final class LastOwner extends ProblemException {
+        LastOwner() {
+            super(AccountProblem.LAST_OWNER);
+        }
+    }
+
+    static final class AlreadyMember extends ProblemException {
+        AlreadyMember() {
+            super(AccountProblem.ALREADY_MEMBER);
+        }
+    }
+
+    static final class MemberLimitReached extends ProblemException {
+        MemberLimitReached(int limit) {
+            super(
+                    AccountProblem.MEMBER_LIMIT_REACHED,
+                    "The organization has " + limit + " members and pending invitations already.");
+        }
+    }
+
+    static final class InvitationEmailMismatch extends ProblemException {
+        InvitationEmailMismatch() {
+            super(AccountProblem.INVITATION_EMAIL_MISMATCH);
+        }
+    }
 }

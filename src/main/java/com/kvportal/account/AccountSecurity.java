@@ -143,9 +143,15 @@ class AccountSecurity {
         }
     }
 
-    /** Signup sends the first verification link, in the signup's transaction. */
+    /**
+     * Signup sends the first verification link, in the signup's transaction, unless the address counts as verified
+     * already (a signup from an invitation's link).
+     */
     @EventListener
     void signedUp(AccountEvent.SignedUp signup) {
+        if (customers.emailVerified(signup.customerId())) {
+            return;
+        }
         sendVerification(signup.customerId(), signup.email(), false);
     }
 
@@ -391,10 +397,15 @@ class AccountSecurity {
         }
     }
 
+    /**
+     * The organization whose audit log records the customer's own security events: the first one joined. Null for a
+     * customer in no organization (all left or removed): such events are recorded nowhere.
+     */
+    @SuppressWarnings("NullAway")
     private UUID organizationOf(UUID customerId) {
         return projects.ofCustomer(customerId).stream()
                 .findFirst()
                 .map(Project::organizationId)
-                .orElseThrow(() -> new IllegalStateException("customer " + customerId + " has no project"));
+                .orElse(null);
     }
 }

@@ -2,6 +2,7 @@ package com.kvportal.account;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -59,7 +60,7 @@ class AccountSecurityController {
             operationId = "resendVerificationEmail",
             summary = "Send a new verification link",
             description = "At most 5 an hour (the signup's own link not counted). Takes a session.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL)
+    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.EMAIL_ALREADY_VERIFIED, AccountProblem.SESSION_REQUIRED})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping("/api/v1/account/verification-email")
@@ -112,7 +113,7 @@ class AccountSecurityController {
             operationId = "changePassword",
             summary = "Change the password",
             description = "Needs the current password. The customer's other sessions end; this one stays.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
         AccountProblem.TOO_MANY_ATTEMPTS,
@@ -130,7 +131,7 @@ class AccountSecurityController {
             summary = "Change the email address",
             description = "Needs the current password. A link (valid 24 hours) goes to the new address and a notice"
                     + " to the current one; the address changes when the link is opened.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL)
+    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
         AccountProblem.EMAIL_TAKEN,
@@ -159,7 +160,7 @@ class AccountSecurityController {
             operationId = "listSessions",
             summary = "List the sessions",
             description = "Where the customer is signed in, the most recently seen first.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @GetMapping("/api/v1/account/sessions")
     SessionList listSessions(Caller caller, HttpServletRequest request) {
@@ -171,7 +172,7 @@ class AccountSecurityController {
             operationId = "endSession",
             summary = "End a session",
             description = "Its next request, on any instance, answers 401. The id is one from the session list.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.SESSION_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @DeleteMapping("/api/v1/account/sessions/{id}")
     ResponseEntity<Void> endSession(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
@@ -183,7 +184,7 @@ class AccountSecurityController {
             operationId = "endOtherSessions",
             summary = "Sign out everywhere else",
             description = "Ends every session of the customer but this one.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @DeleteMapping("/api/v1/account/sessions")
     ResponseEntity<Void> endOtherSessions(Caller caller, HttpServletRequest request) {
@@ -196,7 +197,7 @@ class AccountSecurityController {
             summary = "Set up two-step login",
             description = "A new TOTP secret (SHA-1, 6 digits, 30 s), its otpauth:// URI and QR code; not in force"
                     + " until a first code confirms it.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.TOTP_ALREADY_ENABLED, AccountProblem.SESSION_REQUIRED})
     @PostMapping("/api/v1/account/totp")
     TwoStepLogin.Setup setUpTotp(Caller caller) {
@@ -208,7 +209,7 @@ class AccountSecurityController {
             summary = "Turn two-step login on",
             description = "A first code from the authenticator turns it on; the answer holds ten single-use recovery"
                     + " codes, shown this once.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,
         AccountProblem.TOTP_ALREADY_ENABLED,
@@ -224,7 +225,7 @@ class AccountSecurityController {
             operationId = "disableTotp",
             summary = "Turn two-step login off",
             description = "Needs the current password and a current code.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,
         AccountProblem.REAUTHENTICATION_FAILED,

@@ -40,9 +40,7 @@ class AccountTokens {
 
     /** A new token for the customer; the answer is the only place its raw value ever exists. */
     String issue(UUID customerId, Purpose purpose, String email, Duration lifetime, boolean resent) {
-        byte[] raw = new byte[TOKEN_BYTES];
-        RANDOM.nextBytes(raw);
-        String token = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+        String token = newToken();
         jdbc.sql(
                         """
                         insert into account_tokens (digest, customer_id, purpose, email, resent, expires_at)
@@ -57,7 +55,7 @@ class AccountTokens {
      * both succeed; empty for an unknown, used, expired or malformed one.
      */
     Optional<Redeemed> redeem(@Nullable String token, Purpose purpose) {
-        if (token == null || token.isBlank() || token.length() > 100) {
+        if (!plausible(token)) {
             return Optional.empty();
         }
         return jdbc.sql(
@@ -88,7 +86,20 @@ class AccountTokens {
                 .single();
     }
 
-    private static byte[] digest(String token) {
+    /** 32 random bytes in base64url: the raw value of a link's token (also an invitation's). */
+    static String newToken() {
+        byte[] raw = new byte[TOKEN_BYTES];
+        RANDOM.nextBytes(raw);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    }
+
+    /** Whether a presented token could be one at all (else it is refused without a query). */
+    static boolean plausible(@Nullable String token) {
+        return token != null && !token.isBlank() && token.length() <= 100;
+    }
+
+    /** The SHA-256 digest under which a token is stored. */
+    static byte[] digest(String token) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -6,6 +6,8 @@ import com.kvportal.account.AccountProblems.ProjectLimitReached;
 import com.kvportal.account.AccountProblems.ProjectNotFound;
 import com.kvportal.account.AccountProblems.SessionRequired;
 import com.kvportal.account.AccountProblems.TooManyAttempts;
+import com.kvportal.common.openapi.Permission;
+import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.security.Caller;
@@ -33,6 +35,8 @@ public class Accounts {
 
     private final Customers customers;
     private final Projects projects;
+    private final Members members;
+    private final Teams teams;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
     private final ApplicationEventPublisher events;
@@ -41,11 +45,15 @@ public class Accounts {
     Accounts(
             Customers customers,
             Projects projects,
+            Members members,
+            Teams teams,
             LoginThrottle throttle,
             PasswordEncoder passwords,
             ApplicationEventPublisher events) {
         this.customers = customers;
         this.projects = projects;
+        this.members = members;
+        this.teams = teams;
         this.throttle = throttle;
         this.passwords = passwords;
         this.events = events;
@@ -79,7 +87,13 @@ public class Accounts {
                             example = "Acme")
                     @DisplayName(max = MAX_NAME_LENGTH, required = false)
                     @Nullable
-                    String organizationName) {}
+                    String organizationName,
+            @Schema(
+                            description = "The token of an invitation's link: the signup joins that organization"
+                                    + " (instead of creating one) and counts the address as verified. It must be the"
+                                    + " invited address.")
+                    @Nullable
+                    String invitationToken) {}
 
     /**
      * A login as sent: the email must be one that signup would take (else 400 {@code validation_failed}, before any
@@ -123,11 +137,32 @@ public class Accounts {
             @Schema(description = "Whether the customer opened the verification link sent to the address.")
                     boolean emailVerified,
             @Schema(description = "Whether two-step login (TOTP) is on.") boolean totpEnabled,
-            @Schema(description = "The current organization: the active project's.") UUID organizationId,
-            @Schema(description = "The active project.") UUID projectId,
-            @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects) {}
+            @Schema(
+                            nullable = true,
+                            description =
+                                    "The current organization: the active project's; null when the customer is in none.")
+                    @Nullable
+                    UUID organizationId,
+            @Schema(nullable = true, description = "The active project; null when the customer is in no organization.")
+                    @Nullable
+                    UUID projectId,
+            @Schema(description = "Every project of the customer's organizations.") List<ProjectRef> projects,
+            @Schema(description = "The customer's organizations, with the customer's role in each.")
+                    List<OrganizationRef> organizations) {}
 
     public record ProjectRef(UUID id, UUID organizationId, String name) {}
+
+    public record OrganizationRef(
+            UUID id,
+            String name,
+            Role role,
+            @Schema(description = "What the role may do here (the rows of the roles table), e.g. manage_keys.")
+                    List<String> permissions) {
+
+        OrganizationRef(UUID id, String name, Role role) {
+            this(id, name, role, Permission.heldBy(role));
+        }
+    }
 
     /** Signs up a validated request: a customer, its organization and a default project. */
     @Transactional
@@ -137,21 +172,33 @@ public class Accounts {
         String organizationName = request.organizationName() == null
                 ? null
                 : request.organizationName().strip();
+        Invitations.Pending invitation =
+                request.invitationToken() == null ? null : teams.invitationForSignup(request.invitationToken(), email);
         if (customers.emailExists(email)) {
             throw new EmailTaken();
         }
         UUID customerId = UUID.randomUUID();
-        UUID organizationId = UUID.randomUUID();
         try {
             customers.insertCustomer(customerId, email, passwords.encode(password));
         } catch (DuplicateKeyException e) {
             throw new EmailTaken();
         }
-        customers.insertOrganization(
-                organizationId, organizationName == null ? email + "'s organization" : organizationName, customerId);
-        Project project = projects.insert(UUID.randomUUID(), organizationId, "Default project");
-        events.publishEvent(new AccountEvent.SignedUp(customerId, email, organizationId, project.id()));
-        return Caller.ofSession(customerId, organizationId, project.id());
+        Project project;
+        if (invitation == null) {
+            UUID organizationId = UUID.randomUUID();
+            customers.insertOrganization(
+                    organizationId,
+                    organizationName == null ? email + "'s organization" : organizationName,
+                    customerId);
+            project = projects.insert(UUID.randomUUID(), organizationId, "Default project");
+        } else {
+            // the invitation's link reached the address: it counts as verified (no verification mail goes)
+            customers.markEmailVerified(customerId);
+            teams.joinAtSignup(invitation, customerId, email);
+            project = projects.ofOrganization(invitation.organizationId()).get(0);
+        }
+        events.publishEvent(new AccountEvent.SignedUp(customerId, email, project.organizationId(), project.id()));
+        return Caller.ofSession(customerId, project.organizationId(), project.id());
     }
 
     /** Not one transaction: a failed attempt is counted (and published) although the login fails. */
@@ -178,13 +225,14 @@ public class Accounts {
             throw new InvalidCredentials();
         }
         throttle.succeeded(email);
-        UUID customerId = customer.get().id();
-        Project first = firstProject(customerId);
-        return Caller.ofSession(customerId, first.organizationId(), first.id());
+        return firstCaller(customer.get().id());
     }
 
     /** The login is complete (with its second step, if the customer has one). */
     void loggedIn(Caller caller) {
+        if (caller.organizationId() == null) {
+            return; // in no organization: nowhere to audit the login
+        }
         events.publishEvent(new AccountEvent.LoggedIn(
                 caller.customerId(),
                 customers.emailOf(caller.customerId()).orElse(""),
@@ -193,14 +241,20 @@ public class Accounts {
     }
 
     private void loginFailed(Customers.Credentials customer, String reason) {
-        events.publishEvent(new AccountEvent.LoginFailed(
-                customer.id(), customer.email(), firstProject(customer.id()).organizationId(), reason));
+        // a customer in no organization has nowhere to audit the failure
+        projects.ofCustomer(customer.id()).stream()
+                .findFirst()
+                .ifPresent(first -> events.publishEvent(
+                        new AccountEvent.LoginFailed(customer.id(), customer.email(), first.organizationId(), reason)));
     }
 
-    private Project firstProject(UUID customerId) {
-        return projects.ofCustomer(customerId).stream()
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("customer " + customerId + " has no project"));
+    /**
+     * The customer at the first project of the first organization; a customer in no organization (all left or
+     * removed) gets a caller without organization and project, which every call that needs a membership refuses.
+     */
+    @SuppressWarnings("NullAway")
+    private Caller firstCaller(UUID customerId) {
+        return members.current(Caller.ofSession(customerId, null, null));
     }
 
     /** The caller signs out; the session itself is dropped by the web layer. */
@@ -217,6 +271,15 @@ public class Accounts {
                 .stream()
                         .map(p -> new ProjectRef(p.id(), p.organizationId(), p.name()))
                         .toList();
+        // a key reaches its project's organization only, with the role it acts with there
+        List<OrganizationRef> organizations = caller.viaApiKey()
+                ? customers.organization(caller.organizationId()).stream()
+                        .map(o -> new OrganizationRef(
+                                o.id(), o.name(), caller.keyRole().orElseThrow()))
+                        .toList()
+                : members.organizationsOf(caller.customerId()).stream()
+                        .map(o -> new OrganizationRef(o.id(), o.name(), o.role()))
+                        .toList();
         return new SessionView(
                 caller.customerId(),
                 email,
@@ -224,7 +287,8 @@ public class Accounts {
                 customers.totpEnabled(caller.customerId()),
                 caller.organizationId(),
                 caller.projectId(),
-                reach);
+                reach,
+                organizations);
     }
 
     Caller switchProject(Caller caller, ProjectSelection selection) {

@@ -3,6 +3,7 @@ package com.kvportal.apikey;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.security.Caller;
@@ -58,7 +59,7 @@ class ApiKeyController {
             description = "Creates a key in the active project and answers its raw value, once (with"
                     + " `Cache-Control: no-store`); only its SHA-256 digest is kept. At most 1,000 unrevoked keys per"
                     + " project.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedApiKey> create(Caller caller, @Valid @RequestBody NewApiKey request) {
@@ -74,7 +75,7 @@ class ApiKeyController {
             summary = "List the API keys",
             description = "The active project's unrevoked keys, newest first; expired keys stay listed (their"
                     + " `expires_at` tells). Never a raw key or a digest.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping
     ApiKeyList list(Caller caller) {
         return new ApiKeyList(apiKeys.list(caller));
@@ -86,7 +87,7 @@ class ApiKeyController {
             description = "Changes a key's name, permissions or expiry (the same rules as at creation) and answers the"
                     + " key. A narrowing change (fewer permissions, an earlier expiry) holds on every instance once"
                     + " the answer is sent. A revoked key cannot be updated: 404.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     ApiKey update(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
@@ -115,7 +116,7 @@ class ApiKeyController {
             description = "Makes a new key with the old one's name and permissions, and lets the old one expire after"
                     + " a grace period (default one day; 0 revokes it at once). The new key counts toward the"
                     + " 1,000-key limit. The body is optional.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes({
         ApiKeyProblem.API_KEY_NOT_FOUND,
         ApiKeyProblem.API_KEY_REVOKED,
@@ -164,7 +165,7 @@ class ApiKeyController {
             description = "Revokes a key of the active project; from the moment the 204 is sent, every instance"
                     + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
                     + " its permissions.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
     ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {

@@ -8,6 +8,7 @@ import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
+import com.kvportal.security.OrganizationKeys;
 import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
 import java.time.Instant;
@@ -33,7 +34,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor(access = AccessLevel.PACKAGE)
-public class ApiKeys implements ApiKeyAuthenticator {
+public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
 
     static final int MAX_LIVE_KEYS_PER_PROJECT = 1000;
 
@@ -179,6 +180,19 @@ public class ApiKeys implements ApiKeyAuthenticator {
         narrowing.narrowed(keyId);
         ApiKey key = locked.key();
         events.publishEvent(new ApiKeyEvent.Revoked(caller.organizationId(), key.projectId(), keyId, key.name()));
+    }
+
+    /** The organization is deleted: each of its live keys is revoked as {@link #revoke} revokes one. */
+    @Override
+    @Transactional
+    public int revokeAll(UUID organizationId) {
+        List<ApiKey> live = keys.lockLiveInOrganization(organizationId);
+        for (ApiKey key : live) {
+            keys.revoke(key.id());
+            narrowing.narrowed(key.id());
+            events.publishEvent(new ApiKeyEvent.Revoked(organizationId, key.projectId(), key.id(), key.name()));
+        }
+        return live.size();
     }
 
     /** How a reported token turned out: one of our keys (revoked now if it was live) or not. */

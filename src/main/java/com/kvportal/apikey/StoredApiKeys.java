@@ -122,6 +122,15 @@ class StoredApiKeys {
                 .optional();
     }
 
+    /** Every live key of the organization's projects, locked until the end of the transaction. */
+    List<ApiKey> lockLiveInOrganization(UUID organizationId) {
+        return jdbc.sql("select " + LIST_COLUMNS
+                        + " from api_keys where organization_id = ? and revoked_at is null order by id for update")
+                .param(organizationId)
+                .query(StoredApiKeys::listItem)
+                .list();
+    }
+
     /** The key with this digest, locked until the end of the transaction, with its organization. */
     record Found(ApiKey key, UUID organizationId, boolean revoked) {}
 

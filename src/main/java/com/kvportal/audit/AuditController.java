@@ -2,6 +2,7 @@ package com.kvportal.audit;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -27,7 +28,7 @@ class AuditController {
             description = "The current organization's audit log, newest first: sign-ins, keys created, updated,"
                     + " rolled, revoked or leaked, checkouts, subscription and invoice changes, billed overage. Page"
                     + " with `cursor` = the previous page's `next_cursor` (null on the last page).")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/audit-events")
     AuditLog.Page events(
             Caller caller,

@@ -56,13 +56,17 @@ public class AuditLog {
             @Schema(nullable = true, description = "The cursor of the next page; null on the last page.") @Nullable
                     String nextCursor) {}
 
+    /** Records a line in the organization's log; a customer's own event while in no organization is recorded nowhere. */
     void record(
-            UUID organizationId,
+            @Nullable UUID organizationId,
             String action,
             Party actor,
             @Nullable Party target,
             @Nullable UUID projectId,
             Map<String, Object> details) {
+        if (organizationId == null) {
+            return;
+        }
         Optional<HttpServletRequest> request = currentRequest();
         events.insert(
                 organizationId,

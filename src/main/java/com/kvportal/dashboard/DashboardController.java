@@ -33,11 +33,13 @@ class DashboardController {
     private final String billing = page("billing.html", "/dashboard/billing");
     private final String activity = page("activity.html", "/dashboard/activity");
     private final String account = page("account.html", "/dashboard/account");
+    private final String members = page("members.html", "/dashboard/members");
     // the pages that mailed links open (section 12 of the contract), and the request for a reset link
     private final String forgotPassword = page("forgot-password.html", "/forgot-password");
     private final String resetPassword = page("reset-password.html", "/reset-password");
     private final String verifyEmail = page("verify-email.html", "/verify-email");
     private final String confirmEmailChange = page("confirm-email-change.html", "/confirm-email-change");
+    private final String acceptInvitation = page("accept-invitation.html", "/accept-invitation");
 
     @GetMapping("/")
     ResponseEntity<Void> home() {
@@ -74,6 +76,16 @@ class DashboardController {
     @GetMapping("/dashboard/account")
     ResponseEntity<String> account() {
         return html(account);
+    }
+
+    @GetMapping("/dashboard/members")
+    ResponseEntity<String> members() {
+        return html(members);
+    }
+
+    @GetMapping({"/accept-invitation", "/dashboard/accept-invitation"})
+    ResponseEntity<String> acceptInvitation() {
+        return html(acceptInvitation);
     }
 
     @GetMapping({"/forgot-password", "/dashboard/forgot-password"})

@@ -1,6 +1,8 @@
 package com.kvportal.security;
 
+import com.kvportal.common.openapi.Role;
 import java.io.Serializable;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +30,17 @@ public record Caller(
 
     public boolean viaApiKey() {
         return apiKeyId != null;
+    }
+
+    /**
+     * The role an API key acts with in its project's organization: a key with {@code admin} as an admin, any other
+     * key as a developer (portal calls refuse it anyway, except revoking itself); empty for a session.
+     */
+    public Optional<Role> keyRole() {
+        if (!viaApiKey()) {
+            return Optional.empty();
+        }
+        return Optional.of(can("admin") ? Role.ADMIN : Role.DEVELOPER);
     }
 
     public boolean can(String permission) {

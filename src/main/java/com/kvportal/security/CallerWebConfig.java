@@ -1,17 +1,23 @@
 package com.kvportal.security;
 
 import java.util.List;
+import lombok.RequiredArgsConstructor;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Lets controllers take the request's {@link Caller} as a method parameter; the OpenAPI document leaves it out, as it
- * is no parameter of the API.
+ * Lets controllers take the request's {@link Caller} as a method parameter (the OpenAPI document leaves it out, as it
+ * is no parameter of the API), and enforces every portal operation's declared permission ({@link
+ * PermissionInterceptor}).
  */
 @Configuration(proxyBeanMethods = false)
+@RequiredArgsConstructor
 class CallerWebConfig implements WebMvcConfigurer {
+
+    private final Memberships memberships;
 
     static {
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
@@ -20,5 +26,10 @@ class CallerWebConfig implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new CallerArgumentResolver());
+    }
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(new PermissionInterceptor(memberships));
     }
 }

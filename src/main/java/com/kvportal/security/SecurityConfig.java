@@ -75,7 +75,11 @@ class SecurityConfig {
         "/api/v1/usage",
         "/api/v1/usage/periods",
         "/api/v1/usage/limits",
-        "/api/v1/audit-events/**"
+        "/api/v1/audit-events/**",
+        "/api/v1/members/**",
+        "/api/v1/invitations/**",
+        "/api/v1/organizations",
+        "/api/v1/organization/**"
     };
 
     /**

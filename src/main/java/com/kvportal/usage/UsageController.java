@@ -2,6 +2,7 @@ package com.kvportal.usage;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
 import io.swagger.v3.oas.annotations.Operation;
@@ -95,7 +96,7 @@ class UsageController {
                     + " calendar month): allowance, current and average storage, the projected overage if the"
                     + " current storage holds, per project, and per UTC day so far; whether writes are allowed and"
                     + " why not (verify's answer), and the usage limits in force in bytes and cents.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage")
     UsageReading.Usage usage(Caller caller) {
         UUID organizationId = caller.organizationId();
@@ -106,7 +107,7 @@ class UsageController {
             operationId = "listBilledPeriods",
             summary = "List the billed periods",
             description = "The periods whose storage overage was billed, newest first, with the provider's invoice.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage/periods")
     PeriodList periods(Caller caller) {
         return new PeriodList(reading.periods(caller.organizationId()));
@@ -117,7 +118,7 @@ class UsageController {
             summary = "Read the usage limits",
             description = "The current organization's alert thresholds, storage cap and overage cap; the defaults"
                     + " (thresholds 75, 90, 100; no caps) until they are set.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage/limits")
     UsageLimits limits(Caller caller) {
         return limits.of(caller.organizationId());
@@ -141,7 +142,7 @@ class UsageController {
                                     @Content(
                                             mediaType = MediaType.APPLICATION_JSON_VALUE,
                                             schema = @Schema(implementation = UsageLimits.class))))
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @UsageProblem.Codes(UsageProblem.NOT_ON_THIS_PLAN)
     @PutMapping(path = "/api/v1/usage/limits", consumes = MediaType.APPLICATION_JSON_VALUE)
     UsageLimits replaceLimits(

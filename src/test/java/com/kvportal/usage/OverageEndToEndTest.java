@@ -325,6 +325,50 @@ class OverageEndToEndTest extends IntegrationTest {
                 .isZero();
     }
 
+    /**
+     * CONTRACT 13: deleting the organization cancels its subscription at once at the provider, and its last period's
+     * overage is billed on a final invoice as when a subscription ends, before the 202; invoices stay.
+     */
+    @Test
+    void shouldEndTheSubscriptionAtOnceAndBillTheLastOverageWhenTheOrganizationIsDeleted() throws Exception {
+        ProOrganization pro = proOrganization();
+        UUID organization = pro.account().organizationId();
+        report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
+        String name = pro.owner()
+                .get("/api/v1/session")
+                .json()
+                .get("organizations")
+                .get(0)
+                .get("name")
+                .asString();
+
+        Api.Response deleted = pro.owner()
+                .send(
+                        "DELETE",
+                        "/api/v1/organization",
+                        Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
+                        "application/json");
+
+        assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
+        assertThat(stripe().v1()
+                        .subscriptions()
+                        .retrieve(pro.providerSubscription())
+                        .getStatus())
+                .isEqualTo("canceled");
+        assertThat(count(
+                        "select count(*) from subscriptions where organization_id = ? and status = 'canceled'",
+                        organization))
+                .isEqualTo(1);
+        assertThat(count(
+                        "select count(*) from usage_billed_periods where organization_id = ? and overage_units = 3",
+                        organization))
+                .isEqualTo(1);
+        assertThat(overageItems(pro.customer())).singleElement().satisfies(item -> assertThat(item.getQuantity())
+                .isEqualTo(3L));
+        assertThat(count("select count(*) from invoices where organization_id = ?", organization))
+                .isPositive();
+    }
+
     @Test
     void shouldBillAnImmediateCancellationUpToTheMomentItEndedAtTheProvider() throws Exception {
         ProOrganization pro = proOrganization();

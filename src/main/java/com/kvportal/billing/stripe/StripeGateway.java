@@ -226,6 +226,21 @@ public class StripeGateway {
         return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
     }
 
+    /** Ends the subscription now (its organization is deleted); answers it as the provider states it afterwards. */
+    public ProviderSubscription cancelNow(ProviderSubscriptionId id) {
+        Subscription subscription;
+        try {
+            subscription = stripe().subscriptions().cancel(id.value());
+        } catch (InvalidRequestException e) {
+            // canceled meanwhile: read it again
+            subscription = call(
+                    "retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("cancel a subscription", e);
+        }
+        return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
     /** Sets the subscription to end at the close of its current period; answers the updated subscription. */
     public ProviderSubscription cancelAtPeriodEnd(ProviderSubscriptionId id) {
         SubscriptionUpdateParams params =

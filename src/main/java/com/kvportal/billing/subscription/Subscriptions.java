@@ -1,5 +1,6 @@
 package com.kvportal.billing.subscription;
 
+import com.kvportal.account.AccountEvent;
 import com.kvportal.billing.invoice.Invoice;
 import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.ProviderSubscription;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import lombok.RequiredArgsConstructor;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -47,6 +49,20 @@ public class Subscriptions {
     public String portal(Caller caller) {
         BillingAccount account = billingAccounts.find(caller.organizationId()).orElseThrow(NoBillingAccount::new);
         return gateway.createPortalSession(account.providerCustomerId(), baseUrl.resolve(DASHBOARD_PATH));
+    }
+
+    /**
+     * The organization is deleted: its live subscription ends now at the provider, in the deletion's transaction (a
+     * provider that cannot be reached fails the deletion), and the ledger records the end, which bills the last
+     * period's overage on a final invoice as any end does ({@link SubscriptionEnded}).
+     */
+    @EventListener
+    void organizationDeleted(AccountEvent.OrganizationDeleted deleted) {
+        subscriptions.live(deleted.organizationId()).ifPresent(live -> {
+            Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+            ProviderSubscription ended = gateway.cancelNow(new ProviderSubscriptionId(live.providerSubscriptionId()));
+            ledger.apply(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, ended, asOf);
+        });
     }
 
     /** Sets the live subscription to end with its current period; a second call changes nothing. */

@@ -11,6 +11,7 @@ import com.kvportal.billing.subscription.Subscription;
 import com.kvportal.billing.subscription.Subscriptions;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -74,7 +75,7 @@ class BillingController {
             summary = "Read the subscription",
             description = "The current organization's live subscription (any status but `canceled` and"
                     + " `incomplete_expired`); without one the organization is on the free plan.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @BillingProblem.Codes(BillingProblem.SUBSCRIPTION_NOT_FOUND)
     @GetMapping("/subscription")
     SubscriptionResponse subscription(Caller caller) {
@@ -86,7 +87,7 @@ class BillingController {
             summary = "List the invoices",
             description = "The current organization's invoices as the provider's webhook events reported them,"
                     + " newest first.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/invoices")
     InvoiceList invoices(Caller caller) {
         return new InvoiceList(subscriptions.invoices(caller));
@@ -98,7 +99,7 @@ class BillingController {
             description = "Creates a hosted checkout session at the payment provider to buy a tier; send the"
                     + " customer's browser to `url`. The organization gets one provider customer, created at its"
                     + " first checkout and reused after.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes({
         BillingProblem.UNKNOWN_TIER,
         BillingProblem.TIER_NOT_PURCHASABLE,
@@ -156,7 +157,7 @@ class BillingController {
             summary = "Open the customer portal",
             description = "Creates a session of the provider's customer portal (payment details, invoices,"
                     + " cancellation); send the customer's browser to `url`.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes({BillingProblem.NO_BILLING_ACCOUNT, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
@@ -168,7 +169,7 @@ class BillingController {
             summary = "Cancel at period end",
             description = "Schedules the subscription to end at the end of its current period (`cancel_at`). Already"
                     + " scheduled: 200, unchanged.")
-    @ApiContract(credentials = Credential.PORTAL)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes({BillingProblem.SUBSCRIPTION_NOT_FOUND, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {

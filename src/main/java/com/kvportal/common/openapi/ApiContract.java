@@ -25,4 +25,10 @@ public @interface ApiContract {
 
     /** The credentials the operation accepts, any one of them; empty: a public call that needs none. */
     Credential[] credentials();
+
+    /**
+     * With {@link Credential#PORTAL} (exactly one, required there): what the caller's role in the current organization
+     * must allow, read from the membership on every request. Implies 403 {@code insufficient_role}.
+     */
+    Permission[] permission() default {};
 }

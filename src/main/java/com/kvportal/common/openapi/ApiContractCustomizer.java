@@ -66,9 +66,34 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                     + " description) and @ApiContract (see com.kvportal.common.openapi)");
         }
         boolean changesState = changesState(handler);
+        describeRoles(operation, contract, where);
         operation.setSecurity(security(contract.credentials(), changesState));
         operation.setResponses(responses(operation, components, handler, contract, changesState, where));
         return operation;
+    }
+
+    /**
+     * States who may call a portal operation: the roles of its {@link Permission}, in the description and as {@code
+     * x-roles}. A portal operation must declare exactly one permission; any other operation none.
+     */
+    private static void describeRoles(Operation operation, ApiContract contract, String where) {
+        boolean portal = Arrays.asList(contract.credentials()).contains(Credential.PORTAL);
+        if (portal != (contract.permission().length == 1) || contract.permission().length > 1) {
+            throw new IllegalStateException(where + ": a Credential.PORTAL operation declares exactly one permission"
+                    + " (@ApiContract(permission = Permission.…)), any other operation none");
+        }
+        if (!portal) {
+            return;
+        }
+        Permission permission = contract.permission()[0];
+        String roles = permission.needsMembership()
+                ? "Roles: " + permission.roles().stream().map(Role::wire).collect(Collectors.joining(", ")) + "."
+                : "Roles: any signed-in customer (no membership in the current organization needed).";
+        operation.setDescription(operation.getDescription() + "\n\n" + roles);
+        if (permission.needsMembership()) {
+            operation.addExtension(
+                    "x-roles", permission.roles().stream().map(Role::wire).toList());
+        }
     }
 
     private static List<SecurityRequirement> security(Credential[] credentials, boolean changesState) {
@@ -179,6 +204,9 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
             problems.addAll(credential.impliedProblems());
             if (credential == Credential.PORTAL && changesState) {
                 problems.add(CommonProblem.CSRF_FAILED);
+            }
+            if (credential == Credential.PORTAL && contract.permission()[0].needsMembership()) {
+                problems.add(CommonProblem.INSUFFICIENT_ROLE);
             }
         }
         problems.add(CommonProblem.MALFORMED_PARAMETERS);

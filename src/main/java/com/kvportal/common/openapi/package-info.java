@@ -5,14 +5,18 @@
  * @Tag(name = "API keys", description = "...")                   // once per controller: its feature
  * class ApiKeyController {
  *     @Operation(operationId = "createApiKey", summary = "Create an API key", description = "...")
- *     @ApiContract(success = 201, credentials = Credential.PORTAL)
+ *     @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
  *     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)          // the feature's problem codes it answers
  *     ResponseEntity<CreatedKey> create(Caller caller, @RequestBody NewApiKey body) { ... }
  * }
  * }</pre>
  *
  * <p>{@link com.kvportal.common.openapi.ApiContract} names the success status (its body is the method's return type,
- * as {@code application/json}) and the credentials the operation accepts ({@code {}}: none, a public call). The problem
+ * as {@code application/json}) and the credentials the operation accepts ({@code {}}: none, a public call); a
+ * {@link com.kvportal.common.openapi.Credential#PORTAL} operation also names the one {@link
+ * com.kvportal.common.openapi.Permission} (a row of the roles table) that the caller's role must hold, which the
+ * security layer enforces on every request and the document states as the operation's roles (implying {@code
+ * insufficient_role}). The problem
  * codes it can answer are constants of its feature's enum of {@link com.kvportal.common.web.ProblemCode}s (code,
  * status, meaning, an example detail), named with the enum's nested {@code Codes} annotation (one per enum: the
  * shared ones with {@code @CommonProblem.Codes}); {@link com.kvportal.common.openapi.ProblemCatalogue} is every

@@ -35,6 +35,12 @@ public enum CommonProblem implements ProblemCode {
             "insufficient_permissions",
             "The API key lacks the admin permission that portal calls need.",
             "This API key lacks the admin permission that portal calls need.")),
+    INSUFFICIENT_ROLE(define(
+            HttpStatus.FORBIDDEN,
+            "insufficient_role",
+            "The caller's role in the current organization may not make this call (or the caller is no longer a"
+                    + " member).",
+            "Your role in this organization may not do this.")),
     MALFORMED_JSON(define(
             HttpStatus.BAD_REQUEST,
             "malformed_json",

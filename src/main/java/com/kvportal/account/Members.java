@@ -1,0 +1,199 @@
+package com.kvportal.account;
+
+import com.kvportal.common.openapi.Role;
+import com.kvportal.security.Caller;
+import com.kvportal.security.Memberships;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of memberships: who belongs to which organization, with which role. */
+@Repository
+@RequiredArgsConstructor
+class Members implements Memberships {
+
+    /** A member as the members list shows it. */
+    record Member(UUID customerId, String email, Role role, Instant joinedAt) {}
+
+    /** An organization the customer belongs to, with the customer's role there. */
+    record Belonging(UUID id, String name, Role role) {}
+
+    /** A live organization, locked until the end of the transaction. */
+    record LockedOrganization(UUID id, String name) {}
+
+    private final JdbcClient jdbc;
+    private final Projects projects;
+
+    @Override
+    @SuppressWarnings("NullAway")
+    public Caller current(Caller caller) {
+        if (caller.viaApiKey()
+                || (caller.organizationId() != null
+                        && roleOf(caller.customerId(), caller.organizationId()).isPresent())) {
+            return caller;
+        }
+        return projects.ofCustomer(caller.customerId()).stream()
+                .findFirst()
+                .map(first -> Caller.ofSession(caller.customerId(), first.organizationId(), first.id()))
+                .orElseGet(() -> Caller.ofSession(caller.customerId(), null, null));
+    }
+
+    /** One indexed read, made on every portal request that needs a membership. */
+    @Override
+    public Optional<Role> roleOf(UUID customerId, UUID organizationId) {
+        return jdbc.sql("select role from memberships where customer_id = ? and organization_id = ?")
+                .params(customerId, organizationId)
+                .query((rs, n) -> role(rs))
+                .optional();
+    }
+
+    /**
+     * Locks the organization's row: every change of its memberships and invitations takes this lock first, so that
+     * the rules that count (the last owner, the member limit) hold under concurrent requests. Empty once deleted.
+     */
+    Optional<LockedOrganization> lockOrganization(UUID organizationId) {
+        return jdbc.sql("select id, name from organizations where id = ? and deleted_at is null for update")
+                .param(organizationId)
+                .query(LockedOrganization.class)
+                .optional();
+    }
+
+    List<Member> list(UUID organizationId) {
+        return jdbc.sql(
+                        """
+                        select m.customer_id, c.email, m.role, m.created_at
+                        from memberships m join customers c on c.id = m.customer_id
+                        where m.organization_id = ?
+                        order by m.created_at, m.customer_id""")
+                .param(organizationId)
+                .query(Members::member)
+                .list();
+    }
+
+    Optional<Member> find(UUID organizationId, UUID customerId) {
+        return jdbc.sql(
+                        """
+                        select m.customer_id, c.email, m.role, m.created_at
+                        from memberships m join customers c on c.id = m.customer_id
+                        where m.organization_id = ? and m.customer_id = ?""")
+                .params(organizationId, customerId)
+                .query(Members::member)
+                .optional();
+    }
+
+    boolean isMemberByEmail(UUID organizationId, String email) {
+        return jdbc.sql(
+                        """
+                        select exists (select 1 from memberships m join customers c on c.id = m.customer_id
+                                       where m.organization_id = ? and lower(c.email) = lower(?))""")
+                .params(organizationId, email)
+                .query(Boolean.class)
+                .single();
+    }
+
+    /** The organizations of the customer, in the order joined. */
+    List<Belonging> organizationsOf(UUID customerId) {
+        return jdbc.sql(
+                        """
+                        select o.id, o.name, m.role
+                        from memberships m join organizations o on o.id = m.organization_id
+                        where m.customer_id = ?
+                        order by m.created_at, o.id""")
+                .param(customerId)
+                .query((rs, n) -> new Belonging(rs.getObject("id", UUID.class), rs.getString("name"), role(rs)))
+                .list();
+    }
+
+    int count(UUID organizationId) {
+        return jdbc.sql("select count(*) from memberships where organization_id = ?")
+                .param(organizationId)
+                .query(Integer.class)
+                .single();
+    }
+
+    int countOwners(UUID organizationId) {
+        return jdbc.sql("select count(*) from memberships where organization_id = ? and role = 'owner'")
+                .param(organizationId)
+                .query(Integer.class)
+                .single();
+    }
+
+    /** Adds the member; false when the customer is a member already (the role stays as it is). */
+    boolean insert(UUID organizationId, UUID customerId, Role role) {
+        return jdbc.sql(
+                                """
+                        insert into memberships (organization_id, customer_id, role) values (?, ?, ?)
+                        on conflict do nothing""")
+                        .params(organizationId, customerId, role.wire())
+                        .update()
+                > 0;
+    }
+
+    void setRole(UUID organizationId, UUID customerId, Role role) {
+        jdbc.sql("update memberships set role = ? where organization_id = ? and customer_id = ?")
+                .params(role.wire(), organizationId, customerId)
+                .update();
+    }
+
+    void delete(UUID organizationId, UUID customerId) {
+        jdbc.sql("delete from memberships where organization_id = ? and customer_id = ?")
+                .params(organizationId, customerId)
+                .update();
+    }
+
+    void deleteAll(UUID organizationId) {
+        jdbc.sql("delete from memberships where organization_id = ?")
+                .param(organizationId)
+                .update();
+    }
+
+    /** The customer who stands for the organization at the payment provider (its owner's email). */
+    void setBillingOwner(UUID organizationId, UUID customerId) {
+        jdbc.sql("update organizations set owner_id = ? where id = ?")
+                .params(customerId, organizationId)
+                .update();
+    }
+
+    /**
+     * After an owner was demoted or left: the customer standing for the organization at the payment provider is an
+     * owner again (the longest-standing one), never a former one.
+     */
+    void keepBillingOwnerAnOwner(UUID organizationId) {
+        jdbc.sql(
+                        """
+                        update organizations o set owner_id = (
+                            select m.customer_id from memberships m
+                            where m.organization_id = o.id and m.role = 'owner'
+                            order by m.created_at, m.customer_id limit 1)
+                        where o.id = ? and not exists (
+                            select 1 from memberships m
+                            where m.organization_id = o.id and m.customer_id = o.owner_id and m.role = 'owner')""")
+                .param(organizationId)
+                .update();
+    }
+
+    void markDeleted(UUID organizationId) {
+        jdbc.sql("update organizations set deleted_at = now() where id = ?")
+                .param(organizationId)
+                .update();
+    }
+
+    private static Member member(ResultSet rs, int row) throws SQLException {
+        return new Member(
+                rs.getObject("customer_id", UUID.class),
+                rs.getString("email"),
+                role(rs),
+                rs.getTimestamp("created_at").toInstant());
+    }
+
+    private static Role role(ResultSet rs) throws SQLException {
+        String wire = rs.getString("role");
+        return Role.ofWire(wire).orElseThrow(() -> new IllegalStateException("unknown role " + wire));
+    }
+}

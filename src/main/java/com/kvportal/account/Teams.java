@@ -1,0 +1,394 @@
+package com.kvportal.account;
+
+import com.kvportal.account.AccountProblems.AlreadyMember;
+import com.kvportal.account.AccountProblems.InvitationEmailMismatch;
+import com.kvportal.account.AccountProblems.InvitationNotFound;
+import com.kvportal.account.AccountProblems.LastOwner;
+import com.kvportal.account.AccountProblems.MemberLimitReached;
+import com.kvportal.account.AccountProblems.MemberNotFound;
+import com.kvportal.account.AccountProblems.SessionRequired;
+import com.kvportal.account.AccountSecurity.ReauthenticationFailed;
+import com.kvportal.account.AccountSecurity.TokenInvalid;
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.openapi.Permission;
+import com.kvportal.common.openapi.Role;
+import com.kvportal.common.validation.DisplayName;
+import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.common.web.ProblemException;
+import com.kvportal.common.web.Problems;
+import com.kvportal.mail.Mail;
+import com.kvportal.mail.Mailer;
+import com.kvportal.security.Caller;
+import com.kvportal.security.InsufficientRole;
+import com.kvportal.security.OrganizationKeys;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Organizations, their members and invitations (contract section 13). Who may call what is declared on each
+ * endpoint ({@link Permission}) and enforced before the call; what depends on the member acted upon (an owner's
+ * membership only by an owner, the last owner stays) is decided here, under the organization's row lock, with the
+ * actor's role read again under that lock, so that concurrent changes are decided one after the other.
+ */
+@Service
+@RequiredArgsConstructor
+class Teams {
+
+    static final int MAX_MEMBERS = 100;
+    static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
+    static final String ROLES = "owner|admin|developer|billing|viewer";
+    static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
+
+    private final Members members;
+    private final Invitations invitations;
+    private final Customers customers;
+    private final Projects projects;
+    private final AccountSecurity security;
+    private final OrganizationKeys organizationKeys;
+    private final Mailer mailer;
+    private final AppBaseUrl baseUrl;
+    private final ApplicationEventPublisher events;
+
+    record NewOrganization(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "1-100 characters once trimmed, no control characters.",
+                            minLength = 1,
+                            maxLength = 100,
+                            example = "Acme")
+                    @DisplayName(max = Accounts.MAX_NAME_LENGTH)
+                    @Nullable
+                    String name) {}
+
+    record CreatedOrganization(UUID id, String name, Role role, UUID projectId) {}
+
+    record MemberView(UUID customerId, String email, Role role, Instant joinedAt) {
+        static MemberView of(Members.Member m) {
+            return new MemberView(m.customerId(), m.email(), m.role(), m.joinedAt());
+        }
+    }
+
+    record InvitationView(
+            UUID id,
+            String email,
+            Role role,
+            @Schema(description = "The customer id of who invited.") UUID invitedBy,
+            Instant createdAt,
+            Instant expiresAt) {
+        static InvitationView of(Invitations.Invitation i) {
+            return new InvitationView(i.id(), i.email(), i.role(), i.invitedBy(), i.createdAt(), i.expiresAt());
+        }
+    }
+
+    record MemberList(List<MemberView> members, List<InvitationView> invitations) {}
+
+    record NewInvitation(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "The address to invite.",
+                            maxLength = 254,
+                            example = "bob@example.com")
+                    @EmailAddress
+                    @Nullable
+                    String email,
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            description = "The role offered; not owner.",
+                            allowableValues = {"admin", "developer", "billing", "viewer"})
+                    @NotNull(message = "is required")
+                    @Pattern(regexp = INVITABLE_ROLES, message = "must be one of admin, developer, billing, viewer")
+                    @Nullable
+                    String role) {}
+
+    record RoleChange(
+            @Schema(
+                            requiredMode = Schema.RequiredMode.REQUIRED,
+                            allowableValues = {"owner", "admin", "developer", "billing", "viewer"})
+                    @NotNull(message = "is required")
+                    @Pattern(regexp = ROLES, message = "must be one of owner, admin, developer, billing, viewer")
+                    @Nullable
+                    String role) {}
+
+    record Acceptance(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The token of the invitation's link.")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    String token) {}
+
+    record Joined(UUID organizationId, Role role) {}
+
+    record Transfer(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The member who becomes owner.")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    UUID customerId,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
+                    String currentPassword) {}
+
+    record Deletion(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The organization's name, repeated.")
+                    @NotNull(message = "is required")
+                    @Nullable
+                    String name,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
+                    String currentPassword) {}
+
+    record Deleted(UUID id, String name) {}
+
+    /** A new organization owned by the signed-in customer, with a Default project; the session stays where it is. */
+    @Transactional
+    CreatedOrganization createOrganization(Caller caller, NewOrganization request) {
+        if (caller.viaApiKey()) {
+            throw new SessionRequired("An API key is bound to its project; creating an organization takes a session.");
+        }
+        String name = Objects.requireNonNull(request.name()).strip();
+        UUID organizationId = UUID.randomUUID();
+        customers.insertOrganization(organizationId, name, caller.customerId());
+        Project project = projects.insert(UUID.randomUUID(), organizationId, "Default project");
+        events.publishEvent(
+                new AccountEvent.OrganizationCreated(caller.customerId(), organizationId, name, project.id()));
+        return new CreatedOrganization(organizationId, name, Role.OWNER, project.id());
+    }
+
+    MemberList members(Caller caller) {
+        return new MemberList(
+                members.list(caller.organizationId()).stream()
+                        .map(MemberView::of)
+                        .toList(),
+                invitations.pending(caller.organizationId()).stream()
+                        .map(InvitationView::of)
+                        .toList());
+    }
+
+    @Transactional
+    InvitationView invite(Caller caller, NewInvitation request) {
+        String email = Objects.requireNonNull(request.email()).strip();
+        Role role = Role.ofWire(Objects.requireNonNull(request.role())).orElseThrow();
+        Members.LockedOrganization organization = lock(caller);
+        actorRole(caller, Permission.MANAGE_MEMBERS);
+        if (members.isMemberByEmail(organization.id(), email)) {
+            throw new AlreadyMember();
+        }
+        if (members.count(organization.id()) + invitations.countPending(organization.id(), email) >= MAX_MEMBERS) {
+            throw new MemberLimitReached(MAX_MEMBERS);
+        }
+        Invitations.Issued issued =
+                invitations.issue(organization.id(), email, role, caller.customerId(), INVITATION_LIFETIME);
+        mailer.send(new Mail(
+                email,
+                "You are invited to " + organization.name() + " on kv-portal",
+                "invitation",
+                Map.of(
+                        "email", email,
+                        "organization", organization.name(),
+                        "role", role.wire(),
+                        "inviter", customers.emailOf(caller.customerId()).orElse("A member"),
+                        "link", link("/accept-invitation", issued.token()))));
+        events.publishEvent(new AccountEvent.MemberInvited(
+                organization.id(), issued.invitation().id(), email, role.wire()));
+        return InvitationView.of(issued.invitation());
+    }
+
+    @Transactional
+    void revokeInvitation(Caller caller, UUID invitationId) {
+        Members.LockedOrganization organization = lock(caller);
+        actorRole(caller, Permission.MANAGE_MEMBERS);
+        Invitations.Invitation revoked =
+                invitations.delete(organization.id(), invitationId).orElseThrow(InvitationNotFound::new);
+        events.publishEvent(new AccountEvent.InvitationRevoked(organization.id(), revoked.id(), revoked.email()));
+    }
+
+    /** The signed-in customer, whose verified address the invitation went to, joins its organization. */
+    @Transactional
+    Joined accept(Caller caller, Acceptance acceptance) {
+        if (caller.viaApiKey()) {
+            throw new SessionRequired("Accepting an invitation takes a signed-in session.");
+        }
+        Invitations.Pending pending = invitations.find(acceptance.token()).orElseThrow(TokenInvalid::new);
+        String email = customers.emailOf(caller.customerId()).orElseThrow();
+        if (!email.equalsIgnoreCase(pending.email()) || !customers.emailVerified(caller.customerId())) {
+            throw new InvitationEmailMismatch();
+        }
+        members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
+        if (!invitations.redeem(pending.id())) {
+            throw new TokenInvalid();
+        }
+        return join(pending, caller.customerId(), email);
+    }
+
+    /**
+     * A signup that carries an invitation's token: the address must be the invited one (403 {@code
+     * invitation_email_mismatch}); a bad, used or expired token answers 400 {@code token_invalid}. Checked before the
+     * customer exists, used up once it does (in the signup's transaction).
+     */
+    Invitations.Pending invitationForSignup(String token, String email) {
+        Invitations.Pending pending = invitations.find(token).orElseThrow(TokenInvalid::new);
+        if (!email.equalsIgnoreCase(pending.email())) {
+            throw new InvitationEmailMismatch();
+        }
+        return pending;
+    }
+
+    /** Joins the new customer (in the signup's transaction) to the invitation's organization. */
+    void joinAtSignup(Invitations.Pending pending, UUID customerId, String email) {
+        members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
+        if (!invitations.redeem(pending.id())) {
+            throw new TokenInvalid();
+        }
+        join(pending, customerId, email);
+    }
+
+    private Joined join(Invitations.Pending pending, UUID customerId, String email) {
+        if (members.insert(pending.organizationId(), customerId, pending.role())) {
+            events.publishEvent(new AccountEvent.MemberJoined(
+                    pending.organizationId(), customerId, email, pending.role().wire()));
+            return new Joined(pending.organizationId(), pending.role());
+        }
+        Role current = members.roleOf(customerId, pending.organizationId()).orElseThrow();
+        return new Joined(pending.organizationId(), current);
+    }
+
+    @Transactional
+    MemberView changeRole(Caller caller, UUID customerId, RoleChange change) {
+        Role role = Role.ofWire(Objects.requireNonNull(change.role())).orElseThrow();
+        Members.LockedOrganization organization = lock(caller);
+        Role actor = actorRole(caller, Permission.MANAGE_MEMBERS);
+        Members.Member target = members.find(organization.id(), customerId).orElseThrow(MemberNotFound::new);
+        if ((target.role() == Role.OWNER || role == Role.OWNER) && actor != Role.OWNER) {
+            throw new InsufficientRole("Only an owner may change an owner's role or make a member owner.");
+        }
+        if (target.role() == role) {
+            return MemberView.of(target);
+        }
+        if (target.role() == Role.OWNER && members.countOwners(organization.id()) == 1) {
+            throw new LastOwner();
+        }
+        members.setRole(organization.id(), customerId, role);
+        members.keepBillingOwnerAnOwner(organization.id());
+        events.publishEvent(new AccountEvent.RoleChanged(
+                organization.id(), customerId, target.email(), target.role().wire(), role.wire()));
+        return new MemberView(customerId, target.email(), role, target.joinedAt());
+    }
+
+    /** Removes a member, or (the caller's own id, with a session) leaves. */
+    @Transactional
+    void remove(Caller caller, UUID customerId) {
+        Members.LockedOrganization organization = lock(caller);
+        boolean leaving = !caller.viaApiKey() && caller.customerId().equals(customerId);
+        Role actor = actorRole(caller, leaving ? Permission.READ : Permission.MANAGE_MEMBERS);
+        Members.Member target = members.find(organization.id(), customerId).orElseThrow(MemberNotFound::new);
+        if (!leaving && target.role() == Role.OWNER && actor != Role.OWNER) {
+            throw new InsufficientRole("Only an owner may remove an owner.");
+        }
+        if (target.role() == Role.OWNER && members.countOwners(organization.id()) == 1) {
+            throw new LastOwner();
+        }
+        members.delete(organization.id(), customerId);
+        members.keepBillingOwnerAnOwner(organization.id());
+        if (leaving) {
+            events.publishEvent(new AccountEvent.MemberLeft(
+                    organization.id(), customerId, target.email(), target.role().wire()));
+            return;
+        }
+        mailer.send(new Mail(
+                target.email(),
+                "You were removed from " + organization.name() + " on kv-portal",
+                "member-removed",
+                Map.of("email", target.email(), "organization", organization.name())));
+        events.publishEvent(new AccountEvent.MemberRemoved(
+                organization.id(), customerId, target.email(), target.role().wire()));
+    }
+
+    /** The owner makes another member owner and becomes admin. */
+    @Transactional(noRollbackFor = ReauthenticationFailed.class)
+    void transfer(Caller caller, Transfer request) {
+        if (caller.viaApiKey()) {
+            throw new SessionRequired("Transferring the ownership takes a signed-in session and its password.");
+        }
+        UUID to = Objects.requireNonNull(request.customerId());
+        Members.LockedOrganization organization = lock(caller);
+        actorRole(caller, Permission.MANAGE_ORGANIZATION);
+        Members.Member target = members.find(organization.id(), to).orElseThrow(MemberNotFound::new);
+        Customers.Credentials owner = security.reauthenticate(caller, request.currentPassword());
+        if (to.equals(caller.customerId())) {
+            return; // the owner stays owner: nothing changes
+        }
+        members.setRole(organization.id(), to, Role.OWNER);
+        members.setRole(organization.id(), caller.customerId(), Role.ADMIN);
+        members.setBillingOwner(organization.id(), to);
+        mailer.send(new Mail(
+                target.email(),
+                "You are now the owner of " + organization.name() + " on kv-portal",
+                "ownership-transferred",
+                Map.of(
+                        "email", target.email(),
+                        "organization", organization.name(),
+                        "previous", owner.email(),
+                        "link", baseUrl.resolve("/dashboard/members"))));
+        events.publishEvent(
+                new AccountEvent.OwnershipTransferred(organization.id(), caller.customerId(), to, target.email()));
+    }
+
+    /**
+     * Deletes the current organization: the listeners of {@link AccountEvent.OrganizationDeleted} end its keys and its
+     * subscription in this transaction; members and invitations go; the row stays (invoices and audit lines refer
+     * to it), marked deleted.
+     */
+    @Transactional(noRollbackFor = ReauthenticationFailed.class)
+    Deleted delete(Caller caller, Deletion request) {
+        if (caller.viaApiKey()) {
+            throw new SessionRequired("Deleting an organization takes a signed-in session and its password.");
+        }
+        Members.LockedOrganization organization = lock(caller);
+        actorRole(caller, Permission.MANAGE_ORGANIZATION);
+        if (!organization.name().equals(Objects.requireNonNull(request.name()).strip())) {
+            throw new ProblemException(Problems.validation(
+                    "Repeat the organization's name to delete it.",
+                    List.of(Map.of("field", "name", "message", "must repeat the organization's name"))));
+        }
+        security.reauthenticate(caller, request.currentPassword());
+        events.publishEvent(new AccountEvent.OrganizationDeleted(organization.id(), organization.name()));
+        organizationKeys.revokeAll(organization.id());
+        invitations.deleteAll(organization.id());
+        members.deleteAll(organization.id());
+        members.markDeleted(organization.id());
+        return new Deleted(organization.id(), organization.name());
+    }
+
+    private Members.LockedOrganization lock(Caller caller) {
+        return members.lockOrganization(caller.organizationId()).orElseThrow(InsufficientRole::new);
+    }
+
+    /**
+     * The caller's role, read again under the organization's lock (a request that passed the endpoint's check may
+     * have waited for the lock while its caller was demoted or removed).
+     */
+    private Role actorRole(Caller caller, Permission permission) {
+        Role role = (caller.viaApiKey()
+                        ? caller.keyRole()
+                        : members.roleOf(caller.customerId(), caller.organizationId()))
+                .orElseThrow(() -> new InsufficientRole("You are no longer a member of this organization."));
+        if (!permission.allows(role)) {
+            throw new InsufficientRole();
+        }
+        return role;
+    }
+
+    private String link(String page, String token) {
+        return baseUrl.resolve(page + "?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    }
+}

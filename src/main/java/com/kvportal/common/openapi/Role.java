@@ -1,0 +1,23 @@
+package com.kvportal.common.openapi;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Arrays;
+import java.util.Optional;
+
+/** A member's role in an organization (contract section 13), as the API and the database spell it. */
+public enum Role {
+    OWNER,
+    ADMIN,
+    DEVELOPER,
+    BILLING,
+    VIEWER;
+
+    @JsonValue
+    public String wire() {
+        return name().toLowerCase();
+    }
+
+    public static Optional<Role> ofWire(String value) {
+        return Arrays.stream(values()).filter(r -> r.wire().equals(value)).findFirst();
+    }
+}

@@ -1,0 +1,76 @@
+package com.kvportal.security;
+
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
+import com.kvportal.common.openapi.Role;
+import com.kvportal.common.web.ProblemException;
+import com.kvportal.common.web.Problems;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.Arrays;
+import java.util.Optional;
+import lombok.RequiredArgsConstructor;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Enforces each portal operation's declaration, {@link ApiContract#credentials()} and {@link
+ * ApiContract#permission()}, on every request: a caller is required, and the caller's role in the current
+ * organization, read from the membership now (an API key: {@link Caller#keyRole()}), must be one the permission
+ * lists; else 403 {@code insufficient_role}. A portal operation that declares no permission is refused (fail closed).
+ */
+@RequiredArgsConstructor
+final class PermissionInterceptor implements HandlerInterceptor {
+
+    private final Memberships memberships;
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (!(handler instanceof HandlerMethod method)) {
+            return true;
+        }
+        ApiContract contract = method.getMethodAnnotation(ApiContract.class);
+        if (contract == null || !Arrays.asList(contract.credentials()).contains(Credential.PORTAL)) {
+            return true;
+        }
+        Caller caller = currentCaller().orElseThrow(() -> new ProblemException(Problems.unauthenticated())
+                .withHeader("WWW-Authenticate", "Bearer"));
+        if (contract.permission().length != 1) {
+            throw new InsufficientRole("This operation declares no permission.");
+        }
+        Permission permission = contract.permission()[0];
+        if (!permission.needsMembership()) {
+            // the customer's own calls: a session left in an organization the customer no longer belongs to moves on
+            // (so that nothing of theirs lands in that organization's audit log any more)
+            Caller current = memberships.current(caller);
+            if (!current.equals(caller)) {
+                SessionCaller.update(request, current);
+                var context = SecurityContextHolder.createEmptyContext();
+                context.setAuthentication(new CallerAuthentication(current));
+                SecurityContextHolder.setContext(context);
+            }
+            return true;
+        }
+        Optional<Role> role = caller.viaApiKey()
+                ? caller.keyRole()
+                : memberships.roleOf(caller.customerId(), caller.organizationId());
+        if (role.isEmpty()) {
+            throw new InsufficientRole("You are no longer a member of this organization.");
+        }
+        if (!permission.allows(role.get())) {
+            throw new InsufficientRole(
+                    "Your role in this organization (" + role.get().wire() + ") may not do this.");
+        }
+        return true;
+    }
+
+    private static Optional<Caller> currentCaller() {
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        return authentication != null && authentication.getPrincipal() instanceof Caller caller
+                ? Optional.of(caller)
+                : Optional.empty();
+    }
+}

@@ -1,0 +1,167 @@
+package com.kvportal.cluster;
+
+import static com.kvportal.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.Inbox;
+import com.kvportal.support.IntegrationTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+
+/**
+ * A role is read from the membership on every request, on every instance (CONTRACT 13): three instances on one
+ * PostgreSQL, this test's own (A) and two separate JVM processes (B, C). A member removed on A is refused at their
+ * session's very next call on B and on C; an organization deleted on A leaves no key that verifies anywhere once the
+ * 202 is answered.
+ */
+class TeamsClusterIT extends IntegrationTest {
+
+    private static final int TRIALS = 100;
+    private static final String PASSWORD = "correct horse battery";
+
+    private static InstanceProcess b;
+    private static InstanceProcess c;
+
+    @Value("${DATABASE_URL}")
+    String databaseUrl;
+
+    @AfterAll
+    static void stopProcesses() {
+        for (InstanceProcess process : new InstanceProcess[] {b, c}) {
+            if (process != null) {
+                process.close();
+            }
+        }
+    }
+
+    /** The same session (its cookies) as a client of another instance. */
+    private static Api sameSession(Api session, String base) {
+        Api other = new Api(base);
+        other.setCookie("SESSION", session.cookie("SESSION"));
+        other.setCookie("XSRF-TOKEN", session.cookie("XSRF-TOKEN"));
+        return other;
+    }
+
+    @Test
+    void shouldRefuseARemovedMemberOnEveryInstanceAndNoKeyOfADeletedOrganization() throws Exception {
+        b = InstanceProcess.start("teams-b", databaseUrl);
+        c = InstanceProcess.start("teams-c", databaseUrl);
+        b.awaitReady();
+        c.awaitReady();
+        Api owner = api();
+        Api.Account organization = owner.signup();
+        Api memberOnA = api();
+        Api.Account member = memberOnA.signup();
+        memberOnA.verifyEmail();
+        Api memberOnB = sameSession(memberOnA, b.baseUrl());
+        Api memberOnC = sameSession(memberOnA, c.baseUrl());
+
+        Inbox inbox = new Inbox(baseUrl(), member.email());
+        int slipped = 0;
+        long worstNanos = 0;
+        for (int trial = 0; trial < TRIALS; trial++) {
+            long before = inbox.count("You are invited");
+            owner.post("/api/v1/invitations", Map.of("email", member.email(), "role", "developer"));
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> inbox.count("You are invited") > before);
+            String token = Inbox.token(inbox.awaitMessage("You are invited")); // the newest
+            assertThat(memberOnA
+                            .post("/api/v1/invitations/accept", Map.of("token", token))
+                            .status())
+                    .isEqualTo(200);
+            assertThat(memberOnA
+                            .put(
+                                    "/api/v1/session/project",
+                                    Map.of(
+                                            "project_id",
+                                            organization.projectId().toString()))
+                            .status())
+                    .isEqualTo(200);
+            assertThat(memberOnB.get("/api/v1/api-keys").status()).isEqualTo(200);
+            assertThat(memberOnC.get("/api/v1/api-keys").status()).isEqualTo(200);
+
+            Api.Response removed = owner.delete("/api/v1/members/" + member.customerId());
+            long answered = System.nanoTime();
+            assertThat(removed.status()).isEqualTo(204);
+
+            for (Api elsewhere : List.of(memberOnB, memberOnC)) {
+                int status = elsewhere.get("/api/v1/api-keys").status();
+                if (status != 403) {
+                    slipped++;
+                }
+            }
+            worstNanos = Math.max(worstNanos, System.nanoTime() - answered);
+        }
+        System.out.printf(
+                "TeamsClusterIT: %d removals on A, %d next calls on B and C, %d slipped through; the slowest pair of"
+                        + " refusals came %.1f ms after the 204%n",
+                TRIALS, 2 * TRIALS, slipped, worstNanos / 1e6);
+        assertThat(slipped).isZero();
+
+        // deleting the organization while its keys are verified on B and C: none verifies after the 202
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            keys.add(owner.createKey("live " + i));
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger verified = new AtomicInteger();
+        List<Thread> verifiers = new ArrayList<>();
+        for (String base : List.of(b.baseUrl(), c.baseUrl())) {
+            for (String key : keys) {
+                Api verifier = Api.withKey(base, key);
+                assertThat(verifier.post("/api/v1/api-keys/verify").status()).isEqualTo(200);
+                Thread thread = new Thread(() -> {
+                    while (!stop.get()) {
+                        if (verifier.post("/api/v1/api-keys/verify").status() == 200) {
+                            verified.incrementAndGet();
+                        }
+                    }
+                });
+                thread.start();
+                verifiers.add(thread);
+            }
+        }
+        String name = owner.get("/api/v1/session")
+                .json()
+                .get("organizations")
+                .get(0)
+                .get("name")
+                .asString();
+        Api.Response deleted = owner.send(
+                "DELETE",
+                "/api/v1/organization",
+                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", PASSWORD)),
+                "application/json");
+        assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
+        int afterDeletion = 0;
+        for (String base : List.of(baseUrl(), b.baseUrl(), c.baseUrl())) {
+            for (String key : keys) {
+                Api.Response verify = Api.withKey(base, key).post("/api/v1/api-keys/verify");
+                if (verify.status() == 200) {
+                    afterDeletion++;
+                } else {
+                    assertProblem(verify, 401, "api_key_revoked");
+                }
+            }
+        }
+        stop.set(true);
+        for (Thread thread : verifiers) {
+            thread.join();
+        }
+        System.out.printf(
+                "TeamsClusterIT: %d keys verified %d times on B and C around the deletion; %d verified after its 202%n",
+                keys.size(), verified.get(), afterDeletion);
+        assertThat(afterDeletion).isZero();
+        assertThat(owner.get("/api/v1/session").json().get("organizations")).isEmpty();
+    }
+}

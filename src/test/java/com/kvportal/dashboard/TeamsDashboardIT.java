@@ -1,0 +1,92 @@
+package com.kvportal.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+
+/** Teams in a real browser: an owner invites, the invitee signs up from the mailed link and sees what a viewer may. */
+class TeamsDashboardIT extends BrowserIntegration {
+
+    @Test
+    void shouldInviteAViewerWhoSignsUpFromTheMailAndIsOfferedNoKeyCreation() {
+        String owner = signUpInPage();
+        String organization = owner + "'s organization";
+        assertThat(browser.byId("role-badge").getText()).isEqualTo("owner");
+        assertThat(browser.byId("create-card").isDisplayed()).isTrue();
+
+        browser.open(baseUrl() + "/dashboard/members");
+        browser.visible("content");
+        checkLayout("members");
+        browser.byId("invite").click();
+        browser.visible("invite-dialog");
+        String invitee = "invitee-" + UUID.randomUUID() + "@example.com";
+        browser.type("invite-email", invitee);
+        new Select(browser.byId("invite-role")).selectByValue("viewer");
+        browser.byId("invite-send").click();
+        browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("invitations-body"), invitee));
+        assertThat(browser.byId("owner-card").isDisplayed()).isTrue();
+        browser.byId("logout").click();
+        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+
+        clickMailedLink(invitee, "You are invited to " + organization + " on kv-portal");
+        browser.waitUntil(ExpectedConditions.urlContains("/accept-invitation?token="));
+        browser.visible("invitation-signup-form");
+        checkLayout("accept-invitation");
+        browser.type("signup-email", invitee);
+        browser.type("signup-password", PASSWORD);
+        browser.byId("signup-join").click();
+        awaitKeysPage();
+
+        assertThat(new Select(browser.byId("organization-select"))
+                        .getFirstSelectedOption()
+                        .getText())
+                .isEqualTo(organization + " (viewer)");
+        assertThat(browser.byId("role-badge").getText()).isEqualTo("viewer");
+        assertThat(browser.byId("create-card").isDisplayed())
+                .as("a viewer sees no Create key")
+                .isFalse();
+        assertThat(browser.byId("new-project").isDisplayed()).isFalse();
+        checkLayout("keys-as-viewer");
+
+        browser.open(baseUrl() + "/dashboard/members");
+        browser.visible("content");
+        browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("members-body"), owner));
+        assertThat(browser.byId("invite").isDisplayed()).isFalse();
+        assertThat(browser.all("#members-body [data-action]")).isEmpty();
+        assertThat(browser.byId("owner-card").isDisplayed()).isFalse();
+        assertThat(browser.byId("leave").isDisplayed()).isTrue();
+        assertThat(browser.scriptErrors()).isEmpty();
+
+        Api asInvitee = new Api(baseUrl());
+        asInvitee.post("/api/v1/auth/login", java.util.Map.of("email", invitee, "password", PASSWORD));
+        assertThat(asInvitee.get("/api/v1/session").json().get("email_verified").asBoolean())
+                .isTrue();
+    }
+
+    @Test
+    void shouldDeleteAnOrganizationOnlyOnceItsNameIsTyped() {
+        String owner = signUpInPage();
+        String organization = owner + "'s organization";
+        browser.open(baseUrl() + "/dashboard/members");
+        browser.visible("content");
+
+        browser.byId("delete-organization").click();
+        browser.visible("delete-dialog");
+        browser.type("delete-confirm-name", "not its name");
+        assertThat(browser.byId("delete-submit").isEnabled()).isFalse();
+        browser.type("delete-confirm-name", organization);
+        browser.type("delete-password", PASSWORD);
+        assertThat(browser.byId("delete-submit").isEnabled()).isTrue();
+        browser.byId("delete-submit").click();
+
+        browser.waitUntil(ExpectedConditions.urlContains("/dashboard/account"));
+        Api api = new Api(baseUrl());
+        api.post("/api/v1/auth/login", java.util.Map.of("email", owner, "password", PASSWORD));
+        assertThat(api.get("/api/v1/session").json().get("organizations")).isEmpty();
+    }
+}
