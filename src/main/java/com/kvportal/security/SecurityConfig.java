@@ -75,7 +75,8 @@ class SecurityConfig {
         "/api/v1/usage",
         "/api/v1/usage/periods",
         "/api/v1/usage/limits",
-        "/api/v1/audit-events/**"
+        "/api/v1/audit-events/**",
+        "/api/v1/webhook-endpoints/**"
     };
 
     /**

@@ -63,7 +63,9 @@ class EveryEndpointTest extends IntegrationTest {
             entry("changePassword", "{\"current_password\":\"walk\",\"new_password\":\"correct horse battery\"}"),
             entry("changeEmail", "{\"new_email\":\"nobody@example.com\",\"current_password\":\"walk\"}"),
             entry("confirmTotp", "{\"code\":\"123456\"}"),
-            entry("disableTotp", "{\"current_password\":\"walk\",\"code\":\"123456\"}"));
+            entry("disableTotp", "{\"current_password\":\"walk\",\"code\":\"123456\"}"),
+            entry("createWebhookEndpoint", "{\"url\":\"https://hooks.example.invalid/walk\"}"),
+            entry("updateWebhookEndpoint", "{\"description\":\"walk\"}"));
 
     private record Operation(String method, String template, String id, JsonNode spec) {}
 
@@ -189,7 +191,10 @@ class EveryEndpointTest extends IntegrationTest {
                     Api.Response response = caller(op)
                             .send(
                                     op.method(),
-                                    op.template().replace("{" + name + "}", notAnId),
+                                    // the route's other ids are ids
+                                    op.template()
+                                            .replace("{" + name + "}", notAnId)
+                                            .replaceAll("\\{[^}]+}", UUID.randomUUID().toString()),
                                     body,
                                     body == null ? null : "application/json");
 

@@ -87,6 +87,11 @@ public final class ProblemCatalogue {
                     "An account with this email address (case-insensitive) exists.",
                     "An account with this email address exists already."),
             entry(
+                    "endpoint_limit_reached",
+                    HttpStatus.CONFLICT,
+                    "The organization has 10 webhook endpoints already: delete one first.",
+                    "The organization already has 10 webhook endpoints; delete one first."),
+            entry(
                     "insufficient_permissions",
                     HttpStatus.FORBIDDEN,
                     "The API key lacks the admin permission that portal calls need.",
@@ -260,7 +265,17 @@ public final class ProblemCatalogue {
                     HttpStatus.BAD_REQUEST,
                     "Fields of the request are invalid, or one is not a field of the request; errors names each with a"
                             + " message.",
-                    "The request has invalid fields."));
+                    "The request has invalid fields."),
+            entry(
+                    "webhook_delivery_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No delivery with this id at this endpoint.",
+                    "No delivery with this id at this endpoint."),
+            entry(
+                    "webhook_endpoint_not_found",
+                    HttpStatus.NOT_FOUND,
+                    "No webhook endpoint with this id in the current organization (also another organization's).",
+                    "No webhook endpoint with this id in the current organization."));
 
     private ProblemCatalogue() {}
 
