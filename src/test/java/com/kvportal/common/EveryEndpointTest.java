@@ -194,7 +194,9 @@ class EveryEndpointTest extends IntegrationTest {
                                     // the route's other ids are ids
                                     op.template()
                                             .replace("{" + name + "}", notAnId)
-                                            .replaceAll("\\{[^}]+}", UUID.randomUUID().toString()),
+                                            .replaceAll(
+                                                    "\\{[^}]+}",
+                                                    UUID.randomUUID().toString()),
                                     body,
                                     body == null ? null : "application/json");
 
