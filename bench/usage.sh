@@ -17,7 +17,8 @@ command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2;
 WORK=$(mktemp -d)
 PID=
 cleanup() {
-  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+  # wait answers the killed service's 143: under set -e that would end the trap before the worktree goes
+  if [ -n "$PID" ]; then kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; fi
   git worktree remove --force "$WORK/before-src" >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }

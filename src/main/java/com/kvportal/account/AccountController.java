@@ -3,6 +3,7 @@ package com.kvportal.account;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -74,8 +75,9 @@ class AccountController {
                     + " credential and no CSRF header.")
     @ApiContract(
             credentials = {},
-            success = 201,
-            problems = {"email_taken", "too_many_requests"})
+            success = 201)
+    @AccountProblem.Codes(AccountProblem.EMAIL_TAKEN)
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<SignedIn> signup(
             @Valid @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
@@ -91,9 +93,9 @@ class AccountController {
                     + " password answers one and the same 401; an email that signup would refuse answers 400; repeated"
                     + " failures for an email answer 429 `too_many_attempts`, too many attempts from one address 429"
                     + " `too_many_requests`, both with `Retry-After`.")
-    @ApiContract(
-            credentials = {},
-            problems = {"invalid_credentials", "too_many_attempts", "too_many_requests"})
+    @ApiContract(credentials = {})
+    @AccountProblem.Codes({AccountProblem.INVALID_CREDENTIALS, AccountProblem.TOO_MANY_ATTEMPTS})
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/login", consumes = MediaType.APPLICATION_JSON_VALUE)
     LoginAnswer login(
             @Valid @RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
@@ -113,9 +115,9 @@ class AccountController {
             description = "After a login answered `mfa_required: true`: the authenticator's code (each accepted once)"
                     + " or one of the recovery codes. Five wrong codes end the intermediate session and lock the"
                     + " address as five wrong passwords do.")
-    @ApiContract(
-            credentials = {},
-            problems = {"401 invalid_code", "unauthenticated", "too_many_attempts"})
+    @ApiContract(credentials = {})
+    @AccountProblem.Codes({AccountProblem.INVALID_LOGIN_CODE, AccountProblem.TOO_MANY_ATTEMPTS})
+    @CommonProblem.Codes(CommonProblem.UNAUTHENTICATED)
     @PostMapping(path = "/api/v1/auth/login/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
     LoginAnswer loginSecondStep(
             @RequestBody TwoStepLogin.SecondStep body, HttpServletRequest request, HttpServletResponse response) {
@@ -158,9 +160,8 @@ class AccountController {
             description = "Makes another project of the customer's organizations the active one (and its"
                     + " organization the current one). An API key is bound to its project: with a key, 400"
                     + " `session_required`.")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            problems = {"project_not_found", "session_required"})
+    @ApiContract(credentials = Credential.PORTAL)
+    @AccountProblem.Codes({AccountProblem.PROJECT_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accounts.SessionView switchProject(
             Caller caller, @Valid @RequestBody Accounts.ProjectSelection body, HttpServletRequest request) {
@@ -183,7 +184,8 @@ class AccountController {
             operationId = "createProject",
             summary = "Create a project",
             description = "Creates a project in the current organization (at most 100).")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "project_limit_reached")
+    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @AccountProblem.Codes(AccountProblem.PROJECT_LIMIT_REACHED)
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));

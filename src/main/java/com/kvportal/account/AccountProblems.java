@@ -2,22 +2,21 @@ package com.kvportal.account;
 
 import com.kvportal.common.web.ProblemException;
 import java.time.Duration;
-import org.springframework.http.HttpStatus;
 
-/** The ways an account operation fails, each with its stable problem code. */
+/** The ways an account operation fails, each with its {@link AccountProblem} code. */
 final class AccountProblems {
 
     private AccountProblems() {}
 
     static final class EmailTaken extends ProblemException {
         EmailTaken() {
-            super(HttpStatus.CONFLICT, "email_taken", "An account with this email address exists already.");
+            super(AccountProblem.EMAIL_TAKEN);
         }
     }
 
     static final class InvalidCredentials extends ProblemException {
         InvalidCredentials() {
-            super(HttpStatus.UNAUTHORIZED, "invalid_credentials", "The email address or the password is wrong.");
+            super(AccountProblem.INVALID_CREDENTIALS);
             // every 401 carries a challenge (RFC 9110 15.5.2); the same one as the portal calls
             withHeader("WWW-Authenticate", "Bearer");
         }
@@ -26,8 +25,7 @@ final class AccountProblems {
     static final class TooManyAttempts extends ProblemException {
         TooManyAttempts(Duration retryAfter) {
             super(
-                    HttpStatus.TOO_MANY_REQUESTS,
-                    "too_many_attempts",
+                    AccountProblem.TOO_MANY_ATTEMPTS,
                     "Too many failed logins for this email address; try again in " + retryAfter.toSeconds() + " s.");
             withHeader("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
         }
@@ -35,29 +33,29 @@ final class AccountProblems {
 
     static final class ProjectNotFound extends ProblemException {
         ProjectNotFound() {
-            super(HttpStatus.NOT_FOUND, "project_not_found", "No project with this id in your organizations.");
+            super(AccountProblem.PROJECT_NOT_FOUND);
         }
     }
 
     static final class ProjectLimitReached extends ProblemException {
         ProjectLimitReached(int limit) {
-            super(HttpStatus.CONFLICT, "project_limit_reached", "The organization already has " + limit + " projects.");
+            super(AccountProblem.PROJECT_LIMIT_REACHED, "The organization already has " + limit + " projects.");
         }
     }
 
     static final class SessionRequired extends ProblemException {
         SessionRequired() {
-            this("An API key is bound to its project; switching projects needs a signed-in session.");
+            super(AccountProblem.SESSION_REQUIRED);
         }
 
         SessionRequired(String detail) {
-            super(HttpStatus.BAD_REQUEST, "session_required", detail);
+            super(AccountProblem.SESSION_REQUIRED, detail);
         }
     }
 
     static final class SessionNotFound extends ProblemException {
         SessionNotFound() {
-            super(HttpStatus.NOT_FOUND, "session_not_found", "No session of yours with this id.");
+            super(AccountProblem.SESSION_NOT_FOUND);
         }
     }
 }

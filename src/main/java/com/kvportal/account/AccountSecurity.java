@@ -4,6 +4,7 @@ import com.kvportal.account.AccountProblems.EmailTaken;
 import com.kvportal.account.AccountTokens.Purpose;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
@@ -25,7 +26,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.dao.DuplicateKeyException;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
@@ -118,8 +118,7 @@ class AccountSecurity {
     static final class TokenInvalid extends ProblemException {
         TokenInvalid() {
             super(
-                    HttpStatus.BAD_REQUEST,
-                    "token_invalid",
+                    AccountProblem.TOKEN_INVALID,
                     "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
                             + " a new one.");
         }
@@ -127,20 +126,20 @@ class AccountSecurity {
 
     static final class TooManyRequests extends ProblemException {
         TooManyRequests(String what) {
-            super(HttpStatus.TOO_MANY_REQUESTS, "too_many_requests", "Too many " + what + "; try again later.");
+            super(CommonProblem.TOO_MANY_REQUESTS, "Too many " + what + "; try again later.");
             withHeader("Retry-After", Long.toString(HOUR.toSeconds()));
         }
     }
 
     static final class EmailAlreadyVerified extends ProblemException {
         EmailAlreadyVerified() {
-            super(HttpStatus.CONFLICT, "email_already_verified", "The email address is verified already.");
+            super(AccountProblem.EMAIL_ALREADY_VERIFIED);
         }
     }
 
     static final class ReauthenticationFailed extends ProblemException {
         ReauthenticationFailed() {
-            super(HttpStatus.FORBIDDEN, "reauthentication_failed", "The current password is wrong.");
+            super(AccountProblem.REAUTHENTICATION_FAILED);
         }
     }
 

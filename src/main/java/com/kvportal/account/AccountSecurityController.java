@@ -2,6 +2,7 @@ package com.kvportal.account;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -47,9 +48,8 @@ class AccountSecurityController {
             operationId = "verifyEmail",
             summary = "Verify the email address",
             description = "Redeems the token of the verification link (valid 24 hours, once). Needs no credential.")
-    @ApiContract(
-            credentials = {},
-            problems = "token_invalid")
+    @ApiContract(credentials = {})
+    @AccountProblem.Codes(AccountProblem.TOKEN_INVALID)
     @PostMapping(path = "/api/v1/auth/verify-email", consumes = MediaType.APPLICATION_JSON_VALUE)
     AccountSecurity.EmailVerified verifyEmail(@Valid @RequestBody AccountSecurity.TokenBody body) {
         return security.verifyEmail(body);
@@ -59,10 +59,9 @@ class AccountSecurityController {
             operationId = "resendVerificationEmail",
             summary = "Send a new verification link",
             description = "At most 5 an hour (the signup's own link not counted). Takes a session.")
-    @ApiContract(
-            success = 202,
-            credentials = Credential.PORTAL,
-            problems = {"email_already_verified", "too_many_requests", "session_required"})
+    @ApiContract(success = 202, credentials = Credential.PORTAL)
+    @AccountProblem.Codes({AccountProblem.EMAIL_ALREADY_VERIFIED, AccountProblem.SESSION_REQUIRED})
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping("/api/v1/account/verification-email")
     ResponseEntity<Accepted> resendVerification(Caller caller) {
         security.resendVerification(caller);
@@ -77,8 +76,8 @@ class AccountSecurityController {
                     + " client address.")
     @ApiContract(
             success = 202,
-            credentials = {},
-            problems = "too_many_requests")
+            credentials = {})
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/password-reset", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Accepted> requestPasswordReset(
             @Valid @RequestBody AccountSecurity.ResetRequest body, HttpServletRequest request) {
@@ -101,8 +100,8 @@ class AccountSecurityController {
                     + " address as verified. A weak password is refused and leaves the token usable.")
     @ApiContract(
             success = 204,
-            credentials = {},
-            problems = "token_invalid")
+            credentials = {})
+    @AccountProblem.Codes(AccountProblem.TOKEN_INVALID)
     @PostMapping(path = "/api/v1/auth/password-reset/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Void> confirmPasswordReset(@Valid @RequestBody AccountSecurity.ResetConfirmation body) {
         security.confirmPasswordReset(body);
@@ -113,10 +112,12 @@ class AccountSecurityController {
             operationId = "changePassword",
             summary = "Change the password",
             description = "Needs the current password. The customer's other sessions end; this one stays.")
-    @ApiContract(
-            success = 204,
-            credentials = Credential.PORTAL,
-            problems = {"reauthentication_failed", "too_many_attempts", "session_required"})
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @AccountProblem.Codes({
+        AccountProblem.REAUTHENTICATION_FAILED,
+        AccountProblem.TOO_MANY_ATTEMPTS,
+        AccountProblem.SESSION_REQUIRED
+    })
     @PutMapping(path = "/api/v1/account/password", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Void> changePassword(
             Caller caller, @Valid @RequestBody AccountSecurity.PasswordChange body, HttpServletRequest request) {
@@ -129,10 +130,13 @@ class AccountSecurityController {
             summary = "Change the email address",
             description = "Needs the current password. A link (valid 24 hours) goes to the new address and a notice"
                     + " to the current one; the address changes when the link is opened.")
-    @ApiContract(
-            success = 202,
-            credentials = Credential.PORTAL,
-            problems = {"reauthentication_failed", "email_taken", "too_many_attempts", "session_required"})
+    @ApiContract(success = 202, credentials = Credential.PORTAL)
+    @AccountProblem.Codes({
+        AccountProblem.REAUTHENTICATION_FAILED,
+        AccountProblem.EMAIL_TAKEN,
+        AccountProblem.TOO_MANY_ATTEMPTS,
+        AccountProblem.SESSION_REQUIRED
+    })
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Accepted> changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
         security.requestEmailChange(caller, body);
@@ -144,9 +148,8 @@ class AccountSecurityController {
             operationId = "confirmEmailChange",
             summary = "Confirm a new email address",
             description = "Redeems the token of the link sent to the new address. Needs no credential.")
-    @ApiContract(
-            credentials = {},
-            problems = {"token_invalid", "email_taken"})
+    @ApiContract(credentials = {})
+    @AccountProblem.Codes({AccountProblem.TOKEN_INVALID, AccountProblem.EMAIL_TAKEN})
     @PostMapping(path = "/api/v1/auth/email-change/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
     AccountSecurity.EmailConfirmed confirmEmailChange(@Valid @RequestBody AccountSecurity.TokenBody body) {
         return security.confirmEmailChange(body);
@@ -156,7 +159,8 @@ class AccountSecurityController {
             operationId = "listSessions",
             summary = "List the sessions",
             description = "Where the customer is signed in, the most recently seen first.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "session_required")
+    @ApiContract(credentials = Credential.PORTAL)
+    @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @GetMapping("/api/v1/account/sessions")
     SessionList listSessions(Caller caller, HttpServletRequest request) {
         AccountSecurity.requireSession(caller);
@@ -167,10 +171,8 @@ class AccountSecurityController {
             operationId = "endSession",
             summary = "End a session",
             description = "Its next request, on any instance, answers 401. The id is one from the session list.")
-    @ApiContract(
-            success = 204,
-            credentials = Credential.PORTAL,
-            problems = {"session_not_found", "session_required"})
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @AccountProblem.Codes({AccountProblem.SESSION_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @DeleteMapping("/api/v1/account/sessions/{id}")
     ResponseEntity<Void> endSession(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         security.endSession(caller, id, request);
@@ -181,7 +183,8 @@ class AccountSecurityController {
             operationId = "endOtherSessions",
             summary = "Sign out everywhere else",
             description = "Ends every session of the customer but this one.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "session_required")
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @DeleteMapping("/api/v1/account/sessions")
     ResponseEntity<Void> endOtherSessions(Caller caller, HttpServletRequest request) {
         security.endOtherSessions(caller, request);
@@ -193,9 +196,8 @@ class AccountSecurityController {
             summary = "Set up two-step login",
             description = "A new TOTP secret (SHA-1, 6 digits, 30 s), its otpauth:// URI and QR code; not in force"
                     + " until a first code confirms it.")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            problems = {"totp_already_enabled", "session_required"})
+    @ApiContract(credentials = Credential.PORTAL)
+    @AccountProblem.Codes({AccountProblem.TOTP_ALREADY_ENABLED, AccountProblem.SESSION_REQUIRED})
     @PostMapping("/api/v1/account/totp")
     TwoStepLogin.Setup setUpTotp(Caller caller) {
         return twoStep.setup(caller);
@@ -206,9 +208,13 @@ class AccountSecurityController {
             summary = "Turn two-step login on",
             description = "A first code from the authenticator turns it on; the answer holds ten single-use recovery"
                     + " codes, shown this once.")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            problems = {"400 invalid_code", "totp_already_enabled", "totp_not_started", "session_required"})
+    @ApiContract(credentials = Credential.PORTAL)
+    @AccountProblem.Codes({
+        AccountProblem.INVALID_CODE,
+        AccountProblem.TOTP_ALREADY_ENABLED,
+        AccountProblem.TOTP_NOT_STARTED,
+        AccountProblem.SESSION_REQUIRED
+    })
     @PostMapping(path = "/api/v1/account/totp/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
     TwoStepLogin.RecoveryCodes confirmTotp(Caller caller, @RequestBody TwoStepLogin.Code body) {
         return twoStep.confirm(caller, body);
@@ -218,16 +224,14 @@ class AccountSecurityController {
             operationId = "disableTotp",
             summary = "Turn two-step login off",
             description = "Needs the current password and a current code.")
-    @ApiContract(
-            success = 204,
-            credentials = Credential.PORTAL,
-            problems = {
-                "400 invalid_code",
-                "reauthentication_failed",
-                "totp_not_enabled",
-                "too_many_attempts",
-                "session_required"
-            })
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @AccountProblem.Codes({
+        AccountProblem.INVALID_CODE,
+        AccountProblem.REAUTHENTICATION_FAILED,
+        AccountProblem.TOTP_NOT_ENABLED,
+        AccountProblem.TOO_MANY_ATTEMPTS,
+        AccountProblem.SESSION_REQUIRED
+    })
     @DeleteMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Void> disableTotp(Caller caller, @RequestBody TwoStepLogin.Disable body) {
         twoStep.disable(caller, body);

@@ -1,5 +1,6 @@
 package com.kvportal.account;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -20,7 +21,6 @@ import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.stereotype.Service;
@@ -70,9 +70,10 @@ class TwoStepLogin {
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "123456") @Nullable String code) {}
 
     static final class InvalidCode extends ProblemException {
-        InvalidCode(HttpStatus status) {
-            super(status, "invalid_code", "The code is wrong, expired or was used already.");
-            if (status == HttpStatus.UNAUTHORIZED) {
+        /** {@code problem}: {@link AccountProblem#INVALID_CODE} or, at login, {@link AccountProblem#INVALID_LOGIN_CODE}. */
+        InvalidCode(AccountProblem problem) {
+            super(problem);
+            if (problem == AccountProblem.INVALID_LOGIN_CODE) {
                 withHeader("WWW-Authenticate", "Bearer");
             }
         }
@@ -81,16 +82,15 @@ class TwoStepLogin {
     static final class NoPendingLogin extends ProblemException {
         NoPendingLogin() {
             super(
-                    HttpStatus.UNAUTHORIZED,
-                    "unauthenticated",
+                    CommonProblem.UNAUTHENTICATED,
                     "No login waits for its second step here: log in with email and password first.");
             withHeader("WWW-Authenticate", "Bearer");
         }
     }
 
     static final class TotpState extends ProblemException {
-        TotpState(String code, String detail) {
-            super(HttpStatus.CONFLICT, code, detail);
+        TotpState(AccountProblem problem, String detail) {
+            super(problem, detail);
         }
     }
 
@@ -149,7 +149,7 @@ class TwoStepLogin {
         }
         events.publishEvent(new AccountEvent.LoginFailed(
                 customerId, customer.email(), pending.caller().organizationId(), "invalid_code"));
-        throw new InvalidCode(HttpStatus.UNAUTHORIZED);
+        throw new InvalidCode(AccountProblem.INVALID_LOGIN_CODE);
     }
 
     /** A new secret, not yet in force: the first code from it confirms it. */
@@ -158,7 +158,8 @@ class TwoStepLogin {
         AccountSecurity.requireSession(caller);
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         if (enabled(customer.id())) {
-            throw new TotpState("totp_already_enabled", "Two-step login is on already; turn it off first.");
+            throw new TotpState(
+                    AccountProblem.TOTP_ALREADY_ENABLED, "Two-step login is on already; turn it off first.");
         }
         String secret = totp.newSecret();
         jdbc.sql("update customers set totp_secret = ?, totp_last_step = null where id = ?")
@@ -172,13 +173,13 @@ class TwoStepLogin {
         AccountSecurity.requireSession(caller);
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         if (enabled(customer.id())) {
-            throw new TotpState("totp_already_enabled", "Two-step login is on already.");
+            throw new TotpState(AccountProblem.TOTP_ALREADY_ENABLED, "Two-step login is on already.");
         }
         String secret = secret(customer.id())
-                .orElseThrow(() -> new TotpState("totp_not_started", "Set two-step login up first."));
+                .orElseThrow(() -> new TotpState(AccountProblem.TOTP_NOT_STARTED, "Set two-step login up first."));
         OptionalLong step = totp.stepOf(secret, body.code());
         if (step.isEmpty()) {
-            throw new InvalidCode(HttpStatus.BAD_REQUEST);
+            throw new InvalidCode(AccountProblem.INVALID_CODE);
         }
         jdbc.sql("update customers set totp_enabled_at = now(), totp_last_step = ? where id = ?")
                 .params(step.getAsLong(), customer.id())
@@ -201,11 +202,11 @@ class TwoStepLogin {
     void disable(Caller caller, Disable body) {
         AccountSecurity.requireSession(caller);
         if (!enabled(caller.customerId())) {
-            throw new TotpState("totp_not_enabled", "Two-step login is off.");
+            throw new TotpState(AccountProblem.TOTP_NOT_ENABLED, "Two-step login is off.");
         }
         Customers.Credentials customer = security.reauthenticate(caller, body.currentPassword());
         if (!acceptCode(customer.id(), body.code())) {
-            throw new InvalidCode(HttpStatus.BAD_REQUEST);
+            throw new InvalidCode(AccountProblem.INVALID_CODE);
         }
         jdbc.sql("update customers set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = ?")
                 .param(customer.id())

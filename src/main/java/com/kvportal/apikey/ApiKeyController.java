@@ -58,7 +58,8 @@ class ApiKeyController {
             description = "Creates a key in the active project and answers its raw value, once (with"
                     + " `Cache-Control: no-store`); only its SHA-256 digest is kept. At most 1,000 unrevoked keys per"
                     + " project.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "key_limit_reached")
+    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedApiKey> create(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
@@ -85,7 +86,8 @@ class ApiKeyController {
             description = "Changes a key's name, permissions or expiry (the same rules as at creation) and answers the"
                     + " key. A narrowing change (fewer permissions, an earlier expiry) holds on every instance once"
                     + " the answer is sent. A revoked key cannot be updated: 404.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "api_key_not_found")
+    @ApiContract(credentials = Credential.PORTAL)
+    @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     ApiKey update(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
         return apiKeys.update(caller, id, request);
@@ -113,10 +115,12 @@ class ApiKeyController {
             description = "Makes a new key with the old one's name and permissions, and lets the old one expire after"
                     + " a grace period (default one day; 0 revokes it at once). The new key counts toward the"
                     + " 1,000-key limit. The body is optional.")
-    @ApiContract(
-            success = 201,
-            credentials = Credential.PORTAL,
-            problems = {"api_key_not_found", "409 api_key_revoked", "key_limit_reached"})
+    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @ApiKeyProblem.Codes({
+        ApiKeyProblem.API_KEY_NOT_FOUND,
+        ApiKeyProblem.API_KEY_REVOKED,
+        ApiKeyProblem.KEY_LIMIT_REACHED
+    })
     @PostMapping(path = "/" + PathIds.ID + "/roll", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<RolledResponse> roll(
             Caller caller, @PathVariable UUID id, @Valid @RequestBody(required = false) @Nullable KeyRoll request) {
@@ -140,9 +144,12 @@ class ApiKeyController {
                     + " rate limited; a client address whose keys keep missing (well-formed, valid checksum, not ours)"
                     + " spends a budget of database lookups, then answers 429 until it refills. Records `last_used_at`"
                     + " without waiting for it.")
-    @ApiContract(
-            credentials = Credential.API_KEY,
-            problems = {"invalid_api_key", "401 api_key_revoked", "api_key_expired"})
+    @ApiContract(credentials = Credential.API_KEY)
+    @ApiKeyProblem.Codes({
+        ApiKeyProblem.INVALID_API_KEY,
+        ApiKeyProblem.PRESENTED_KEY_REVOKED,
+        ApiKeyProblem.API_KEY_EXPIRED
+    })
     @PostMapping("/verify")
     VerifiedKey verify(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
@@ -157,7 +164,8 @@ class ApiKeyController {
             description = "Revokes a key of the active project; from the moment the 204 is sent, every instance"
                     + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
                     + " its permissions.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "api_key_not_found")
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
     ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);

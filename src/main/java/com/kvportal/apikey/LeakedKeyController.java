@@ -2,6 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.FieldErrors;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -73,7 +73,8 @@ class LeakedKeyController {
                                     @Content(
                                             mediaType = "application/json",
                                             array = @ArraySchema(schema = @Schema(implementation = ReportDoc.class)))))
-    @ApiContract(credentials = Credential.GITHUB_SIGNATURE, problems = "not_found")
+    @ApiContract(credentials = Credential.GITHUB_SIGNATURE)
+    @CommonProblem.Codes(CommonProblem.NOT_FOUND)
     @PostMapping(path = PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
     List<Verdict> report(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
@@ -86,7 +87,7 @@ class LeakedKeyController {
                     @Nullable
                     String signed) {
         if (!signature.configured()) {
-            throw new ProblemException(HttpStatus.NOT_FOUND, "not_found", "No such endpoint.");
+            throw new ProblemException(CommonProblem.NOT_FOUND);
         }
         byte[] raw = body == null ? new byte[0] : body;
         signature.verify(raw, identifier, signed);

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -10,7 +11,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -56,9 +56,7 @@ class SecretScanningSignature {
 
     private static ProblemException invalid() {
         return new ProblemException(
-                HttpStatus.BAD_REQUEST,
-                "signature_invalid",
-                "The report is not signed by a known GitHub secret scanning key.");
+                CommonProblem.SIGNATURE_INVALID, "The report is not signed by a known GitHub secret scanning key.");
     }
 
     private static Map<String, PublicKey> parse(@Nullable String document, JsonMapper json) {

@@ -20,93 +20,78 @@ class AccountSecurityAuditTrail {
 
     @EventListener
     void emailVerified(AccountEvent.EmailVerified e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(e.organizationId(), "customer.email_verified", customer, customer, null, Map.of());
+        bySelf(e.organizationId(), "customer.email_verified", e.customerId(), e.email(), Map.of());
     }
 
     @EventListener
     void passwordResetRequested(AccountEvent.PasswordResetRequested e) {
-        Party customer = customer(e.customerId(), e.email());
         // whoever asked is not signed in: the address reached is the target, the actor is unknown
         audit.record(
                 e.organizationId(),
                 "customer.password_reset_requested",
                 audit.actorOr(AuditLog.ANONYMOUS),
-                customer,
+                customer(e.customerId(), e.email()),
                 null,
                 Map.of());
     }
 
     @EventListener
     void passwordReset(AccountEvent.PasswordReset e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(
+        bySelf(
                 e.organizationId(),
                 "customer.password_reset",
-                customer,
-                customer,
-                null,
-                Map.of("sessions_ended", e.sessionsEnded()));
+                e.customerId(),
+                e.email(),
+                sessionsEnded(e.sessionsEnded()));
     }
 
     @EventListener
     void passwordChanged(AccountEvent.PasswordChanged e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(
+        bySelf(
                 e.organizationId(),
                 "customer.password_changed",
-                customer,
-                customer,
-                null,
-                Map.of("sessions_ended", e.sessionsEnded()));
+                e.customerId(),
+                e.email(),
+                sessionsEnded(e.sessionsEnded()));
     }
 
     @EventListener
     void emailChanged(AccountEvent.EmailChanged e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(
-                e.organizationId(),
-                "customer.email_changed",
-                customer,
-                customer,
-                null,
-                Map.of("previous_email", e.previousEmail(), "email", e.email()));
+        Map<String, Object> details = Map.of("previous_email", e.previousEmail(), "email", e.email());
+        bySelf(e.organizationId(), "customer.email_changed", e.customerId(), e.email(), details);
     }
 
     @EventListener
     void sessionEnded(AccountEvent.SessionEnded e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(
-                e.organizationId(),
-                "customer.session_ended",
-                customer,
-                customer,
-                null,
-                Map.of("sessions", e.how(), "sessions_ended", e.sessionsEnded()));
+        Map<String, Object> details = Map.of("sessions", e.how(), "sessions_ended", e.sessionsEnded());
+        bySelf(e.organizationId(), "customer.session_ended", e.customerId(), e.email(), details);
     }
 
     @EventListener
     void totpEnabled(AccountEvent.TotpEnabled e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(e.organizationId(), "customer.totp_enabled", customer, customer, null, Map.of());
+        bySelf(e.organizationId(), "customer.totp_enabled", e.customerId(), e.email(), Map.of());
     }
 
     @EventListener
     void totpDisabled(AccountEvent.TotpDisabled e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(e.organizationId(), "customer.totp_disabled", customer, customer, null, Map.of());
+        bySelf(e.organizationId(), "customer.totp_disabled", e.customerId(), e.email(), Map.of());
     }
 
     @EventListener
     void recoveryCodeUsed(AccountEvent.RecoveryCodeUsed e) {
-        Party customer = customer(e.customerId(), e.email());
-        audit.record(
-                e.organizationId(),
-                "customer.recovery_code_used",
-                customer,
-                customer,
-                null,
-                Map.of("recovery_codes_left", e.remaining()));
+        Map<String, Object> details = Map.of("recovery_codes_left", e.remaining());
+        bySelf(e.organizationId(), "customer.recovery_code_used", e.customerId(), e.email(), details);
+    }
+
+    /** A line about what the customer did to their own account: they are both the actor and the target. */
+    private void bySelf(
+            UUID organizationId, String action, UUID customerId, String email, Map<String, Object> details) {
+        Party customer = customer(customerId, email);
+        audit.record(organizationId, action, customer, customer, null, details);
+    }
+
+    private static Map<String, Object> sessionsEnded(int count) {
+        return Map.of("sessions_ended", count);
     }
 
     private static Party customer(UUID id, String email) {

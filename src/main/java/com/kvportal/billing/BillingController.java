@@ -67,7 +67,8 @@ class BillingController {
             summary = "Read the subscription",
             description = "The current organization's live subscription (any status but `canceled` and"
                     + " `incomplete_expired`); without one the organization is on the free plan.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "subscription_not_found")
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes(BillingProblem.SUBSCRIPTION_NOT_FOUND)
     @GetMapping("/subscription")
     SubscriptionResponse subscription(Caller caller) {
         return new SubscriptionResponse(subscriptions.live(caller));
@@ -90,15 +91,14 @@ class BillingController {
             description = "Creates a hosted checkout session at the payment provider to buy a tier; send the"
                     + " customer's browser to `url`. The organization gets one provider customer, created at its"
                     + " first checkout and reused after.")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            problems = {
-                "unknown_tier",
-                "tier_not_purchasable",
-                "already_subscribed",
-                "email_unverified",
-                "payment_provider_unavailable"
-            })
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes({
+        BillingProblem.UNKNOWN_TIER,
+        BillingProblem.TIER_NOT_PURCHASABLE,
+        BillingProblem.ALREADY_SUBSCRIBED,
+        BillingProblem.EMAIL_UNVERIFIED,
+        BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE
+    })
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
     CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
         CheckoutSession session = checkouts.start(caller, request);
@@ -117,8 +117,8 @@ class BillingController {
     @ApiContract(
             success = 303,
             successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",
-            credentials = {},
-            problems = "payment_provider_unavailable")
+            credentials = {})
+    @BillingProblem.Codes(BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @GetMapping("/checkout/success")
     ResponseEntity<Void> checkoutSucceeded(
             @RequestParam(name = "session_id", required = false)
@@ -149,9 +149,8 @@ class BillingController {
             summary = "Open the customer portal",
             description = "Creates a session of the provider's customer portal (payment details, invoices,"
                     + " cancellation); send the customer's browser to `url`.")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            problems = {"no_billing_account", "payment_provider_unavailable"})
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes({BillingProblem.NO_BILLING_ACCOUNT, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
         return new PortalResponse(subscriptions.portal(caller));
@@ -162,9 +161,8 @@ class BillingController {
             summary = "Cancel at period end",
             description = "Schedules the subscription to end at the end of its current period (`cancel_at`). Already"
                     + " scheduled: 200, unchanged.")
-    @ApiContract(
-            credentials = Credential.PORTAL,
-            problems = {"subscription_not_found", "payment_provider_unavailable"})
+    @ApiContract(credentials = Credential.PORTAL)
+    @BillingProblem.Codes({BillingProblem.SUBSCRIPTION_NOT_FOUND, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {
         return new SubscriptionResponse(subscriptions.cancel(caller));

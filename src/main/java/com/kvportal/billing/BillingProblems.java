@@ -3,9 +3,8 @@ package com.kvportal.billing;
 import com.kvportal.common.web.ProblemException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
-import org.springframework.http.HttpStatus;
 
-/** The ways a billing call fails, each with its stable problem code. */
+/** The ways a billing call fails, each with its {@link BillingProblem} code. */
 final class BillingProblems {
 
     private BillingProblems() {}
@@ -13,8 +12,7 @@ final class BillingProblems {
     static final class UnknownTier extends ProblemException {
         UnknownTier(String tier) {
             super(
-                    HttpStatus.BAD_REQUEST,
-                    "unknown_tier",
+                    BillingProblem.UNKNOWN_TIER,
                     "There is no tier named '" + abbreviate(tier) + "'; the tiers are "
                             + Arrays.stream(Tier.values()).map(Tier::wire).collect(Collectors.joining(", "))
                             + " (free is what an organization has without a subscription: buy pro).");
@@ -24,8 +22,7 @@ final class BillingProblems {
     static final class TierNotPurchasable extends ProblemException {
         TierNotPurchasable(Tier tier) {
             super(
-                    HttpStatus.BAD_REQUEST,
-                    "tier_not_purchasable",
+                    BillingProblem.TIER_NOT_PURCHASABLE,
                     "The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
         }
     }
@@ -33,8 +30,7 @@ final class BillingProblems {
     static final class EmailUnverified extends ProblemException {
         EmailUnverified() {
             super(
-                    HttpStatus.FORBIDDEN,
-                    "email_unverified",
+                    BillingProblem.EMAIL_UNVERIFIED,
                     "Verify your email address first: open the link we mailed you, or ask for a new one with POST"
                             + " /api/v1/account/verification-email.");
         }
@@ -43,27 +39,20 @@ final class BillingProblems {
     static final class AlreadySubscribed extends ProblemException {
         AlreadySubscribed(Tier tier) {
             super(
-                    HttpStatus.CONFLICT,
-                    "already_subscribed",
+                    BillingProblem.ALREADY_SUBSCRIBED,
                     "The organization already has a " + tier.wire() + " subscription.");
         }
     }
 
     static final class SubscriptionNotFound extends ProblemException {
         SubscriptionNotFound() {
-            super(
-                    HttpStatus.NOT_FOUND,
-                    "subscription_not_found",
-                    "The organization has no subscription; it is on the free plan.");
+            super(BillingProblem.SUBSCRIPTION_NOT_FOUND);
         }
     }
 
     static final class NoBillingAccount extends ProblemException {
         NoBillingAccount() {
-            super(
-                    HttpStatus.CONFLICT,
-                    "no_billing_account",
-                    "The organization has no account at the payment provider yet; start a checkout first.");
+            super(BillingProblem.NO_BILLING_ACCOUNT);
         }
     }
 

@@ -4,6 +4,7 @@ import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.WebhookSignature;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.web.CommonProblem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.Operation;
@@ -53,9 +54,9 @@ class WebhookController {
                             description = "A Stripe event object, signed over its raw bytes.",
                             required = true,
                             content = @Content(mediaType = "application/json", schema = @Schema(type = "object"))))
-    @ApiContract(
-            credentials = Credential.STRIPE_SIGNATURE,
-            problems = {"malformed_event", "payload_too_large", "payment_provider_unavailable"})
+    @ApiContract(credentials = Credential.STRIPE_SIGNATURE)
+    @BillingProblem.Codes({BillingProblem.MALFORMED_EVENT, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
+    @CommonProblem.Codes(CommonProblem.PAYLOAD_TOO_LARGE)
     @PostMapping(path = "/api/v1/billing/webhook", consumes = MediaType.APPLICATION_JSON_VALUE)
     WebhookReceipt receive(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,

@@ -18,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param retryMax the longest wait between two attempts
  * @param retryFor how long a message is retried before it is given up (logged, kept in the outbox)
  * @param smtpTimeout connect and read timeout of one SMTP exchange
+ * @param sandboxRetention how long the mail sandbox keeps a message it received
+ * @param outboxRetention how long the outbox keeps the headers of a message after it was sent or given up
  * @param deliver false: this instance queues messages but sends none (e.g. while the SMTP server moves; another
  *     instance, or this one restarted, sends them)
  */
@@ -31,6 +33,8 @@ record MailProperties(
         @DefaultValue("15m") @NotNull Duration retryMax,
         @DefaultValue("48h") @NotNull Duration retryFor,
         @DefaultValue("10s") @NotNull Duration smtpTimeout,
+        @DefaultValue("7d") @NotNull Duration sandboxRetention,
+        @DefaultValue("30d") @NotNull Duration outboxRetention,
         @DefaultValue("true") boolean deliver) {
 
     static final String SMTP_URL = "kvportal.mail.smtp-url";

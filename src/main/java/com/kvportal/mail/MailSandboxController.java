@@ -1,5 +1,6 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,6 @@ import java.util.regex.Pattern;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -92,7 +92,7 @@ class MailSandboxController {
 
     private void allowed(HttpServletRequest request) {
         if (!access.allows(request)) {
-            throw new ProblemException(HttpStatus.NOT_FOUND, "not_found", "No such endpoint.");
+            throw new ProblemException(CommonProblem.NOT_FOUND);
         }
     }
 

@@ -1,5 +1,6 @@
 package com.kvportal.security;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.Problems;
 import com.kvportal.common.web.RoutedPath;
 import jakarta.servlet.http.HttpServletRequest;
@@ -7,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
@@ -125,14 +125,12 @@ class SecurityConfig {
                             if (e instanceof CsrfException) {
                                 problems.write(
                                         response,
-                                        HttpStatus.FORBIDDEN,
-                                        "csrf_failed",
+                                        CommonProblem.CSRF_FAILED,
                                         "Send the value of the XSRF-TOKEN cookie in the X-XSRF-TOKEN header.");
                             } else {
                                 problems.write(
                                         response,
-                                        HttpStatus.FORBIDDEN,
-                                        "insufficient_permissions",
+                                        CommonProblem.INSUFFICIENT_PERMISSIONS,
                                         "This API key lacks the admin permission that portal calls need.");
                             }
                         }))

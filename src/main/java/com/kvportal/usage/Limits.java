@@ -5,7 +5,6 @@ import com.kvportal.common.web.ProblemException;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -31,8 +30,7 @@ class Limits {
         if (limits.overageCapCents() != null
                 && plans.effectivePlan(organizationId).overageBytes() <= 0) {
             throw new ProblemException(
-                    HttpStatus.BAD_REQUEST,
-                    "not_on_this_plan",
+                    UsageProblem.NOT_ON_THIS_PLAN,
                     "The current plan has no overage, so an overage cap does not apply: send overage_cap_cents null,"
                             + " or use storage_cap_bytes to stop writes at a size.");
         }

@@ -136,7 +136,8 @@ class UsageController {
                                     @Content(
                                             mediaType = MediaType.APPLICATION_JSON_VALUE,
                                             schema = @Schema(implementation = UsageLimits.class))))
-    @ApiContract(credentials = Credential.PORTAL, problems = "not_on_this_plan")
+    @ApiContract(credentials = Credential.PORTAL)
+    @UsageProblem.Codes(UsageProblem.NOT_ON_THIS_PLAN)
     @PutMapping(path = "/api/v1/usage/limits", consumes = MediaType.APPLICATION_JSON_VALUE)
     UsageLimits replaceLimits(
             Caller caller,

@@ -73,7 +73,8 @@ class WebhookEndpointController {
             summary = "Create a webhook endpoint",
             description = "Adds an endpoint to the current organization and answers its signing secret, once. `events`"
                     + " left out: every type, now and future (`[\"*\"]`). At most 10 per organization.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, problems = "endpoint_limit_reached")
+    @ApiContract(success = 201, credentials = Credential.PORTAL)
+    @WebhookProblem.Codes(WebhookProblem.ENDPOINT_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedEndpoint> create(Caller caller, @RequestBody EndpointRequest.Create request) {
         WebhookEndpoints.Created created = endpoints.create(caller, request);
@@ -98,7 +99,8 @@ class WebhookEndpointController {
             operationId = "updateWebhookEndpoint",
             summary = "Update a webhook endpoint",
             description = "Changes its url, events, description or `disabled` (a field left out stays as it is).")
-    @ApiContract(credentials = Credential.PORTAL, problems = "webhook_endpoint_not_found")
+    @ApiContract(credentials = Credential.PORTAL)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     WebhookEndpoint update(Caller caller, @PathVariable UUID id, @RequestBody EndpointRequest.Update request) {
         return endpoints.update(caller, id, request);
@@ -108,7 +110,8 @@ class WebhookEndpointController {
             operationId = "deleteWebhookEndpoint",
             summary = "Delete a webhook endpoint",
             description = "Removes the endpoint and its delivery log; no further attempt is made.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, problems = "webhook_endpoint_not_found")
+    @ApiContract(success = 204, credentials = Credential.PORTAL)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
     ResponseEntity<Void> delete(Caller caller, @PathVariable UUID id) {
         endpoints.delete(caller, id);
@@ -120,7 +123,8 @@ class WebhookEndpointController {
             summary = "Rotate an endpoint's signing secret",
             description = "Answers a new secret, once. The old one keeps signing beside it for 24 hours (two `v1,`"
                     + " signatures); a second rotation inside that window ends the oldest at once.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "webhook_endpoint_not_found")
+    @ApiContract(credentials = Credential.PORTAL)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PostMapping("/" + PathIds.ID + "/secret/rotate")
     ResponseEntity<Secret> rotate(Caller caller, @PathVariable UUID id) {
         return ResponseEntity.ok()
@@ -132,7 +136,8 @@ class WebhookEndpointController {
             operationId = "listWebhookDeliveries",
             summary = "List an endpoint's deliveries",
             description = "Newest first, a page at a time: `cursor` = the previous page's `next_cursor`.")
-    @ApiContract(credentials = Credential.PORTAL, problems = "webhook_endpoint_not_found")
+    @ApiContract(credentials = Credential.PORTAL)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @GetMapping("/" + PathIds.ID + "/deliveries")
     WebhookEndpoints.Page deliveries(
             Caller caller,
@@ -155,10 +160,8 @@ class WebhookEndpointController {
             summary = "Retry a delivery",
             description = "One more attempt of the delivery, whatever its status, under the same webhook-id, made"
                     + " right after the answer; `attempts` grows by one.")
-    @ApiContract(
-            success = 202,
-            credentials = Credential.PORTAL,
-            problems = {"webhook_endpoint_not_found", "webhook_delivery_not_found"})
+    @ApiContract(success = 202, credentials = Credential.PORTAL)
+    @WebhookProblem.Codes({WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND, WebhookProblem.WEBHOOK_DELIVERY_NOT_FOUND})
     @PostMapping("/" + PathIds.ID + "/deliveries/{" + DELIVERY_ID + ":" + PathIds.UUID + "}/retry")
     ResponseEntity<Queued> retry(Caller caller, @PathVariable UUID id, @PathVariable(DELIVERY_ID) UUID deliveryId) {
         return ResponseEntity.accepted().body(Queued.of(endpoints.retry(caller, id, deliveryId)));
@@ -168,7 +171,8 @@ class WebhookEndpointController {
             operationId = "testWebhookEndpoint",
             summary = "Send a test event",
             description = "Queues a `webhook.test` event to this endpoint, whatever its event filter.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL, problems = "webhook_endpoint_not_found")
+    @ApiContract(success = 202, credentials = Credential.PORTAL)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PostMapping("/" + PathIds.ID + "/test")
     ResponseEntity<Queued> test(Caller caller, @PathVariable UUID id) {
         return ResponseEntity.accepted().body(Queued.of(endpoints.test(caller, id)));

@@ -1,5 +1,6 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.exception.EventDataObjectDeserializationException;
@@ -15,7 +16,6 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 
 /**
  * A verified webhook event, read with stripe-java. Its object is deserialized by its own {@code object} type
@@ -105,7 +105,7 @@ public record ProviderEvent(String id, String type, Instant created, @Nullable S
     /** A signed body that is not an event: 400, nothing changes. */
     public static final class MalformedEvent extends ProblemException {
         MalformedEvent() {
-            super(HttpStatus.BAD_REQUEST, "malformed_event", "The body is not a payment provider event.");
+            super(BillingProblem.MALFORMED_EVENT);
         }
     }
 }

@@ -1,5 +1,6 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
@@ -36,7 +37,6 @@ import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -414,8 +414,7 @@ public class StripeGateway {
     public static final class PaymentProviderUnavailable extends ProblemException {
         PaymentProviderUnavailable() {
             super(
-                    HttpStatus.BAD_GATEWAY,
-                    "payment_provider_unavailable",
+                    BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE,
                     "The payment provider did not answer as expected; nothing was changed. Try again shortly.");
         }
     }

@@ -1,6 +1,7 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.exception.SignatureVerificationException;
 import com.stripe.net.Webhook;
@@ -11,7 +12,6 @@ import java.util.regex.Pattern;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -85,7 +85,7 @@ public class WebhookSignature {
     /** 400: the request cannot be shown to come from the provider; nothing changes. */
     public static final class SignatureInvalid extends ProblemException {
         SignatureInvalid(String detail) {
-            super(HttpStatus.BAD_REQUEST, "signature_invalid", detail);
+            super(CommonProblem.SIGNATURE_INVALID, detail);
         }
     }
 }

@@ -1,12 +1,12 @@
 package com.kvportal.common.limits;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 
 /** 429 {@code too_many_requests} with {@code Retry-After}: a client address spent a budget. */
 public final class TooManyRequests extends ProblemException {
@@ -16,10 +16,7 @@ public final class TooManyRequests extends ProblemException {
     }
 
     private TooManyRequests(long seconds) {
-        super(
-                HttpStatus.TOO_MANY_REQUESTS,
-                "too_many_requests",
-                "Too many requests from this address; try again in " + seconds + " s.");
+        super(CommonProblem.TOO_MANY_REQUESTS, "Too many requests from this address; try again in " + seconds + " s.");
         withHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
     }
 

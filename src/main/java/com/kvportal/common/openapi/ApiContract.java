@@ -8,7 +8,9 @@ import java.lang.annotation.Target;
 
 /**
  * What an operation answers and who may call it, as the OpenAPI document states it (see the package's
- * documentation). Goes with springdoc's {@code @Operation(operationId, summary, description)}.
+ * documentation). Goes with springdoc's {@code @Operation(operationId, summary, description)}; the problem codes of
+ * the operation's outcomes, beyond those its shape and credentials imply, are named by each feature's
+ * {@code @...Problem.Codes} (see {@link com.kvportal.common.web.ProblemCodes}).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -23,7 +25,4 @@ public @interface ApiContract {
 
     /** The credentials the operation accepts, any one of them; empty: a public call that needs none. */
     Credential[] credentials();
-
-    /** The problem codes of the operation's outcomes, beyond those its shape and credentials imply. */
-    String[] problems() default {};
 }

@@ -1,5 +1,7 @@
 package com.kvportal.common.openapi;
 
+import com.kvportal.common.web.CommonProblem;
+import com.kvportal.common.web.ProblemCode;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.examples.Example;
@@ -65,7 +67,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         }
         boolean changesState = changesState(handler);
         operation.setSecurity(security(contract.credentials(), changesState));
-        operation.setResponses(responses(operation, components, contract, changesState, where));
+        operation.setResponses(responses(operation, components, handler, contract, changesState, where));
         return operation;
     }
 
@@ -93,16 +95,21 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
     }
 
     private static ApiResponses responses(
-            Operation operation, Components components, ApiContract contract, boolean changesState, String where) {
+            Operation operation,
+            Components components,
+            HandlerMethod handler,
+            ApiContract contract,
+            boolean changesState,
+            String where) {
         ApiResponses responses = new ApiResponses();
         responses.addApiResponse(String.valueOf(contract.success()), success(operation, contract, where));
 
-        List<ProblemCatalogue.Entry> problems = problems(operation, contract, changesState, where);
+        List<ProblemCode> problems = problems(operation, handler, contract, changesState);
         String schemaName = capitalize(operation.getOperationId()) + "Problem";
         components.addSchemas(schemaName, problemSchema(operation.getOperationId(), problems));
-        Map<Integer, List<ProblemCatalogue.Entry>> byStatus = new TreeMap<>();
+        Map<Integer, List<ProblemCode.Definition>> byStatus = new TreeMap<>();
         problems.forEach(p -> byStatus.computeIfAbsent(p.status().value(), s -> new ArrayList<>())
-                .add(p));
+                .add(p.getDefinition()));
         byStatus.forEach((status, entries) ->
                 responses.addApiResponse(String.valueOf(status), problemResponse(schemaName, entries)));
         return responses;
@@ -148,55 +155,42 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         return null;
     }
 
-    private static List<ProblemCatalogue.Entry> problems(
-            Operation operation, ApiContract contract, boolean changesState, String where) {
-        Set<String> references = new LinkedHashSet<>();
+    private static List<ProblemCode> problems(
+            Operation operation, HandlerMethod handler, ApiContract contract, boolean changesState) {
+        Set<ProblemCode> problems = new LinkedHashSet<>();
         if (operation.getRequestBody() != null
                 && operation.getRequestBody().getContent() != null
                 && operation.getRequestBody().getContent().containsKey(JSON)) {
-            references.addAll(
-                    List.of("malformed_json", "validation_failed", "payload_too_large", "unsupported_media_type"));
+            problems.addAll(List.of(
+                    CommonProblem.MALFORMED_JSON,
+                    CommonProblem.VALIDATION_FAILED,
+                    CommonProblem.PAYLOAD_TOO_LARGE,
+                    CommonProblem.UNSUPPORTED_MEDIA_TYPE));
         }
         if (operation.getParameters() != null) {
             for (Parameter parameter : operation.getParameters()) {
                 Schema<?> schema = parameter.getSchema();
                 if (schema != null && (schema.getFormat() != null || !"string".equals(schema.getType()))) {
-                    references.add("validation_failed");
+                    problems.add(CommonProblem.VALIDATION_FAILED);
                 }
             }
         }
         for (Credential credential : contract.credentials()) {
-            references.addAll(credential.impliedProblems());
+            problems.addAll(credential.impliedProblems());
             if (credential == Credential.PORTAL && changesState) {
-                references.add("csrf_failed");
+                problems.add(CommonProblem.CSRF_FAILED);
             }
         }
-        references.add("malformed_parameters");
-        references.add("bad_request");
-        references.add("database_unavailable");
-        references.addAll(List.of(contract.problems()));
-        List<ProblemCatalogue.Entry> entries = new ArrayList<>();
-        Set<String> seen = new LinkedHashSet<>();
-        for (String reference : references) {
-            ProblemCatalogue.Entry entry;
-            try {
-                entry = ProblemCatalogue.resolve(reference);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(where + ": " + e.getMessage(), e);
-            }
-            if (seen.add(entry.status().value() + " " + entry.code())) {
-                entries.add(entry);
-            }
-        }
-        return entries;
+        problems.add(CommonProblem.MALFORMED_PARAMETERS);
+        problems.add(CommonProblem.BAD_REQUEST);
+        problems.add(CommonProblem.DATABASE_UNAVAILABLE);
+        problems.addAll(ProblemCatalogue.declaredBy(handler.getMethod()));
+        return List.copyOf(problems);
     }
 
-    private static Schema<?> problemSchema(String operationId, List<ProblemCatalogue.Entry> problems) {
-        List<String> codes = problems.stream()
-                .map(ProblemCatalogue.Entry::code)
-                .distinct()
-                .sorted()
-                .toList();
+    private static Schema<?> problemSchema(String operationId, List<ProblemCode> problems) {
+        List<String> codes =
+                problems.stream().map(ProblemCode::code).distinct().sorted().toList();
         ObjectSchema schema = new ObjectSchema();
         schema.description("A problem document (RFC 9457) that " + operationId + " answers.");
         schema.addProperty("type", new StringSchema().format("uri").description(TYPE_BASE + "{code}"));
@@ -209,7 +203,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         code.setEnum(codes);
         code.description("The stable code of the outcome.");
         schema.addProperty("code", code);
-        if (codes.contains("validation_failed")) {
+        if (codes.contains(CommonProblem.VALIDATION_FAILED.code())) {
             Schema<Object> fieldError = new ObjectSchema()
                     .addProperty("field", new StringSchema().description("The field, in snake_case."))
                     .addProperty("message", new StringSchema().description("What is wrong with it."));
@@ -224,13 +218,13 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         return schema;
     }
 
-    private static ApiResponse problemResponse(String schemaName, List<ProblemCatalogue.Entry> entries) {
+    private static ApiResponse problemResponse(String schemaName, List<ProblemCode.Definition> entries) {
         MediaType media = new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + schemaName));
         Map<String, Header> headers = new LinkedHashMap<>();
-        for (ProblemCatalogue.Entry entry : entries) {
+        for (ProblemCode.Definition entry : entries) {
             media.addExamples(
                     entry.code(), new Example().summary(entry.meaning()).value(example(entry)));
-            entry.headers()
+            entry.exampleHeaders()
                     .forEach((name, value) -> headers.putIfAbsent(
                             name,
                             new Header().description("For example: " + value).schema(new StringSchema())));
@@ -248,14 +242,14 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         return response;
     }
 
-    private static Map<String, Object> example(ProblemCatalogue.Entry entry) {
+    private static Map<String, Object> example(ProblemCode.Definition entry) {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("type", TYPE_BASE + entry.code());
         value.put("title", entry.status().getReasonPhrase());
         value.put("status", entry.status().value());
         value.put("detail", entry.exampleDetail());
         value.put("code", entry.code());
-        if (entry.code().equals("validation_failed")) {
+        if (entry.code().equals(CommonProblem.VALIDATION_FAILED.code())) {
             value.put("errors", List.of(Map.of("field", "name", "message", "must be at most 100 characters")));
         }
         return value;

@@ -1,5 +1,6 @@
 package com.kvportal.common.openapi;
 
+import com.kvportal.common.web.CommonProblem;
 import java.util.List;
 
 /** The credentials an operation accepts, each a security scheme of the document. */
@@ -11,25 +12,26 @@ public enum Credential {
      * {@code too_many_requests} (a key unknown to memory from an address that spent its budget of lookups that miss)
      * and, for a call that changes state, 403 {@code csrf_failed}.
      */
-    PORTAL(List.of("unauthenticated", "insufficient_permissions", "too_many_requests")),
+    PORTAL(List.of(
+            CommonProblem.UNAUTHENTICATED, CommonProblem.INSUFFICIENT_PERMISSIONS, CommonProblem.TOO_MANY_REQUESTS)),
 
     /**
      * An API key presented as {@code Authorization: Bearer kv_…}, with any permission (verify). Implies 429
      * {@code too_many_requests} (a key unknown to memory from an address that spent its budget of lookups that miss).
      */
-    API_KEY(List.of("too_many_requests")),
+    API_KEY(List.of(CommonProblem.TOO_MANY_REQUESTS)),
 
     /** The storage backend's {@code Authorization: Bearer <USAGE_API_TOKEN>}. Implies 401 {@code unauthenticated}. */
-    USAGE_TOKEN(List.of("unauthenticated")),
+    USAGE_TOKEN(List.of(CommonProblem.UNAUTHENTICATED)),
 
     /** The payment provider's {@code Stripe-Signature} over the raw body. Implies 400 {@code signature_invalid}. */
-    STRIPE_SIGNATURE(List.of("signature_invalid")),
+    STRIPE_SIGNATURE(List.of(CommonProblem.SIGNATURE_INVALID)),
 
     /**
      * GitHub secret scanning's ECDSA signature ({@code Github-Public-Key-Signature}, {@code
      * Github-Public-Key-Identifier}). Implies 400 {@code signature_invalid}.
      */
-    GITHUB_SIGNATURE(List.of("signature_invalid"));
+    GITHUB_SIGNATURE(List.of(CommonProblem.SIGNATURE_INVALID));
 
     static final String SESSION_SCHEME = "session";
     static final String XSRF_SCHEME = "xsrfToken";
@@ -38,13 +40,13 @@ public enum Credential {
     static final String STRIPE_SIGNATURE_SCHEME = "stripeSignature";
     static final String GITHUB_SIGNATURE_SCHEME = "githubSignature";
 
-    private final List<String> impliedProblems;
+    private final List<CommonProblem> impliedProblems;
 
-    Credential(List<String> impliedProblems) {
+    Credential(List<CommonProblem> impliedProblems) {
         this.impliedProblems = impliedProblems;
     }
 
-    List<String> impliedProblems() {
+    List<CommonProblem> impliedProblems() {
         return impliedProblems;
     }
 }

@@ -5,15 +5,18 @@
  * @Tag(name = "API keys", description = "...")                   // once per controller: its feature
  * class ApiKeyController {
  *     @Operation(operationId = "createApiKey", summary = "Create an API key", description = "...")
- *     @ApiContract(success = 201, credentials = Credential.PORTAL, problems = {"key_limit_reached"})
+ *     @ApiContract(success = 201, credentials = Credential.PORTAL)
+ *     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)          // the feature's problem codes it answers
  *     ResponseEntity<CreatedKey> create(Caller caller, @RequestBody NewApiKey body) { ... }
  * }
  * }</pre>
  *
  * <p>{@link com.kvportal.common.openapi.ApiContract} names the success status (its body is the method's return type,
- * as {@code application/json}), the credentials the operation accepts ({@code {}}: none, a public call) and the
- * problem codes it can answer; each code must be listed once in {@link com.kvportal.common.openapi.ProblemCatalogue}
- * (status, title, an example). Codes that follow from the operation's shape are added for you: a JSON body brings
+ * as {@code application/json}) and the credentials the operation accepts ({@code {}}: none, a public call). The problem
+ * codes it can answer are constants of its feature's enum of {@link com.kvportal.common.web.ProblemCode}s (code,
+ * status, meaning, an example detail), named with the enum's nested {@code Codes} annotation (one per enum: the
+ * shared ones with {@code @CommonProblem.Codes}); {@link com.kvportal.common.openapi.ProblemCatalogue} is every
+ * constant of those enums, found on the class path. Codes that follow from the operation's shape are added for you: a JSON body brings
  * {@code malformed_json}, {@code validation_failed}, {@code payload_too_large}, {@code unsupported_media_type}; a
  * path or query parameter {@code validation_failed}; {@link com.kvportal.common.openapi.Credential#PORTAL}
  * {@code unauthenticated}, {@code insufficient_permissions} and (for POST, PUT, PATCH, DELETE) {@code csrf_failed};

@@ -3,7 +3,6 @@ package com.kvportal.common.web;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.HttpStatus;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -47,7 +46,7 @@ public final class FieldErrors {
     /** Throws 400 {@code validation_failed} when any error was recorded. */
     public void throwIfAny() {
         if (!errors.isEmpty()) {
-            throw new ProblemException(HttpStatus.BAD_REQUEST, "validation_failed", "The request has invalid fields.")
+            throw new ProblemException(CommonProblem.VALIDATION_FAILED, "The request has invalid fields.")
                     .withProperty("errors", List.copyOf(errors));
         }
     }

@@ -37,8 +37,7 @@ class ParameterDecodingFilter extends OncePerRequestFilter {
             if (nul) {
                 problems.write(
                         response,
-                        HttpStatus.BAD_REQUEST,
-                        "malformed_parameters",
+                        CommonProblem.MALFORMED_PARAMETERS,
                         "The query string or the form body holds a NUL character.");
                 return;
             }
@@ -49,8 +48,7 @@ class ParameterDecodingFilter extends OncePerRequestFilter {
             } else {
                 problems.write(
                         response,
-                        HttpStatus.BAD_REQUEST,
-                        "malformed_parameters",
+                        CommonProblem.MALFORMED_PARAMETERS,
                         "The query string or the form body cannot be decoded.");
             }
             return;

@@ -158,27 +158,19 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             return ResponseEntity.badRequest().body(Problems.malformedJson());
         }
         if (ex.getCause() instanceof UnrecognizedPropertyException unknown) {
-            return ResponseEntity.badRequest()
-                    .body(Problems.validation(
-                            INVALID_FIELDS,
-                            List.of(Map.of(
-                                    "field",
-                                    fieldPath(unknown),
-                                    "message",
-                                    FieldErrors.unknownField(knownFields(unknown))))));
+            return invalidBodyField(fieldPath(unknown), FieldErrors.unknownField(knownFields(unknown)));
         }
         if (ex.getCause() instanceof MismatchedInputException mismatch
                 && !mismatch.getPath().isEmpty()) {
-            return ResponseEntity.badRequest()
-                    .body(Problems.validation(
-                            INVALID_FIELDS,
-                            List.of(Map.of(
-                                    "field",
-                                    fieldPath(mismatch),
-                                    "message",
-                                    "must be " + expected(mismatch.getTargetType())))));
+            return invalidBodyField(fieldPath(mismatch), "must be " + expected(mismatch.getTargetType()));
         }
         return ResponseEntity.badRequest().body(Problems.malformedJson());
+    }
+
+    /** 400 {@code validation_failed} for one field of the body, named by its path as the API names it. */
+    private static ResponseEntity<Object> invalidBodyField(String path, String message) {
+        return ResponseEntity.badRequest()
+                .body(Problems.validation(INVALID_FIELDS, List.of(Map.of("field", path, "message", message))));
     }
 
     /** Where in the body, as the API names it: {@code samples[1].bytes}. */

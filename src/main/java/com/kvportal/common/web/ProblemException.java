@@ -7,19 +7,25 @@ import org.springframework.web.ErrorResponseException;
 
 /**
  * A failure that the API reports as an RFC 9457 problem with a stable {@code code}: Spring's
- * {@link ErrorResponseException} with its problem document built by {@link Problems#of}. Features throw
- * subclasses named for what happened ({@code ApiKeyNotFound}, {@code UnknownTier}); Spring MVC answers them as
- * they are, through {@link ProblemAdvice}.
+ * {@link ErrorResponseException} with its problem document built by {@link Problems#of}, its code and status those
+ * of a {@link ProblemCode} constant. Features throw subclasses named for what happened ({@code ApiKeyNotFound},
+ * {@code UnknownTier}); Spring MVC answers them as they are, through {@link ProblemAdvice}.
  */
 public class ProblemException extends ErrorResponseException {
 
     private final HttpStatus status;
     private final String code;
 
-    public ProblemException(HttpStatus status, String code, String detail) {
-        super(status, Problems.of(status, code, detail), null);
-        this.status = status;
-        this.code = code;
+    /** The problem of a code, with what happened in this case. */
+    public ProblemException(ProblemCode problem, String detail) {
+        super(problem.status(), Problems.of(problem, detail), null);
+        this.status = problem.status();
+        this.code = problem.code();
+    }
+
+    /** The problem of a code, with its example detail (when that says all there is to say). */
+    public ProblemException(ProblemCode problem) {
+        this(problem, problem.getDefinition().exampleDetail());
     }
 
     /** The problem that {@link Problems} builds (e.g. {@link Problems#unauthenticated()}), thrown. */

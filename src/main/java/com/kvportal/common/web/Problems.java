@@ -27,7 +27,13 @@ public class Problems {
 
     private final JsonMapper json;
 
-    public static ProblemDetail of(HttpStatus status, String code, String detail) {
+    /** The problem of a code, with what happened in this case. */
+    public static ProblemDetail of(ProblemCode problem, String detail) {
+        return of(problem.status(), problem.code(), detail);
+    }
+
+    /** A problem whose code only its status describes (see {@link #defaultCode}); else {@link #of(ProblemCode, String)}. */
+    static ProblemDetail of(HttpStatus status, String code, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(URI.create(TYPE_BASE + code));
         problem.setProperty("code", code);
@@ -35,7 +41,7 @@ public class Problems {
     }
 
     public static ProblemDetail validation(String detail, List<Map<String, String>> errors) {
-        ProblemDetail problem = of(HttpStatus.BAD_REQUEST, "validation_failed", detail);
+        ProblemDetail problem = of(CommonProblem.VALIDATION_FAILED, detail);
         problem.setProperty("errors", errors);
         return problem;
     }
@@ -43,8 +49,7 @@ public class Problems {
     /** 503: the database cannot be reached (stopped, restarting, out of connections); worth retrying soon. */
     public static ProblemDetail databaseUnavailable() {
         return of(
-                HttpStatus.SERVICE_UNAVAILABLE,
-                "database_unavailable",
+                CommonProblem.DATABASE_UNAVAILABLE,
                 "The database is unavailable at the moment; retry in a few seconds.");
     }
 
@@ -54,44 +59,41 @@ public class Problems {
      */
     public static ProblemDetail unauthenticated() {
         return of(
-                HttpStatus.UNAUTHORIZED,
-                "unauthenticated",
-                "Sign in, or send Authorization: Bearer with an API key (kv_...); usage reporting takes the storage"
-                        + " backend's USAGE_API_TOKEN instead.");
+                CommonProblem.UNAUTHENTICATED,
+                CommonProblem.UNAUTHENTICATED.getDefinition().exampleDetail());
     }
 
     /** 413: the body is over the endpoint's limit ({@code limit} bytes); names the limit. */
     public static ProblemDetail payloadTooLarge(long limit) {
-        return of(
-                HttpStatus.CONTENT_TOO_LARGE,
-                "payload_too_large",
-                "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024
-                        + " KiB (usage reports: fewer samples per request).");
+        return of(CommonProblem.PAYLOAD_TOO_LARGE, payloadTooLargeDetail(limit));
+    }
+
+    static String payloadTooLargeDetail(long limit) {
+        return "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024
+                + " KiB (usage reports: fewer samples per request).";
     }
 
     /** 400: the body is missing, is not JSON, or is not valid Unicode text (see {@link StrictTextFilter}). */
     public static ProblemDetail malformedJson() {
         return of(
-                HttpStatus.BAD_REQUEST,
-                "malformed_json",
-                "The request body is missing or is not valid JSON (UTF-8 text without NUL or lone surrogates): send a"
-                        + " JSON object, as the OpenAPI document at /v3/api-docs describes.");
+                CommonProblem.MALFORMED_JSON,
+                CommonProblem.MALFORMED_JSON.getDefinition().exampleDetail());
     }
 
     /** 415: the body is not JSON; names what to send. {@code sent}: the Content-Type sent, or null for none. */
     public static ProblemDetail unsupportedMediaType(@Nullable String sent) {
-        return of(
-                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                (sent == null || sent.isBlank() ? "The request has no Content-Type" : "Content-Type '" + sent + "'")
-                        + " is not supported: send the body as JSON with Content-Type: application/json.");
+        return of(CommonProblem.UNSUPPORTED_MEDIA_TYPE, unsupportedMediaTypeDetail(sent));
+    }
+
+    static String unsupportedMediaTypeDetail(@Nullable String sent) {
+        return (sent == null || sent.isBlank() ? "The request has no Content-Type" : "Content-Type '" + sent + "'")
+                + " is not supported: send the body as JSON with Content-Type: application/json.";
     }
 
     /** 404: no endpoint answers this path; says where the endpoints are listed. */
     public static ProblemDetail notFound(String method, String path) {
         return of(
-                HttpStatus.NOT_FOUND,
-                "not_found",
+                CommonProblem.NOT_FOUND,
                 "No endpoint answers " + method + " " + path + "; the endpoints are listed in the OpenAPI document at"
                         + " /v3/api-docs.");
     }
@@ -107,12 +109,12 @@ public class Problems {
     /** The code of a problem that only its status describes (404, 405, 415, ...). */
     public static String defaultCode(HttpStatus status) {
         return switch (status) {
-            case NOT_FOUND -> "not_found";
+            case NOT_FOUND -> CommonProblem.NOT_FOUND.code();
             case METHOD_NOT_ALLOWED -> "method_not_allowed";
-            case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
+            case UNSUPPORTED_MEDIA_TYPE -> CommonProblem.UNSUPPORTED_MEDIA_TYPE.code();
             case NOT_ACCEPTABLE -> "not_acceptable";
-            case CONTENT_TOO_LARGE -> "payload_too_large";
-            case UNAUTHORIZED -> "unauthenticated";
+            case CONTENT_TOO_LARGE -> CommonProblem.PAYLOAD_TOO_LARGE.code();
+            case UNAUTHORIZED -> CommonProblem.UNAUTHENTICATED.code();
             case INTERNAL_SERVER_ERROR -> "internal_error";
             default -> status.name().toLowerCase();
         };
@@ -126,7 +128,7 @@ public class Problems {
         json.writeValue(response.getOutputStream(), problem);
     }
 
-    public void write(HttpServletResponse response, HttpStatus status, String code, String detail) throws IOException {
-        write(response, of(status, code, detail));
+    public void write(HttpServletResponse response, ProblemCode problem, String detail) throws IOException {
+        write(response, of(problem, detail));
     }
 }

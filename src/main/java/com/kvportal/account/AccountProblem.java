@@ -1,0 +1,105 @@
+package com.kvportal.account;
+
+import static com.kvportal.common.web.ProblemCode.define;
+
+import com.kvportal.common.web.ProblemCode;
+import com.kvportal.common.web.ProblemCodes;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import lombok.Getter;
+import lombok.RequiredArgsConstructor;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+/** The problem codes of accounts, projects, sessions and sign-in (see {@link ProblemCode}). */
+@Getter
+@RequiredArgsConstructor
+public enum AccountProblem implements ProblemCode {
+    EMAIL_ALREADY_VERIFIED(define(
+            HttpStatus.CONFLICT,
+            "email_already_verified",
+            "The customer's email address is verified already: no new link is sent.",
+            "The email address is verified already.")),
+    EMAIL_TAKEN(define(
+            HttpStatus.CONFLICT,
+            "email_taken",
+            "An account with this email address (case-insensitive) exists.",
+            "An account with this email address exists already.")),
+    INVALID_CODE(define(
+            HttpStatus.BAD_REQUEST,
+            "invalid_code",
+            "The TOTP code is wrong, outside its window or used already.",
+            "The code is wrong, expired or was used already.")),
+    INVALID_LOGIN_CODE(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "invalid_code",
+                    "The login's second step failed: the code is wrong, outside its window or used already.",
+                    "The code is wrong, expired or was used already.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer")),
+    INVALID_CREDENTIALS(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "invalid_credentials",
+                    "The email address or the password is wrong (one answer for both).",
+                    "The email address or the password is wrong.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer")),
+    PROJECT_LIMIT_REACHED(define(
+            HttpStatus.CONFLICT,
+            "project_limit_reached",
+            "The organization has 100 projects already.",
+            "The organization already has 100 projects.")),
+    PROJECT_NOT_FOUND(define(
+            HttpStatus.NOT_FOUND,
+            "project_not_found",
+            "No project with this id in the customer's organizations.",
+            "No project with this id in your organizations.")),
+    REAUTHENTICATION_FAILED(define(
+            HttpStatus.FORBIDDEN,
+            "reauthentication_failed",
+            "The current password sent to confirm a change is wrong.",
+            "The current password is wrong.")),
+    SESSION_REQUIRED(define(
+            HttpStatus.BAD_REQUEST,
+            "session_required",
+            "An API key is bound to its project; switching projects needs a session.",
+            "An API key is bound to its project; switching projects needs a signed-in session.")),
+    SESSION_NOT_FOUND(define(
+            HttpStatus.NOT_FOUND,
+            "session_not_found",
+            "No session of the customer with this id (also an ended one).",
+            "No session of yours with this id.")),
+    TOKEN_INVALID(define(
+            HttpStatus.BAD_REQUEST,
+            "token_invalid",
+            "The token of a mailed link is unknown, used, expired or replaced by a newer one.",
+            "The link is not valid: it was used already, has expired or was replaced by a newer one.")),
+    TOTP_ALREADY_ENABLED(define(
+            HttpStatus.CONFLICT,
+            "totp_already_enabled",
+            "Two-step login is on already.",
+            "Two-step login is on already; turn it off first.")),
+    TOTP_NOT_ENABLED(define(
+            HttpStatus.CONFLICT,
+            "totp_not_enabled",
+            "Two-step login is off: there is nothing to turn off.",
+            "Two-step login is off.")),
+    TOTP_NOT_STARTED(define(
+            HttpStatus.CONFLICT,
+            "totp_not_started",
+            "No TOTP secret was set up to confirm.",
+            "Set two-step login up first.")),
+    TOO_MANY_ATTEMPTS(define(
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "too_many_attempts",
+                    "Too many failed logins for this email address; retry after the given delay.",
+                    "Too many failed logins for this email address; try again in 900 s.")
+            .withHeader(HttpHeaders.RETRY_AFTER, "900"));
+
+    private final Definition definition;
+
+    /** Names the codes of this enum that an operation answers, on the method next to its {@code @ApiContract}. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @ProblemCodes
+    public @interface Codes {
+        AccountProblem[] value();
+    }
+}

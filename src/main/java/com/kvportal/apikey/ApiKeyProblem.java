@@ -1,0 +1,60 @@
+package com.kvportal.apikey;
+
+import static com.kvportal.common.web.ProblemCode.define;
+
+import com.kvportal.common.web.ProblemCode;
+import com.kvportal.common.web.ProblemCodes;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import lombok.Getter;
+import lombok.RequiredArgsConstructor;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+/** The problem codes of API keys (see {@link ProblemCode}). */
+@Getter
+@RequiredArgsConstructor
+public enum ApiKeyProblem implements ProblemCode {
+    API_KEY_EXPIRED(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "api_key_expired",
+                    "The presented API key has expired.",
+                    "The API key has expired.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")),
+    API_KEY_NOT_FOUND(define(
+            HttpStatus.NOT_FOUND,
+            "api_key_not_found",
+            "No API key with this id in the active project (also a key of another project).",
+            "No API key with this id in the active project.")),
+    API_KEY_REVOKED(define(
+            HttpStatus.CONFLICT,
+            "api_key_revoked",
+            "The key is revoked: it cannot be rolled.",
+            "The API key has been revoked.")),
+    PRESENTED_KEY_REVOKED(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "api_key_revoked",
+                    "The presented API key has been revoked.",
+                    "The API key has been revoked.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")),
+    INVALID_API_KEY(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "invalid_api_key",
+                    "The API key is missing, malformed or unknown.",
+                    "The API key is missing, malformed or unknown.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")),
+    KEY_LIMIT_REACHED(define(
+            HttpStatus.CONFLICT,
+            "key_limit_reached",
+            "The project has 1,000 unrevoked keys already.",
+            "The project already has 1000 unrevoked keys; revoke one first."));
+
+    private final Definition definition;
+
+    /** Names the codes of this enum that an operation answers, on the method next to its {@code @ApiContract}. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @ProblemCodes
+    public @interface Codes {
+        ApiKeyProblem[] value();
+    }
+}

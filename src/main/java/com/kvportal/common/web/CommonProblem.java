@@ -1,0 +1,97 @@
+package com.kvportal.common.web;
+
+import static com.kvportal.common.web.ProblemCode.define;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import lombok.Getter;
+import lombok.RequiredArgsConstructor;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+/** The problem codes that every feature shares: those an operation's shape and credentials imply, and the answers of the web layer (see {@link ProblemCode}). */
+@Getter
+@RequiredArgsConstructor
+public enum CommonProblem implements ProblemCode {
+    BAD_REQUEST(define(
+            HttpStatus.BAD_REQUEST,
+            "bad_request",
+            "The request was refused before it reached the operation (e.g. a control character in a"
+                    + " parameter name).",
+            "Bad Request")),
+    CSRF_FAILED(define(
+            HttpStatus.FORBIDDEN,
+            "csrf_failed",
+            "A session call that changes state lacks X-XSRF-TOKEN equal to the XSRF-TOKEN cookie.",
+            "Send the value of the XSRF-TOKEN cookie in the X-XSRF-TOKEN header.")),
+    DATABASE_UNAVAILABLE(define(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "database_unavailable",
+                    "The database cannot be reached; retry after the given delay.",
+                    "The database is unavailable; try again shortly.")
+            .withHeader(HttpHeaders.RETRY_AFTER, "2")),
+    INSUFFICIENT_PERMISSIONS(define(
+            HttpStatus.FORBIDDEN,
+            "insufficient_permissions",
+            "The API key lacks the admin permission that portal calls need.",
+            "This API key lacks the admin permission that portal calls need.")),
+    MALFORMED_JSON(define(
+            HttpStatus.BAD_REQUEST,
+            "malformed_json",
+            "The request body is missing or is not valid JSON.",
+            "The request body is missing or is not valid JSON (UTF-8 text without NUL or lone surrogates): send a"
+                    + " JSON object, as the OpenAPI document at /v3/api-docs describes.")),
+    MALFORMED_PARAMETERS(define(
+            HttpStatus.BAD_REQUEST,
+            "malformed_parameters",
+            "The query string or form body cannot be decoded.",
+            "The query string or the form body cannot be decoded.")),
+    NOT_FOUND(define(
+            HttpStatus.NOT_FOUND,
+            "not_found",
+            "The endpoint is off (leaked-key reporting without SECRET_SCANNING_PUBLIC_KEYS).",
+            "No such endpoint.")),
+    PAYLOAD_TOO_LARGE(define(
+            HttpStatus.CONTENT_TOO_LARGE,
+            "payload_too_large",
+            "The request body is over 64 KiB (the webhook: 1 MiB).",
+            Problems.payloadTooLargeDetail(64 * 1024))),
+    SIGNATURE_INVALID(define(
+            HttpStatus.BAD_REQUEST,
+            "signature_invalid",
+            "The signature header is missing, malformed, stale or does not match the body; nothing changed.",
+            "The signature does not match the body.")),
+    TOO_MANY_REQUESTS(define(
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "too_many_requests",
+                    "Too many requests from this client address; retry after the given delay.",
+                    "Too many requests; try again in 60 s.")
+            .withHeader(HttpHeaders.RETRY_AFTER, "60")),
+    UNAUTHENTICATED(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "unauthenticated",
+                    "No credential, or one that is not valid.",
+                    "Sign in, or send Authorization: Bearer with an API key (kv_...); usage reporting takes the storage"
+                            + " backend's USAGE_API_TOKEN instead.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer")),
+    UNSUPPORTED_MEDIA_TYPE(define(
+            HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "The request body is not application/json.",
+            Problems.unsupportedMediaTypeDetail("text/plain"))),
+    VALIDATION_FAILED(define(
+            HttpStatus.BAD_REQUEST,
+            "validation_failed",
+            "Fields of the request are invalid, or one is not a field of the request; errors names each with a"
+                    + " message.",
+            "The request has invalid fields."));
+
+    private final Definition definition;
+
+    /** Names the codes of this enum that an operation answers, on the method next to its {@code @ApiContract}. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @ProblemCodes
+    public @interface Codes {
+        CommonProblem[] value();
+    }
+}

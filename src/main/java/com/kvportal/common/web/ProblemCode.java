@@ -1,0 +1,43 @@
+package com.kvportal.common.web;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+
+/**
+ * A problem code of the API at one status: implemented by one enum per feature ({@code ApiKeyProblem},
+ * {@code BillingProblem}, ...; the shared codes in {@link CommonProblem}). A constant is written once and used
+ * everywhere: a {@link ProblemException} takes its code and status from it, an operation names it in its feature's
+ * {@code @...Problem.Codes} (see {@code com.kvportal.common.openapi}), and the OpenAPI document describes it with its
+ * meaning and example. A code answered with two statuses is two constants.
+ */
+public interface ProblemCode {
+
+    /** What the constant stands for (Lombok's {@code @Getter} on the enum writes it). */
+    Definition getDefinition();
+
+    default String code() {
+        return getDefinition().code();
+    }
+
+    default HttpStatus status() {
+        return getDefinition().status();
+    }
+
+    /** A code with its status, what it means, an example detail and the headers that go with it (examples). */
+    record Definition(
+            HttpStatus status, String code, String meaning, String exampleDetail, Map<String, String> exampleHeaders) {
+
+        /** A header the answer carries, with an example value, as the OpenAPI document shows it. */
+        public Definition withHeader(String name, String example) {
+            Map<String, String> headers = new LinkedHashMap<>(exampleHeaders);
+            headers.put(name, example);
+            return new Definition(status, code, meaning, exampleDetail, Collections.unmodifiableMap(headers));
+        }
+    }
+
+    static Definition define(HttpStatus status, String code, String meaning, String exampleDetail) {
+        return new Definition(status, code, meaning, exampleDetail, Map.of());
+    }
+}
