@@ -32,6 +32,7 @@ class DashboardController {
     private final String keys = page("keys.html", "/dashboard");
     private final String billing = page("billing.html", "/dashboard/billing");
     private final String activity = page("activity.html", "/dashboard/activity");
+    private final String webhooks = page("webhooks.html", "/dashboard/webhooks");
     private final String account = page("account.html", "/dashboard/account");
     // the pages that mailed links open (section 12 of the contract), and the request for a reset link
     private final String forgotPassword = page("forgot-password.html", "/forgot-password");
@@ -69,6 +70,11 @@ class DashboardController {
     @GetMapping("/dashboard/activity")
     ResponseEntity<String> activity() {
         return html(activity);
+    }
+
+    @GetMapping("/dashboard/webhooks")
+    ResponseEntity<String> webhooks() {
+        return html(webhooks);
     }
 
     @GetMapping("/dashboard/account")

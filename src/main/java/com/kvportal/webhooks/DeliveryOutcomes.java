@@ -95,6 +95,6 @@ class DeliveryOutcomes {
                         "organization", org.name(),
                         "url", disabled.url(),
                         "days", settings.disableAfter().toDays(),
-                        "link", baseUrl.resolve("/webhooks")))));
+                        "link", baseUrl.resolve("/dashboard/webhooks")))));
     }
 }

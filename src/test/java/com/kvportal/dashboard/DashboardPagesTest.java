@@ -25,6 +25,7 @@ class DashboardPagesTest extends IntegrationTest {
             "/dashboard",
             "/dashboard/billing",
             "/dashboard/activity",
+            "/dashboard/webhooks",
             "/forgot-password",
             "/reset-password",
             "/verify-email",
@@ -45,8 +46,9 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldServeTheScriptsAsJavaScriptAndTheStylesheetAsCss() {
-        for (String script :
-                new String[] {"api", "ui", "shell", "auth", "keys", "billing", "activity", "recovery", "account"}) {
+        for (String script : new String[] {
+            "api", "ui", "shell", "auth", "keys", "billing", "activity", "recovery", "account", "webhooks"
+        }) {
             Api.Response asset = api().get("/assets/" + script + ".js");
 
             assertThat(asset.status()).as(script).isEqualTo(200);
