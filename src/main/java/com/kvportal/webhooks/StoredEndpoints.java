@@ -79,7 +79,8 @@ class StoredEndpoints {
         return jdbc.sql(
                         """
                         update webhook_endpoints set url = ?, events = ?::text[], description = ?, disabled = ?,
-                            failing_since = case when ? then failing_since else null end
+                            -- enabled again: its failing starts afresh (the old "disabled" on the right)
+                            failing_since = case when disabled and not ? then null else failing_since end
                         where id = ? returning\s"""
                                 + COLUMNS)
                 .params(url, postgresArray(events), description, disabled, disabled, id)
