@@ -54,4 +54,25 @@ class WebhookDisableTest extends SignedInTest {
             assertThat(receiver.received()).hasSize(attempts);
         }
     }
+
+    @Test
+    void shouldKeepCountingWhileTheEndpointIsEditedAndDisableItStill() {
+        try (WebhookReceiver receiver = new WebhookReceiver().answer(Mode.FAIL)) {
+            String id = session.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
+                    .json()
+                    .get("id")
+                    .asString();
+            session.post("/api/v1/webhook-endpoints/" + id + "/test");
+
+            // edits every 0.5 s, more often than the 2 s window: only enabling it again starts the count afresh
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> session.patch(
+                                    "/api/v1/webhook-endpoints/" + id,
+                                    Map.of("description", "edited " + System.nanoTime()))
+                            .json()
+                            .get("disabled")
+                            .asBoolean());
+        }
+    }
 }
