@@ -61,4 +61,8 @@ public sealed interface ApiKeyEvent {
             String url,
             String source)
             implements ApiKeyEvent {}
+
+    /** The key expires in {@code daysBefore} days or less (a notice sent once per key and lead, 7 and 1). */
+    record Expiring(UUID organizationId, UUID projectId, UUID keyId, String keyName, Instant expiresAt, int daysBefore)
+            implements ApiKeyEvent {}
 }

@@ -230,6 +230,11 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         return LeakVerdict.TRUE_POSITIVE;
     }
 
+    /** A key as the list shows it (revoked or not), e.g. for the data of a webhook event about it. */
+    public Optional<ApiKey> listItem(UUID keyId) {
+        return keys.find(keyId);
+    }
+
     /** The name of a key, e.g. to name the key that acted in an audit line. */
     public Optional<String> nameOf(UUID keyId) {
         return keys.nameOf(keyId);

@@ -111,6 +111,50 @@ class StoredApiKeys {
                 .list();
     }
 
+    /** A key as the list shows it, revoked or not. */
+    Optional<ApiKey> find(UUID keyId) {
+        return jdbc.sql("select " + LIST_COLUMNS + " from api_keys where id = ?")
+                .param(keyId)
+                .query(StoredApiKeys::listItem)
+                .optional();
+    }
+
+    /** An unrevoked key that expires within a notice's lead and has not had that notice yet. */
+    record Expiring(ApiKey key, UUID organizationId) {}
+
+    /**
+     * Claims the keys that expire after {@code from} and within {@code lead} from now and have not had the notice
+     * of {@code days}: each is marked in the caller's transaction, so that it is noticed once, by one instance.
+     */
+    List<Expiring> claimExpiring(int days, java.time.Duration from, java.time.Duration lead, int limit) {
+        return jdbc.sql(
+                        """
+                        with due as (
+                            select k.id from api_keys k
+                            where k.revoked_at is null and k.expires_at > now() + :from * interval '1 second'
+                              and k.expires_at <= now() + :lead * interval '1 second'
+                              and not exists (select 1 from api_key_expiry_notices n
+                                              where n.key_id = k.id and n.days_before = :days)
+                            order by k.expires_at
+                            limit :limit
+                        ), marked as (
+                            insert into api_key_expiry_notices (key_id, days_before)
+                            select id, :days from due
+                            on conflict do nothing
+                            returning key_id
+                        )
+                        """
+                                + "select "
+                                + LIST_COLUMNS
+                                + ", organization_id from api_keys where id in (select key_id from marked)")
+                .param("from", from.toSeconds())
+                .param("lead", lead.toSeconds())
+                .param("days", days)
+                .param("limit", limit)
+                .query((rs, n) -> new Expiring(listItem(rs, n), rs.getObject("organization_id", UUID.class)))
+                .list();
+    }
+
     /** A key of the project, locked until the end of the transaction, and whether it is revoked. */
     record Locked(ApiKey key, boolean revoked) {}
 

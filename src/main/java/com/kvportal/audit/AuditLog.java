@@ -3,7 +3,7 @@ package com.kvportal.audit;
 import com.kvportal.account.Accounts;
 import com.kvportal.apikey.ApiKeys;
 import com.kvportal.audit.AuditEvent.Party;
-import com.kvportal.common.web.FieldErrors;
+import com.kvportal.common.web.PageCursor;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
@@ -87,14 +87,19 @@ public class AuditLog {
 
     /** The organization's events, newest first, {@code limit} at a time after the cursor's position. */
     Page page(Caller caller, @Nullable String limit, @Nullable String cursor) {
-        int size = limit(limit);
-        AuditCursor after = cursor == null ? null : AuditCursor.decode(cursor);
+        int size = PageCursor.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
         List<AuditEvent> found = events.page(caller.organizationId(), after, size + 1);
         if (found.size() <= size) {
             return new Page(found, null);
         }
         List<AuditEvent> page = found.subList(0, size);
-        return new Page(List.copyOf(page), AuditCursor.after(page.get(size - 1)).encode());
+        return new Page(
+                List.copyOf(page),
+                new PageCursor(
+                                page.get(size - 1).occurredAt(),
+                                page.get(size - 1).id())
+                        .encode());
     }
 
     /** The caller of the current request (a key or a customer), or {@code fallback} outside of one. */
@@ -117,24 +122,6 @@ public class AuditLog {
 
     Instant now() {
         return clock.instant();
-    }
-
-    private static int limit(@Nullable String limit) {
-        if (limit == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= MAX_LIMIT) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        new FieldErrors()
-                .add("limit", "must be a whole number from 1 to " + MAX_LIMIT)
-                .throwIfAny();
-        throw new IllegalStateException("unreachable");
     }
 
     private static String shortened(String userAgent) {

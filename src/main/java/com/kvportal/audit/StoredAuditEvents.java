@@ -1,6 +1,7 @@
 package com.kvportal.audit;
 
 import com.kvportal.audit.AuditEvent.Party;
+import com.kvportal.common.web.PageCursor;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -51,13 +52,13 @@ class StoredAuditEvents {
     }
 
     /** Up to {@code limit} events of the organization strictly older than the position, newest first. */
-    List<AuditEvent> page(UUID organizationId, @Nullable AuditCursor after, int limit) {
+    List<AuditEvent> page(UUID organizationId, @Nullable PageCursor after, int limit) {
         String older = after == null ? "" : " and (occurred_at, id) < (?, ?)";
         var statement = jdbc.sql("select * from audit_events where organization_id = ?" + older
                         + " order by occurred_at desc, id desc limit ?")
                 .param(organizationId);
         if (after != null) {
-            statement = statement.param(Timestamp.from(after.occurredAt())).param(after.id());
+            statement = statement.param(Timestamp.from(after.at())).param(after.id());
         }
         return statement.param(limit).query(this::event).list();
     }

@@ -1,5 +1,6 @@
 package com.kvportal.billing;
 
+import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.Plans;
 import java.util.List;
@@ -27,6 +28,14 @@ public class Billing {
     private final Plans plans;
     private final OrganizationPlans organizationPlans;
     private final StripeGateway gateway;
+    private final StoredInvoices invoices;
+
+    /** An invoice of the organization as the API shows it, e.g. for the data of a webhook event about it. */
+    public Optional<Invoice> invoice(UUID organizationId, String providerInvoiceId) {
+        return invoices.ofOrganization(organizationId).stream()
+                .filter(invoice -> invoice.providerInvoiceId().equals(providerInvoiceId))
+                .findFirst();
+    }
 
     /** Every plan, cheapest first. */
     public List<Plan> plans() {

@@ -32,6 +32,7 @@ class DashboardController {
     private final String keys = page("keys.html", "/dashboard");
     private final String billing = page("billing.html", "/dashboard/billing");
     private final String activity = page("activity.html", "/dashboard/activity");
+    private final String webhooks = page("webhooks.html", "/dashboard/webhooks");
     private final String account = page("account.html", "/dashboard/account");
     private final String members = page("members.html", "/dashboard/members");
     // the pages that mailed links open (section 12 of the contract), and the request for a reset link
@@ -71,6 +72,11 @@ class DashboardController {
     @GetMapping("/dashboard/activity")
     ResponseEntity<String> activity() {
         return html(activity);
+    }
+
+    @GetMapping("/dashboard/webhooks")
+    ResponseEntity<String> webhooks() {
+        return html(webhooks);
     }
 
     @GetMapping("/dashboard/account")

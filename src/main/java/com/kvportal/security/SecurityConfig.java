@@ -79,7 +79,8 @@ class SecurityConfig {
         "/api/v1/members/**",
         "/api/v1/invitations/**",
         "/api/v1/organizations",
-        "/api/v1/organization/**"
+        "/api/v1/organization/**",
+        "/api/v1/webhook-endpoints/**"
     };
 
     /**

@@ -1,8 +1,8 @@
 package com.kvportal.usage;
 
 import com.kvportal.account.Accounts;
-import com.kvportal.account.BillingContacts;
 import com.kvportal.account.Organization;
+import com.kvportal.account.OrganizationContacts;
 import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Plan;
@@ -40,7 +40,7 @@ class UsageAlerts {
     private final OrganizationPlans plans;
     private final UsageReading reading;
     private final Accounts accounts;
-    private final BillingContacts contacts;
+    private final OrganizationContacts contacts;
     private final Mailer mailer;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
@@ -92,7 +92,7 @@ class UsageAlerts {
     }
 
     private void raise(UUID organizationId, String type, Map<String, Object> data, Function<String, Mail> mail) {
-        List<String> recipients = contacts.of(organizationId);
+        List<String> recipients = contacts.billing(organizationId);
         for (String to : recipients) {
             mailer.send(mail.apply(to));
         }

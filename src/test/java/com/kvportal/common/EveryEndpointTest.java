@@ -69,7 +69,9 @@ class EveryEndpointTest extends IntegrationTest {
             entry("changeMemberRole", "{\"role\":\"viewer\"}"),
             entry("acceptInvitation", "{\"token\":\"walk\"}"),
             entry("transferOwnership", "{\"customer_id\":\"" + UUID.randomUUID() + "\",\"current_password\":\"walk\"}"),
-            entry("deleteOrganization", "{\"name\":\"not the name\",\"current_password\":\"walk\"}"));
+            entry("deleteOrganization", "{\"name\":\"not the name\",\"current_password\":\"walk\"}"),
+            entry("createWebhookEndpoint", "{\"url\":\"https://hooks.example.invalid/walk\"}"),
+            entry("updateWebhookEndpoint", "{\"description\":\"walk\"}"));
 
     private record Operation(String method, String template, String id, JsonNode spec) {}
 
@@ -196,7 +198,12 @@ class EveryEndpointTest extends IntegrationTest {
                     Api.Response response = caller(op)
                             .send(
                                     op.method(),
-                                    op.template().replace("{" + name + "}", notAnId),
+                                    // the route's other ids are ids
+                                    op.template()
+                                            .replace("{" + name + "}", notAnId)
+                                            .replaceAll(
+                                                    "\\{[^}]+}",
+                                                    UUID.randomUUID().toString()),
                                     body,
                                     body == null ? null : "application/json");
 

@@ -28,6 +28,7 @@ class DashboardPagesTest extends IntegrationTest {
             "/dashboard/members",
             "/accept-invitation",
             "/dashboard/accept-invitation",
+            "/dashboard/webhooks",
             "/forgot-password",
             "/reset-password",
             "/verify-email",
@@ -49,7 +50,18 @@ class DashboardPagesTest extends IntegrationTest {
     @Test
     void shouldServeTheScriptsAsJavaScriptAndTheStylesheetAsCss() {
         for (String script : new String[] {
-            "api", "ui", "shell", "auth", "keys", "billing", "activity", "recovery", "account", "members", "invitation"
+            "api",
+            "ui",
+            "shell",
+            "auth",
+            "keys",
+            "billing",
+            "activity",
+            "recovery",
+            "account",
+            "members",
+            "invitation",
+            "webhooks"
         }) {
             Api.Response asset = api().get("/assets/" + script + ".js");
 

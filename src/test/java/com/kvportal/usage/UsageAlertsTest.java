@@ -4,7 +4,7 @@ import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.kvportal.account.BillingContacts;
+import com.kvportal.account.OrganizationContacts;
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
 import com.kvportal.support.SignedInTest;
@@ -33,7 +33,7 @@ class UsageAlertsTest extends SignedInTest {
     UsageAlerts alerts;
 
     @Autowired
-    BillingContacts contacts;
+    OrganizationContacts contacts;
 
     void store(long bytes) {
         report(baseUrl(), account.projectId(), bytes, Instant.now());
@@ -183,7 +183,7 @@ class UsageAlertsTest extends SignedInTest {
     @Test
     void shouldMailTheOwnersOnlyNotOtherCustomers() {
         Api.Account stranger = api().signup();
-        assertThat(contacts.of(account.organizationId())).containsExactly(account.email());
+        assertThat(contacts.billing(account.organizationId())).containsExactly(account.email());
 
         store(GIB / 100 * 80);
 

@@ -1,5 +1,6 @@
 package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.Invoice;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.stripe.ProviderInvoice;

@@ -1,7 +1,7 @@
 package com.kvportal.billing.subscription;
 
 import com.kvportal.account.AccountEvent;
-import com.kvportal.billing.invoice.Invoice;
+import com.kvportal.billing.Invoice;
 import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;

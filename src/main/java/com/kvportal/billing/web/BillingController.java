@@ -2,10 +2,10 @@ package com.kvportal.billing.web;
 
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.BillingProblem;
+import com.kvportal.billing.Invoice;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.checkout.Checkouts;
 import com.kvportal.billing.checkout.Checkouts.CheckoutRequest;
-import com.kvportal.billing.invoice.Invoice;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.billing.subscription.Subscription;
 import com.kvportal.billing.subscription.Subscriptions;

@@ -7,7 +7,8 @@ package com.kvportal.common.web;
  */
 public final class PathIds {
 
-    static final String UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+    /** A UUID's pattern, for a path variable of another name: {@code "{deliveryId:" + PathIds.UUID + "}"}. */
+    public static final String UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
     /** The path variable {@code id}, matching a UUID only. */
     public static final String ID = "{id:" + UUID + "}";

@@ -1,7 +1,5 @@
-package com.kvportal.billing.invoice;
+package com.kvportal.billing;
 
-import com.kvportal.billing.InvoiceLine;
-import com.kvportal.billing.InvoiceStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;

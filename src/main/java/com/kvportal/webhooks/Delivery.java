@@ -1,0 +1,27 @@
+package com.kvportal.webhooks;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** A delivery of one event to one endpoint, as its log shows it. */
+record Delivery(
+        UUID id,
+        @Schema(description = "The event's id: the body's id and every attempt's webhook-id.", example = "msg_…")
+                String eventId,
+        @Schema(example = "api_key.created") String eventType,
+        @Schema(allowableValues = {"pending", "delivered", "failed"}) String status,
+        int attempts,
+        @Schema(
+                        nullable = true,
+                        description = "The last attempt's answer; null when none came (timeout, refused or"
+                                + " closed connection) or before the first attempt.")
+                @Nullable
+                Integer responseStatus,
+        @Schema(nullable = true) @Nullable Integer durationMs,
+        @Schema(nullable = true) @Nullable Instant lastAttemptAt,
+        @Schema(nullable = true, description = "When the next attempt is due; null once delivered or failed.") @Nullable
+                Instant nextAttemptAt,
+        @JsonIgnore Instant createdAt) {}

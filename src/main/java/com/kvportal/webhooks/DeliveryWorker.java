@@ -1,0 +1,176 @@
+package com.kvportal.webhooks;
+
+import com.standardwebhooks.Webhook;
+import com.standardwebhooks.exceptions.WebhookSigningException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Delivers the outbox: right after each commit that queued a delivery, and every {@code poll-interval} for what is
+ * due (retries, other instances' deliveries, deliveries a crashed instance held). Claims only as many as it has free
+ * workers ({@code workers}, a pool of its own: a receiver that hangs holds one of them for at most {@code timeout},
+ * never a request thread). Each attempt is signed as Standard Webhooks says, with every secret that signs now.
+ */
+@Slf4j
+@Component
+class DeliveryWorker implements DisposableBean {
+
+    private final StoredDeliveries deliveries;
+    private final DeliveryOutcomes outcomes;
+    private final WebhookClient client;
+    private final TransactionTemplate transactions;
+    private final WebhookProperties settings;
+    private final Clock clock;
+    private final Semaphore free;
+    private final ExecutorService pool;
+    private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "webhook-dispatch");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicBoolean queued = new AtomicBoolean();
+
+    DeliveryWorker(
+            StoredDeliveries deliveries,
+            DeliveryOutcomes outcomes,
+            WebhookClient client,
+            TransactionTemplate transactions,
+            WebhookProperties settings,
+            Clock clock) {
+        this.deliveries = deliveries;
+        this.outcomes = outcomes;
+        this.client = client;
+        this.transactions = transactions;
+        this.settings = settings;
+        this.clock = clock;
+        this.free = new Semaphore(settings.workers());
+        AtomicInteger number = new AtomicInteger();
+        this.pool = Executors.newFixedThreadPool(settings.workers(), runnable -> {
+            Thread thread = new Thread(runnable, "webhook-delivery-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Claims and starts what is due, on the dispatcher's thread; calls while a run is queued add nothing. */
+    void soon() {
+        if (queued.compareAndSet(false, true)) {
+            try {
+                dispatcher.execute(() -> {
+                    queued.set(false);
+                    dispatch();
+                });
+            } catch (RejectedExecutionException shuttingDown) {
+                queued.set(false);
+            }
+        }
+    }
+
+    @Scheduled(
+            fixedDelayString = "${kvportal.webhooks.poll-interval:1s}",
+            initialDelayString = "${kvportal.webhooks.poll-interval:1s}")
+    void poll() {
+        soon();
+    }
+
+    private void dispatch() {
+        try {
+            while (true) {
+                int available = free.availablePermits();
+                if (available == 0) {
+                    return; // a finishing attempt calls soon() again
+                }
+                List<StoredDeliveries.Claimed> claimed =
+                        transactions.execute(status -> deliveries.claimDue(available, settings.lease()));
+                if (claimed == null || claimed.isEmpty()) {
+                    return;
+                }
+                for (StoredDeliveries.Claimed delivery : claimed) {
+                    free.acquireUninterruptibly();
+                    try {
+                        pool.execute(() -> attempt(delivery));
+                    } catch (RejectedExecutionException shuttingDown) {
+                        free.release();
+                        return; // its lease runs out; another instance, or this one restarted, tries again
+                    }
+                }
+                if (claimed.size() < available) {
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            // e.g. the database away: the next poll tries again
+            log.warn("Webhooks: claiming deliveries failed: {}", e.toString());
+        }
+    }
+
+    private void attempt(StoredDeliveries.Claimed delivery) {
+        try {
+            WebhookClient.Outcome outcome = client.post(delivery.url(), headers(delivery), bytes(delivery));
+            if (!outcome.delivered()) {
+                log.info(
+                        "Webhooks: attempt {} of {} to endpoint {} failed: {}",
+                        delivery.attempt(),
+                        delivery.eventId(),
+                        delivery.endpointId(),
+                        outcome.error() != null ? outcome.error() : "status " + outcome.status());
+            }
+            transactions.executeWithoutResult(status -> outcomes.record(delivery, outcome));
+        } catch (RuntimeException e) {
+            // the outcome is lost: the lease runs out and the delivery is attempted again (at least once)
+            log.warn("Webhooks: recording the attempt of {} failed: {}", delivery.eventId(), e.toString());
+        } finally {
+            free.release();
+            soon();
+        }
+    }
+
+    private Map<String, String> headers(StoredDeliveries.Claimed delivery) {
+        long timestamp = clock.instant().getEpochSecond();
+        StringBuilder signatures = new StringBuilder();
+        for (String secret : delivery.secrets()) {
+            try {
+                String signature = new Webhook(secret).sign(delivery.eventId(), timestamp, delivery.body());
+                signatures.append(signatures.isEmpty() ? "" : " ").append(signature);
+            } catch (WebhookSigningException e) {
+                throw new IllegalStateException("signing failed", e);
+            }
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("webhook-id", delivery.eventId());
+        headers.put("webhook-timestamp", Long.toString(timestamp));
+        headers.put("webhook-signature", signatures.toString());
+        return headers;
+    }
+
+    private static byte[] bytes(StoredDeliveries.Claimed delivery) {
+        return delivery.body().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** When the schedule's next attempt is due after {@code scheduledAttempts} failed ones, or null: failed. */
+    static Instant nextAttempt(List<Duration> schedule, int scheduledAttempts, Instant now) {
+        return scheduledAttempts > schedule.size() ? null : now.plus(schedule.get(scheduledAttempts - 1));
+    }
+
+    @Override
+    public void destroy() {
+        dispatcher.shutdownNow();
+        pool.shutdownNow();
+    }
+}

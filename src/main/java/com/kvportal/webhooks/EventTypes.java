@@ -1,0 +1,27 @@
+package com.kvportal.webhooks;
+
+import java.util.List;
+
+/** The event types an endpoint may subscribe to (CONTRACT 15); {@code *} stands for every type, now and future. */
+final class EventTypes {
+
+    static final String ALL = "*";
+    static final String TEST = "webhook.test";
+
+    static final List<String> KNOWN = List.of(
+            "api_key.created",
+            "api_key.revoked",
+            "api_key.leaked",
+            "api_key.expiring",
+            "usage.threshold_crossed",
+            "usage.writes_refused",
+            "usage.writes_allowed",
+            "invoice.paid",
+            "invoice.payment_failed",
+            "subscription.updated",
+            "member.joined",
+            "member.removed",
+            TEST);
+
+    private EventTypes() {}
+}

@@ -1,0 +1,86 @@
+package com.kvportal.webhooks;
+
+import com.kvportal.apikey.ApiKey;
+import com.kvportal.apikey.ApiKeyEvent;
+import com.kvportal.apikey.ApiKeys;
+import com.kvportal.billing.Billing;
+import com.kvportal.billing.InvoicePaid;
+import com.kvportal.billing.InvoicePaymentFailed;
+import com.kvportal.billing.SubscriptionUpdated;
+import com.kvportal.common.OutgoingEvent;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns what happens elsewhere into outgoing events. Plain synchronous listeners, as the audit log's: each runs inside
+ * the transaction that published the event, so the outgoing event commits with the change or not at all.
+ */
+@Component
+@RequiredArgsConstructor
+class EventWiring {
+
+    private final OutgoingEvents outgoing;
+    private final ApiKeys apiKeys;
+    private final Billing billing;
+
+    /** Any feature's event for the endpoints ({@code usage.*}, {@code member.*}, ...). */
+    @EventListener
+    void outgoing(OutgoingEvent e) {
+        outgoing.publish(e.organizationId(), e.type(), e.data());
+    }
+
+    @EventListener
+    void keyCreated(ApiKeyEvent.Created e) {
+        key(e, "api_key.created");
+    }
+
+    @EventListener
+    void keyRevoked(ApiKeyEvent.Revoked e) {
+        key(e, "api_key.revoked");
+    }
+
+    @EventListener
+    void keyLeaked(ApiKeyEvent.Leaked e) {
+        key(e, "api_key.leaked");
+    }
+
+    @EventListener
+    void keyExpiring(ApiKeyEvent.Expiring e) {
+        key(e, "api_key.expiring");
+    }
+
+    @EventListener
+    void invoicePaid(InvoicePaid e) {
+        invoice(e.organizationId(), e.providerInvoiceId(), "invoice.paid");
+    }
+
+    @EventListener
+    void paymentFailed(InvoicePaymentFailed e) {
+        invoice(e.organizationId(), e.providerInvoiceId(), "invoice.payment_failed");
+    }
+
+    /** The invoice as the invoice list shows it, read in the transaction that recorded the provider's news. */
+    private void invoice(UUID organizationId, String providerInvoiceId, String type) {
+        billing.invoice(organizationId, providerInvoiceId)
+                .ifPresent(invoice -> outgoing.publish(organizationId, type, invoice));
+    }
+
+    @EventListener
+    void subscriptionUpdated(SubscriptionUpdated e) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", e.subscriptionId());
+        data.put("tier", e.tier().wire());
+        data.put("status", e.status().wire());
+        outgoing.publish(e.organizationId(), "subscription.updated", data);
+    }
+
+    /** The key's list item (never the raw key or its digest), read in the transaction of the change. */
+    private void key(ApiKeyEvent e, String type) {
+        ApiKey key = apiKeys.listItem(e.keyId()).orElseThrow();
+        outgoing.publish(e.organizationId(), type, key);
+    }
+}

@@ -1,0 +1,177 @@
+package com.kvportal.webhooks;
+
+import com.kvportal.common.web.PageCursor;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of the events and their deliveries: the outbox. */
+@Repository
+@RequiredArgsConstructor
+class StoredDeliveries {
+
+    private static final String COLUMNS =
+            """
+            d.id, d.event_id, e.type as event_type, d.status, d.attempts, d.response_status, d.duration_ms,
+            d.last_attempt_at, case when d.status = 'pending' then greatest(d.next_attempt_at, d.leased_until)
+                                    when d.retry_requested then now() end as next_attempt_at, d.created_at""";
+
+    private final JdbcClient jdbc;
+
+    void insertEvent(String id, UUID organizationId, String type, String body, Instant createdAt) {
+        jdbc.sql("insert into webhook_events (id, organization_id, type, body, created_at) values (?, ?, ?, ?, ?)")
+                .params(id, organizationId, type, body, Timestamp.from(createdAt))
+                .update();
+    }
+
+    UUID insertDelivery(UUID endpointId, String eventId) {
+        UUID id = UUID.randomUUID();
+        jdbc.sql("insert into webhook_deliveries (id, endpoint_id, event_id, next_attempt_at) values (?, ?, ?, now())")
+                .params(id, endpointId, eventId)
+                .update();
+        return id;
+    }
+
+    /** An endpoint's deliveries, newest first, after the cursor's position. */
+    List<Delivery> page(UUID endpointId, @Nullable PageCursor after, int limit) {
+        String where = after == null ? "" : " and (d.created_at, d.id) < (?, ?)";
+        var statement = jdbc.sql("select " + COLUMNS + " from webhook_deliveries d join webhook_events e on e.id ="
+                        + " d.event_id where d.endpoint_id = ?" + where
+                        + " order by d.created_at desc, d.id desc limit ?")
+                .param(endpointId);
+        if (after != null) {
+            statement = statement.param(Timestamp.from(after.at())).param(after.id());
+        }
+        return statement.param(limit).query(StoredDeliveries::delivery).list();
+    }
+
+    /** Asks for one more attempt of the endpoint's delivery, whatever its status: its event, or empty if none. */
+    Optional<String> requestRetry(UUID endpointId, UUID deliveryId) {
+        return jdbc.sql("update webhook_deliveries set retry_requested = true where id = ? and endpoint_id = ?"
+                        + " returning event_id")
+                .params(deliveryId, endpointId)
+                .query(String.class)
+                .optional();
+    }
+
+    /** A delivery claimed for an attempt, with what the attempt needs. */
+    record Claimed(
+            UUID id,
+            UUID endpointId,
+            String eventId,
+            String url,
+            String body,
+            List<String> secrets,
+            int attempt,
+            int scheduledAttempts,
+            boolean manual) {}
+
+    /**
+     * Claims due deliveries of enabled endpoints for an attempt each, in a transaction of its own: rows another
+     * instance is claiming are skipped, and each claimed one is leased (not due again until the lease ends, i.e. when
+     * this instance died mid-attempt). An attempt due by the schedule counts on it; a retry asked for does not.
+     */
+    List<Claimed> claimDue(int limit, Duration lease) {
+        return jdbc.sql(
+                        """
+                        with due as (
+                            select d.id, (d.status = 'pending' and d.next_attempt_at <= now()) as scheduled
+                            from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
+                            where ((d.status = 'pending' and d.next_attempt_at <= now()) or d.retry_requested)
+                              and (d.leased_until is null or d.leased_until < now())
+                              and not p.disabled
+                            order by d.next_attempt_at nulls first
+                            limit :limit
+                            for update of d skip locked
+                        ), claimed as (
+                            update webhook_deliveries d
+                            set attempts = d.attempts + 1, retry_requested = false,
+                                scheduled_attempts = d.scheduled_attempts + case when due.scheduled then 1 else 0 end,
+                                last_attempt_at = now(), leased_until = now() + :lease * interval '1 millisecond'
+                            from due where d.id = due.id
+                            returning d.id, d.endpoint_id, d.event_id, d.attempts, d.scheduled_attempts,
+                                      not due.scheduled as manual
+                        )
+                        select c.*, p.url, e.body, p.secret,
+                               case when p.previous_secret_until > now() then p.previous_secret end as previous_secret
+                        from claimed c join webhook_endpoints p on p.id = c.endpoint_id
+                                       join webhook_events e on e.id = c.event_id""")
+                .param("limit", limit)
+                .param("lease", lease.toMillis())
+                .query((rs, n) -> {
+                    String previous = rs.getString("previous_secret");
+                    String secret = rs.getString("secret");
+                    return new Claimed(
+                            rs.getObject("id", UUID.class),
+                            rs.getObject("endpoint_id", UUID.class),
+                            rs.getString("event_id"),
+                            rs.getString("url"),
+                            rs.getString("body"),
+                            previous == null ? List.of(secret) : List.of(secret, previous),
+                            rs.getInt("attempts"),
+                            rs.getInt("scheduled_attempts"),
+                            rs.getBoolean("manual"));
+                })
+                .list();
+    }
+
+    /**
+     * Records an attempt's outcome, unless the delivery has been claimed again since (its lease ran out): false then.
+     *
+     * @param status the status it takes; null: it keeps its status (a retry asked for that failed)
+     * @param next when the schedule's next attempt is due (pending), else null
+     * @param keepSchedule true: {@code next} is ignored, the schedule stays as it was
+     */
+    boolean recordAttempt(
+            UUID id,
+            int attempt,
+            @Nullable String status,
+            @Nullable Integer responseStatus,
+            long durationMs,
+            @Nullable Instant next,
+            boolean keepSchedule) {
+        return jdbc.sql(
+                                """
+                        update webhook_deliveries set status = coalesce(?, status), response_status = ?, duration_ms = ?,
+                            next_attempt_at = case when ? then next_attempt_at else ? end, leased_until = null
+                        where id = ? and attempts = ?""")
+                        .params(
+                                status,
+                                responseStatus,
+                                (int) Math.min(Integer.MAX_VALUE, durationMs),
+                                keepSchedule,
+                                next == null ? null : Timestamp.from(next),
+                                id,
+                                attempt)
+                        .update()
+                == 1;
+    }
+
+    private static Delivery delivery(ResultSet rs, int row) throws SQLException {
+        return new Delivery(
+                rs.getObject("id", UUID.class),
+                rs.getString("event_id"),
+                rs.getString("event_type"),
+                rs.getString("status"),
+                rs.getInt("attempts"),
+                (Integer) rs.getObject("response_status"),
+                (Integer) rs.getObject("duration_ms"),
+                instant(rs, "last_attempt_at"),
+                instant(rs, "next_attempt_at"),
+                rs.getTimestamp("created_at").toInstant());
+    }
+
+    private static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp value = rs.getTimestamp(column);
+        return value == null ? null : value.toInstant();
+    }
+}

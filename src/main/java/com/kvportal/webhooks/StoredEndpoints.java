@@ -1,0 +1,161 @@
+package com.kvportal.webhooks;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of webhook endpoints. {@code events} null in the table: every type (shown as {@code ["*"]}). */
+@Repository
+@RequiredArgsConstructor
+class StoredEndpoints {
+
+    private static final String COLUMNS = "id, url, events, description, disabled, created_at";
+
+    private final JdbcClient jdbc;
+
+    /** Serializes the endpoint changes of one organization (the limit of 10 holds under concurrent creates). */
+    void lockOrganization(UUID organizationId) {
+        jdbc.sql("select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ?::text, 0))")
+                .param(organizationId)
+                .query()
+                .singleValue();
+    }
+
+    int count(UUID organizationId) {
+        return jdbc.sql("select count(*) from webhook_endpoints where organization_id = ?")
+                .param(organizationId)
+                .query(Integer.class)
+                .single();
+    }
+
+    WebhookEndpoint insert(
+            UUID id,
+            UUID organizationId,
+            String url,
+            @Nullable List<String> events,
+            String description,
+            String secret) {
+        return jdbc.sql("insert into webhook_endpoints (id, organization_id, url, events, description, secret)"
+                        + " values (?, ?, ?, ?::text[], ?, ?) returning " + COLUMNS)
+                .params(id, organizationId, url, postgresArray(events), description, secret)
+                .query(StoredEndpoints::endpoint)
+                .single();
+    }
+
+    List<WebhookEndpoint> list(UUID organizationId) {
+        return jdbc.sql("select " + COLUMNS
+                        + " from webhook_endpoints where organization_id = ? order by created_at, id")
+                .param(organizationId)
+                .query(StoredEndpoints::endpoint)
+                .list();
+    }
+
+    Optional<WebhookEndpoint> find(UUID organizationId, UUID id) {
+        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints where id = ? and organization_id = ?")
+                .params(id, organizationId)
+                .query(StoredEndpoints::endpoint)
+                .optional();
+    }
+
+    Optional<WebhookEndpoint> lock(UUID organizationId, UUID id) {
+        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints where id = ? and organization_id = ? for update")
+                .params(id, organizationId)
+                .query(StoredEndpoints::endpoint)
+                .optional();
+    }
+
+    WebhookEndpoint update(UUID id, String url, @Nullable List<String> events, String description, boolean disabled) {
+        return jdbc.sql(
+                        """
+                        update webhook_endpoints set url = ?, events = ?::text[], description = ?, disabled = ?,
+                            -- enabled again: its failing starts afresh (the old "disabled" on the right)
+                            failing_since = case when disabled and not ? then null else failing_since end
+                        where id = ? returning\s"""
+                                + COLUMNS)
+                .params(url, postgresArray(events), description, disabled, disabled, id)
+                .query(StoredEndpoints::endpoint)
+                .single();
+    }
+
+    void delete(UUID id) {
+        jdbc.sql("delete from webhook_endpoints where id = ?").param(id).update();
+    }
+
+    /** The new secret signs from now on, the current one beside it until {@code overlap} has passed. */
+    void rotate(UUID id, String secret, Duration overlap) {
+        jdbc.sql(
+                        """
+                        update webhook_endpoints set previous_secret = secret, secret = ?,
+                            previous_secret_until = now() + ? * interval '1 millisecond'
+                        where id = ?""")
+                .params(secret, overlap.toMillis(), id)
+                .update();
+    }
+
+    /** The subscribed, enabled endpoints of the organization for this type. */
+    List<UUID> subscribed(UUID organizationId, String type) {
+        return jdbc.sql(
+                        """
+                        select id from webhook_endpoints
+                        where organization_id = ? and not disabled and (events is null or ? = any(events))""")
+                .params(organizationId, type)
+                .query(UUID.class)
+                .list();
+    }
+
+    /** A failed attempt: when the endpoint started failing everything (now, if it was not failing). */
+    Instant failed(UUID id) {
+        return jdbc.sql("update webhook_endpoints set failing_since = coalesce(failing_since, now()) where id = ?"
+                        + " returning failing_since")
+                .param(id)
+                .query(Instant.class)
+                .single();
+    }
+
+    void delivered(UUID id) {
+        jdbc.sql("update webhook_endpoints set failing_since = null where id = ? and failing_since is not null")
+                .param(id)
+                .update();
+    }
+
+    /** Disables an endpoint failing since before {@code since}: its organization and url, or empty if not (now). */
+    record Disabled(UUID organizationId, String url) {}
+
+    Optional<Disabled> disableIfFailingSince(UUID id, Instant since) {
+        return jdbc.sql(
+                        """
+                        update webhook_endpoints set disabled = true
+                        where id = ? and not disabled and failing_since <= ?
+                        returning organization_id, url""")
+                .params(id, Timestamp.from(since))
+                .query((rs, n) -> new Disabled(rs.getObject("organization_id", UUID.class), rs.getString("url")))
+                .optional();
+    }
+
+    private static WebhookEndpoint endpoint(ResultSet rs, int row) throws SQLException {
+        Array events = rs.getArray("events");
+        return new WebhookEndpoint(
+                rs.getObject("id", UUID.class),
+                rs.getString("url"),
+                events == null ? List.of(EventTypes.ALL) : Arrays.asList((String[]) events.getArray()),
+                rs.getString("description"),
+                rs.getBoolean("disabled"),
+                rs.getTimestamp("created_at").toInstant());
+    }
+
+    private static @Nullable String postgresArray(@Nullable List<String> values) {
+        // the types are of a closed list of [a-z_.] words: no quoting needed
+        return values == null ? null : "{" + String.join(",", values) + "}";
+    }
+}

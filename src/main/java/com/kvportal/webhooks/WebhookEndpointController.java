@@ -1,0 +1,181 @@
+package com.kvportal.webhooks;
+
+import com.kvportal.common.openapi.ApiContract;
+import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Permission;
+import com.kvportal.common.web.PathIds;
+import com.kvportal.security.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/webhook-endpoints")
+@Tag(
+        name = "Webhook endpoints",
+        description = "Where the organization's events are POSTed, signed as Standard Webhooks says, and their"
+                + " delivery logs.")
+@RequiredArgsConstructor
+class WebhookEndpointController {
+
+    private static final String DELIVERY_ID = "delivery_id";
+
+    private final WebhookEndpoints endpoints;
+
+    @Schema(name = "CreatedWebhookEndpoint")
+    record CreatedEndpoint(
+            UUID id,
+            String url,
+            List<String> events,
+            String description,
+            boolean disabled,
+            Instant createdAt,
+            @Schema(
+                            description = "The signing secret, whsec_ + base64. Shown in this answer only.",
+                            example = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+                    String secret) {}
+
+    record EndpointList(List<WebhookEndpoint> endpoints) {}
+
+    @Schema(name = "WebhookSecret")
+    record Secret(@Schema(description = "The new signing secret; shown in this answer only.") String secret) {}
+
+    @Schema(name = "WebhookDeliveryQueued")
+    record Queued(
+            @Schema(description = "The event's id: its webhook-id.", example = "msg_…") String eventId,
+            @Schema(description = "The delivery, as the endpoint's delivery log lists it.") UUID deliveryId) {
+
+        static Queued of(OutgoingEvents.Queued queued) {
+            return new Queued(queued.eventId(), queued.deliveryId());
+        }
+    }
+
+    @Operation(
+            operationId = "createWebhookEndpoint",
+            summary = "Create a webhook endpoint",
+            description = "Adds an endpoint to the current organization and answers its signing secret, once. `events`"
+                    + " left out: every type, now and future (`[\"*\"]`). At most 10 per organization.")
+    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @WebhookProblem.Codes(WebhookProblem.ENDPOINT_LIMIT_REACHED)
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<CreatedEndpoint> create(Caller caller, @RequestBody EndpointRequest.Create request) {
+        WebhookEndpoints.Created created = endpoints.create(caller, request);
+        WebhookEndpoint e = created.endpoint();
+        return ResponseEntity.created(URI.create("/api/v1/webhook-endpoints/" + e.id()))
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new CreatedEndpoint(
+                        e.id(), e.url(), e.events(), e.description(), e.disabled(), e.createdAt(), created.secret()));
+    }
+
+    @Operation(
+            operationId = "listWebhookEndpoints",
+            summary = "List the webhook endpoints",
+            description = "The current organization's endpoints, oldest first; never a secret.")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
+    @GetMapping
+    EndpointList list(Caller caller) {
+        return new EndpointList(endpoints.list(caller));
+    }
+
+    @Operation(
+            operationId = "updateWebhookEndpoint",
+            summary = "Update a webhook endpoint",
+            description = "Changes its url, events, description or `disabled` (a field left out stays as it is).")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
+    @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
+    WebhookEndpoint update(Caller caller, @PathVariable UUID id, @RequestBody EndpointRequest.Update request) {
+        return endpoints.update(caller, id, request);
+    }
+
+    @Operation(
+            operationId = "deleteWebhookEndpoint",
+            summary = "Delete a webhook endpoint",
+            description = "Removes the endpoint and its delivery log; no further attempt is made.")
+    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
+    @DeleteMapping("/" + PathIds.ID)
+    ResponseEntity<Void> delete(Caller caller, @PathVariable UUID id) {
+        endpoints.delete(caller, id);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(
+            operationId = "rotateWebhookSecret",
+            summary = "Rotate an endpoint's signing secret",
+            description = "Answers a new secret, once. The old one keeps signing beside it for 24 hours (two `v1,`"
+                    + " signatures); a second rotation inside that window ends the oldest at once.")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
+    @PostMapping("/" + PathIds.ID + "/secret/rotate")
+    ResponseEntity<Secret> rotate(Caller caller, @PathVariable UUID id) {
+        return ResponseEntity.ok()
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new Secret(endpoints.rotateSecret(caller, id)));
+    }
+
+    @Operation(
+            operationId = "listWebhookDeliveries",
+            summary = "List an endpoint's deliveries",
+            description = "Newest first, a page at a time: `cursor` = the previous page's `next_cursor`.")
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
+    @GetMapping("/" + PathIds.ID + "/deliveries")
+    WebhookEndpoints.Page deliveries(
+            Caller caller,
+            @PathVariable UUID id,
+            @RequestParam(required = false)
+                    @Parameter(
+                            description = "Deliveries per page.",
+                            schema = @Schema(type = "integer", minimum = "1", maximum = "200", defaultValue = "50"))
+                    @Nullable
+                    String limit,
+            @RequestParam(required = false)
+                    @Parameter(description = "The previous page's next_cursor; opaque.")
+                    @Nullable
+                    String cursor) {
+        return endpoints.deliveries(caller, id, limit, cursor);
+    }
+
+    @Operation(
+            operationId = "retryWebhookDelivery",
+            summary = "Retry a delivery",
+            description = "One more attempt of the delivery, whatever its status, under the same webhook-id, made"
+                    + " right after the answer; `attempts` grows by one.")
+    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @WebhookProblem.Codes({WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND, WebhookProblem.WEBHOOK_DELIVERY_NOT_FOUND})
+    @PostMapping("/" + PathIds.ID + "/deliveries/{" + DELIVERY_ID + ":" + PathIds.UUID + "}/retry")
+    ResponseEntity<Queued> retry(Caller caller, @PathVariable UUID id, @PathVariable(DELIVERY_ID) UUID deliveryId) {
+        return ResponseEntity.accepted().body(Queued.of(endpoints.retry(caller, id, deliveryId)));
+    }
+
+    @Operation(
+            operationId = "testWebhookEndpoint",
+            summary = "Send a test event",
+            description = "Queues a `webhook.test` event to this endpoint, whatever its event filter.")
+    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
+    @PostMapping("/" + PathIds.ID + "/test")
+    ResponseEntity<Queued> test(Caller caller, @PathVariable UUID id) {
+        return ResponseEntity.accepted().body(Queued.of(endpoints.test(caller, id)));
+    }
+}

@@ -1,0 +1,42 @@
+package com.kvportal.webhooks;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Outgoing webhooks ({@code kvportal.webhooks.*}). The defaults are the contract's; tests shorten the waits.
+ *
+ * @param allowPrivateTargets true: {@code http://} and loopback, private, link-local addresses are allowed too (local
+ *     testing only; environment {@code KVPORTAL_WEBHOOKS_ALLOWPRIVATETARGETS})
+ * @param timeout the whole of one attempt: connect, TLS, sending, and the answer's head
+ * @param retrySchedule the waits after the 1st, 2nd, ... failed attempt; after the last one the delivery is failed
+ * @param disableAfter an endpoint that has failed every attempt for this long is disabled
+ * @param workers attempts in flight per instance at most (a bounded pool: hanging receivers never reach the API's
+ *     threads)
+ * @param pollInterval how often each instance looks for due deliveries (besides right after each commit)
+ * @param responseBodyCap how much of an answer's body is read before the connection is closed
+ * @param secretOverlap how long a rotated-out secret keeps signing beside the new one
+ */
+@ConfigurationProperties("kvportal.webhooks")
+@Validated
+record WebhookProperties(
+        @DefaultValue("false") boolean allowPrivateTargets,
+        @DefaultValue("10s") @NotNull Duration timeout,
+        @DefaultValue({"5s", "5m", "30m", "2h", "5h", "10h", "10h"}) @NotEmpty List<Duration> retrySchedule,
+        @DefaultValue("5d") @NotNull Duration disableAfter,
+        @DefaultValue("16") @Min(1) int workers,
+        @DefaultValue("1s") @NotNull Duration pollInterval,
+        @DefaultValue("64KB") @NotNull org.springframework.util.unit.DataSize responseBodyCap,
+        @DefaultValue("24h") @NotNull Duration secretOverlap) {
+
+    /** How long a claimed delivery is held by its instance: past it (the instance died), another one may try. */
+    Duration lease() {
+        return timeout.multipliedBy(3).plusSeconds(5);
+    }
+}

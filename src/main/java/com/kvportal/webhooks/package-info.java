@@ -1,0 +1,11 @@
+/**
+ * Outgoing webhooks (CONTRACT 15): an organization's endpoints, the events written in the transaction of the change
+ * they tell of ({@link com.kvportal.common.OutgoingEvent}, and the key and billing events this feature listens to),
+ * and their signed deliveries (Standard Webhooks), claimed by one instance at a time and retried on a schedule.
+ */
+@ApplicationModule(allowedDependencies = {"account", "apikey", "billing", "common", "mail", "security"})
+@NullMarked
+package com.kvportal.webhooks;
+
+import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -1,0 +1,85 @@
+package com.kvportal.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.WebhookReceiver;
+import com.kvportal.support.WebhookReceiver.Received;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The Webhooks page in a real browser: add an endpoint (its secret shown once), send a test event that a receiver
+ * verifies with that secret, read the delivery log, retry a delivery.
+ */
+@TestPropertySource(
+        properties = {"kvportal.webhooks.allow-private-targets=true", "kvportal.webhooks.poll-interval=200ms"})
+class WebhooksDashboardIT extends BrowserIntegration {
+
+    @Test
+    void shouldAddAnEndpointShowItsSecretOnceAndLogItsDeliveries() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            signUpInPage();
+            browser.open(baseUrl() + "/dashboard/webhooks");
+            assertThat(browser.visible("endpoints-empty").getText()).contains("No endpoints yet");
+
+            browser.type("endpoint-url", receiver.url());
+            browser.type("endpoint-description", "<b>orders</b>");
+            browser.byId("create-endpoint").click();
+
+            String secret = browser.visible("new-secret-value").getDomProperty("value");
+            assertThat(secret).startsWith("whsec_");
+            WebElement row = browser.waitUntil(d -> d.findElement(By.cssSelector("#endpoints-body tr")));
+            assertThat(row.getText()).contains(receiver.url(), "<b>orders</b>", "All", "Enabled");
+            checkLayout("webhooks-new-endpoint");
+            browser.byId("dismiss-secret").click();
+            browser.driver().navigate().refresh();
+            browser.waitUntil(d -> d.findElement(By.cssSelector("#endpoints-body tr")));
+            assertThat(browser.driver().getPageSource()).doesNotContain(secret);
+
+            action("test").click();
+            browser.waitUntil(Duration.ofSeconds(20), d -> !receiver.received().isEmpty());
+            Received delivery = receiver.received().get(0);
+            delivery.verify(secret);
+            assertThat(delivery.json().get("type").asString()).isEqualTo("webhook.test");
+
+            assertThat(awaitDelivery("1 attempt")).contains("webhook.test", "delivered", "204", "ms");
+            checkLayout("webhooks-deliveries");
+
+            browser.waitUntil(d -> {
+                try {
+                    d.findElement(By.cssSelector("#deliveries-body [data-action=retry]"))
+                            .click();
+                    return true;
+                } catch (StaleElementReferenceException rendered) {
+                    return null;
+                }
+            });
+            browser.waitUntil(Duration.ofSeconds(20), d -> receiver.received().size() == 2);
+            assertThat(awaitDelivery("2 attempts")).contains("delivered");
+            assertThat(receiver.received().get(1).id()).isEqualTo(delivery.id());
+        }
+    }
+
+    private WebElement action(String name) {
+        return browser.byId("endpoints-body").findElement(By.cssSelector("[data-action=" + name + "]"));
+    }
+
+    /** The newest delivery's row text once it contains {@code text}, refreshing the log meanwhile. */
+    private String awaitDelivery(String text) {
+        return browser.waitUntil(Duration.ofSeconds(20), d -> {
+            try {
+                browser.byId("refresh-deliveries").click();
+                List<WebElement> rows = d.findElements(By.cssSelector("#deliveries-body tr"));
+                String row = rows.isEmpty() ? "" : rows.get(0).getText();
+                return row.contains(text) ? row : null;
+            } catch (StaleElementReferenceException rendered) {
+                return null;
+            }
+        });
+    }
+}
