@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.account.AccountEvent;
 import com.kvportal.apikey.ApiKey;
 import com.kvportal.apikey.ApiKeyEvent;
 import com.kvportal.apikey.ApiKeys;
@@ -7,11 +8,12 @@ import com.kvportal.billing.Billing;
 import com.kvportal.billing.InvoicePaid;
 import com.kvportal.billing.InvoicePaymentFailed;
 import com.kvportal.billing.SubscriptionUpdated;
-import com.kvportal.common.OutgoingEvent;
+import com.kvportal.usage.UsageAlertRaised;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -26,12 +28,6 @@ class EventWiring {
     private final OutgoingEvents outgoing;
     private final ApiKeys apiKeys;
     private final Billing billing;
-
-    /** Any feature's event for the endpoints ({@code usage.*}, {@code member.*}, ...). */
-    @EventListener
-    void outgoing(OutgoingEvent e) {
-        outgoing.publish(e.organizationId(), e.type(), e.data());
-    }
 
     @EventListener
     void keyCreated(ApiKeyEvent.Created e) {
@@ -76,6 +72,40 @@ class EventWiring {
         data.put("tier", e.tier().wire());
         data.put("status", e.status().wire());
         outgoing.publish(e.organizationId(), "subscription.updated", data);
+    }
+
+    /** The alert's data as its audit line has it: {@code {threshold_percent, used_bytes}}, {@code {reason, ...}}. */
+    @EventListener
+    void usageAlert(UsageAlertRaised e) {
+        outgoing.publish(e.organizationId(), e.type(), e.data());
+    }
+
+    @EventListener
+    void memberJoined(AccountEvent.MemberJoined e) {
+        member(e.organizationId(), "member.joined", e.customerId(), e.email(), e.role(), null);
+    }
+
+    @EventListener
+    void memberRemoved(AccountEvent.MemberRemoved e) {
+        member(e.organizationId(), "member.removed", e.customerId(), e.email(), e.role(), "removed");
+    }
+
+    @EventListener
+    void memberLeft(AccountEvent.MemberLeft e) {
+        member(e.organizationId(), "member.removed", e.customerId(), e.email(), e.role(), "left");
+    }
+
+    /** The member as the members list shows it; a removal says how it came ({@code removed} or {@code left}). */
+    private void member(
+            UUID organizationId, String type, UUID customerId, String email, String role, @Nullable String how) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("customer_id", customerId);
+        data.put("email", email);
+        data.put("role", role);
+        if (how != null) {
+            data.put("how", how);
+        }
+        outgoing.publish(organizationId, type, data);
     }
 
     /** The key's list item (never the raw key or its digest), read in the transaction of the change. */

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Writes an event and a delivery per subscribed endpoint in the caller's transaction (the outbox): they exist if and
  * only if the change commits, and the deliveries start right after the commit, never while a request waits. Other
- * features publish {@link com.kvportal.common.OutgoingEvent} instead of calling this ({@link EventWiring}).
+ * features publish their own domain events, which {@link EventWiring} turns into these.
  */
 @Service
 @RequiredArgsConstructor

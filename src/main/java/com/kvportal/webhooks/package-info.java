@@ -1,9 +1,9 @@
 /**
  * Outgoing webhooks (CONTRACT 15): an organization's endpoints, the events written in the transaction of the change
- * they tell of ({@link com.kvportal.common.OutgoingEvent}, and the key and billing events this feature listens to),
+ * they tell of (the key, billing, usage and member events this feature listens to, as the audit log does),
  * and their signed deliveries (Standard Webhooks), claimed by one instance at a time and retried on a schedule.
  */
-@ApplicationModule(allowedDependencies = {"account", "apikey", "billing", "common", "mail", "security"})
+@ApplicationModule(allowedDependencies = {"account", "apikey", "billing", "common", "mail", "security", "usage"})
 @NullMarked
 package com.kvportal.webhooks;
 
