@@ -128,6 +128,30 @@ class TeamsTest extends SignedInTest {
     }
 
     @Test
+    void shouldLetDevelopersManageWebhookEndpointsAndViewersAndBillingOnlyReadThem() {
+        Map<String, Object> endpoint = Map.of("url", "https://hooks.example.com/kv");
+        Member viewer = join("viewer");
+        Member billing = join("billing");
+        Member developer = join("developer");
+
+        Api.Response created = developer.api().post("/api/v1/webhook-endpoints", endpoint);
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        for (Member reader : List.of(viewer, billing)) {
+            assertThat(reader.api().get("/api/v1/webhook-endpoints").status()).isEqualTo(200);
+            assertThat(reader.api()
+                            .get("/api/v1/webhook-endpoints/" + id + "/deliveries")
+                            .status())
+                    .isEqualTo(200);
+            assertProblem(reader.api().post("/api/v1/webhook-endpoints", endpoint), 403, "insufficient_role");
+            assertProblem(reader.api().post("/api/v1/webhook-endpoints/" + id + "/test"), 403, "insufficient_role");
+            assertProblem(reader.api().delete("/api/v1/webhook-endpoints/" + id), 403, "insufficient_role");
+        }
+        assertThat(count("select count(*) from webhook_endpoints where organization_id = ?", account.organizationId()))
+                .isEqualTo(1);
+    }
+
+    @Test
     void shouldLetADeveloperManageKeysButNotBillingOrMembers() {
         Member developer = join("developer");
 
