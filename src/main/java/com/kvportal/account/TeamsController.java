@@ -3,6 +3,7 @@ package com.kvportal.account;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -159,6 +160,7 @@ class TeamsController {
         AccountProblem.TOO_MANY_ATTEMPTS,
         AccountProblem.SESSION_REQUIRED
     })
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @DeleteMapping(path = "/api/v1/organization", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Teams.Deleted> delete(Caller caller, @Valid @RequestBody Teams.Deletion body) {
         return ResponseEntity.accepted().body(teams.delete(caller, body));

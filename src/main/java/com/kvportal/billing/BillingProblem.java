@@ -34,11 +34,6 @@ public enum BillingProblem implements ProblemCode {
             "no_billing_account",
             "The organization has no customer at the payment provider yet (no checkout so far).",
             "The organization has no account at the payment provider yet; start a checkout first.")),
-    PAYMENT_PROVIDER_UNAVAILABLE(define(
-            HttpStatus.BAD_GATEWAY,
-            "payment_provider_unavailable",
-            "The payment provider failed or could not be reached; nothing was changed.",
-            "The payment provider is unavailable; try again later.")),
     SUBSCRIPTION_NOT_FOUND(define(
             HttpStatus.NOT_FOUND,
             "subscription_not_found",

@@ -1,12 +1,12 @@
 package com.kvportal.billing.stripe;
 
-import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.IdempotencyKeys;
 import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.ProviderInvoiceItem;
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
 import com.stripe.exception.InvalidRequestException;
@@ -430,7 +430,7 @@ public class StripeGateway {
     public static final class PaymentProviderUnavailable extends ProblemException {
         PaymentProviderUnavailable() {
             super(
-                    BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE,
+                    CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE,
                     "The payment provider did not answer as expected; nothing was changed. Try again shortly.");
         }
     }

@@ -12,6 +12,7 @@ import com.kvportal.billing.subscription.Subscriptions;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -104,9 +105,9 @@ class BillingController {
         BillingProblem.UNKNOWN_TIER,
         BillingProblem.TIER_NOT_PURCHASABLE,
         BillingProblem.ALREADY_SUBSCRIBED,
-        BillingProblem.EMAIL_UNVERIFIED,
-        BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE
+        BillingProblem.EMAIL_UNVERIFIED
     })
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
     CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
         CheckoutSession session = checkouts.start(caller, request);
@@ -126,7 +127,7 @@ class BillingController {
             success = 303,
             successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",
             credentials = {})
-    @BillingProblem.Codes(BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE)
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @GetMapping("/checkout/success")
     ResponseEntity<Void> checkoutSucceeded(
             @RequestParam(name = "session_id", required = false)
@@ -158,7 +159,8 @@ class BillingController {
             description = "Creates a session of the provider's customer portal (payment details, invoices,"
                     + " cancellation); send the customer's browser to `url`.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
-    @BillingProblem.Codes({BillingProblem.NO_BILLING_ACCOUNT, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
+    @BillingProblem.Codes(BillingProblem.NO_BILLING_ACCOUNT)
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping("/portal")
     PortalResponse portal(Caller caller) {
         return new PortalResponse(subscriptions.portal(caller));
@@ -170,7 +172,8 @@ class BillingController {
             description = "Schedules the subscription to end at the end of its current period (`cancel_at`). Already"
                     + " scheduled: 200, unchanged.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
-    @BillingProblem.Codes({BillingProblem.SUBSCRIPTION_NOT_FOUND, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
+    @BillingProblem.Codes(BillingProblem.SUBSCRIPTION_NOT_FOUND)
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping("/cancel")
     SubscriptionResponse cancel(Caller caller) {
         return new SubscriptionResponse(subscriptions.cancel(caller));

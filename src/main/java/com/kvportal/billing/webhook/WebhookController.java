@@ -56,8 +56,8 @@ class WebhookController {
                             required = true,
                             content = @Content(mediaType = "application/json", schema = @Schema(type = "object"))))
     @ApiContract(credentials = Credential.STRIPE_SIGNATURE)
-    @BillingProblem.Codes({BillingProblem.MALFORMED_EVENT, BillingProblem.PAYMENT_PROVIDER_UNAVAILABLE})
-    @CommonProblem.Codes(CommonProblem.PAYLOAD_TOO_LARGE)
+    @BillingProblem.Codes(BillingProblem.MALFORMED_EVENT)
+    @CommonProblem.Codes({CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE, CommonProblem.PAYLOAD_TOO_LARGE})
     @PostMapping(path = "/api/v1/billing/webhook", consumes = MediaType.APPLICATION_JSON_VALUE)
     WebhookReceipt receive(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,

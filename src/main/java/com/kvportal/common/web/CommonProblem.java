@@ -62,6 +62,11 @@ public enum CommonProblem implements ProblemCode {
             "payload_too_large",
             "The request body is over 64 KiB (the webhook: 1 MiB).",
             Problems.payloadTooLargeDetail(64 * 1024))),
+    PAYMENT_PROVIDER_UNAVAILABLE(define(
+            HttpStatus.BAD_GATEWAY,
+            "payment_provider_unavailable",
+            "The payment provider failed or could not be reached; nothing was changed.",
+            "The payment provider is unavailable; try again later.")),
     SIGNATURE_INVALID(define(
             HttpStatus.BAD_REQUEST,
             "signature_invalid",
