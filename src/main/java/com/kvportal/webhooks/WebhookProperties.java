@@ -22,6 +22,8 @@ import org.springframework.validation.annotation.Validated;
  * @param pollInterval how often each instance looks for due deliveries (besides right after each commit)
  * @param responseBodyCap how much of an answer's body is read before the connection is closed
  * @param secretOverlap how long a rotated-out secret keeps signing beside the new one
+ * @param retention how long a delivered or failed delivery stays in the log (and its event while any delivery of it
+ *     does); a pending one is never deleted
  */
 @ConfigurationProperties("kvportal.webhooks")
 @Validated
@@ -33,7 +35,8 @@ record WebhookProperties(
         @DefaultValue("16") @Min(1) int workers,
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("64KB") @NotNull org.springframework.util.unit.DataSize responseBodyCap,
-        @DefaultValue("24h") @NotNull Duration secretOverlap) {
+        @DefaultValue("24h") @NotNull Duration secretOverlap,
+        @DefaultValue("30d") @NotNull Duration retention) {
 
     /** How long a claimed delivery is held by its instance: past it (the instance died), another one may try. */
     Duration lease() {

@@ -135,6 +135,7 @@ class TargetPolicyTest {
                 2,
                 Duration.ofSeconds(1),
                 DataSize.ofKilobytes(64),
-                Duration.ofHours(24));
+                Duration.ofHours(24),
+                Duration.ofDays(30));
     }
 }
