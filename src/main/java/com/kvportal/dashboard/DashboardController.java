@@ -17,15 +17,17 @@ import org.springframework.web.bind.annotation.GetMapping;
 /**
  * Serves the dashboard's pages at clean paths. The pages are static: their scripts ask the API who is signed in
  * and send the browser to {@code /login} on a 401, so no page here needs to know about the session. The signed-in
- * pages share the top bar and the new-project dialog, and every page the head, written once in
- * {@code dashboard/fragments}; a page names its title and script in its first line,
- * {@code <!--#head title="Log in" script="auth"-->}.
+ * pages share the top bar and the new-project dialog, the pages outside the dashboard the card they sit in and
+ * the fields they have in common, and every page the head, written once in {@code dashboard/fragments}. A page
+ * names its title and script in its first line, {@code <!--#head title="Log in" script="auth"-->}, and takes in
+ * a fragment with a line of its own, {@code <!--#topbar-->} for {@code fragments/topbar.html}.
  */
 @Controller
 class DashboardController {
 
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
     private static final Pattern HEAD = Pattern.compile("<!--#head title=\"([^\"]+)\" script=\"([^\"]+)\"-->\n");
+    private static final Pattern FRAGMENT = Pattern.compile("(?m)^[ \\t]*<!--#([a-z-]+)-->\n");
 
     private final String login = page("login.html", "/login");
     private final String signup = page("signup.html", "/signup");
@@ -124,9 +126,7 @@ class DashboardController {
 
     /** The page with its fragments in place and its own link in the main navigation marked as current. */
     private static String page(String file, String path) {
-        return withHead(file, read(file))
-                .replace("<!--#topbar-->\n", read("fragments/topbar.html"))
-                .replace("<!--#project-dialog-->\n", read("fragments/project-dialog.html"))
+        return withFragments(withHead(file, read(file)))
                 .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
     }
 
@@ -140,6 +140,12 @@ class DashboardController {
         String filled =
                 read("fragments/head.html").replace("{title}", head.group(1)).replace("{script}", head.group(2));
         return page.substring(0, head.start()) + filled + page.substring(head.end());
+    }
+
+    /** The page with each {@code <!--#name-->} line replaced by {@code fragments/name.html}; a missing one fails at start. */
+    private static String withFragments(String page) {
+        return FRAGMENT.matcher(page)
+                .replaceAll(fragment -> Matcher.quoteReplacement(read("fragments/" + fragment.group(1) + ".html")));
     }
 
     private static String read(String file) {

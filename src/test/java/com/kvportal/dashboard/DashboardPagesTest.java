@@ -40,6 +40,8 @@ class DashboardPagesTest extends IntegrationTest {
             assertThat(page.header("Content-Type")).as(path).startsWith("text/html");
             assertThat(page.header("Content-Security-Policy")).as(path).contains("default-src 'self'");
             assertThat(page.body()).as(path).contains("<script type=\"module\" src=\"/assets/");
+            // every fragment the page names is in place
+            assertThat(page.body()).as(path).doesNotContain("<!--#");
             // no inline script: the CSP would refuse it
             assertThat(page.body().replaceAll("<script type=\"module\" src=\"[^\"]+\"></script>", ""))
                     .as(path)
