@@ -56,9 +56,12 @@ class Members implements Memberships {
     /**
      * Locks the organization's row: every change of its memberships and invitations takes this lock first, so that
      * the rules that count (the last owner, the member limit) hold under concurrent requests. Empty once deleted.
+     * {@code for no key update}, not {@code for update}: rows that merely refer to the organization (a foreign key's
+     * check takes a key-share lock) are still written meanwhile, so a webhook that holds the billing account and
+     * writes such a row never deadlocks with a deletion waiting for that billing account.
      */
     Optional<LockedOrganization> lockOrganization(UUID organizationId) {
-        return jdbc.sql("select id, name from organizations where id = ? and deleted_at is null for update")
+        return jdbc.sql("select id, name from organizations where id = ? and deleted_at is null for no key update")
                 .param(organizationId)
                 .query(LockedOrganization.class)
                 .optional();

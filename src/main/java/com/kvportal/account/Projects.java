@@ -62,7 +62,7 @@ class Projects {
     }
 
     void lockOrganization(UUID organizationId) {
-        jdbc.sql("select id from organizations where id = ? for update")
+        jdbc.sql("select id from organizations where id = ? for no key update")
                 .param(organizationId)
                 .query(UUID.class)
                 .optional();
