@@ -128,9 +128,7 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldFailADeliveryAfterTheLastRetryOfTheSchedule() {
-        receiver.answer(Mode.FAIL);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.FAIL);
 
         JsonNode failed = awaitLatestDelivery(endpoint, "failed");
         assertThat(failed.get("attempts").asInt()).isEqualTo(4); // the first attempt and 3 retries
@@ -163,9 +161,7 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldCountAClosedConnectionAsNoAnswer() {
-        receiver.answer(Mode.CLOSE);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.CLOSE);
 
         await().atMost(WAIT)
                 .until(() ->
@@ -177,9 +173,7 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldStopReadingAnAnswerWithoutEndAndCountItsStatus() {
-        receiver.answer(Mode.ENDLESS_BODY);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.ENDLESS_BODY);
 
         JsonNode delivered = awaitLatestDelivery(endpoint, "delivered");
         assertThat(delivered.get("response_status").asInt()).isEqualTo(200);
@@ -209,9 +203,7 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldRetryAFailedDeliveryOnRequest() {
-        receiver.answer(Mode.FAIL);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.FAIL);
         String deliveryId = awaitLatestDelivery(endpoint, "failed").get("id").asString();
         receiver.answer(Mode.OK);
 
@@ -337,6 +329,14 @@ class WebhookDeliveryTest extends SignedInTest {
         Api.Response page = session.get(PATH + "/" + endpointId + "/deliveries");
         assertThat(page.status()).as(page.toString()).isEqualTo(200);
         return page.json().get("deliveries").valueStream().toList();
+    }
+
+    /** An endpoint to the receiver, which answers in this mode, sent one test event. */
+    private Endpoint testedAgainst(Mode mode) {
+        receiver.answer(mode);
+        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        test(endpoint);
+        return endpoint;
     }
 
     /** Waits until the endpoint's latest delivery has this status, and answers it. */
