@@ -109,9 +109,7 @@ class AccountController {
             twoStep.begin(request, caller);
             return LoginAnswer.SECOND_STEP_DUE;
         }
-        accounts.loggedIn(caller);
-        startSession(caller, request, response);
-        return LoginAnswer.of(caller);
+        return loggedIn(caller, request, response);
     }
 
     @Operation(
@@ -127,9 +125,7 @@ class AccountController {
     LoginAnswer loginSecondStep(
             @RequestBody TwoStepLogin.SecondStep body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = twoStep.complete(request, body);
-        accounts.loggedIn(caller);
-        startSession(caller, request, response);
-        return LoginAnswer.of(caller);
+        return loggedIn(caller, request, response);
     }
 
     @Operation(
@@ -194,6 +190,13 @@ class AccountController {
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
         return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));
+    }
+
+    /** A login that passed every step: recorded, and its session started. */
+    private LoginAnswer loggedIn(Caller caller, HttpServletRequest request, HttpServletResponse response) {
+        accounts.loggedIn(caller);
+        startSession(caller, request, response);
+        return LoginAnswer.of(caller);
     }
 
     /** A new session id and a new CSRF token at every sign-in. */

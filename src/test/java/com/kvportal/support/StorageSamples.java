@@ -27,10 +27,15 @@ public final class StorageSamples {
 
     /** Reports one sample of the project under a fresh id, as the backend does, and checks that it is accepted. */
     public static void report(String baseUrl, UUID projectId, long bytes, Instant at) {
-        Api.Response response = Api.withKey(baseUrl, IntegrationTest.USAGE_TOKEN)
-                .post(PATH, Map.of("samples", List.of(sample("s-" + UUID.randomUUID(), projectId, bytes, at))));
+        reportAll(baseUrl, List.of(sample("s-" + UUID.randomUUID(), projectId, bytes, at)));
+    }
+
+    /** Reports these samples in one batch and checks that every one is accepted. */
+    public static void reportAll(String baseUrl, List<Map<String, Object>> samples) {
+        Api.Response response =
+                Api.withKey(baseUrl, IntegrationTest.USAGE_TOKEN).post(PATH, Map.of("samples", samples));
         assertThat(response.json().get("accepted").asInt())
                 .as(response.toString())
-                .isEqualTo(1);
+                .isEqualTo(samples.size());
     }
 }

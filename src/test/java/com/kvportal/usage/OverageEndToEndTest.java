@@ -189,16 +189,9 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(owner.put("/api/v1/usage/limits", Map.of("overage_cap_cents", 0))
                         .status())
                 .isEqualTo(200);
-        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        cancelAtPeriodEndAndAdvance(pro);
 
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
-
-        await().atMost(WEBHOOK_WAIT)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> owner.get("/api/v1/billing/subscription").status() == 404);
+        awaitEnded(owner);
         // 3 units uncapped; capped to none, so no final invoice and no overage line anywhere
         assertThat(stripe()
                         .v1()
@@ -219,16 +212,9 @@ class OverageEndToEndTest extends IntegrationTest {
         Api owner = pro.owner();
         Api.Account account = pro.account();
         report(baseUrl(), account.projectId(), 125 * GIB, pro.periodStart());
-        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        cancelAtPeriodEndAndAdvance(pro);
 
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
-
-        await().atMost(WEBHOOK_WAIT)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> owner.get("/api/v1/billing/subscription").status() == 404);
+        awaitEnded(owner);
         JsonNode periods = awaitPeriods(owner, 1);
         String finalInvoice = periods.get(0).get("provider_invoice_id").asString();
         Invoice invoice = stripe().v1().invoices().retrieve(finalInvoice);
@@ -249,10 +235,7 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
 
         // period 1 renews and is billed on its renewal invoice: 130 GiB, 3 units
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
+        advance(pro);
         awaitRenewal(pro.customer(), "paid");
         awaitPeriods(owner, 1);
         Subscription renewed = stripe().v1().subscriptions().retrieve(pro.providerSubscription());
@@ -262,11 +245,7 @@ class OverageEndToEndTest extends IntegrationTest {
                 Instant.ofEpochSecond(renewed.getItems().getData().get(0).getCurrentPeriodEnd());
 
         // period 2 (ahead of the service's clock: the sandbox's clock moved) ends with the subscription
-        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
+        cancelAtPeriodEndAndAdvance(pro);
         JsonNode periods = awaitPeriods(owner, 2);
         JsonNode last = periods.get(0);
         assertThat(last.get("period_start").asString()).isEqualTo(secondStart.toString());
@@ -290,30 +269,17 @@ class OverageEndToEndTest extends IntegrationTest {
         ProOrganization pro = proOrganization();
         Api owner = pro.owner();
         // 500 GiB for the first 5 seconds, then 50 GiB: the month's average is about 50 GiB, no overage
-        Api.Response reported = Api.withKey(baseUrl(), USAGE_TOKEN)
-                .post(
-                        StorageSamples.PATH,
-                        Map.of(
-                                "samples",
-                                List.of(
-                                        StorageSamples.sample(
-                                                "s-" + UUID.randomUUID(),
-                                                pro.account().projectId(),
-                                                500 * GIB,
-                                                pro.periodStart()),
-                                        StorageSamples.sample(
-                                                "s-" + UUID.randomUUID(),
-                                                pro.account().projectId(),
-                                                50 * GIB,
-                                                pro.periodStart().plusSeconds(5)))));
-        assertThat(reported.json().get("accepted").asInt())
-                .as(reported.toString())
-                .isEqualTo(2);
-        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
+        StorageSamples.reportAll(
+                baseUrl(),
+                List.of(
+                        StorageSamples.sample(
+                                "s-" + UUID.randomUUID(), pro.account().projectId(), 500 * GIB, pro.periodStart()),
+                        StorageSamples.sample(
+                                "s-" + UUID.randomUUID(),
+                                pro.account().projectId(),
+                                50 * GIB,
+                                pro.periodStart().plusSeconds(5))));
+        cancelAtPeriodEndAndAdvance(pro);
 
         awaitEnded(owner);
         Subscription ended = stripe().v1().subscriptions().retrieve(pro.providerSubscription());
@@ -449,10 +415,7 @@ class OverageEndToEndTest extends IntegrationTest {
     void shouldListARenewalPeriodOfZeroUnitsWithoutAddingToItsInvoice() throws Exception {
         ProOrganization pro = proOrganization();
         report(baseUrl(), pro.account().projectId(), 100 * GIB, pro.periodStart());
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
+        advance(pro);
 
         JsonNode period = awaitPeriods(pro.owner(), 1).get(0);
         assertThat(period.get("average_bytes").asLong()).isEqualTo(100 * GIB);
@@ -472,10 +435,7 @@ class OverageEndToEndTest extends IntegrationTest {
     void shouldBillNothingForALastPeriodOfNoLength() throws Exception {
         ProOrganization pro = proOrganization();
         report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
-                        .status())
-                .isEqualTo(200);
+        advance(pro);
         awaitPeriods(pro.owner(), 1);
 
         Subscription canceled = stripe().v1().subscriptions().cancel(pro.providerSubscription());
@@ -492,6 +452,20 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(overageItems(pro.customer())).singleElement().satisfies(line -> assertThat(
                         line.getMetadata().get("period_start"))
                 .isEqualTo(pro.periodStart().toString()));
+    }
+
+    /** Moves the provider's test clock to the end of the subscription's current period. */
+    void advance(ProOrganization pro) {
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
+                        .status())
+                .isEqualTo(200);
+    }
+
+    /** The owner cancels at the period's end, and the provider's clock reaches it. */
+    void cancelAtPeriodEndAndAdvance(ProOrganization pro) {
+        assertThat(pro.owner().post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        advance(pro);
     }
 
     void awaitEnded(Api owner) {

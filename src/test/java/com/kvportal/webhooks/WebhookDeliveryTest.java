@@ -115,9 +115,7 @@ class WebhookDeliveryTest extends SignedInTest {
         assertThat(failing.get("response_status").asInt()).isEqualTo(500);
         receiver.answer(Mode.OK);
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                        deliveries(endpoint.id()).get(0).get("status").asString())
-                .isEqualTo("delivered"));
+        awaitLatestDelivery(endpoint, "delivered");
         List<Received> received = receiver.received();
         assertThat(received).allSatisfy(r -> assertThat(r.id()).isEqualTo(eventId));
         assertThat(received.get(received.size() - 1).json().get("type").asString())
@@ -130,14 +128,9 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldFailADeliveryAfterTheLastRetryOfTheSchedule() {
-        receiver.answer(Mode.FAIL);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.FAIL);
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                        deliveries(endpoint.id()).get(0).get("status").asString())
-                .isEqualTo("failed"));
-        JsonNode failed = deliveries(endpoint.id()).get(0);
+        JsonNode failed = awaitLatestDelivery(endpoint, "failed");
         assertThat(failed.get("attempts").asInt()).isEqualTo(4); // the first attempt and 3 retries
         assertThat(failed.get("response_status").asInt()).isEqualTo(500);
         assertThat(failed.get("next_attempt_at").isNull()).isTrue();
@@ -168,9 +161,7 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldCountAClosedConnectionAsNoAnswer() {
-        receiver.answer(Mode.CLOSE);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.CLOSE);
 
         await().atMost(WAIT)
                 .until(() ->
@@ -182,14 +173,9 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldStopReadingAnAnswerWithoutEndAndCountItsStatus() {
-        receiver.answer(Mode.ENDLESS_BODY);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
+        Endpoint endpoint = testedAgainst(Mode.ENDLESS_BODY);
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                        deliveries(endpoint.id()).get(0).get("status").asString())
-                .isEqualTo("delivered"));
-        JsonNode delivered = deliveries(endpoint.id()).get(0);
+        JsonNode delivered = awaitLatestDelivery(endpoint, "delivered");
         assertThat(delivered.get("response_status").asInt()).isEqualTo(200);
         // read whole, the body would have held the attempt until the 2 s timeout
         assertThat(delivered.get("duration_ms").asInt()).isLessThan(1500);
@@ -200,10 +186,7 @@ class WebhookDeliveryTest extends SignedInTest {
     void shouldMakeOneMoreAttemptOnRequestUnderTheSameWebhookId() throws Exception {
         Endpoint endpoint = create(Map.of("url", receiver.url()));
         String eventId = test(endpoint);
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                        deliveries(endpoint.id()).get(0).get("status").asString())
-                .isEqualTo("delivered"));
-        String deliveryId = deliveries(endpoint.id()).get(0).get("id").asString();
+        String deliveryId = awaitLatestDelivery(endpoint, "delivered").get("id").asString();
 
         Api.Response retried = session.post(PATH + "/" + endpoint.id() + "/deliveries/" + deliveryId + "/retry");
 
@@ -220,21 +203,14 @@ class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldRetryAFailedDeliveryOnRequest() {
-        receiver.answer(Mode.FAIL);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
-        test(endpoint);
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                        deliveries(endpoint.id()).get(0).get("status").asString())
-                .isEqualTo("failed"));
+        Endpoint endpoint = testedAgainst(Mode.FAIL);
+        String deliveryId = awaitLatestDelivery(endpoint, "failed").get("id").asString();
         receiver.answer(Mode.OK);
-        String deliveryId = deliveries(endpoint.id()).get(0).get("id").asString();
 
         session.post(PATH + "/" + endpoint.id() + "/deliveries/" + deliveryId + "/retry");
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                        deliveries(endpoint.id()).get(0).get("status").asString())
-                .isEqualTo("delivered"));
-        assertThat(deliveries(endpoint.id()).get(0).get("attempts").asInt()).isEqualTo(5);
+        assertThat(awaitLatestDelivery(endpoint, "delivered").get("attempts").asInt())
+                .isEqualTo(5);
     }
 
     @Test
@@ -353,6 +329,22 @@ class WebhookDeliveryTest extends SignedInTest {
         Api.Response page = session.get(PATH + "/" + endpointId + "/deliveries");
         assertThat(page.status()).as(page.toString()).isEqualTo(200);
         return page.json().get("deliveries").valueStream().toList();
+    }
+
+    /** An endpoint to the receiver, which answers in this mode, sent one test event. */
+    private Endpoint testedAgainst(Mode mode) {
+        receiver.answer(mode);
+        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        test(endpoint);
+        return endpoint;
+    }
+
+    /** Waits until the endpoint's latest delivery has this status, and answers it. */
+    private JsonNode awaitLatestDelivery(Endpoint endpoint, String status) {
+        await().atMost(WAIT).untilAsserted(() -> assertThat(
+                        deliveries(endpoint.id()).get(0).get("status").asString())
+                .isEqualTo(status));
+        return deliveries(endpoint.id()).get(0);
     }
 
     private List<Received> awaitReceived(int count) {

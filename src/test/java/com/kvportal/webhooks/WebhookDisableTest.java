@@ -28,11 +28,7 @@ class WebhookDisableTest extends SignedInTest {
     @Test
     void shouldDisableAnEndpointThatFailedEverythingForTheWindowAndMailTheOwner() {
         try (WebhookReceiver receiver = new WebhookReceiver().answer(Mode.FAIL)) {
-            String id = session.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
-                    .json()
-                    .get("id")
-                    .asString();
-            session.post("/api/v1/webhook-endpoints/" + id + "/test");
+            String id = createAndTest(receiver);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> session.get("/api/v1/webhook-endpoints")
                     .json()
@@ -58,11 +54,7 @@ class WebhookDisableTest extends SignedInTest {
     @Test
     void shouldKeepCountingWhileTheEndpointIsEditedAndDisableItStill() {
         try (WebhookReceiver receiver = new WebhookReceiver().answer(Mode.FAIL)) {
-            String id = session.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
-                    .json()
-                    .get("id")
-                    .asString();
-            session.post("/api/v1/webhook-endpoints/" + id + "/test");
+            String id = createAndTest(receiver);
 
             // edits every 0.5 s, more often than the 2 s window: only enabling it again starts the count afresh
             await().atMost(Duration.ofSeconds(30))
@@ -74,5 +66,15 @@ class WebhookDisableTest extends SignedInTest {
                             .get("disabled")
                             .asBoolean());
         }
+    }
+
+    /** An endpoint to the receiver, sent one test event: its id. */
+    private String createAndTest(WebhookReceiver receiver) {
+        String id = session.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
+                .json()
+                .get("id")
+                .asString();
+        session.post("/api/v1/webhook-endpoints/" + id + "/test");
+        return id;
     }
 }
