@@ -43,6 +43,26 @@ class SandboxInvoicesTest extends SandboxTest {
                         .build());
     }
 
+    /** A new empty draft of the customer that does not advance by itself. */
+    private Invoice manualDraft(String customer) throws StripeException {
+        return stripe().v1()
+                .invoices()
+                .create(InvoiceCreateParams.builder()
+                        .setCustomer(customer)
+                        .setAutoAdvance(false)
+                        .build());
+    }
+
+    private Invoice finalizeDraft(String invoiceId, boolean autoAdvance) throws StripeException {
+        return stripe().v1()
+                .invoices()
+                .finalizeInvoice(
+                        invoiceId,
+                        InvoiceFinalizeInvoiceParams.builder()
+                                .setAutoAdvance(autoAdvance)
+                                .build());
+    }
+
     @Test
     void shouldKeepAnItemWithoutInvoicePendingAndPutItOnTheCustomersNextRenewal() throws StripeException {
         Session session = openCheckout("pending-renewal@example.com");
@@ -111,13 +131,7 @@ class SandboxInvoicesTest extends SandboxTest {
                 .extracting(InvoiceLineItem::getQuantity)
                 .containsExactly(3L, 1L);
 
-        Invoice finalized = stripe().v1()
-                .invoices()
-                .finalizeInvoice(
-                        draft.getId(),
-                        InvoiceFinalizeInvoiceParams.builder()
-                                .setAutoAdvance(true)
-                                .build());
+        Invoice finalized = finalizeDraft(draft.getId(), true);
 
         assertThat(finalized.getStatus()).isEqualTo("paid");
         assertThat(finalized.getNumber()).isNotNull();
@@ -133,12 +147,7 @@ class SandboxInvoicesTest extends SandboxTest {
     @Test
     void shouldAddAnItemToADraftAsALineAndRefuseItOnceTheInvoiceIsFinalized() throws StripeException {
         String customer = customer("draft-lines@example.com");
-        Invoice draft = stripe().v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setAutoAdvance(false)
-                        .build());
+        Invoice draft = manualDraft(customer);
         assertThat(draft.getAutoAdvance()).isFalse();
 
         InvoiceItem line = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
@@ -149,13 +158,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(withLine.getLines().getData()).hasSize(1);
 
         // without auto_advance, finalizing opens the invoice and charges nothing
-        Invoice open = stripe().v1()
-                .invoices()
-                .finalizeInvoice(
-                        draft.getId(),
-                        InvoiceFinalizeInvoiceParams.builder()
-                                .setAutoAdvance(false)
-                                .build());
+        Invoice open = finalizeDraft(draft.getId(), false);
         assertThat(open.getStatus()).isEqualTo("open");
         assertThat(open.getAmountPaid()).isZero();
 
@@ -178,12 +181,7 @@ class SandboxInvoicesTest extends SandboxTest {
     void shouldDeletePendingItemsAndLinesOfDraftsOnlyAndListTheRestNewestFirst() throws StripeException {
         String customer = customer("delete-items@example.com");
         InvoiceItem pending = stripe().v1().invoiceItems().create(overage(customer, null, 1));
-        Invoice draft = stripe().v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setAutoAdvance(false)
-                        .build());
+        Invoice draft = manualDraft(customer);
         InvoiceItem line = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
         InvoiceItem kept = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 3));
         assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
@@ -211,13 +209,7 @@ class SandboxInvoicesTest extends SandboxTest {
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
                         .isEqualTo(404));
 
-        stripe().v1()
-                .invoices()
-                .finalizeInvoice(
-                        draft.getId(),
-                        InvoiceFinalizeInvoiceParams.builder()
-                                .setAutoAdvance(false)
-                                .build());
+        finalizeDraft(draft.getId(), false);
         assertThatThrownBy(() -> stripe().v1().invoiceItems().delete(kept.getId()))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
                     assertThat(e.getStatusCode()).isEqualTo(400);

@@ -21,7 +21,6 @@ import com.stripe.model.StripeCollection;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import lombok.RequiredArgsConstructor;
@@ -135,9 +134,8 @@ public class StripeInvoices {
     /** A page of invoices, newest first. */
     public StripeCollection<Invoice> list(
             @Nullable String customer, @Nullable String subscription, @Nullable String status, int limit) {
-        List<StoredInvoice> rows = objects.invoices(customer, subscription, status, limit + 1);
-        return StripeJson.list(
-                rows.stream().limit(limit).map(views::invoice).toList(), "/v1/invoices", rows.size() > limit);
+        return StripeJson.page(
+                objects.invoices(customer, subscription, status, limit + 1), limit, views::invoice, "/v1/invoices");
     }
 
     public InvoiceItem retrieveItem(String id) {
@@ -161,8 +159,7 @@ public class StripeInvoices {
                         "period",
                         "metadata"),
                 Set.of("discountable", "tax_behavior", "tax_code", "tax_rates", "discounts"));
-        String customerId = params.required("customer");
-        objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
+        String customerId = lockedCustomer(params);
         long now = now();
         String currency = currency(params);
         String description = params.shortText("description");
@@ -208,9 +205,8 @@ public class StripeInvoices {
     /** {@code GET /v1/invoiceitems}: a page of items, newest first ({@code customer}, {@code starting_after}). */
     public StripeCollection<InvoiceItem> listItems(
             @Nullable String customer, @Nullable String startingAfter, int limit) {
-        List<StoredInvoiceItem> rows = objects.invoiceItems(customer, startingAfter, limit + 1);
-        return StripeJson.list(
-                rows.stream().limit(limit).map(json::invoiceItem).toList(), "/v1/invoiceitems", rows.size() > limit);
+        return StripeJson.page(
+                objects.invoiceItems(customer, startingAfter, limit + 1), limit, json::invoiceItem, "/v1/invoiceitems");
     }
 
     /**
@@ -248,8 +244,7 @@ public class StripeInvoices {
                         "description",
                         "metadata"),
                 Set.of("default_tax_rates", "footer", "custom_fields", "rendering", "statement_descriptor"));
-        String customerId = params.required("customer");
-        objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
+        String customerId = lockedCustomer(params);
         String behavior = params.text("pending_invoice_items_behavior");
         if (behavior != null && !behavior.equals("include") && !behavior.equals("exclude")) {
             throw StripeError.invalid(
@@ -433,5 +428,12 @@ public class StripeInvoices {
 
     private long now() {
         return clock.instant().getEpochSecond();
+    }
+
+    /** The id in the required {@code customer} parameter, its customer locked until commit. */
+    private String lockedCustomer(StripeParams params) {
+        String customerId = params.required("customer");
+        objects.lockCustomer(customerId).orElseThrow(() -> StripeError.noSuchParam("customer", customerId, "customer"));
+        return customerId;
     }
 }

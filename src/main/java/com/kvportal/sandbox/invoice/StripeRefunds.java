@@ -11,7 +11,6 @@ import com.stripe.model.InvoicePayment;
 import com.stripe.model.Refund;
 import com.stripe.model.StripeCollection;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import lombok.RequiredArgsConstructor;
@@ -39,11 +38,8 @@ public class StripeRefunds {
         if (invoice == null) {
             throw StripeError.missing("invoice");
         }
-        List<StoredInvoicePayment> rows = payments.ofInvoice(invoice, limit + 1);
-        return StripeJson.list(
-                rows.stream().limit(limit).map(StripeRefunds::invoicePayment).toList(),
-                "/v1/invoice_payments",
-                rows.size() > limit);
+        return StripeJson.page(
+                payments.ofInvoice(invoice, limit + 1), limit, StripeRefunds::invoicePayment, "/v1/invoice_payments");
     }
 
     public Refund retrieve(String id) {
@@ -51,9 +47,8 @@ public class StripeRefunds {
     }
 
     public StripeCollection<Refund> list(@Nullable String paymentIntent, @Nullable String charge, int limit) {
-        List<StoredRefund> rows = payments.refunds(paymentIntent, charge, limit + 1);
-        return StripeJson.list(
-                rows.stream().limit(limit).map(StripeRefunds::refund).toList(), "/v1/refunds", rows.size() > limit);
+        return StripeJson.page(
+                payments.refunds(paymentIntent, charge, limit + 1), limit, StripeRefunds::refund, "/v1/refunds");
     }
 
     /** {@code POST /v1/refunds}: of a payment intent or a charge, in full unless {@code amount} says less. */

@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -501,9 +502,14 @@ public class StripeJson {
         return session;
     }
 
-    /** A list page in Stripe's shape. */
-    public static <T extends HasId> StripeCollection<T> list(List<T> data, String url, boolean hasMore) {
-        return fill(new StripeCollection<>(), data, url, hasMore);
+    /**
+     * A list page in Stripe's shape from {@code rows} read with one more than {@code limit}: the first {@code limit}
+     * of them in their {@code view}, and {@code has_more} when the extra one came.
+     */
+    public static <S, T extends HasId> StripeCollection<T> page(
+            List<S> rows, int limit, Function<? super S, T> view, String url) {
+        List<T> data = rows.stream().limit(limit).<T>map(view).toList();
+        return fill(new StripeCollection<>(), data, url, rows.size() > limit);
     }
 
     private static <T extends HasId, C extends StripeCollection<T>> C fill(

@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.util.List;
 import java.util.Set;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -45,9 +44,8 @@ public class StripeSubscriptions {
 
     /** A page of the customer's subscriptions, newest first; {@code status} null: those that have not ended. */
     public StripeCollection<Subscription> list(@Nullable String customer, @Nullable String status, int limit) {
-        List<StoredSubscription> rows = objects.subscriptions(customer, status, limit + 1);
-        return StripeJson.list(
-                rows.stream().limit(limit).map(views::subscription).toList(), "/v1/subscriptions", rows.size() > limit);
+        return StripeJson.page(
+                objects.subscriptions(customer, status, limit + 1), limit, views::subscription, "/v1/subscriptions");
     }
 
     @Transactional
