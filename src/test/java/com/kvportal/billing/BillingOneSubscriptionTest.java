@@ -20,11 +20,13 @@ import com.stripe.param.checkout.SessionCreateParams;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -36,6 +38,14 @@ import tools.jackson.databind.JsonNode;
  * billed nowhere; the public success callback asks the provider only about open sessions the service started.
  */
 class BillingOneSubscriptionTest extends IntegrationTest {
+
+    /** When this test began, on the database's clock: the events it waits for are those sent since. */
+    private OffsetDateTime started;
+
+    @BeforeEach
+    void noteTheStart() {
+        started = jdbc.sql("select now()").query(OffsetDateTime.class).single();
+    }
 
     private static final String FORM = "application/x-www-form-urlencoded";
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -294,7 +304,10 @@ class BillingOneSubscriptionTest extends IntegrationTest {
     private void awaitEventsDelivered() {
         await(
                 "the sandbox's events are delivered",
-                () -> count("select count(*) from sandbox_events where delivered_at is null") == 0);
+                () -> count(
+                                "select count(*) from sandbox_events where delivered_at is null and created_at >= ?",
+                                started)
+                        == 0);
     }
 
     private static void await(String what, Callable<Boolean> condition) {
