@@ -104,6 +104,35 @@ class BillingProviderDownTest extends IntegrationTest {
     }
 
     @Test
+    void shouldAnswer502ToDeletingTheOrganizationAndDeleteNothing() {
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
+        Api session = org.owner();
+        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
+        String key = session.createKey("kept");
+        String name = session.get("/api/v1/session")
+                .json()
+                .at("/organizations/0/name")
+                .asString();
+
+        assertProviderUnavailable(session.send(
+                "DELETE",
+                "/api/v1/organization",
+                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
+                "application/json"));
+
+        assertThat(count(
+                        "select count(*) from organizations where id = ? and deleted_at is null", org.organizationId()))
+                .isOne();
+        assertThat(session.get("/api/v1/billing/subscription")
+                        .json()
+                        .at("/subscription/status")
+                        .asString())
+                .isEqualTo("active");
+        assertThat(Api.withKey(baseUrl(), key).post("/api/v1/api-keys/verify").status())
+                .isEqualTo(200);
+    }
+
+    @Test
     void shouldSendTheSuccessCallbackToPendingWhenTheProviderCannotBeAsked() {
         Api.Response response = api().get("/api/v1/billing/checkout/success?session_id=cs_test_a1b2c3");
 
