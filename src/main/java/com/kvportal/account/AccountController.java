@@ -19,7 +19,6 @@ import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.security.web.csrf.CsrfTokenRepository;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -76,7 +75,7 @@ class AccountController {
                     + " credential and no CSRF header.")
     @ApiContract(
             credentials = {},
-            success = 201)
+            success = HttpStatus.CREATED)
     @AccountProblem.Codes({
         AccountProblem.EMAIL_TAKEN,
         AccountProblem.TOKEN_INVALID,
@@ -84,11 +83,11 @@ class AccountController {
     })
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<SignedIn> signup(
+    SignedIn signup(
             @Valid @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.signup(body);
         startSession(caller, request, response);
-        return ResponseEntity.status(HttpStatus.CREATED).body(SignedIn.of(caller));
+        return SignedIn.of(caller);
     }
 
     @Operation(
@@ -132,12 +131,11 @@ class AccountController {
             operationId = "logOut",
             summary = "Log out",
             description = "Ends the session: its cookie no longer signs anyone in.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @PostMapping("/api/v1/auth/logout")
-    ResponseEntity<Void> logout(Caller caller, HttpServletRequest request) {
+    void logout(Caller caller, HttpServletRequest request) {
         accounts.logout(caller);
         SessionCaller.signOut(request);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
@@ -185,11 +183,11 @@ class AccountController {
             operationId = "createProject",
             summary = "Create a project",
             description = "Creates a project in the current organization (at most 100).")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @AccountProblem.Codes(AccountProblem.PROJECT_LIMIT_REACHED)
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Project> createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(accounts.createProject(caller, body));
+    Project createProject(Caller caller, @Valid @RequestBody Accounts.NewProject body) {
+        return accounts.createProject(caller, body);
     }
 
     /** A login that passed every step: recorded, and its session started. */

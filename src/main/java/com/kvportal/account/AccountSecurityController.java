@@ -16,7 +16,6 @@ import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -60,13 +59,13 @@ class AccountSecurityController {
             operationId = "resendVerificationEmail",
             summary = "Send a new verification link",
             description = "At most 5 an hour (the signup's own link not counted). Takes a session.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.ACCEPTED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.EMAIL_ALREADY_VERIFIED, AccountProblem.SESSION_REQUIRED})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping("/api/v1/account/verification-email")
-    ResponseEntity<Accepted> resendVerification(Caller caller) {
+    Accepted resendVerification(Caller caller) {
         security.resendVerification(caller);
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Accepted("A new verification link is on its way."));
+        return new Accepted("A new verification link is on its way.");
     }
 
     @Operation(
@@ -76,12 +75,11 @@ class AccountSecurityController {
                     + " minutes, once; a newer request voids older links). At most 5 an hour per address and per"
                     + " client address.")
     @ApiContract(
-            success = 202,
+            success = HttpStatus.ACCEPTED,
             credentials = {})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/password-reset", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Accepted> requestPasswordReset(
-            @Valid @RequestBody AccountSecurity.ResetRequest body, HttpServletRequest request) {
+    Accepted requestPasswordReset(@Valid @RequestBody AccountSecurity.ResetRequest body, HttpServletRequest request) {
         long started = System.nanoTime();
         try {
             security.requestPasswordReset(body, request.getRemoteAddr());
@@ -90,8 +88,7 @@ class AccountSecurityController {
             // answer (429 too) waits until the same floor, so that the time tells nothing
             pause(RESET_ANSWER_FLOOR.minusNanos(System.nanoTime() - started));
         }
-        return ResponseEntity.status(HttpStatus.ACCEPTED)
-                .body(new Accepted("If the address belongs to an account, a reset link is on its way."));
+        return new Accepted("If the address belongs to an account, a reset link is on its way.");
     }
 
     @Operation(
@@ -100,30 +97,28 @@ class AccountSecurityController {
             description = "Sets the password, ends every session of the customer, lifts the login lock and counts the"
                     + " address as verified. A weak password is refused and leaves the token usable.")
     @ApiContract(
-            success = 204,
+            success = HttpStatus.NO_CONTENT,
             credentials = {})
     @AccountProblem.Codes(AccountProblem.TOKEN_INVALID)
     @PostMapping(path = "/api/v1/auth/password-reset/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Void> confirmPasswordReset(@Valid @RequestBody AccountSecurity.ResetConfirmation body) {
+    void confirmPasswordReset(@Valid @RequestBody AccountSecurity.ResetConfirmation body) {
         security.confirmPasswordReset(body);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
             operationId = "changePassword",
             summary = "Change the password",
             description = "Needs the current password. The customer's other sessions end; this one stays.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
         AccountProblem.TOO_MANY_ATTEMPTS,
         AccountProblem.SESSION_REQUIRED
     })
     @PutMapping(path = "/api/v1/account/password", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Void> changePassword(
+    void changePassword(
             Caller caller, @Valid @RequestBody AccountSecurity.PasswordChange body, HttpServletRequest request) {
         security.changePassword(caller, body, request);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
@@ -131,7 +126,7 @@ class AccountSecurityController {
             summary = "Change the email address",
             description = "Needs the current password. A link (valid 24 hours) goes to the new address and a notice"
                     + " to the current one; the address changes when the link is opened.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.ACCEPTED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
         AccountProblem.EMAIL_TAKEN,
@@ -139,10 +134,9 @@ class AccountSecurityController {
         AccountProblem.SESSION_REQUIRED
     })
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Accepted> changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
+    Accepted changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
         security.requestEmailChange(caller, body);
-        return ResponseEntity.status(HttpStatus.ACCEPTED)
-                .body(new Accepted("A confirmation link is on its way to the new address."));
+        return new Accepted("A confirmation link is on its way to the new address.");
     }
 
     @Operation(
@@ -172,24 +166,22 @@ class AccountSecurityController {
             operationId = "endSession",
             summary = "End a session",
             description = "Its next request, on any instance, answers 401. The id is one from the session list.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.SESSION_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @DeleteMapping("/api/v1/account/sessions/{id}")
-    ResponseEntity<Void> endSession(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
+    void endSession(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         security.endSession(caller, id, request);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
             operationId = "endOtherSessions",
             summary = "Sign out everywhere else",
             description = "Ends every session of the customer but this one.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @DeleteMapping("/api/v1/account/sessions")
-    ResponseEntity<Void> endOtherSessions(Caller caller, HttpServletRequest request) {
+    void endOtherSessions(Caller caller, HttpServletRequest request) {
         security.endOtherSessions(caller, request);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
@@ -225,7 +217,7 @@ class AccountSecurityController {
             operationId = "disableTotp",
             summary = "Turn two-step login off",
             description = "Needs the current password and a current code.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,
         AccountProblem.REAUTHENTICATION_FAILED,
@@ -234,9 +226,8 @@ class AccountSecurityController {
         AccountProblem.SESSION_REQUIRED
     })
     @DeleteMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Void> disableTotp(Caller caller, @RequestBody TwoStepLogin.Disable body) {
+    void disableTotp(Caller caller, @RequestBody TwoStepLogin.Disable body) {
         twoStep.disable(caller, body);
-        return ResponseEntity.noContent().build();
     }
 
     private static void pause(Duration duration) {

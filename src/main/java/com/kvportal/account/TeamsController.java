@@ -14,7 +14,6 @@ import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -38,12 +37,11 @@ class TeamsController {
             summary = "Create an organization",
             description = "A new organization owned by the signed-in customer, with a \"Default project\". The"
                     + " session's active project stays; switch to the new one with PUT /api/v1/session/project.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED})
     @PostMapping(path = "/api/v1/organizations", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Teams.CreatedOrganization> createOrganization(
-            Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(teams.createOrganization(caller, body));
+    Teams.CreatedOrganization createOrganization(Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
+        return teams.createOrganization(caller, body);
     }
 
     @Operation(
@@ -77,13 +75,11 @@ class TeamsController {
             description = "Removes a member of the current organization (owner, admin; an owner only by an owner) and"
                     + " mails them; with the caller's own id, any member leaves. The last owner cannot be removed or"
                     + " leave (409 `last_owner`). Keys the member created stay with their projects.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.READ)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.READ)
     @AccountProblem.Codes({AccountProblem.MEMBER_NOT_FOUND, AccountProblem.LAST_OWNER})
     @DeleteMapping("/api/v1/members/" + PathIds.ID)
-    ResponseEntity<Void> remove(
-            Caller caller, @PathVariable @Parameter(description = "The member's customer id.") UUID id) {
+    void remove(Caller caller, @PathVariable @Parameter(description = "The member's customer id.") UUID id) {
         teams.remove(caller, id);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
@@ -92,24 +88,25 @@ class TeamsController {
             description = "Mails a link (7 days) to join the current organization with the role. Inviting a pending"
                     + " address again replaces its invitation (the old link stops working). At most 100 members and"
                     + " pending invitations.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
+    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
     @AccountProblem.Codes({AccountProblem.ALREADY_MEMBER, AccountProblem.MEMBER_LIMIT_REACHED})
     @PostMapping(path = "/api/v1/invitations", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Teams.InvitationView> invite(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(teams.invite(caller, body));
+    Teams.InvitationView invite(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {
+        return teams.invite(caller, body);
     }
 
     @Operation(
             operationId = "revokeInvitation",
             summary = "Revoke an invitation",
             description = "Its link stops working.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
+    @ApiContract(
+            success = HttpStatus.NO_CONTENT,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_MEMBERS)
     @AccountProblem.Codes({AccountProblem.INVITATION_NOT_FOUND})
     @DeleteMapping("/api/v1/invitations/" + PathIds.ID)
-    ResponseEntity<Void> revokeInvitation(
-            Caller caller, @PathVariable @Parameter(description = "The invitation's id.") UUID id) {
+    void revokeInvitation(Caller caller, @PathVariable @Parameter(description = "The invitation's id.") UUID id) {
         teams.revokeInvitation(caller, id);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
@@ -154,7 +151,10 @@ class TeamsController {
             description = "Cancels the subscription at once, revokes every key of every project on every instance"
                     + " before answering, removes the members and invitations; invoices and the audit log stay."
                     + " `name` must repeat the organization's name; needs the caller's current password.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.MANAGE_ORGANIZATION)
+    @ApiContract(
+            success = HttpStatus.ACCEPTED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_ORGANIZATION)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
         AccountProblem.TOO_MANY_ATTEMPTS,
@@ -162,7 +162,7 @@ class TeamsController {
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @DeleteMapping(path = "/api/v1/organization", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Teams.Deleted> delete(Caller caller, @Valid @RequestBody Teams.Deletion body) {
-        return ResponseEntity.accepted().body(teams.delete(caller, body));
+    Teams.Deleted delete(Caller caller, @Valid @RequestBody Teams.Deletion body) {
+        return teams.delete(caller, body);
     }
 }

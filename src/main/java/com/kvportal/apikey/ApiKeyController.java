@@ -6,6 +6,7 @@ import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.PathIds;
+import com.kvportal.common.web.ShownOnce;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -13,13 +14,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -59,15 +60,13 @@ class ApiKeyController {
             description = "Creates a key in the active project and answers its raw value, once (with"
                     + " `Cache-Control: no-store`); only its SHA-256 digest is kept. At most 1,000 unrevoked keys per"
                     + " project.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedApiKey> create(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
-        return ResponseEntity.created(
-                        URI.create("/api/v1/api-keys/" + created.key().id()))
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new CreatedApiKey(created.rawKey(), HINT, created.key()));
+        return ShownOnce.created(
+                "/api/v1/api-keys/" + created.key().id(), new CreatedApiKey(created.rawKey(), HINT, created.key()));
     }
 
     @Operation(
@@ -116,7 +115,7 @@ class ApiKeyController {
             description = "Makes a new key with the old one's name and permissions, and lets the old one expire after"
                     + " a grace period (default one day; 0 revokes it at once). The new key counts toward the"
                     + " 1,000-key limit. The body is optional.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes({
         ApiKeyProblem.API_KEY_NOT_FOUND,
         ApiKeyProblem.API_KEY_REVOKED,
@@ -126,10 +125,9 @@ class ApiKeyController {
     ResponseEntity<RolledResponse> roll(
             Caller caller, @PathVariable UUID id, @Valid @RequestBody(required = false) @Nullable KeyRoll request) {
         ApiKeys.Rolled rolled = apiKeys.roll(caller, id, request == null ? new KeyRoll(null, null) : request);
-        return ResponseEntity.created(
-                        URI.create("/api/v1/api-keys/" + rolled.key().id()))
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new RolledResponse(
+        return ShownOnce.created(
+                "/api/v1/api-keys/" + rolled.key().id(),
+                new RolledResponse(
                         rolled.rawKey(),
                         HINT,
                         rolled.key(),
@@ -165,11 +163,10 @@ class ApiKeyController {
             description = "Revokes a key of the active project; from the moment the 204 is sent, every instance"
                     + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
                     + " its permissions.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+    @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
-    ResponseEntity<Void> revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
+    void revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);
-        return ResponseEntity.noContent().build();
     }
 }

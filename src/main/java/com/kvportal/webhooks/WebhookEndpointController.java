@@ -4,18 +4,18 @@ import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.PathIds;
+import com.kvportal.common.web.ShownOnce;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -74,15 +74,15 @@ class WebhookEndpointController {
             summary = "Create a webhook endpoint",
             description = "Adds an endpoint to the current organization and answers its signing secret, once. `events`"
                     + " left out: every type, now and future (`[\"*\"]`). At most 10 per organization.")
-    @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.ENDPOINT_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedEndpoint> create(Caller caller, @RequestBody EndpointRequest.Create request) {
         WebhookEndpoints.Created created = endpoints.create(caller, request);
         WebhookEndpoint e = created.endpoint();
-        return ResponseEntity.created(URI.create("/api/v1/webhook-endpoints/" + e.id()))
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new CreatedEndpoint(
+        return ShownOnce.created(
+                "/api/v1/webhook-endpoints/" + e.id(),
+                new CreatedEndpoint(
                         e.id(), e.url(), e.events(), e.description(), e.disabled(), e.createdAt(), created.secret()));
     }
 
@@ -111,12 +111,14 @@ class WebhookEndpointController {
             operationId = "deleteWebhookEndpoint",
             summary = "Delete a webhook endpoint",
             description = "Removes the endpoint and its delivery log; no further attempt is made.")
-    @ApiContract(success = 204, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @ApiContract(
+            success = HttpStatus.NO_CONTENT,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
-    ResponseEntity<Void> delete(Caller caller, @PathVariable UUID id) {
+    void delete(Caller caller, @PathVariable UUID id) {
         endpoints.delete(caller, id);
-        return ResponseEntity.noContent().build();
     }
 
     @Operation(
@@ -128,9 +130,7 @@ class WebhookEndpointController {
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PostMapping("/" + PathIds.ID + "/secret/rotate")
     ResponseEntity<Secret> rotate(Caller caller, @PathVariable UUID id) {
-        return ResponseEntity.ok()
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new Secret(endpoints.rotateSecret(caller, id)));
+        return ShownOnce.ok(new Secret(endpoints.rotateSecret(caller, id)));
     }
 
     @Operation(
@@ -161,21 +161,27 @@ class WebhookEndpointController {
             summary = "Retry a delivery",
             description = "One more attempt of the delivery, whatever its status, under the same webhook-id, made"
                     + " right after the answer; `attempts` grows by one.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @ApiContract(
+            success = HttpStatus.ACCEPTED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes({WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND, WebhookProblem.WEBHOOK_DELIVERY_NOT_FOUND})
     @PostMapping("/" + PathIds.ID + "/deliveries/{" + DELIVERY_ID + ":" + PathIds.UUID + "}/retry")
-    ResponseEntity<Queued> retry(Caller caller, @PathVariable UUID id, @PathVariable(DELIVERY_ID) UUID deliveryId) {
-        return ResponseEntity.accepted().body(Queued.of(endpoints.retry(caller, id, deliveryId)));
+    Queued retry(Caller caller, @PathVariable UUID id, @PathVariable(DELIVERY_ID) UUID deliveryId) {
+        return Queued.of(endpoints.retry(caller, id, deliveryId));
     }
 
     @Operation(
             operationId = "testWebhookEndpoint",
             summary = "Send a test event",
             description = "Queues a `webhook.test` event to this endpoint, whatever its event filter.")
-    @ApiContract(success = 202, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @ApiContract(
+            success = HttpStatus.ACCEPTED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PostMapping("/" + PathIds.ID + "/test")
-    ResponseEntity<Queued> test(Caller caller, @PathVariable UUID id) {
-        return ResponseEntity.accepted().body(Queued.of(endpoints.test(caller, id)));
+    Queued test(Caller caller, @PathVariable UUID id) {
+        return Queued.of(endpoints.test(caller, id));
     }
 }

@@ -124,7 +124,7 @@ class BillingController {
                     + " session, answered without asking the provider when it is not an open session of ours)."
                     + " Safe to call twice, in any order with the webhook.")
     @ApiContract(
-            success = 303,
+            success = HttpStatus.SEE_OTHER,
             successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",
             credentials = {})
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
@@ -145,7 +145,7 @@ class BillingController {
             description = "Where the provider sends the customer's browser when they go back from the checkout:"
                     + " redirects to `/dashboard/billing?checkout=canceled`.")
     @ApiContract(
-            success = 303,
+            success = HttpStatus.SEE_OTHER,
             successDescription = "To /dashboard/billing?checkout=canceled.",
             credentials = {})
     @GetMapping("/checkout/cancel")

@@ -5,6 +5,9 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.core.annotation.AliasFor;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.ResponseStatus;
 
 /**
  * What an operation answers and who may call it, as the OpenAPI document states it (see the package's
@@ -15,10 +18,16 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
+@ResponseStatus
 public @interface ApiContract {
 
-    /** The status of success: 200, 201 (created), 204 (no body), 303 (a redirect, no body). */
-    int success() default 200;
+    /**
+     * The status of success: 200, 201 (created), 202 (accepted), 204 (no body), 303 (a redirect, no body). It is the
+     * status the handler answers too (as {@link ResponseStatus}): a handler returns its body, or nothing for 204, and
+     * builds a {@code ResponseEntity} only for headers.
+     */
+    @AliasFor(annotation = ResponseStatus.class, attribute = "code")
+    HttpStatus success() default HttpStatus.OK;
 
     /** What the success response means, when the status alone does not say it. */
     String successDescription() default "";

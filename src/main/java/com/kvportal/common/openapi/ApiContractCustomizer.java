@@ -127,7 +127,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
             boolean changesState,
             String where) {
         ApiResponses responses = new ApiResponses();
-        responses.addApiResponse(String.valueOf(contract.success()), success(operation, contract, where));
+        responses.addApiResponse(String.valueOf(contract.success().value()), success(operation, contract, where));
 
         List<ProblemCode> problems = problems(operation, handler, contract, changesState);
         String schemaName = capitalize(operation.getOperationId()) + "Problem";
@@ -141,8 +141,8 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
     }
 
     private static ApiResponse success(Operation operation, ApiContract contract, String where) {
-        int status = contract.success();
-        HttpStatus http = HttpStatus.valueOf(status);
+        HttpStatus http = contract.success();
+        int status = http.value();
         ApiResponse response = new ApiResponse()
                 .description(
                         contract.successDescription().isBlank()

@@ -5,7 +5,7 @@
  * @Tag(name = "API keys", description = "...")                   // once per controller: its feature
  * class ApiKeyController {
  *     @Operation(operationId = "createApiKey", summary = "Create an API key", description = "...")
- *     @ApiContract(success = 201, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+ *     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
  *     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)          // the feature's problem codes it answers
  *     ResponseEntity<CreatedKey> create(Caller caller, @RequestBody NewApiKey body) { ... }
  * }
