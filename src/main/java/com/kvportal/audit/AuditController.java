@@ -2,11 +2,10 @@ package com.kvportal.audit;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Paged;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -32,16 +31,8 @@ class AuditController {
     @GetMapping("/api/v1/audit-events")
     AuditLog.Page events(
             Caller caller,
-            @RequestParam(required = false)
-                    @Parameter(
-                            description = "Events per page.",
-                            schema = @Schema(type = "integer", minimum = "1", maximum = "200", defaultValue = "50"))
-                    @Nullable
-                    String limit,
-            @RequestParam(required = false)
-                    @Parameter(description = "The previous page's next_cursor; opaque.")
-                    @Nullable
-                    String cursor) {
+            @RequestParam(required = false) @Paged.Limit("Events per page.") @Nullable String limit,
+            @RequestParam(required = false) @Paged.Cursor @Nullable String cursor) {
         return log.page(caller, limit, cursor);
     }
 }

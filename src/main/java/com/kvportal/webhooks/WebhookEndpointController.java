@@ -2,12 +2,12 @@ package com.kvportal.webhooks;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.Paged;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.common.web.ShownOnce;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
@@ -143,16 +143,8 @@ class WebhookEndpointController {
     WebhookEndpoints.Page deliveries(
             Caller caller,
             @PathVariable UUID id,
-            @RequestParam(required = false)
-                    @Parameter(
-                            description = "Deliveries per page.",
-                            schema = @Schema(type = "integer", minimum = "1", maximum = "200", defaultValue = "50"))
-                    @Nullable
-                    String limit,
-            @RequestParam(required = false)
-                    @Parameter(description = "The previous page's next_cursor; opaque.")
-                    @Nullable
-                    String cursor) {
+            @RequestParam(required = false) @Paged.Limit("Deliveries per page.") @Nullable String limit,
+            @RequestParam(required = false) @Paged.Cursor @Nullable String cursor) {
         return endpoints.deliveries(caller, id, limit, cursor);
     }
 
