@@ -7,13 +7,14 @@
  *     @Operation(operationId = "createApiKey", summary = "Create an API key", description = "...")
  *     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
  *     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)          // the feature's problem codes it answers
- *     ResponseEntity<CreatedKey> create(Caller caller, @RequestBody NewApiKey body) { ... }
+ *     ResponseEntity<CreatedKey> create(Caller caller, @RequestBody NewApiKey body) { ... }  // a Location header
  * }
  * }</pre>
  *
  * <p>{@link com.kvportal.common.openapi.ApiContract} names the success status (its body is the method's return type,
- * as {@code application/json}) and the credentials the operation accepts ({@code {}}: none, a public call); a
- * {@link com.kvportal.common.openapi.Credential#PORTAL} operation also names the one {@link
+ * as {@code application/json}; the handler answers it too, so a handler returns its body, or nothing for 204, and
+ * builds a {@code ResponseEntity} only for headers) and the credentials the operation accepts ({@code {}}: none, a
+ * public call); a {@link com.kvportal.common.openapi.Credential#PORTAL} operation also names the one {@link
  * com.kvportal.common.openapi.Permission} (a row of the roles table) that the caller's role must hold, which the
  * security layer enforces on every request and the document states as the operation's roles (implying {@code
  * insufficient_role}). The problem
