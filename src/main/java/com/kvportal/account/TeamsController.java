@@ -30,6 +30,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RequiredArgsConstructor
 class TeamsController {
 
+    /** A member is named by the customer's id. */
+    private static final String MEMBER_ID = "The member's customer id.";
+
     private final Teams teams;
 
     @Operation(
@@ -64,7 +67,7 @@ class TeamsController {
     @PatchMapping(path = "/api/v1/members/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.MemberView changeRole(
             Caller caller,
-            @PathVariable @Parameter(description = "The member's customer id.") UUID id,
+            @PathVariable @Parameter(description = MEMBER_ID) UUID id,
             @Valid @RequestBody Teams.RoleChange body) {
         return teams.changeRole(caller, id, body);
     }
@@ -78,7 +81,7 @@ class TeamsController {
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.READ)
     @AccountProblem.Codes({AccountProblem.MEMBER_NOT_FOUND, AccountProblem.LAST_OWNER})
     @DeleteMapping("/api/v1/members/" + PathIds.ID)
-    void remove(Caller caller, @PathVariable @Parameter(description = "The member's customer id.") UUID id) {
+    void remove(Caller caller, @PathVariable @Parameter(description = MEMBER_ID) UUID id) {
         teams.remove(caller, id);
     }
 
