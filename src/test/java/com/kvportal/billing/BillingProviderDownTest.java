@@ -109,16 +109,8 @@ class BillingProviderDownTest extends IntegrationTest {
         Api session = org.owner();
         org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
         String key = session.createKey("kept");
-        String name = session.get("/api/v1/session")
-                .json()
-                .at("/organizations/0/name")
-                .asString();
 
-        assertProviderUnavailable(session.send(
-                "DELETE",
-                "/api/v1/organization",
-                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
-                "application/json"));
+        assertProviderUnavailable(session.deleteOrganization());
 
         assertThat(count(
                         "select count(*) from organizations where id = ? and deleted_at is null", org.organizationId()))

@@ -26,7 +26,6 @@ import org.springframework.beans.factory.annotation.Value;
 class TeamsClusterIT extends IntegrationTest {
 
     private static final int TRIALS = 100;
-    private static final String PASSWORD = "correct horse battery";
 
     private static InstanceProcess b;
     private static InstanceProcess c;
@@ -131,17 +130,7 @@ class TeamsClusterIT extends IntegrationTest {
                 verifiers.add(thread);
             }
         }
-        String name = owner.get("/api/v1/session")
-                .json()
-                .get("organizations")
-                .get(0)
-                .get("name")
-                .asString();
-        Api.Response deleted = owner.send(
-                "DELETE",
-                "/api/v1/organization",
-                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", PASSWORD)),
-                "application/json");
+        Api.Response deleted = owner.deleteOrganization();
         assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
         int afterDeletion = 0;
         for (String base : List.of(baseUrl(), b.baseUrl(), c.baseUrl())) {

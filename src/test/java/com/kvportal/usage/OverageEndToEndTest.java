@@ -302,20 +302,8 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
         // a period ended in the second it began has no length and bills nothing: let at least one second pass
         await().until(() -> Instant.now().isAfter(pro.periodStart().plusSeconds(1)));
-        String name = pro.owner()
-                .get("/api/v1/session")
-                .json()
-                .get("organizations")
-                .get(0)
-                .get("name")
-                .asString();
 
-        Api.Response deleted = pro.owner()
-                .send(
-                        "DELETE",
-                        "/api/v1/organization",
-                        Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
-                        "application/json");
+        Api.Response deleted = pro.owner().deleteOrganization();
 
         assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
         assertThat(stripe().v1()
