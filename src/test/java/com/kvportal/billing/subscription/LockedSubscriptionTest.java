@@ -64,13 +64,7 @@ class LockedSubscriptionTest {
 
     @Test
     void invoicePaidTurnsAPastDueSubscriptionActiveAndSaysSo() {
-        LockedSubscription row = row(SubscriptionStatus.PAST_DUE);
-        Transition transition = row.on(WebhookEventType.INVOICE_PAID, AT, null, null);
-        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
-        assertThat(transition.to()).isEqualTo(SubscriptionStatus.ACTIVE);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+        assertTurned(SubscriptionStatus.PAST_DUE, WebhookEventType.INVOICE_PAID, SubscriptionStatus.ACTIVE);
     }
 
     @ParameterizedTest
@@ -92,13 +86,7 @@ class LockedSubscriptionTest {
             value = SubscriptionStatus.class,
             names = {"ACTIVE", "TRIALING"})
     void paymentFailedTurnsARunningSubscriptionPastDueAndSaysSo(SubscriptionStatus status) {
-        LockedSubscription row = row(status);
-        Transition transition = row.on(WebhookEventType.INVOICE_PAYMENT_FAILED, AT, null, null);
-        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
-        assertThat(transition.to()).isEqualTo(SubscriptionStatus.PAST_DUE);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.PAST_DUE));
+        assertTurned(status, WebhookEventType.INVOICE_PAYMENT_FAILED, SubscriptionStatus.PAST_DUE);
     }
 
     @ParameterizedTest
@@ -183,41 +171,18 @@ class LockedSubscriptionTest {
 
     @Test
     void aStatusChangeBetweenGrantingStatusesIsAnUpdate() {
-        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        Transition transition = row.on(
-                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                AT.plusSeconds(1),
-                news(SubscriptionStatus.PAST_DUE),
-                PRO);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.PAST_DUE));
+        assertAnUpdate(row(SubscriptionStatus.ACTIVE), news(SubscriptionStatus.PAST_DUE), PRO);
     }
 
     @Test
     void aSubscriptionThatStopsGrantingItsPlanIsAnUpdate() {
-        LockedSubscription row = row(SubscriptionStatus.PAST_DUE);
-        Transition transition = row.on(
-                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                AT.plusSeconds(1),
-                news(SubscriptionStatus.UNPAID),
-                PRO);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.UNPAID));
+        assertAnUpdate(row(SubscriptionStatus.PAST_DUE), news(SubscriptionStatus.UNPAID), PRO);
     }
 
     @Test
     void aNewPlanOrPeriodIsAnUpdateWithTheNewPlansTier() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        assertThat(row.on(
-                                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                                AT.plusSeconds(1),
-                                news(SubscriptionStatus.ACTIVE),
-                                FREE)
-                        .events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.FREE, SubscriptionStatus.ACTIVE));
+        assertAnUpdate(row, news(SubscriptionStatus.ACTIVE), FREE);
         ProviderSubscription renewed = new ProviderSubscription(
                 PROVIDER_ID,
                 CUSTOMER,
@@ -227,10 +192,7 @@ class LockedSubscriptionTest {
                 END.plusSeconds(86_400 * 30),
                 null,
                 null);
-        assertThat(row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), renewed, PRO)
-                        .events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+        assertAnUpdate(row, renewed, PRO);
     }
 
     @Test
@@ -246,15 +208,7 @@ class LockedSubscriptionTest {
 
     @Test
     void aMovedOrWithdrawnCancellationIsAnUpdate() {
-        LockedSubscription row = row(SubscriptionStatus.ACTIVE, END);
-        assertThat(row.on(
-                                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                                AT.plusSeconds(1),
-                                news(SubscriptionStatus.ACTIVE),
-                                PRO)
-                        .events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+        assertAnUpdate(row(SubscriptionStatus.ACTIVE, END), news(SubscriptionStatus.ACTIVE), PRO);
     }
 
     @Test
@@ -326,6 +280,26 @@ class LockedSubscriptionTest {
         }
         assertThat(WebhookEventType.of("customer.created")).isEmpty();
         assertThat(WebhookEventType.of("INVOICE_PAID")).isEmpty();
+    }
+
+    /** The invoice event, as new as the row, turns it to {@code to} and raises the one update that says so. */
+    private static void assertTurned(SubscriptionStatus from, WebhookEventType event, SubscriptionStatus to) {
+        LockedSubscription row = row(from);
+        Transition transition = row.on(event, AT, null, null);
+        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
+        assertThat(transition.to()).isEqualTo(to);
+        assertThat(transition.events())
+                .containsExactly(new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, to));
+    }
+
+    /**
+     * The provider's newer state and plan, in a {@code customer.subscription.updated}, raise exactly one update: of
+     * that plan's tier and that state's status.
+     */
+    private static void assertAnUpdate(LockedSubscription row, ProviderSubscription news, Plan plan) {
+        assertThat(row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), news, plan)
+                        .events())
+                .containsExactly(new SubscriptionUpdated(row.organizationId(), row.id(), plan.tier(), news.status()));
     }
 
     private static void assertUnchanged(Transition transition) {
