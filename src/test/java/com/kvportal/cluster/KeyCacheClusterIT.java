@@ -56,10 +56,9 @@ class KeyCacheClusterIT extends IntegrationTest {
     @BeforeEach
     void threeInstancesAndAnAdminKey() {
         if (second == null) {
-            second = InstanceProcess.start("cluster-second", databaseUrl);
-            third = InstanceProcess.start("cluster-third", databaseUrl);
-            second.awaitReady();
-            third.awaitReady();
+            List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "cluster-second", "cluster-third");
+            second = others.get(0);
+            third = others.get(1);
         }
         Api session = api();
         session.signup();
@@ -68,11 +67,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        for (InstanceProcess process : new InstanceProcess[] {second, third}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        InstanceProcess.closeAll(second, third);
         second = null;
         third = null;
     }

@@ -35,11 +35,7 @@ class TeamsClusterIT extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        for (InstanceProcess process : new InstanceProcess[] {b, c}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        InstanceProcess.closeAll(b, c);
     }
 
     /** The same session (its cookies) as a client of another instance. */
@@ -52,10 +48,9 @@ class TeamsClusterIT extends IntegrationTest {
 
     @Test
     void shouldRefuseARemovedMemberOnEveryInstanceAndNoKeyOfADeletedOrganization() throws Exception {
-        b = InstanceProcess.start("teams-b", databaseUrl);
-        c = InstanceProcess.start("teams-c", databaseUrl);
-        b.awaitReady();
-        c.awaitReady();
+        List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "teams-b", "teams-c");
+        b = others.get(0);
+        c = others.get(1);
         Api owner = api();
         Api.Account organization = owner.signup();
         Api memberOnA = api();
