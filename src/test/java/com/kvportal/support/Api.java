@@ -180,6 +180,36 @@ public final class Api {
     }
 
     /**
+     * Pays a checkout session on the payment sandbox's hosted page with a card of this outcome ({@code succeeded},
+     * {@code card_declined}), as a browser posts its form; a paid session answers 303 to the success callback.
+     */
+    public Response payCheckout(String sessionId, String outcome) {
+        return send(
+                "POST",
+                "/sandbox/checkout/" + sessionId + "/pay",
+                "outcome=" + outcome,
+                "application/x-www-form-urlencoded");
+    }
+
+    /** Follows a redirect to a URL of this server: a GET of the answer's {@code Location}. */
+    public Response follow(Response redirect) {
+        String location = redirect.header("Location");
+        if (location == null) {
+            throw new IllegalStateException("not a redirect: " + redirect);
+        }
+        return get(location.startsWith(base) ? location.substring(base.length()) : location);
+    }
+
+    /** The organization's subscription, as {@code GET /api/v1/billing/subscription} answers it. */
+    public JsonNode subscription() {
+        Response response = get("/api/v1/billing/subscription");
+        if (response.status() != 200) {
+            throw new IllegalStateException("no subscription: " + response);
+        }
+        return response.json().get("subscription");
+    }
+
+    /**
      * Deletes the organization as its owner confirms it: with its name (the first of the session's organizations) and
      * the {@link #PASSWORD} of a customer this client signed up; the test checks the answer.
      */

@@ -28,7 +28,7 @@ class OrganizationDeletionLockTest extends IntegrationTest {
     void shouldDeleteWhileAWebhookHoldingTheBillingAccountWritesARowOfTheOrganization() throws Exception {
         Api owner = api();
         Api.Account account = owner.signup();
-        Subscribe.pro(owner, api(), baseUrl());
+        Subscribe.pro(owner, api());
         UUID organization = account.organizationId();
         CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch deletionWaits = new CountDownLatch(1);
