@@ -57,7 +57,18 @@ class LockedSubscriptionTest {
     }
 
     private static ProviderSubscription news(SubscriptionStatus status) {
-        return new ProviderSubscription(PROVIDER_ID, CUSTOMER, status, "price_pro", START, END, null, null);
+        return news(status, START, END, null, null);
+    }
+
+    /** The provider's state of the subscription to pro, with this period, scheduled cancellation and ending. */
+    private static ProviderSubscription news(
+            SubscriptionStatus status,
+            @Nullable Instant periodStart,
+            @Nullable Instant periodEnd,
+            @Nullable Instant cancelAt,
+            @Nullable Instant endedAt) {
+        return new ProviderSubscription(
+                PROVIDER_ID, CUSTOMER, status, "price_pro", periodStart, periodEnd, cancelAt, endedAt);
     }
 
     // --- invoice.paid
@@ -183,23 +194,14 @@ class LockedSubscriptionTest {
     void aNewPlanOrPeriodIsAnUpdateWithTheNewPlansTier() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
         assertAnUpdate(row, news(SubscriptionStatus.ACTIVE), FREE);
-        ProviderSubscription renewed = new ProviderSubscription(
-                PROVIDER_ID,
-                CUSTOMER,
-                SubscriptionStatus.ACTIVE,
-                "price_pro",
-                END,
-                END.plusSeconds(86_400 * 30),
-                null,
-                null);
+        ProviderSubscription renewed = news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400 * 30), null, null);
         assertAnUpdate(row, renewed, PRO);
     }
 
     @Test
     void aNewlyScheduledCancellationIsAnnouncedOnItsOwn() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        ProviderSubscription canceling = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", START, END, END, null);
+        ProviderSubscription canceling = news(SubscriptionStatus.ACTIVE, START, END, END, null);
         Transition transition =
                 row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), canceling, PRO);
         assertThat(transition.events())
@@ -215,28 +217,20 @@ class LockedSubscriptionTest {
     void anEndingStatesTheLastPeriodAndWhenItEndedAtTheProvider() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
         Instant endedAt = AT.plusSeconds(30);
-        ProviderSubscription canceled = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.CANCELED, "price_pro", START, END, null, endedAt);
-        Transition transition =
-                row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(60), canceled, PRO);
-        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, endedAt));
+        ProviderSubscription canceled = news(SubscriptionStatus.CANCELED, START, END, null, endedAt);
+        assertEnded(
+                row,
+                row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(60), canceled, PRO),
+                endedAt);
     }
 
     @Test
     void aDeletionEndsTheSubscriptionWhateverStatusItsObjectShows() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
         Instant newsAt = AT.plusSeconds(60);
-        ProviderSubscription withoutPeriod = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", null, null, null, null);
-        Transition transition = row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, newsAt, withoutPeriod, PRO);
-        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        ProviderSubscription withoutPeriod = news(SubscriptionStatus.ACTIVE, null, null, null, null);
         // the period recorded before, and the provider's news for the moment: never the service's clock
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, newsAt));
+        assertEnded(row, row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, newsAt, withoutPeriod, PRO), newsAt);
         assertThat(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED
                         .stated(withoutPeriod)
                         .status())
@@ -262,8 +256,7 @@ class LockedSubscriptionTest {
                 .containsExactly(new SubscriptionActivated(organization, id, Tier.PRO));
         assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, news(SubscriptionStatus.INCOMPLETE), AT))
                 .isEmpty();
-        ProviderSubscription canceling = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", START, END, END, null);
+        ProviderSubscription canceling = news(SubscriptionStatus.ACTIVE, START, END, END, null);
         assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, canceling, AT))
                 .containsExactly(
                         new SubscriptionActivated(organization, id, Tier.PRO),
@@ -300,6 +293,14 @@ class LockedSubscriptionTest {
         assertThat(row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), news, plan)
                         .events())
                 .containsExactly(new SubscriptionUpdated(row.organizationId(), row.id(), plan.tier(), news.status()));
+    }
+
+    /** The news is accepted and ends the row: its recorded period, on the provider's customer, ended at {@code at}. */
+    private static void assertEnded(LockedSubscription row, Transition transition, Instant at) {
+        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, at));
     }
 
     private static void assertUnchanged(Transition transition) {
