@@ -88,26 +88,23 @@ class BillingOneSubscriptionTest extends IntegrationTest {
 
     @Test
     void shouldCancelAndRefundTheServicesOwnSessionWhenAnOldSessionWasPaidFirst() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        String session = owner.startCheckout("pro");
-        String old = oldSession(account);
-        pay(old);
+        TwoOpenSessions org = twoOpenSessions();
+        pay(org.old());
         await(
                 "the old session's subscription is recorded",
-                () -> owner.get("/api/v1/billing/subscription").status() == 200);
+                () -> org.owner().get("/api/v1/billing/subscription").status() == 200);
 
-        follow(pay(session));
+        follow(pay(org.ours()));
 
-        assertOneSubscriptionBilledOnce(owner, account, subscriptionOf(old), subscriptionOf(session));
+        assertOneSubscriptionBilledOnce(
+                org.owner(), org.account(), subscriptionOf(org.old()), subscriptionOf(org.ours()));
     }
 
     @Test
     void shouldLeaveOneSubscriptionWhenTwoSessionsArePaidAtOnce() throws Exception {
         for (int round = 0; round < 3; round++) {
-            Api owner = api();
-            Api.Account account = owner.signup();
-            List<String> sessions = List.of(owner.startCheckout("pro"), oldSession(account));
+            TwoOpenSessions org = twoOpenSessions();
+            List<String> sessions = List.of(org.ours(), org.old());
             AtomicInteger next = new AtomicInteger();
             // each browser pays and follows the redirect: callbacks and webhooks of both race
             Concurrently.run(2, () -> follow(pay(sessions.get(next.getAndIncrement()))));
@@ -121,16 +118,15 @@ class BillingOneSubscriptionTest extends IntegrationTest {
             });
             String survivor =
                     stripeClient().subscriptions().retrieve(a).getStatus().equals("canceled") ? b : a;
-            assertOneSubscriptionBilledOnce(owner, account, survivor, survivor.equals(a) ? b : a);
+            assertOneSubscriptionBilledOnce(org.owner(), org.account(), survivor, survivor.equals(a) ? b : a);
         }
     }
 
     @Test
     void shouldNotAskTheProviderAboutASessionItDidNotStart() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        String ours = owner.startCheckout("pro");
-        String notOurs = oldSession(account);
+        TwoOpenSessions org = twoOpenSessions();
+        String ours = org.ours();
+        String notOurs = org.old();
         Api browser = api();
         double before = sessionReads();
 
@@ -228,6 +224,16 @@ class BillingOneSubscriptionTest extends IntegrationTest {
             }
         }
         return refunds;
+    }
+
+    /** A new organization, and two sessions open at the provider for it: its checkout's and an old one. */
+    private record TwoOpenSessions(Api owner, Api.Account account, String ours, String old) {}
+
+    private TwoOpenSessions twoOpenSessions() throws StripeException {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        String ours = owner.startCheckout("pro");
+        return new TwoOpenSessions(owner, account, ours, oldSession(account));
     }
 
     /**
