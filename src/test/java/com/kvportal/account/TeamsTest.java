@@ -62,10 +62,6 @@ class TeamsTest extends SignedInTest {
                 .orElse("none");
     }
 
-    private Api.Response deleteWithBody(Api api, String path, Map<String, Object> body) {
-        return api.send("DELETE", path, Api.JSON.writeValueAsString(body), "application/json");
-    }
-
     // --- session, organizations ---
 
     @Test
@@ -609,20 +605,18 @@ class TeamsTest extends SignedInTest {
                 .asString();
 
         assertFieldErrors(
-                deleteWithBody(session, "/api/v1/organization", Map.of("name", "wrong", "current_password", PASSWORD)),
-                "name");
+                session.delete("/api/v1/organization", Map.of("name", "wrong", "current_password", PASSWORD)), "name");
         assertProblem(
-                deleteWithBody(session, "/api/v1/organization", Map.of("name", name, "current_password", "wrong one")),
+                session.delete("/api/v1/organization", Map.of("name", name, "current_password", "wrong one")),
                 403,
                 "reauthentication_failed");
         assertProblem(
-                deleteWithBody(
-                        developer.api(), "/api/v1/organization", Map.of("name", name, "current_password", PASSWORD)),
+                developer.api().delete("/api/v1/organization", Map.of("name", name, "current_password", PASSWORD)),
                 403,
                 "insufficient_role");
 
         Api.Response deleted =
-                deleteWithBody(session, "/api/v1/organization", Map.of("name", name, "current_password", PASSWORD));
+                session.delete("/api/v1/organization", Map.of("name", name, "current_password", PASSWORD));
 
         assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
         for (String gone : List.of(key, developersKey)) {

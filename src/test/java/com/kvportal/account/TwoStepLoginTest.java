@@ -186,37 +186,21 @@ class TwoStepLoginTest extends SignedInTest {
         String code = code(secret, step);
 
         assertProblem(
-                session.send(
-                        "DELETE",
-                        "/api/v1/account/totp",
-                        Api.JSON.writeValueAsString(Map.of("current_password", "wrong password!", "code", code)),
-                        "application/json"),
+                session.delete("/api/v1/account/totp", Map.of("current_password", "wrong password!", "code", code)),
                 403,
                 "reauthentication_failed");
         assertProblem(
-                session.send(
-                        "DELETE",
-                        "/api/v1/account/totp",
-                        Api.JSON.writeValueAsString(Map.of("current_password", PASSWORD, "code", "000000")),
-                        "application/json"),
+                session.delete("/api/v1/account/totp", Map.of("current_password", PASSWORD, "code", "000000")),
                 400,
                 "invalid_code");
-        Api.Response off = session.send(
-                "DELETE",
-                "/api/v1/account/totp",
-                Api.JSON.writeValueAsString(Map.of("current_password", PASSWORD, "code", code)),
-                "application/json");
+        Api.Response off = session.delete("/api/v1/account/totp", Map.of("current_password", PASSWORD, "code", code));
 
         assertThat(off.status()).as(off.toString()).isEqualTo(204);
         JsonNode login = api().post("/api/v1/auth/login", Map.of("email", account.email(), "password", PASSWORD))
                 .json();
         assertThat(login.get("mfa_required").asBoolean()).isFalse();
         assertProblem(
-                session.send(
-                        "DELETE",
-                        "/api/v1/account/totp",
-                        Api.JSON.writeValueAsString(Map.of("current_password", PASSWORD, "code", code)),
-                        "application/json"),
+                session.delete("/api/v1/account/totp", Map.of("current_password", PASSWORD, "code", code)),
                 409,
                 "totp_not_enabled");
         assertThat(session.get("/api/v1/audit-events").body()).contains("customer.totp_disabled");

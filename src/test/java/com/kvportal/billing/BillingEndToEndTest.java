@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SandboxEvents;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +26,15 @@ import tools.jackson.databind.JsonNode;
  */
 class BillingEndToEndTest extends IntegrationTest {
 
-    /** When this test began, on the database's clock: the events it waits for are those sent since. */
-    private OffsetDateTime started;
+    private static final Duration WEBHOOK_WAIT = Duration.ofSeconds(20);
+
+    /** The sandbox's events since this test began: those it waits for. */
+    private SandboxEvents events;
 
     @BeforeEach
     void noteTheStart() {
-        started = jdbc.sql("select now()").query(OffsetDateTime.class).single();
+        events = SandboxEvents.fromNow(jdbc);
     }
-
-    private static final String FORM = "application/x-www-form-urlencoded";
-    private static final Duration WEBHOOK_WAIT = Duration.ofSeconds(20);
 
     @Autowired
     Billing billing;
@@ -63,22 +62,21 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(owner.get("/api/v1/billing/subscription").status()).isEqualTo(404);
 
         // a declined card leaves the session open
-        Api.Response declined =
-                browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=card_declined", FORM);
+        Api.Response declined = browser.payCheckout(sessionId, "card_declined");
         assertThat(declined.status()).isEqualTo(402);
         assertThat(owner.get("/api/v1/billing/subscription").status()).isEqualTo(404);
 
         // pay, then follow the provider's redirect to the success callback
-        Api.Response paid = browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
+        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
         String callback = paid.header("Location");
         assertThat(callback).isEqualTo(baseUrl() + "/api/v1/billing/checkout/success?session_id=" + sessionId);
-        Api.Response back = browser.get(callback.substring(baseUrl().length()));
+        Api.Response back = browser.follow(paid);
         assertThat(back.status()).isEqualTo(303);
         assertThat(back.header("Location")).isEqualTo("/dashboard/billing?checkout=success");
 
         // the callback itself recorded the subscription, whether or not the webhook was there first
-        JsonNode subscription = subscription(owner);
+        JsonNode subscription = owner.subscription();
         assertThat(subscription.get("status").asString()).isEqualTo("active");
         assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("pro");
         assertThat(subscription.get("organization_id").asString())
@@ -104,15 +102,15 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(firstInvoice.get("provider_invoice_id").asString()).startsWith("in_");
         assertThat(firstInvoice.get("subscription_id").asString())
                 .isEqualTo(subscription.get("id").asString());
-        awaitEventsDelivered();
+        events.awaitDelivered(WEBHOOK_WAIT);
 
         // the callback again, after the webhook: harmless
-        Api.Response again = browser.get(callback.substring(baseUrl().length()));
+        Api.Response again = browser.follow(paid);
         assertThat(again.header("Location")).isEqualTo("/dashboard/billing?checkout=success");
         assertThat(subscriptionRows(account)).isOne();
-        assertThat(subscription(owner).get("id").asString())
+        assertThat(owner.subscription().get("id").asString())
                 .isEqualTo(subscription.get("id").asString());
-        assertThat(subscription(owner).get("status").asString()).isEqualTo("active");
+        assertThat(owner.subscription().get("status").asString()).isEqualTo("active");
 
         // one live pro subscription: no second checkout
         Api.Response second = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
@@ -127,16 +125,16 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
         await(
                 "the renewal fails",
-                () -> subscription(owner).get("status").asString().equals("past_due")
+                () -> owner.subscription().get("status").asString().equals("past_due")
                         && invoices(owner).size() == 2
                         && invoices(owner).get(0).get("status").asString().equals("open"));
         JsonNode failed = invoices(owner).get(0);
         assertThat(failed.get("attempt_count").asInt()).isGreaterThanOrEqualTo(1);
         assertThat(failed.get("amount_paid_cents").asLong()).isZero();
         assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
-        awaitEventsDelivered();
+        events.awaitDelivered(WEBHOOK_WAIT);
         Instant renewedEnd =
-                Instant.parse(subscription(owner).get("current_period_end").asString());
+                Instant.parse(owner.subscription().get("current_period_end").asString());
         assertThat(renewedEnd).isAfter(periodEnd);
 
         // a good card pays the open invoice: active again
@@ -144,11 +142,11 @@ class BillingEndToEndTest extends IntegrationTest {
         assertThat(card.status()).as(card.toString()).isEqualTo(200);
         await(
                 "the open invoice is paid",
-                () -> subscription(owner).get("status").asString().equals("active")
+                () -> owner.subscription().get("status").asString().equals("active")
                         && invoices(owner).get(0).get("status").asString().equals("paid"));
         assertThat(invoices(owner).get(0).get("provider_invoice_id").asString())
                 .isEqualTo(failed.get("provider_invoice_id").asString());
-        awaitEventsDelivered();
+        events.awaitDelivered(WEBHOOK_WAIT);
 
         // the provider's customer portal
         Api.Response portal = owner.post("/api/v1/billing/portal");
@@ -168,8 +166,8 @@ class BillingEndToEndTest extends IntegrationTest {
         Api.Response canceledAgain = owner.post("/api/v1/billing/cancel");
         assertThat(canceledAgain.status()).isEqualTo(200);
         assertThat(canceledAgain.json().get("subscription").get("cancel_at")).isEqualTo(scheduled.get("cancel_at"));
-        awaitEventsDelivered();
-        assertThat(subscription(owner).get("cancel_at")).isEqualTo(scheduled.get("cancel_at"));
+        events.awaitDelivered(WEBHOOK_WAIT);
+        assertThat(owner.subscription().get("cancel_at")).isEqualTo(scheduled.get("cancel_at"));
 
         // the period ends: the subscription is over and the organization is on free
         advanced = sandbox().post("/sandbox/subscriptions/" + subscriptionId + "/advance");
@@ -185,10 +183,10 @@ class BillingEndToEndTest extends IntegrationTest {
                         .query(String.class)
                         .single())
                 .isEqualTo("canceled");
-        awaitEventsDelivered();
+        events.awaitDelivered(WEBHOOK_WAIT);
 
         // the old success callback cannot bring it back
-        browser.get(callback.substring(baseUrl().length()));
+        browser.follow(paid);
         assertThat(owner.get("/api/v1/billing/subscription").status()).isEqualTo(404);
         assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
         // the same customer is reused for a new checkout
@@ -204,14 +202,14 @@ class BillingEndToEndTest extends IntegrationTest {
         String sessionId = owner.startCheckout("pro");
 
         // paid, but the browser never follows the redirect to the success callback
-        Api.Response paid = api().send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
+        Api.Response paid = api().payCheckout(sessionId, "succeeded");
         assertThat(paid.status()).isEqualTo(303);
 
         await(
                 "the webhook records the subscription",
                 () -> owner.get("/api/v1/billing/subscription").status() == 200);
-        awaitEventsDelivered();
-        JsonNode subscription = subscription(owner);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        JsonNode subscription = owner.subscription();
         assertThat(subscription.get("status").asString()).isEqualTo("active");
         assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("pro");
         assertThat(subscriptionRows(account)).isOne();
@@ -247,27 +245,19 @@ class BillingEndToEndTest extends IntegrationTest {
         Api b = signedUp();
         String sessionId = a.startCheckout("pro");
         Api browser = api();
-        assertThat(browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM)
-                        .status())
-                .isEqualTo(303);
+        assertThat(browser.payCheckout(sessionId, "succeeded").status()).isEqualTo(303);
 
         // organization b's signed-in customer follows a's callback link
         Api.Response back = b.get("/api/v1/billing/checkout/success?session_id=" + sessionId);
 
         assertThat(back.status()).isEqualTo(303);
         assertThat(b.get("/api/v1/billing/subscription").status()).isEqualTo(404);
-        assertThat(subscription(a).get("organization_id").asString())
+        assertThat(a.subscription().get("organization_id").asString())
                 .isEqualTo(accountA.organizationId().toString());
-        awaitEventsDelivered();
+        events.awaitDelivered(WEBHOOK_WAIT);
         assertThat(b.get("/api/v1/billing/invoices").json().get("invoices").size())
                 .isZero();
         assertThat(invoices(a).size()).isOne();
-    }
-
-    private static JsonNode subscription(Api api) {
-        Api.Response response = api.get("/api/v1/billing/subscription");
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        return response.json().get("subscription");
     }
 
     private static JsonNode invoices(Api api) {
@@ -283,19 +273,6 @@ class BillingEndToEndTest extends IntegrationTest {
                 .param(account.organizationId())
                 .query(String.class)
                 .list();
-    }
-
-    /**
-     * Waits until the sandbox has delivered every event it has sent since this test began (earlier tests' events may
-     * still be retried on their own schedule).
-     */
-    private void awaitEventsDelivered() {
-        await(
-                "the sandbox's events are delivered",
-                () -> count(
-                                "select count(*) from sandbox_events where delivered_at is null and created_at >= ?",
-                                started)
-                        == 0);
     }
 
     private static void await(String what, Callable<Boolean> condition) {

@@ -32,7 +32,6 @@ import tools.jackson.databind.JsonNode;
 @Import(OverageLikeListener.class)
 class BillingInvoiceItemsTest extends IntegrationTest {
 
-    private static final String FORM = "application/x-www-form-urlencoded";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** Adds one storage-overage item of 5 × $2.00 to the renewal drafts of the organizations it is told of. */
@@ -105,9 +104,9 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         browser = api();
         account = owner.signup();
         String sessionId = owner.startCheckout("pro");
-        Api.Response paid = browser.send("POST", "/sandbox/checkout/" + sessionId + "/pay", "outcome=succeeded", FORM);
+        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
-        browser.get(paid.header("Location").substring(baseUrl().length()));
+        browser.follow(paid);
         await(
                 "the first invoice is paid",
                 () -> invoices().size() == 1 && status(invoices().get(0)).equals("paid"));

@@ -2,12 +2,11 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.common.PaymentProvider;
 import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
-import com.stripe.StripeClient;
+import com.kvportal.support.SandboxEvents;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoicePayment;
@@ -20,7 +19,6 @@ import com.stripe.param.checkout.SessionCreateParams;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -39,20 +37,16 @@ import tools.jackson.databind.JsonNode;
  */
 class BillingOneSubscriptionTest extends IntegrationTest {
 
-    /** When this test began, on the database's clock: the events it waits for are those sent since. */
-    private OffsetDateTime started;
-
-    @BeforeEach
-    void noteTheStart() {
-        started = jdbc.sql("select now()").query(OffsetDateTime.class).single();
-    }
-
-    private static final String FORM = "application/x-www-form-urlencoded";
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String SESSION_URI = "/sandbox/stripe/v1/checkout/sessions/{id}";
 
-    @Autowired
-    PaymentProvider provider;
+    /** The sandbox's events since this test began: those it waits for. */
+    private SandboxEvents events;
+
+    @BeforeEach
+    void noteTheStart() {
+        events = SandboxEvents.fromNow(jdbc);
+    }
 
     @Autowired
     MeterRegistry meters;
@@ -63,17 +57,19 @@ class BillingOneSubscriptionTest extends IntegrationTest {
         String first = owner.startCheckout("pro");
         String second = owner.startCheckout("pro");
 
-        assertThat(stripe().checkout().sessions().retrieve(first).getStatus()).isEqualTo("expired");
-        assertThat(stripe().checkout().sessions().retrieve(second).getStatus()).isEqualTo("open");
+        assertThat(stripeClient().checkout().sessions().retrieve(first).getStatus())
+                .isEqualTo("expired");
+        assertThat(stripeClient().checkout().sessions().retrieve(second).getStatus())
+                .isEqualTo("open");
         // the hosted page refuses the expired session, as Stripe's does
         Api.Response refused = pay(first);
         assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
         assertThat(refused.json().get("error").get("code").asString()).isEqualTo("session_expired");
         assertThat(follow(pay(second))).isEqualTo("/dashboard/billing?checkout=success");
-        assertThat(stripe().checkout().sessions().retrieve(first).getSubscription())
+        assertThat(stripeClient().checkout().sessions().retrieve(first).getSubscription())
                 .isNull();
-        assertThat(subscription(owner).get("provider_subscription_id").asString())
-                .isEqualTo(stripe().checkout().sessions().retrieve(second).getSubscription());
+        assertThat(owner.subscription().get("provider_subscription_id").asString())
+                .isEqualTo(stripeClient().checkout().sessions().retrieve(second).getSubscription());
     }
 
     @Test
@@ -82,7 +78,7 @@ class BillingOneSubscriptionTest extends IntegrationTest {
         Api.Account account = owner.signup();
         String session = owner.startCheckout("pro");
         assertThat(follow(pay(session))).isEqualTo("/dashboard/billing?checkout=success");
-        assertThat(subscription(owner).get("status").asString()).isEqualTo("active");
+        assertThat(owner.subscription().get("status").asString()).isEqualTo("active");
         // an old session Stripe still keeps open (made before this rule, or its expiry failed), paid late
         String old = oldSession(account);
         assertThat(follow(pay(old))).isEqualTo("/dashboard/billing?checkout=pending");
@@ -92,26 +88,23 @@ class BillingOneSubscriptionTest extends IntegrationTest {
 
     @Test
     void shouldCancelAndRefundTheServicesOwnSessionWhenAnOldSessionWasPaidFirst() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        String session = owner.startCheckout("pro");
-        String old = oldSession(account);
-        pay(old);
+        TwoOpenSessions org = twoOpenSessions();
+        pay(org.old());
         await(
                 "the old session's subscription is recorded",
-                () -> owner.get("/api/v1/billing/subscription").status() == 200);
+                () -> org.owner().get("/api/v1/billing/subscription").status() == 200);
 
-        follow(pay(session));
+        follow(pay(org.ours()));
 
-        assertOneSubscriptionBilledOnce(owner, account, subscriptionOf(old), subscriptionOf(session));
+        assertOneSubscriptionBilledOnce(
+                org.owner(), org.account(), subscriptionOf(org.old()), subscriptionOf(org.ours()));
     }
 
     @Test
     void shouldLeaveOneSubscriptionWhenTwoSessionsArePaidAtOnce() throws Exception {
         for (int round = 0; round < 3; round++) {
-            Api owner = api();
-            Api.Account account = owner.signup();
-            List<String> sessions = List.of(owner.startCheckout("pro"), oldSession(account));
+            TwoOpenSessions org = twoOpenSessions();
+            List<String> sessions = List.of(org.ours(), org.old());
             AtomicInteger next = new AtomicInteger();
             // each browser pays and follows the redirect: callbacks and webhooks of both race
             Concurrently.run(2, () -> follow(pay(sessions.get(next.getAndIncrement()))));
@@ -119,21 +112,21 @@ class BillingOneSubscriptionTest extends IntegrationTest {
             String a = subscriptionOf(sessions.get(0));
             String b = subscriptionOf(sessions.get(1));
             await("one of the two is canceled", () -> {
-                String statusA = stripe().subscriptions().retrieve(a).getStatus();
-                String statusB = stripe().subscriptions().retrieve(b).getStatus();
+                String statusA = stripeClient().subscriptions().retrieve(a).getStatus();
+                String statusB = stripeClient().subscriptions().retrieve(b).getStatus();
                 return statusA.equals("canceled") || statusB.equals("canceled");
             });
-            String survivor = stripe().subscriptions().retrieve(a).getStatus().equals("canceled") ? b : a;
-            assertOneSubscriptionBilledOnce(owner, account, survivor, survivor.equals(a) ? b : a);
+            String survivor =
+                    stripeClient().subscriptions().retrieve(a).getStatus().equals("canceled") ? b : a;
+            assertOneSubscriptionBilledOnce(org.owner(), org.account(), survivor, survivor.equals(a) ? b : a);
         }
     }
 
     @Test
     void shouldNotAskTheProviderAboutASessionItDidNotStart() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        String ours = owner.startCheckout("pro");
-        String notOurs = oldSession(account);
+        TwoOpenSessions org = twoOpenSessions();
+        String ours = org.ours();
+        String notOurs = org.old();
         Api browser = api();
         double before = sessionReads();
 
@@ -167,21 +160,24 @@ class BillingOneSubscriptionTest extends IntegrationTest {
      */
     private void assertOneSubscriptionBilledOnce(Api owner, Api.Account account, String survivor, String duplicate)
             throws Exception {
-        await(
-                "the duplicate is canceled at the provider",
-                () -> stripe().subscriptions().retrieve(duplicate).getStatus().equals("canceled"));
-        assertThat(stripe().subscriptions().retrieve(survivor).getStatus()).isEqualTo("active");
+        await("the duplicate is canceled at the provider", () -> stripeClient()
+                .subscriptions()
+                .retrieve(duplicate)
+                .getStatus()
+                .equals("canceled"));
+        assertThat(stripeClient().subscriptions().retrieve(survivor).getStatus())
+                .isEqualTo("active");
         await("the duplicate's payment is refunded", () -> refunds(duplicate).size() == 1);
         Refund refund = refunds(duplicate).get(0);
         assertThat(refund.getAmount()).isEqualTo(2000L);
         assertThat(refund.getStatus()).isEqualTo("succeeded");
         assertThat(refund.getReason()).isEqualTo("duplicate");
         assertThat(refunds(survivor)).isEmpty();
-        awaitEventsDelivered();
+        events.awaitDelivered(WAIT);
 
-        assertThat(subscription(owner).get("provider_subscription_id").asString())
+        assertThat(owner.subscription().get("provider_subscription_id").asString())
                 .isEqualTo(survivor);
-        assertThat(subscription(owner).get("status").asString()).isEqualTo("active");
+        assertThat(owner.subscription().get("status").asString()).isEqualTo("active");
         List<JsonNode> audit = audit(owner);
         List<JsonNode> canceled = audit.stream()
                 .filter(e -> e.get("action").asString().equals("subscription.duplicate_canceled"))
@@ -197,7 +193,7 @@ class BillingOneSubscriptionTest extends IntegrationTest {
         assertThat(invoices.size()).as(invoices.toString()).isOne();
         assertThat(invoices.get(0).get("amount_paid_cents").asLong()).isEqualTo(2000);
         assertThat(invoices.get(0).get("subscription_id").asString())
-                .isEqualTo(subscription(owner).get("id").asString());
+                .isEqualTo(owner.subscription().get("id").asString());
         assertThat(jdbc.sql("select status from subscriptions where provider_subscription_id = ?"
                                 + " and duplicate_of is not null and organization_id = ?")
                         .params(duplicate, account.organizationId())
@@ -209,15 +205,18 @@ class BillingOneSubscriptionTest extends IntegrationTest {
     /** The refunds of the payments of the subscription's invoices, as stripe-java reads them. */
     private List<Refund> refunds(String subscription) throws StripeException {
         List<Refund> refunds = new ArrayList<>();
-        for (Invoice invoice : stripe().invoices()
+        for (Invoice invoice : stripeClient()
+                .invoices()
                 .list(InvoiceListParams.builder().setSubscription(subscription).build())
                 .getData()) {
-            for (InvoicePayment payment : stripe().invoicePayments()
+            for (InvoicePayment payment : stripeClient()
+                    .invoicePayments()
                     .list(InvoicePaymentListParams.builder()
                             .setInvoice(invoice.getId())
                             .build())
                     .getData()) {
-                refunds.addAll(stripe().refunds()
+                refunds.addAll(stripeClient()
+                        .refunds()
                         .list(RefundListParams.builder()
                                 .setPaymentIntent(payment.getPayment().getPaymentIntent())
                                 .build())
@@ -225,6 +224,16 @@ class BillingOneSubscriptionTest extends IntegrationTest {
             }
         }
         return refunds;
+    }
+
+    /** A new organization, and two sessions open at the provider for it: its checkout's and an old one. */
+    private record TwoOpenSessions(Api owner, Api.Account account, String ours, String old) {}
+
+    private TwoOpenSessions twoOpenSessions() throws StripeException {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        String ours = owner.startCheckout("pro");
+        return new TwoOpenSessions(owner, account, ours, oldSession(account));
     }
 
     /**
@@ -237,7 +246,8 @@ class BillingOneSubscriptionTest extends IntegrationTest {
                 .param(account.organizationId())
                 .query(String.class)
                 .single();
-        Session session = stripe().checkout()
+        Session session = stripeClient()
+                .checkout()
                 .sessions()
                 .create(SessionCreateParams.builder()
                         .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
@@ -261,18 +271,18 @@ class BillingOneSubscriptionTest extends IntegrationTest {
     }
 
     private String subscriptionOf(String session) throws StripeException {
-        return stripe().checkout().sessions().retrieve(session).getSubscription();
+        return stripeClient().checkout().sessions().retrieve(session).getSubscription();
     }
 
     /** Pays the session on the sandbox's hosted page, as a browser without cookies. */
     private Api.Response pay(String session) {
-        return api().send("POST", "/sandbox/checkout/" + session + "/pay", "outcome=succeeded", FORM);
+        return api().payCheckout(session, "succeeded");
     }
 
     /** Follows the provider's redirect to the success callback; answers where that sends the browser. */
     private String follow(Api.Response paid) {
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
-        return api().get(paid.header("Location").substring(baseUrl().length())).header("Location");
+        return api().follow(paid).header("Location");
     }
 
     /** How many reads of a checkout session the sandbox's Stripe API has served. */
@@ -282,32 +292,10 @@ class BillingOneSubscriptionTest extends IntegrationTest {
                 .sum();
     }
 
-    private StripeClient stripe() {
-        return StripeClient.builder()
-                .setApiKey(provider.secretKey())
-                .setApiBase(provider.apiBase())
-                .build();
-    }
-
-    private static JsonNode subscription(Api api) {
-        Api.Response response = api.get("/api/v1/billing/subscription");
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        return response.json().get("subscription");
-    }
-
     private static List<JsonNode> audit(Api api) {
         List<JsonNode> events = new ArrayList<>();
         api.get("/api/v1/audit-events?limit=200").json().get("events").forEach(events::add);
         return events;
-    }
-
-    private void awaitEventsDelivered() {
-        await(
-                "the sandbox's events are delivered",
-                () -> count(
-                                "select count(*) from sandbox_events where delivered_at is null and created_at >= ?",
-                                started)
-                        == 0);
     }
 
     private static void await(String what, Callable<Boolean> condition) {

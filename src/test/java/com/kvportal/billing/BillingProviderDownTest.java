@@ -54,6 +54,20 @@ class BillingProviderDownTest extends IntegrationTest {
         return count("select count(*) from billing_accounts where organization_id = ?", organizationId);
     }
 
+    /** An owner with a verified email (checkout needs one) and a provider customer, as a first checkout leaves it. */
+    private ProviderCustomer linkedAndVerified() {
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
+        org.owner().verifyEmail();
+        return org;
+    }
+
+    /** An organization whose pro subscription the provider's webhook has recorded as active. */
+    private ProviderCustomer subscribed() {
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
+        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
+        return org;
+    }
+
     @Test
     void shouldAnswer502ToCheckoutAndRecordNoProviderCustomer() {
         Api session = api();
@@ -67,32 +81,22 @@ class BillingProviderDownTest extends IntegrationTest {
 
     @Test
     void shouldAnswer502ToCheckoutWhenOnlyTheSessionCannotBeMade() {
-        Api session = api();
-        Api.Account account = session.signup();
-        session.verifyEmail();
-        ProviderCustomer.link(jdbc, account);
+        ProviderCustomer org = linkedAndVerified();
 
-        assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
+        assertProviderUnavailable(org.owner().post("/api/v1/billing/checkout", Map.of("tier", "pro")));
 
-        assertThat(billingAccounts(account.organizationId())).isOne();
-        assertThat(session.get("/api/v1/billing/subscription").status()).isEqualTo(404);
+        assertThat(billingAccounts(org.organizationId())).isOne();
+        assertThat(org.owner().get("/api/v1/billing/subscription").status()).isEqualTo(404);
     }
 
     @Test
     void shouldAnswer502ToThePortal() {
-        Api session = api();
-        Api.Account account = session.signup();
-        session.verifyEmail();
-        ProviderCustomer.link(jdbc, account);
-
-        assertProviderUnavailable(session.post("/api/v1/billing/portal"));
+        assertProviderUnavailable(linkedAndVerified().owner().post("/api/v1/billing/portal"));
     }
 
     @Test
     void shouldAnswer502ToCancelAndKeepTheSubscriptionRunning() {
-        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
-        Api session = org.owner();
-        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
+        Api session = subscribed().owner();
 
         assertProviderUnavailable(session.post("/api/v1/billing/cancel"));
 
@@ -105,20 +109,11 @@ class BillingProviderDownTest extends IntegrationTest {
 
     @Test
     void shouldAnswer502ToDeletingTheOrganizationAndDeleteNothing() {
-        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
+        ProviderCustomer org = subscribed();
         Api session = org.owner();
-        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
         String key = session.createKey("kept");
-        String name = session.get("/api/v1/session")
-                .json()
-                .at("/organizations/0/name")
-                .asString();
 
-        assertProviderUnavailable(session.send(
-                "DELETE",
-                "/api/v1/organization",
-                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
-                "application/json"));
+        assertProviderUnavailable(session.deleteOrganization());
 
         assertThat(count(
                         "select count(*) from organizations where id = ? and deleted_at is null", org.organizationId()))

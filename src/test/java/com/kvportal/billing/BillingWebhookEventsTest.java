@@ -55,22 +55,22 @@ class BillingWebhookEventsTest extends IntegrationTest {
             for (Received delivery : received) {
                 delivery.verify(secret);
             }
-            JsonNode subscription = received.stream()
-                    .map(Received::json)
-                    .filter(b -> b.get("type").asString().equals("subscription.updated"))
-                    .findFirst()
-                    .orElseThrow()
-                    .get("data");
+            JsonNode subscription = data(received, "subscription.updated");
             assertThat(subscription.get("status").asString()).isEqualTo("past_due");
             assertThat(subscription.get("tier").asString()).isEqualTo("pro");
-            JsonNode invoice = received.stream()
-                    .map(Received::json)
-                    .filter(b -> b.get("type").asString().equals("invoice.payment_failed"))
-                    .findFirst()
-                    .orElseThrow()
-                    .get("data");
+            JsonNode invoice = data(received, "invoice.payment_failed");
             assertThat(invoice.get("provider_invoice_id").asString()).isEqualTo(invoiceId);
             assertThat(invoice.get("attempt_count").asInt()).isEqualTo(1);
         }
+    }
+
+    /** The {@code data} of the delivered event of this type. */
+    private static JsonNode data(List<Received> received, String type) {
+        return received.stream()
+                .map(Received::json)
+                .filter(event -> event.get("type").asString().equals(type))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type + " among " + received.size() + " deliveries"))
+                .get("data");
     }
 }

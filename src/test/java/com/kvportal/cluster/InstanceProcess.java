@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The service as a separate operating-system process on a database of the test's choosing, so that a test can
@@ -67,6 +68,33 @@ public final class InstanceProcess implements AutoCloseable {
             return new InstanceProcess(builder.start(), "http://127.0.0.1:" + port, log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Starts one instance of each name side by side on the database, and waits until every one is ready; stops them
+     * all if one does not get ready.
+     */
+    public static List<InstanceProcess> startReady(String databaseUrl, String... names) {
+        List<InstanceProcess> processes = new ArrayList<>();
+        try {
+            for (String name : names) {
+                processes.add(start(name, databaseUrl));
+            }
+            processes.forEach(InstanceProcess::awaitReady);
+            return processes;
+        } catch (RuntimeException e) {
+            processes.forEach(InstanceProcess::close);
+            throw e;
+        }
+    }
+
+    /** Closes each of these instances; a null one is one that was never started. */
+    public static void closeAll(@Nullable InstanceProcess... processes) {
+        for (InstanceProcess process : processes) {
+            if (process != null) {
+                process.close();
+            }
         }
     }
 

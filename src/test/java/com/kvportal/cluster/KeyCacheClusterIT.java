@@ -56,10 +56,9 @@ class KeyCacheClusterIT extends IntegrationTest {
     @BeforeEach
     void threeInstancesAndAnAdminKey() {
         if (second == null) {
-            second = InstanceProcess.start("cluster-second", databaseUrl);
-            third = InstanceProcess.start("cluster-third", databaseUrl);
-            second.awaitReady();
-            third.awaitReady();
+            List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "cluster-second", "cluster-third");
+            second = others.get(0);
+            third = others.get(1);
         }
         Api session = api();
         session.signup();
@@ -68,11 +67,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        for (InstanceProcess process : new InstanceProcess[] {second, third}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        InstanceProcess.closeAll(second, third);
         second = null;
         third = null;
     }
@@ -158,8 +153,7 @@ class KeyCacheClusterIT extends IntegrationTest {
     @Order(4)
     void shouldNotServeFromMemoryOnAnInstanceThatWasFrozenWhileAKeyWasRevoked() {
         List<Api> nodes = nodes(3);
-        Trial trial = create(nodes.get(0), "admin");
-        warm(nodes, trial);
+        Trial trial = warmAdminKey(nodes);
 
         long started = System.nanoTime();
         Api.Response revoked =
@@ -180,9 +174,8 @@ class KeyCacheClusterIT extends IntegrationTest {
     @Order(5)
     void shouldEmptyTheCacheOfAnInstanceThatCameBackAfterTheLogItMissedWasPurged() {
         List<Api> nodes = nodes(3);
-        Trial revoked = create(nodes.get(0), "admin");
+        Trial revoked = warmAdminKey(nodes);
         Trial changed = create(nodes.get(0), "read");
-        warm(nodes, revoked);
         assertThat(verify(nodes.get(2), changed.raw).status()).isEqualTo(200);
 
         Api.Response revoke = third.whileFrozen(() -> {
@@ -221,8 +214,7 @@ class KeyCacheClusterIT extends IntegrationTest {
     @Order(6)
     void shouldDelayARevokeByAtMostTAndNeverLetTheKeyThroughWhenAnInstanceIsKilled() {
         List<Api> nodes = nodes(3);
-        Trial trial = create(nodes.get(0), "admin");
-        warm(nodes, trial);
+        Trial trial = warmAdminKey(nodes);
 
         third.kill();
         long started = System.nanoTime();
@@ -235,8 +227,7 @@ class KeyCacheClusterIT extends IntegrationTest {
             assertThat(verify(node, trial.raw).code()).isEqualTo("api_key_revoked");
         }
         // the survivors go on revoking without waiting for the dead one
-        Trial next = create(nodes.get(0), "admin");
-        warm(nodes.subList(0, 2), next);
+        Trial next = warmAdminKey(nodes.subList(0, 2));
         started = System.nanoTime();
         revokeAndCheck(nodes.subList(0, 2), next, nodes.get(0));
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LEASE);
@@ -259,6 +250,13 @@ class KeyCacheClusterIT extends IntegrationTest {
             warm(nodes, trial);
             narrowing.makeAndCheck(nodes, trial, nodes.get(random.nextInt(nodes.size())));
         }
+    }
+
+    /** A new admin key, made on the first of these instances and then warm on every one of them. */
+    private Trial warmAdminKey(List<Api> nodes) {
+        Trial trial = create(nodes.get(0), "admin");
+        warm(nodes, trial);
+        return trial;
     }
 
     /** Verify, and use as credential, on every instance: each now has the key in memory. */

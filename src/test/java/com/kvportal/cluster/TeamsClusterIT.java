@@ -26,7 +26,6 @@ import org.springframework.beans.factory.annotation.Value;
 class TeamsClusterIT extends IntegrationTest {
 
     private static final int TRIALS = 100;
-    private static final String PASSWORD = "correct horse battery";
 
     private static InstanceProcess b;
     private static InstanceProcess c;
@@ -36,11 +35,7 @@ class TeamsClusterIT extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        for (InstanceProcess process : new InstanceProcess[] {b, c}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        InstanceProcess.closeAll(b, c);
     }
 
     /** The same session (its cookies) as a client of another instance. */
@@ -53,10 +48,9 @@ class TeamsClusterIT extends IntegrationTest {
 
     @Test
     void shouldRefuseARemovedMemberOnEveryInstanceAndNoKeyOfADeletedOrganization() throws Exception {
-        b = InstanceProcess.start("teams-b", databaseUrl);
-        c = InstanceProcess.start("teams-c", databaseUrl);
-        b.awaitReady();
-        c.awaitReady();
+        List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "teams-b", "teams-c");
+        b = others.get(0);
+        c = others.get(1);
         Api owner = api();
         Api.Account organization = owner.signup();
         Api memberOnA = api();
@@ -131,17 +125,7 @@ class TeamsClusterIT extends IntegrationTest {
                 verifiers.add(thread);
             }
         }
-        String name = owner.get("/api/v1/session")
-                .json()
-                .get("organizations")
-                .get(0)
-                .get("name")
-                .asString();
-        Api.Response deleted = owner.send(
-                "DELETE",
-                "/api/v1/organization",
-                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", PASSWORD)),
-                "application/json");
+        Api.Response deleted = owner.deleteOrganization();
         assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
         int afterDeletion = 0;
         for (String base : List.of(baseUrl(), b.baseUrl(), c.baseUrl())) {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,31 +31,22 @@ class UsageLimitsClusterIT extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        for (InstanceProcess process : new InstanceProcess[] {second, third}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        InstanceProcess.closeAll(second, third);
     }
 
     @Test
     void shouldCarryAChangedLimitMadeOnAnyInstanceToVerifyOnEveryInstanceWithinTwoSeconds() {
-        second = InstanceProcess.start("limits-second", databaseUrl);
-        third = InstanceProcess.start("limits-third", databaseUrl);
-        second.awaitReady();
-        third.awaitReady();
+        List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "limits-second", "limits-third");
+        second = others.get(0);
+        third = others.get(1);
         Api session = api();
         session.signup();
         String admin = session.createKey("automation", "admin");
         String backend = session.createKey("backend", "read", "write");
-        List<Api> nodes = new ArrayList<>();
-        for (String base : List.of(baseUrl(), second.baseUrl(), third.baseUrl())) {
-            nodes.add(Api.withKey(base, admin));
-        }
-        List<Api> verifiers = new ArrayList<>();
-        for (String base : List.of(baseUrl(), second.baseUrl(), third.baseUrl())) {
-            verifiers.add(Api.withKey(base, backend));
-        }
+        List<String> bases = List.of(baseUrl(), second.baseUrl(), third.baseUrl());
+        List<Api> nodes = bases.stream().map(base -> Api.withKey(base, admin)).toList();
+        List<Api> verifiers =
+                bases.stream().map(base -> Api.withKey(base, backend)).toList();
         for (Api verifier : verifiers) {
             assertThat(reason(verifier)).isNull();
         }

@@ -164,7 +164,7 @@ class MoneySoakIT {
         for (int p = own.nextInt(3); p > 0; p--) {
             projects.add(owner.createProject("soak project " + p));
         }
-        JsonNode subscription = story.paid() ? Subscribe.pro(owner, new Api(base), base) : null;
+        JsonNode subscription = story.paid() ? Subscribe.pro(owner, new Api(base)) : null;
         Organization org = new Organization(index, story, owner, account.organizationId(), projects);
         if (subscription != null) {
             org.customer = subscription.get("provider_customer_id").asString();

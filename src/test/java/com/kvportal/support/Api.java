@@ -28,6 +28,9 @@ public final class Api {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** The password of every customer {@link #signup()} makes. */
+    public static final String PASSWORD = "correct horse battery";
+
     private final String base;
     private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
     private final HttpClient http;
@@ -109,7 +112,7 @@ public final class Api {
     /** Signs up a new customer with a unique email; this client then carries the session. */
     public Account signup() {
         String email = "user-" + UUID.randomUUID() + "@example.com";
-        Response response = post("/api/v1/auth/signup", Map.of("email", email, "password", "correct horse battery"));
+        Response response = post("/api/v1/auth/signup", Map.of("email", email, "password", PASSWORD));
         if (response.status() != 201) {
             throw new IllegalStateException("signup failed: " + response);
         }
@@ -176,6 +179,45 @@ public final class Api {
         return response.json().get("session_id").asString();
     }
 
+    /**
+     * Pays a checkout session on the payment sandbox's hosted page with a card of this outcome ({@code succeeded},
+     * {@code card_declined}), as a browser posts its form; a paid session answers 303 to the success callback.
+     */
+    public Response payCheckout(String sessionId, String outcome) {
+        return send(
+                "POST",
+                "/sandbox/checkout/" + sessionId + "/pay",
+                "outcome=" + outcome,
+                "application/x-www-form-urlencoded");
+    }
+
+    /** Follows a redirect to a URL of this server: a GET of the answer's {@code Location}. */
+    public Response follow(Response redirect) {
+        String location = redirect.header("Location");
+        if (location == null) {
+            throw new IllegalStateException("not a redirect: " + redirect);
+        }
+        return get(location.startsWith(base) ? location.substring(base.length()) : location);
+    }
+
+    /** The organization's subscription, as {@code GET /api/v1/billing/subscription} answers it. */
+    public JsonNode subscription() {
+        Response response = get("/api/v1/billing/subscription");
+        if (response.status() != 200) {
+            throw new IllegalStateException("no subscription: " + response);
+        }
+        return response.json().get("subscription");
+    }
+
+    /**
+     * Deletes the organization as its owner confirms it: with its name (the first of the session's organizations) and
+     * the {@link #PASSWORD} of a customer this client signed up; the test checks the answer.
+     */
+    public Response deleteOrganization() {
+        String name = get("/api/v1/session").json().at("/organizations/0/name").asString();
+        return delete("/api/v1/organization", Map.of("name", name, "current_password", PASSWORD));
+    }
+
     /** Creates a project in the organization and answers its id. */
     public UUID createProject(String name) {
         Response response = post("/api/v1/projects", Map.of("name", name));
@@ -217,6 +259,11 @@ public final class Api {
 
     public Response delete(String path) {
         return send("DELETE", path, null, null);
+    }
+
+    /** A {@code DELETE} with a JSON body (a confirmation: a password, a name, a code). */
+    public Response delete(String path, Object body) {
+        return send("DELETE", path, JSON.writeValueAsString(body), "application/json");
     }
 
     public Response post(String path) {

@@ -1,5 +1,7 @@
 package com.kvportal.support;
 
+import com.kvportal.common.PaymentProvider;
+import com.stripe.StripeClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -44,6 +46,9 @@ public abstract class IntegrationTest {
     @Autowired
     protected JdbcClient jdbc;
 
+    @Autowired
+    private PaymentProvider provider;
+
     /** How many rows a {@code select count(*)} query with positional parameters finds. */
     protected long count(String sql, Object... params) {
         return jdbc.sql(sql).params(params).query(Long.class).single();
@@ -77,6 +82,14 @@ public abstract class IntegrationTest {
     /** A client presenting {@link #METRICS_TOKEN}, to scrape {@code /actuator/prometheus}. */
     protected Api metrics() {
         return Api.withKey(baseUrl(), METRICS_TOKEN);
+    }
+
+    /** The real stripe-java client on the payment provider the service talks to (the sandbox unless configured). */
+    protected StripeClient stripeClient() {
+        return StripeClient.builder()
+                .setApiKey(provider.secretKey())
+                .setApiBase(provider.apiBase())
+                .build();
     }
 
     protected String baseUrl() {

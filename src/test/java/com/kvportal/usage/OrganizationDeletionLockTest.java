@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -29,10 +28,8 @@ class OrganizationDeletionLockTest extends IntegrationTest {
     void shouldDeleteWhileAWebhookHoldingTheBillingAccountWritesARowOfTheOrganization() throws Exception {
         Api owner = api();
         Api.Account account = owner.signup();
-        Subscribe.pro(owner, api(), baseUrl());
+        Subscribe.pro(owner, api());
         UUID organization = account.organizationId();
-        String name =
-                owner.get("/api/v1/session").json().at("/organizations/0/name").asString();
         CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch deletionWaits = new CountDownLatch(1);
 
@@ -53,11 +50,7 @@ class OrganizationDeletionLockTest extends IntegrationTest {
                     .update();
         }));
         assertThat(locked.await(30, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Api.Response> deletion = CompletableFuture.supplyAsync(() -> owner.send(
-                "DELETE",
-                "/api/v1/organization",
-                Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
-                "application/json"));
+        CompletableFuture<Api.Response> deletion = CompletableFuture.supplyAsync(owner::deleteOrganization);
         await("the deletion waiting for the billing account")
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> count("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"

@@ -8,7 +8,6 @@ import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.StorageSamples;
-import com.stripe.StripeClient;
 import com.stripe.model.Event;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
@@ -43,33 +42,8 @@ class OverageEndToEndTest extends IntegrationTest {
     @Autowired
     PaymentProvider provider;
 
-    StripeClient stripe() {
-        return StripeClient.builder()
-                .setApiKey(provider.secretKey())
-                .setApiBase(provider.apiBase())
-                .build();
-    }
-
-    /** An organization that bought pro at the sandbox, and its subscription as the provider knows it. */
-    record ProOrganization(
-            Api owner,
-            Api.Account account,
-            String providerSubscription,
-            String customer,
-            Instant periodStart,
-            Instant periodEnd) {}
-
     ProOrganization proOrganization() {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
-        return new ProOrganization(
-                owner,
-                account,
-                subscription.get("provider_subscription_id").asString(),
-                subscription.get("provider_customer_id").asString(),
-                Instant.parse(subscription.get("current_period_start").asString()),
-                Instant.parse(subscription.get("current_period_end").asString()));
+        return ProOrganization.buy(api(), api());
     }
 
     @Test
@@ -105,7 +79,7 @@ class OverageEndToEndTest extends IntegrationTest {
                 .containsEntry("kind", "storage_overage");
 
         // the invoice.created event delivered again, twice as sent and once under a new event id: still one line
-        Event created = stripe()
+        Event created = stripeClient()
                 .v1()
                 .events()
                 .list(EventListParams.builder()
@@ -133,7 +107,7 @@ class OverageEndToEndTest extends IntegrationTest {
                 created.getId(), "evt_replay" + UUID.randomUUID().toString().replace("-", ""));
         Api.Response replayed = deliver(renamed);
         assertThat(replayed.status()).as(replayed.toString()).isEqualTo(200);
-        assertThat(overageLines(stripe().v1().invoices().retrieve(renewal.getId())))
+        assertThat(overageLines(stripeClient().v1().invoices().retrieve(renewal.getId())))
                 .hasSize(1);
 
         // the portal shows the billed period and the invoice's lines
@@ -193,7 +167,7 @@ class OverageEndToEndTest extends IntegrationTest {
 
         awaitEnded(owner);
         // 3 units uncapped; capped to none, so no final invoice and no overage line anywhere
-        assertThat(stripe()
+        assertThat(stripeClient()
                         .v1()
                         .invoices()
                         .list(InvoiceListParams.builder()
@@ -217,7 +191,7 @@ class OverageEndToEndTest extends IntegrationTest {
         awaitEnded(owner);
         JsonNode periods = awaitPeriods(owner, 1);
         String finalInvoice = periods.get(0).get("provider_invoice_id").asString();
-        Invoice invoice = stripe().v1().invoices().retrieve(finalInvoice);
+        Invoice invoice = stripeClient().v1().invoices().retrieve(finalInvoice);
         assertThat(invoice.getBillingReason()).isNotEqualTo("subscription_cycle");
         List<InvoiceLineItem> overage = overageLines(invoice);
         assertThat(overage).hasSize(1);
@@ -238,7 +212,7 @@ class OverageEndToEndTest extends IntegrationTest {
         advance(pro);
         awaitRenewal(pro.customer(), "paid");
         awaitPeriods(owner, 1);
-        Subscription renewed = stripe().v1().subscriptions().retrieve(pro.providerSubscription());
+        Subscription renewed = stripeClient().v1().subscriptions().retrieve(pro.providerSubscription());
         Instant secondStart =
                 Instant.ofEpochSecond(renewed.getItems().getData().get(0).getCurrentPeriodStart());
         Instant secondEnd =
@@ -253,7 +227,8 @@ class OverageEndToEndTest extends IntegrationTest {
         assertThat(last.get("average_bytes").asLong()).isEqualTo(130 * GIB);
         assertThat(last.get("overage_units").asLong()).isEqualTo(3);
         assertThat(last.get("overage_cents").asLong()).isEqualTo(600);
-        Invoice invoice = stripe().v1()
+        Invoice invoice = stripeClient()
+                .v1()
                 .invoices()
                 .retrieve(last.get("provider_invoice_id").asString());
         assertThat(overageLines(invoice)).singleElement().satisfies(line -> {
@@ -282,7 +257,7 @@ class OverageEndToEndTest extends IntegrationTest {
         cancelAtPeriodEndAndAdvance(pro);
 
         awaitEnded(owner);
-        Subscription ended = stripe().v1().subscriptions().retrieve(pro.providerSubscription());
+        Subscription ended = stripeClient().v1().subscriptions().retrieve(pro.providerSubscription());
         assertThat(ended.getEndedAt()).isEqualTo(pro.periodEnd().getEpochSecond());
         assertThat(ended.getCanceledAt()).isNotNull();
         // nothing to bill: no item at the provider, no billed period
@@ -302,23 +277,12 @@ class OverageEndToEndTest extends IntegrationTest {
         report(baseUrl(), pro.account().projectId(), 130 * GIB, pro.periodStart());
         // a period ended in the second it began has no length and bills nothing: let at least one second pass
         await().until(() -> Instant.now().isAfter(pro.periodStart().plusSeconds(1)));
-        String name = pro.owner()
-                .get("/api/v1/session")
-                .json()
-                .get("organizations")
-                .get(0)
-                .get("name")
-                .asString();
 
-        Api.Response deleted = pro.owner()
-                .send(
-                        "DELETE",
-                        "/api/v1/organization",
-                        Api.JSON.writeValueAsString(Map.of("name", name, "current_password", "correct horse battery")),
-                        "application/json");
+        Api.Response deleted = pro.owner().deleteOrganization();
 
         assertThat(deleted.status()).as(deleted.toString()).isEqualTo(202);
-        assertThat(stripe().v1()
+        assertThat(stripeClient()
+                        .v1()
                         .subscriptions()
                         .retrieve(pro.providerSubscription())
                         .getStatus())
@@ -350,7 +314,7 @@ class OverageEndToEndTest extends IntegrationTest {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(4));
         await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
 
-        Subscription canceled = stripe().v1().subscriptions().cancel(pro.providerSubscription());
+        Subscription canceled = stripeClient().v1().subscriptions().cancel(pro.providerSubscription());
         assertThat(canceled.getStatus()).isEqualTo("canceled");
         assertThat(canceled.getEndedAt()).isNotNull();
         assertThat(canceled.getCanceledAt()).isEqualTo(canceled.getEndedAt());
@@ -438,7 +402,7 @@ class OverageEndToEndTest extends IntegrationTest {
         advance(pro);
         awaitPeriods(pro.owner(), 1);
 
-        Subscription canceled = stripe().v1().subscriptions().cancel(pro.providerSubscription());
+        Subscription canceled = stripeClient().v1().subscriptions().cancel(pro.providerSubscription());
         assertThat(canceled.getEndedAt())
                 .isEqualTo(canceled.getItems().getData().get(0).getCurrentPeriodStart());
         awaitEnded(pro.owner());
@@ -476,7 +440,7 @@ class OverageEndToEndTest extends IntegrationTest {
 
     /** The customer's storage overage items at the provider, on any invoice or pending. */
     List<InvoiceLineItem> overageItems(String customer) throws Exception {
-        return stripe()
+        return stripeClient()
                 .v1()
                 .invoices()
                 .list(InvoiceListParams.builder()
@@ -501,7 +465,7 @@ class OverageEndToEndTest extends IntegrationTest {
         return await().atMost(WEBHOOK_WAIT)
                 .pollInterval(Duration.ofMillis(200))
                 .until(
-                        () -> stripe()
+                        () -> stripeClient()
                                 .v1()
                                 .invoices()
                                 .list(InvoiceListParams.builder()

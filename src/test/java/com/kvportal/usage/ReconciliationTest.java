@@ -4,10 +4,8 @@ import static com.kvportal.support.StorageSamples.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
-import com.stripe.StripeClient;
 import com.stripe.model.InvoiceItem;
 import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.InvoiceItemListParams;
@@ -34,17 +32,7 @@ class ReconciliationTest extends IntegrationTest {
     static final long GIB = 1L << 30;
 
     @Autowired
-    PaymentProvider provider;
-
-    @Autowired
     DailyReconciliation daily;
-
-    StripeClient stripe() {
-        return StripeClient.builder()
-                .setApiKey(provider.secretKey())
-                .setApiBase(provider.apiBase())
-                .build();
-    }
 
     JsonNode reconcile(Instant from, Instant to) {
         Api.Response response = metrics().get("/actuator/reconciliation?from=" + from + "&to=" + to);
@@ -64,20 +52,17 @@ class ReconciliationTest extends IntegrationTest {
 
     @Test
     void shouldReportEveryDifferenceBetweenTheBilledPeriodsAndTheProvidersItems() throws Exception {
-        Api owner = api();
-        Api.Account account = owner.signup();
-        JsonNode subscription = Subscribe.pro(owner, api(), baseUrl());
-        String providerSubscription =
-                subscription.get("provider_subscription_id").asString();
-        String customer = subscription.get("provider_customer_id").asString();
-        Instant periodStart =
-                Instant.parse(subscription.get("current_period_start").asString());
+        ProOrganization pro = ProOrganization.buy(api(), api());
+        Api owner = pro.owner();
+        Api.Account account = pro.account();
+        String customer = pro.customer();
+        Instant periodStart = pro.periodStart();
         Instant from = periodStart;
         Instant to = periodStart.plusSeconds(1);
         // 150 GiB: 5 units, 1000 cents on the renewal
         report(baseUrl(), account.projectId(), 150 * GIB, periodStart);
         assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + providerSubscription + "/advance")
+                        .post("/sandbox/subscriptions/" + pro.providerSubscription() + "/advance")
                         .status())
                 .isEqualTo(200);
         await().atMost(Duration.ofSeconds(30))
@@ -98,15 +83,18 @@ class ReconciliationTest extends IntegrationTest {
         assertThat(differencesGauge()).isZero();
 
         // the item deleted at the provider by hand, from the renewal while it is still a draft
-        List<InvoiceItem> items = stripe().v1()
+        List<InvoiceItem> items = stripeClient()
+                .v1()
                 .invoiceItems()
                 .list(InvoiceItemListParams.builder().setCustomer(customer).build())
                 .getData();
         assertThat(items).singleElement().satisfies(item -> assertThat(item.getInvoice())
                 .isEqualTo(renewal));
-        InvoiceItem deleted = stripe().v1().invoiceItems().delete(items.get(0).getId());
+        InvoiceItem deleted =
+                stripeClient().v1().invoiceItems().delete(items.get(0).getId());
         assertThat(deleted.getDeleted()).isTrue();
-        assertThat(stripe().v1().invoices().retrieve(renewal).getAmountDue()).isEqualTo(2000L);
+        assertThat(stripeClient().v1().invoices().retrieve(renewal).getAmountDue())
+                .isEqualTo(2000L);
 
         JsonNode missing = reconcile(from, to);
         assertThat(missing.get("differences").size()).isEqualTo(1);
@@ -170,7 +158,8 @@ class ReconciliationTest extends IntegrationTest {
 
     void createItem(String customer, String invoice, String organization, Instant periodStart, long quantity)
             throws Exception {
-        stripe().v1()
+        stripeClient()
+                .v1()
                 .invoiceItems()
                 .create(InvoiceItemCreateParams.builder()
                         .setCustomer(customer)

@@ -43,6 +43,18 @@ class ReportStorageTest extends IntegrationTest {
         return Map.of("samples", List.of(samples));
     }
 
+    /** Reports these samples in one batch, with the backend's token. */
+    Api.Response report(Object... samples) {
+        return backend().post(PATH, batch(samples));
+    }
+
+    /** A 200 answer that counts this many samples accepted and this many duplicates. */
+    static void assertCounted(Api.Response response, int accepted, int duplicates) {
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        assertThat(response.json().get("accepted").asInt()).isEqualTo(accepted);
+        assertThat(response.json().get("duplicates").asInt()).isEqualTo(duplicates);
+    }
+
     static String id() {
         return "s-" + UUID.randomUUID();
     }
@@ -64,8 +76,7 @@ class ReportStorageTest extends IntegrationTest {
         Map<String, Object> withUnit = new LinkedHashMap<>(sample(id(), account.projectId(), 1000, Instant.now()));
         withUnit.put("unit", "KiB");
 
-        Api.Response nested =
-                backend().post(PATH, batch(sample(id(), account.projectId(), 1, Instant.now()), withUnit));
+        Api.Response nested = report(sample(id(), account.projectId(), 1, Instant.now()), withUnit);
         Map<String, Object> report = new LinkedHashMap<>(batch(sample(id(), account.projectId(), 1, Instant.now())));
         report.put("unit", "KiB");
         Api.Response topLevel = backend().post(PATH, report);
@@ -83,16 +94,11 @@ class ReportStorageTest extends IntegrationTest {
         Api.Account account = api().signup();
         Instant now = Instant.now();
 
-        Api.Response response = backend()
-                .post(
-                        PATH,
-                        batch(
-                                sample(id(), account.projectId(), 1000, now.minus(Duration.ofHours(1))),
-                                sample(id(), account.projectId(), 2000, now)));
+        Api.Response response = report(
+                sample(id(), account.projectId(), 1000, now.minus(Duration.ofHours(1))),
+                sample(id(), account.projectId(), 2000, now));
 
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        assertThat(response.json().get("accepted").asInt()).isEqualTo(2);
-        assertThat(response.json().get("duplicates").asInt()).isZero();
+        assertCounted(response, 2, 0);
         assertThat(response.json().get("rejected").size()).isZero();
         assertThat(storedSamples(account.projectId())).isEqualTo(2);
     }
@@ -112,13 +118,11 @@ class ReportStorageTest extends IntegrationTest {
     void shouldCountASampleWhoseIdWasAcceptedBeforeAsADuplicateAndKeepTheFirst() {
         Api.Account account = api().signup();
         String id = id();
-        backend().post(PATH, batch(sample(id, account.projectId(), 1000, Instant.now())));
+        report(sample(id, account.projectId(), 1000, Instant.now()));
 
-        Api.Response again = backend().post(PATH, batch(sample(id, account.projectId(), 999_999, Instant.now())));
+        Api.Response again = report(sample(id, account.projectId(), 999_999, Instant.now()));
 
-        assertThat(again.status()).isEqualTo(200);
-        assertThat(again.json().get("accepted").asInt()).isZero();
-        assertThat(again.json().get("duplicates").asInt()).isEqualTo(1);
+        assertCounted(again, 0, 1);
         assertThat(storedBytes(id)).isEqualTo(1000);
     }
 
@@ -127,15 +131,10 @@ class ReportStorageTest extends IntegrationTest {
         Api.Account account = api().signup();
         String id = id();
 
-        Api.Response response = backend()
-                .post(
-                        PATH,
-                        batch(
-                                sample(id, account.projectId(), 1, Instant.now()),
-                                sample(id, account.projectId(), 2, Instant.now())));
+        Api.Response response = report(
+                sample(id, account.projectId(), 1, Instant.now()), sample(id, account.projectId(), 2, Instant.now()));
 
-        assertThat(response.json().get("accepted").asInt()).isEqualTo(1);
-        assertThat(response.json().get("duplicates").asInt()).isEqualTo(1);
+        assertCounted(response, 1, 1);
         assertThat(storedBytes(id)).isEqualTo(1);
     }
 
@@ -144,12 +143,9 @@ class ReportStorageTest extends IntegrationTest {
         Api.Account account = api().signup();
         String unknown = id();
 
-        Api.Response response = backend()
-                .post(
-                        PATH,
-                        batch(
-                                sample(id(), account.projectId(), 5, Instant.now()),
-                                sample(unknown, UUID.randomUUID(), 5, Instant.now())));
+        Api.Response response = report(
+                sample(id(), account.projectId(), 5, Instant.now()),
+                sample(unknown, UUID.randomUUID(), 5, Instant.now()));
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json().get("accepted").asInt()).isEqualTo(1);
@@ -164,18 +160,15 @@ class ReportStorageTest extends IntegrationTest {
         String tooOld = id();
         String tooNew = id();
 
-        Api.Response response = backend()
-                .post(
-                        PATH,
-                        batch(
-                                sample(
-                                        tooOld,
-                                        account.projectId(),
-                                        1,
-                                        now.minus(Duration.ofDays(35).plusMinutes(1))),
-                                sample(id(), account.projectId(), 2, now.minus(Duration.ofDays(34))),
-                                sample(id(), account.projectId(), 3, now.plus(Duration.ofMinutes(4))),
-                                sample(tooNew, account.projectId(), 4, now.plus(Duration.ofMinutes(6)))));
+        Api.Response response = report(
+                sample(
+                        tooOld,
+                        account.projectId(),
+                        1,
+                        now.minus(Duration.ofDays(35).plusMinutes(1))),
+                sample(id(), account.projectId(), 2, now.minus(Duration.ofDays(34))),
+                sample(id(), account.projectId(), 3, now.plus(Duration.ofMinutes(4))),
+                sample(tooNew, account.projectId(), 4, now.plus(Duration.ofMinutes(6))));
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json().get("accepted").asInt()).isEqualTo(2);
@@ -203,9 +196,7 @@ class ReportStorageTest extends IntegrationTest {
         Api.Response retry = backend().post(PATH, batch);
 
         assertThat(first.json().get("accepted").asInt()).isEqualTo(2);
-        assertThat(retry.status()).isEqualTo(200);
-        assertThat(retry.json().get("accepted").asInt()).isZero();
-        assertThat(retry.json().get("duplicates").asInt()).isEqualTo(2);
+        assertCounted(retry, 0, 2);
         assertThat(retry.json().get("rejected")).isEqualTo(first.json().get("rejected"));
         assertThat(storedSamples(account.projectId())).isEqualTo(2);
     }
@@ -253,13 +244,10 @@ class ReportStorageTest extends IntegrationTest {
         double rejected = counted("rejected");
         String id = id();
 
-        backend()
-                .post(
-                        PATH,
-                        batch(
-                                sample(id, account.projectId(), 1, Instant.now()),
-                                sample(id, account.projectId(), 1, Instant.now()),
-                                sample(id(), UUID.randomUUID(), 1, Instant.now())));
+        report(
+                sample(id, account.projectId(), 1, Instant.now()),
+                sample(id, account.projectId(), 1, Instant.now()),
+                sample(id(), UUID.randomUUID(), 1, Instant.now()));
 
         assertThat(counted("accepted") - accepted).isEqualTo(1);
         assertThat(counted("duplicate") - duplicate).isEqualTo(1);
@@ -281,28 +269,28 @@ class ReportStorageTest extends IntegrationTest {
         Map<String, Object> good = sample(id(), project, 1, now);
 
         Map<String, Object> negative = sample(id(), project, -1, now);
-        assertFieldErrors(backend().post(PATH, batch(good, negative)), "samples[1].bytes");
+        assertFieldErrors(report(good, negative), "samples[1].bytes");
         Map<String, Object> stringBytes = new LinkedHashMap<>(sample(id(), project, 1, now));
         stringBytes.put("bytes", "1");
-        assertFieldErrors(backend().post(PATH, batch(good, stringBytes)), "samples[1].bytes");
+        assertFieldErrors(report(good, stringBytes), "samples[1].bytes");
         Map<String, Object> fractional = new LinkedHashMap<>(sample(id(), project, 1, now));
         fractional.put("bytes", 1.5);
-        assertFieldErrors(backend().post(PATH, batch(good, fractional)), "samples[1].bytes");
+        assertFieldErrors(report(good, fractional), "samples[1].bytes");
         Map<String, Object> noId = new LinkedHashMap<>(sample(id(), project, 1, now));
         noId.remove("id");
-        assertFieldErrors(backend().post(PATH, batch(good, noId)), "samples[1].id");
-        assertFieldErrors(backend().post(PATH, batch(good, sample("", project, 1, now))), "samples[1].id");
-        assertFieldErrors(backend().post(PATH, batch(good, sample("x".repeat(101), project, 1, now))), "samples[1].id");
+        assertFieldErrors(report(good, noId), "samples[1].id");
+        assertFieldErrors(report(good, sample("", project, 1, now)), "samples[1].id");
+        assertFieldErrors(report(good, sample("x".repeat(101), project, 1, now)), "samples[1].id");
         Map<String, Object> badProject = new LinkedHashMap<>(sample(id(), project, 1, now));
         badProject.put("project_id", "not-a-uuid");
-        assertFieldErrors(backend().post(PATH, batch(good, badProject)), "samples[1].project_id");
+        assertFieldErrors(report(good, badProject), "samples[1].project_id");
         Map<String, Object> badAt = new LinkedHashMap<>(sample(id(), project, 1, now));
         badAt.put("at", "yesterday");
-        assertFieldErrors(backend().post(PATH, batch(good, badAt)), "samples[1].at");
+        assertFieldErrors(report(good, badAt), "samples[1].at");
         Map<String, Object> numericAt = new LinkedHashMap<>(sample(id(), project, 1, now));
         numericAt.put("at", 1_790_000_000);
-        assertFieldErrors(backend().post(PATH, batch(good, numericAt)), "samples[1].at");
-        assertFieldErrors(backend().post(PATH, batch(good, "a string")), "samples[1]");
+        assertFieldErrors(report(good, numericAt), "samples[1].at");
+        assertFieldErrors(report(good, "a string"), "samples[1]");
         assertFieldErrors(backend().post(PATH, Map.of()), "samples");
         assertFieldErrors(backend().post(PATH, Map.of("samples", "none")), "samples");
         assertFieldErrors(backend().post(PATH, Map.of("samples", List.of())), "samples");

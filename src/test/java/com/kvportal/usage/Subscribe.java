@@ -11,18 +11,11 @@ public final class Subscribe {
     private Subscribe() {}
 
     /** Checks out, pays and follows the provider's redirect; answers the live subscription. */
-    public static JsonNode pro(Api owner, Api browser, String baseUrl) {
+    public static JsonNode pro(Api owner, Api browser) {
         String sessionId = owner.startCheckout("pro");
-        Api.Response paid = browser.send(
-                "POST",
-                "/sandbox/checkout/" + sessionId + "/pay",
-                "outcome=succeeded",
-                "application/x-www-form-urlencoded");
+        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
-        Api.Response back = browser.get(paid.header("Location").substring(baseUrl.length()));
-        assertThat(back.header("Location")).isEqualTo("/dashboard/billing?checkout=success");
-        Api.Response subscription = owner.get("/api/v1/billing/subscription");
-        assertThat(subscription.status()).as(subscription.toString()).isEqualTo(200);
-        return subscription.json().get("subscription");
+        assertThat(browser.follow(paid).header("Location")).isEqualTo("/dashboard/billing?checkout=success");
+        return owner.subscription();
     }
 }

@@ -115,7 +115,7 @@ class UsageLimitsTest extends SignedInTest {
 
     @Test
     void shouldTakeAnOverageCapOnPro() {
-        Subscribe.pro(session, api(), baseUrl());
+        Subscribe.pro(session, api());
 
         Api.Response put = session.put(PATH, Map.of("overage_cap_cents", 5000));
 

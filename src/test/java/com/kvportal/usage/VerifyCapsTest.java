@@ -93,7 +93,7 @@ class VerifyCapsTest extends SignedInTest {
         String key = session.createKey("backend");
         // 150 GiB from before the period holds for all of it: 50 GiB above 100 GiB, 5 units of 200 cents
         report(baseUrl(), account.projectId(), 150 * GIB, Instant.now().minusSeconds(60));
-        Subscribe.pro(session, api(), baseUrl());
+        Subscribe.pro(session, api());
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> storage(key).get("allowance_bytes").asLong() == 100 * GIB);
@@ -122,7 +122,7 @@ class VerifyCapsTest extends SignedInTest {
     @Test
     void shouldRefuseWritesAtTheAllowanceUnderAnOverageCapOfZeroAndAllowThemBelowIt() {
         String key = session.createKey("backend");
-        Subscribe.pro(session, api(), baseUrl());
+        Subscribe.pro(session, api());
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> storage(key).get("allowance_bytes").asLong() == 100 * GIB);

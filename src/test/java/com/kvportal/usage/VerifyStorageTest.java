@@ -58,7 +58,7 @@ class VerifyStorageTest extends SignedInTest {
         report(baseUrl(), account.projectId(), 150 * GIB, Instant.now());
         assertThat(verify(key).get("storage").get("write_allowed").asBoolean()).isFalse();
 
-        Subscribe.pro(session, api(), baseUrl());
+        Subscribe.pro(session, api());
 
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(100))

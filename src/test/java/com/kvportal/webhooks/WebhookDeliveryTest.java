@@ -291,7 +291,7 @@ class WebhookDeliveryTest extends SignedInTest {
         create(Map.of("url", receiver.url(), "events", List.of("invoice.paid")));
         session.verifyEmail();
 
-        Subscribe.pro(session, api(), baseUrl());
+        Subscribe.pro(session, api());
 
         Received paid = awaitReceived(1).get(0);
         JsonNode body = paid.json();

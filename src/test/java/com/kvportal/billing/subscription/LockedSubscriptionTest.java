@@ -57,20 +57,25 @@ class LockedSubscriptionTest {
     }
 
     private static ProviderSubscription news(SubscriptionStatus status) {
-        return new ProviderSubscription(PROVIDER_ID, CUSTOMER, status, "price_pro", START, END, null, null);
+        return news(status, START, END, null, null);
+    }
+
+    /** The provider's state of the subscription to pro, with this period, scheduled cancellation and ending. */
+    private static ProviderSubscription news(
+            SubscriptionStatus status,
+            @Nullable Instant periodStart,
+            @Nullable Instant periodEnd,
+            @Nullable Instant cancelAt,
+            @Nullable Instant endedAt) {
+        return new ProviderSubscription(
+                PROVIDER_ID, CUSTOMER, status, "price_pro", periodStart, periodEnd, cancelAt, endedAt);
     }
 
     // --- invoice.paid
 
     @Test
     void invoicePaidTurnsAPastDueSubscriptionActiveAndSaysSo() {
-        LockedSubscription row = row(SubscriptionStatus.PAST_DUE);
-        Transition transition = row.on(WebhookEventType.INVOICE_PAID, AT, null, null);
-        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
-        assertThat(transition.to()).isEqualTo(SubscriptionStatus.ACTIVE);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+        assertTurned(SubscriptionStatus.PAST_DUE, WebhookEventType.INVOICE_PAID, SubscriptionStatus.ACTIVE);
     }
 
     @ParameterizedTest
@@ -92,13 +97,7 @@ class LockedSubscriptionTest {
             value = SubscriptionStatus.class,
             names = {"ACTIVE", "TRIALING"})
     void paymentFailedTurnsARunningSubscriptionPastDueAndSaysSo(SubscriptionStatus status) {
-        LockedSubscription row = row(status);
-        Transition transition = row.on(WebhookEventType.INVOICE_PAYMENT_FAILED, AT, null, null);
-        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
-        assertThat(transition.to()).isEqualTo(SubscriptionStatus.PAST_DUE);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.PAST_DUE));
+        assertTurned(status, WebhookEventType.INVOICE_PAYMENT_FAILED, SubscriptionStatus.PAST_DUE);
     }
 
     @ParameterizedTest
@@ -183,61 +182,26 @@ class LockedSubscriptionTest {
 
     @Test
     void aStatusChangeBetweenGrantingStatusesIsAnUpdate() {
-        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        Transition transition = row.on(
-                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                AT.plusSeconds(1),
-                news(SubscriptionStatus.PAST_DUE),
-                PRO);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.PAST_DUE));
+        assertAnUpdate(row(SubscriptionStatus.ACTIVE), news(SubscriptionStatus.PAST_DUE), PRO);
     }
 
     @Test
     void aSubscriptionThatStopsGrantingItsPlanIsAnUpdate() {
-        LockedSubscription row = row(SubscriptionStatus.PAST_DUE);
-        Transition transition = row.on(
-                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                AT.plusSeconds(1),
-                news(SubscriptionStatus.UNPAID),
-                PRO);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.UNPAID));
+        assertAnUpdate(row(SubscriptionStatus.PAST_DUE), news(SubscriptionStatus.UNPAID), PRO);
     }
 
     @Test
     void aNewPlanOrPeriodIsAnUpdateWithTheNewPlansTier() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        assertThat(row.on(
-                                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                                AT.plusSeconds(1),
-                                news(SubscriptionStatus.ACTIVE),
-                                FREE)
-                        .events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.FREE, SubscriptionStatus.ACTIVE));
-        ProviderSubscription renewed = new ProviderSubscription(
-                PROVIDER_ID,
-                CUSTOMER,
-                SubscriptionStatus.ACTIVE,
-                "price_pro",
-                END,
-                END.plusSeconds(86_400 * 30),
-                null,
-                null);
-        assertThat(row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), renewed, PRO)
-                        .events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+        assertAnUpdate(row, news(SubscriptionStatus.ACTIVE), FREE);
+        ProviderSubscription renewed = news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400 * 30), null, null);
+        assertAnUpdate(row, renewed, PRO);
     }
 
     @Test
     void aNewlyScheduledCancellationIsAnnouncedOnItsOwn() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        ProviderSubscription canceling = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", START, END, END, null);
+        ProviderSubscription canceling = news(SubscriptionStatus.ACTIVE, START, END, END, null);
         Transition transition =
                 row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), canceling, PRO);
         assertThat(transition.events())
@@ -246,43 +210,27 @@ class LockedSubscriptionTest {
 
     @Test
     void aMovedOrWithdrawnCancellationIsAnUpdate() {
-        LockedSubscription row = row(SubscriptionStatus.ACTIVE, END);
-        assertThat(row.on(
-                                WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED,
-                                AT.plusSeconds(1),
-                                news(SubscriptionStatus.ACTIVE),
-                                PRO)
-                        .events())
-                .containsExactly(
-                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, SubscriptionStatus.ACTIVE));
+        assertAnUpdate(row(SubscriptionStatus.ACTIVE, END), news(SubscriptionStatus.ACTIVE), PRO);
     }
 
     @Test
     void anEndingStatesTheLastPeriodAndWhenItEndedAtTheProvider() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
         Instant endedAt = AT.plusSeconds(30);
-        ProviderSubscription canceled = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.CANCELED, "price_pro", START, END, null, endedAt);
-        Transition transition =
-                row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(60), canceled, PRO);
-        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, endedAt));
+        ProviderSubscription canceled = news(SubscriptionStatus.CANCELED, START, END, null, endedAt);
+        assertEnded(
+                row,
+                row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(60), canceled, PRO),
+                endedAt);
     }
 
     @Test
     void aDeletionEndsTheSubscriptionWhateverStatusItsObjectShows() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
         Instant newsAt = AT.plusSeconds(60);
-        ProviderSubscription withoutPeriod = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", null, null, null, null);
-        Transition transition = row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, newsAt, withoutPeriod, PRO);
-        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        ProviderSubscription withoutPeriod = news(SubscriptionStatus.ACTIVE, null, null, null, null);
         // the period recorded before, and the provider's news for the moment: never the service's clock
-        assertThat(transition.events())
-                .containsExactly(
-                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, newsAt));
+        assertEnded(row, row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, newsAt, withoutPeriod, PRO), newsAt);
         assertThat(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED
                         .stated(withoutPeriod)
                         .status())
@@ -308,8 +256,7 @@ class LockedSubscriptionTest {
                 .containsExactly(new SubscriptionActivated(organization, id, Tier.PRO));
         assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, news(SubscriptionStatus.INCOMPLETE), AT))
                 .isEmpty();
-        ProviderSubscription canceling = new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, SubscriptionStatus.ACTIVE, "price_pro", START, END, END, null);
+        ProviderSubscription canceling = news(SubscriptionStatus.ACTIVE, START, END, END, null);
         assertThat(LockedSubscription.eventsOfNew(organization, id, PRO, canceling, AT))
                 .containsExactly(
                         new SubscriptionActivated(organization, id, Tier.PRO),
@@ -326,6 +273,34 @@ class LockedSubscriptionTest {
         }
         assertThat(WebhookEventType.of("customer.created")).isEmpty();
         assertThat(WebhookEventType.of("INVOICE_PAID")).isEmpty();
+    }
+
+    /** The invoice event, as new as the row, turns it to {@code to} and raises the one update that says so. */
+    private static void assertTurned(SubscriptionStatus from, WebhookEventType event, SubscriptionStatus to) {
+        LockedSubscription row = row(from);
+        Transition transition = row.on(event, AT, null, null);
+        assertThat(transition.verdict()).isEqualTo(Verdict.TURNED);
+        assertThat(transition.to()).isEqualTo(to);
+        assertThat(transition.events())
+                .containsExactly(new SubscriptionUpdated(row.organizationId(), row.id(), Tier.PRO, to));
+    }
+
+    /**
+     * The provider's newer state and plan, in a {@code customer.subscription.updated}, raise exactly one update: of
+     * that plan's tier and that state's status.
+     */
+    private static void assertAnUpdate(LockedSubscription row, ProviderSubscription news, Plan plan) {
+        assertThat(row.on(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, AT.plusSeconds(1), news, plan)
+                        .events())
+                .containsExactly(new SubscriptionUpdated(row.organizationId(), row.id(), plan.tier(), news.status()));
+    }
+
+    /** The news is accepted and ends the row: its recorded period, on the provider's customer, ended at {@code at}. */
+    private static void assertEnded(LockedSubscription row, Transition transition, Instant at) {
+        assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
+        assertThat(transition.events())
+                .containsExactly(
+                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, at));
     }
 
     private static void assertUnchanged(Transition transition) {
