@@ -1,6 +1,6 @@
 // The Activity page: the organization's audit log, newest first, a page at a time, each line a sentence.
 import { api, messageOf } from './api.js';
-import { startShell } from './shell.js';
+import { showContent, startShell } from './shell.js';
 import { busy, clearAlert, el, showAlert, timeEl } from './ui.js';
 
 const PAGE_SIZE = 25;
@@ -12,8 +12,7 @@ async function main() {
   await startShell({ onProjectChange: reload });
   $('load-more').addEventListener('click', (event) => busy(event.currentTarget, 'Loading…', loadPage));
   await reload();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 }
 
 async function reload() {

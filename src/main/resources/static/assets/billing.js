@@ -1,6 +1,6 @@
 // The billing page: current plan and status, the plans, checkout, the provider's portal, cancel, invoices.
 import { api, ApiError, messageOf } from './api.js';
-import { startShell } from './shell.js';
+import { showContent, startShell } from './shell.js';
 import { loadUsage } from './usage.js';
 import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
@@ -36,8 +36,7 @@ async function main() {
   const checkout = showCheckoutBanner();
   wireActions();
   await refresh();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
   if (checkout === 'success' || checkout === 'pending') awaitProviderConfirmation();
 }
 

@@ -1,5 +1,6 @@
 // Small DOM helpers. Data from the API only ever reaches the page as text (textContent, attributes set
 // one by one), never as markup, so a key named <img src=x onerror=...> shows literally.
+import { ApiError } from './api.js';
 
 /** Creates an element: `attrs` are attributes (booleans toggle), children are nodes or strings (as text). */
 export function el(tag, attrs = {}, ...children) {
@@ -137,6 +138,44 @@ export async function busy(button, busyText, work) {
     button.removeAttribute('aria-busy');
     button.textContent = text;
   }
+}
+
+/**
+ * Runs `work` when the form is sent, with `button` busy meanwhile; an API error that `work` lets through is shown in
+ * the form (`fieldOfCode` as for showErrors), anything else is thrown on.
+ */
+export function onSubmit(form, button, busyText, work, fieldOfCode = {}) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await busy(button, busyText, async () => {
+      try {
+        await work();
+      } catch (error) {
+        if (error instanceof ApiError) showErrors(form, error, fieldOfCode);
+        else throw error;
+      }
+    });
+  });
+}
+
+/**
+ * A dialog with a form, as the page names them: `{name}-dialog`, `{name}-form` and its `{name}-cancel` button, which
+ * closes it. `open(prepare)` shows it with the form as new (its fields reset, no errors) once `prepare` has filled it.
+ */
+export function formDialog(name) {
+  const dialog = document.getElementById(name + '-dialog');
+  const form = document.getElementById(name + '-form');
+  document.getElementById(name + '-cancel').addEventListener('click', () => dialog.close());
+  return {
+    dialog,
+    form,
+    open(prepare = () => {}) {
+      form.reset();
+      clearErrors(form);
+      prepare();
+      dialog.showModal();
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The Webhooks page: the organization's endpoints (the secret shown once), a test event, and each endpoint's
 // delivery log with a retry per delivery. User text is only ever inserted as text.
 import { api, messageOf } from './api.js';
-import { startShell } from './shell.js';
+import { showContent, startShell } from './shell.js';
 import { busy, clearAlert, clearErrors, el, showAlert, showErrors, timeEl } from './ui.js';
 
 const TYPES = ['api_key.created', 'api_key.revoked', 'api_key.leaked', 'api_key.expiring', 'usage.threshold_crossed',
@@ -36,8 +36,7 @@ async function main() {
   });
   $('refresh-deliveries').addEventListener('click', () => busy($('refresh-deliveries'), 'Loading…', loadDeliveries));
   await loadEndpoints();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 }
 
 async function create() {
