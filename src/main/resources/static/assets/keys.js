@@ -2,7 +2,7 @@
 // (the new key shown once), revoke behind a confirmation.
 import { api, ApiError, messageOf } from './api.js';
 import { showContent, startShell } from './shell.js';
-import { busy, clearAlert, clearErrors, confirmDialog, el, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
+import { busy, clearAlert, clearErrors, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
 
 const DAY_MS = 86400000;
 // the server refuses an expiry beyond 365 days from its own clock; stay an hour inside in case ours runs ahead
@@ -48,9 +48,7 @@ async function loadKeys() {
 
 function renderKeys() {
   const now = Date.now();
-  $('keys-body').replaceChildren(...keys.map((key) => keyRow(key, now)));
-  $('keys-empty').hidden = keys.length > 0;
-  $('keys-table-wrap').hidden = keys.length === 0;
+  fillTable('keys', keys.map((key) => keyRow(key, now)));
   $('key-count').textContent = keys.length === 1 ? '1 key' : keys.length + ' keys';
 }
 
@@ -265,10 +263,7 @@ function focusRow(id, action) {
 
 async function revokeKey(key, button) {
   $('revoke-name').textContent = key.name;
-  if (!(await confirmDialog($('revoke-dialog')))) {
-    button.focus();
-    return;
-  }
+  if (!(await confirmDialog($('revoke-dialog'), button))) return;
   const status = $('list-status');
   await busy(button, 'Revoking…', async () => {
     try {

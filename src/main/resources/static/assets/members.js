@@ -3,7 +3,7 @@
 // is not offered (the server refuses it anyway).
 import { api, messageOf } from './api.js';
 import { showContent, startShell } from './shell.js';
-import { busy, clearAlert, confirmDialog, el, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
+import { busy, clearAlert, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const ROLES = ['owner', 'admin', 'developer', 'billing', 'viewer'];
@@ -45,9 +45,7 @@ function mayManage(member) {
 function render() {
   $('members-body').replaceChildren(...list.members.map(memberRow));
   $('member-count').textContent = list.members.length === 1 ? '1 member' : list.members.length + ' members';
-  $('invitations-body').replaceChildren(...list.invitations.map(invitationRow));
-  $('invitations-empty').hidden = list.invitations.length > 0;
-  $('invitations-table-wrap').hidden = list.invitations.length === 0;
+  fillTable('invitations', list.invitations.map(invitationRow));
 }
 
 function memberRow(member) {
@@ -102,10 +100,7 @@ async function changeRole(member, select) {
 
 async function removeMember(member, button) {
   $('remove-email').textContent = member.email;
-  if (!(await confirmDialog($('remove-dialog')))) {
-    button.focus();
-    return;
-  }
+  if (!(await confirmDialog($('remove-dialog'), button))) return;
   try {
     await api('DELETE', '/api/v1/members/' + member.customer_id);
     showAlert($('members-status'), 'success', member.email + ' was removed.');

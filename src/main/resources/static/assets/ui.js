@@ -60,6 +60,18 @@ export function safeUrl(value) {
   }
 }
 
+/** Shows the table `{name}-table-wrap` when it has rows, else its empty state `{name}-empty` (fragments/table-start). */
+export function showTable(name, hasRows) {
+  document.getElementById(name + '-empty').hidden = hasRows;
+  document.getElementById(name + '-table-wrap').hidden = !hasRows;
+}
+
+/** Puts the rows in the table's `{name}-body`, and the table or its empty state on view. */
+export function fillTable(name, rows) {
+  document.getElementById(name + '-body').replaceChildren(...rows);
+  showTable(name, rows.length > 0);
+}
+
 /** Shows a message in an alert box: kind is info, success, warning or error; `action` an optional button. */
 export function showAlert(container, kind, message, action) {
   container.replaceChildren(el('div', { class: 'alert alert-' + kind, role: kind === 'error' || kind === 'warning' ? 'alert' : 'status' },
@@ -179,12 +191,17 @@ export function formDialog(name) {
 }
 
 /**
- * Asks for confirmation in a modal dialog: resolves true when the person confirms, false on cancel or Escape.
+ * Asks for confirmation in a modal dialog: resolves true when the person confirms, false on cancel or Escape (the
+ * focus then goes back to `opener`, when given).
  */
-export function confirmDialog(dialog) {
+export function confirmDialog(dialog, opener) {
   return new Promise((resolve) => {
     dialog.returnValue = '';
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+    dialog.addEventListener('close', () => {
+      const confirmed = dialog.returnValue === 'confirm';
+      if (!confirmed && opener) opener.focus();
+      resolve(confirmed);
+    }, { once: true });
     dialog.showModal();
   });
 }
