@@ -1,6 +1,6 @@
 // The account page: email address, password, sessions and two-step login.
 import { api, ApiError, messageOf } from './api.js';
-import { startShell } from './shell.js';
+import { showContent, startShell } from './shell.js';
 import { busy, clearErrors, el, formatDate, showAlert, showErrors } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -62,8 +62,7 @@ async function main() {
   renderEmail(shell.session);
   renderTotp(shell.session.totp_enabled);
   await renderSessions();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 
   $('email-form').addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -1,7 +1,7 @@
 // The Activity page: the organization's audit log, newest first, a page at a time, each line a sentence.
 import { api, messageOf } from './api.js';
-import { startShell } from './shell.js';
-import { busy, clearAlert, el, showAlert, timeEl } from './ui.js';
+import { showContent, startShell } from './shell.js';
+import { busy, clearAlert, el, showAlert, showTable, timeEl } from './ui.js';
 
 const PAGE_SIZE = 25;
 const $ = (id) => document.getElementById(id);
@@ -12,8 +12,7 @@ async function main() {
   await startShell({ onProjectChange: reload });
   $('load-more').addEventListener('click', (event) => busy(event.currentTarget, 'Loading…', loadPage));
   await reload();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 }
 
 async function reload() {
@@ -36,8 +35,7 @@ async function loadPage() {
     showAlert(status, 'error', messageOf(error, 'The activity could not be loaded.'));
   }
   $('load-more').hidden = !cursor;
-  $('activity-empty').hidden = shown > 0;
-  $('activity-table-wrap').hidden = shown === 0;
+  showTable('activity', shown > 0);
   $('activity-count').textContent = shown === 1 ? '1 event' : shown + (cursor ? '+' : '') + ' events';
 }
 

@@ -1,8 +1,8 @@
 // The billing page: current plan and status, the plans, checkout, the provider's portal, cancel, invoices.
 import { api, ApiError, messageOf } from './api.js';
-import { startShell } from './shell.js';
+import { showContent, startShell } from './shell.js';
 import { loadUsage } from './usage.js';
-import { busy, clearAlert, confirmDialog, el, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
+import { busy, clearAlert, confirmDialog, el, fillTable, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const STATUS_TEXT = {
@@ -36,8 +36,7 @@ async function main() {
   const checkout = showCheckoutBanner();
   wireActions();
   await refresh();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
   if (checkout === 'success' || checkout === 'pending') awaitProviderConfirmation();
 }
 
@@ -163,10 +162,7 @@ function planCard(plan, current) {
 }
 
 function renderInvoices() {
-  const invoices = state.invoices;
-  $('invoices-empty').hidden = invoices.length > 0;
-  $('invoices-table-wrap').hidden = invoices.length === 0;
-  $('invoices-body').replaceChildren(...invoices.flatMap((invoice) => {
+  fillTable('invoices', state.invoices.flatMap((invoice) => {
     const [text, kind] = INVOICE_STATUS[invoice.status] || [invoice.status, ''];
     const amount = invoice.status === 'paid' ? invoice.amount_paid_cents : invoice.amount_due_cents;
     const url = safeUrl(invoice.hosted_invoice_url);
@@ -279,10 +275,7 @@ async function cancelSubscription() {
     + (subscription.current_period_end ? ' (' + formatDate(subscription.current_period_end) + ')' : '')
     + '. After that your organization moves to the Free plan'
     + freeStorage() + '.';
-  if (!(await confirmDialog($('cancel-dialog')))) {
-    $('cancel-subscription').focus();
-    return;
-  }
+  if (!(await confirmDialog($('cancel-dialog'), $('cancel-subscription')))) return;
   const status = $('billing-status');
   await busy($('cancel-subscription'), 'Canceling…', async () => {
     try {

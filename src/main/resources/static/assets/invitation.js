@@ -1,7 +1,7 @@
 // The page an invitation's link opens: a signed-in customer joins; anyone else signs up with the invitation (which
 // joins and verifies the address) or logs in and then joins. Afterwards the dashboard opens in that organization.
 import { api, ApiError, messageOf } from './api.js';
-import { busy, clearErrors, showAlert, showErrors } from './ui.js';
+import { busy, clearErrors, onSubmit, showAlert } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get('token') || '';
@@ -51,42 +51,26 @@ async function openOrganization(organizationId) {
 function wireSignup() {
   const form = $('invitation-signup-form');
   form.hidden = false;
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  onSubmit(form, $('signup-join'), 'Creating account…', async () => {
     clearErrors(form);
-    await busy($('signup-join'), 'Creating account…', async () => {
-      try {
-        const body = { email: $('signup-email').value.trim(), password: $('signup-password').value, invitation_token: token };
-        await api('POST', '/api/v1/auth/signup', body, { expectUnauthenticated: true });
-        location.replace('/dashboard');
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error, { email_taken: 'email', invitation_email_mismatch: 'email' });
-        else throw error;
-      }
-    });
-  });
+    const body = { email: $('signup-email').value.trim(), password: $('signup-password').value, invitation_token: token };
+    await api('POST', '/api/v1/auth/signup', body, { expectUnauthenticated: true });
+    location.replace('/dashboard');
+  }, { email_taken: 'email', invitation_email_mismatch: 'email' });
 }
 
 function wireLogin() {
   const form = $('invitation-login-form');
   form.hidden = false;
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  onSubmit(form, $('login-join'), 'Logging in…', async () => {
     clearErrors(form);
-    await busy($('login-join'), 'Logging in…', async () => {
-      try {
-        const body = { email: $('login-email').value.trim(), password: $('login-password').value };
-        const answer = await api('POST', '/api/v1/auth/login', body, { expectUnauthenticated: true });
-        if (answer && answer.mfa_required) {
-          showAlert(form.querySelector('[data-form-error]'), 'info', 'Your account uses two-step login: log in on the log-in page first, then open this link again.');
-          return;
-        }
-        await join(form.querySelector('[data-form-error]'));
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error);
-        else throw error;
-      }
-    });
+    const body = { email: $('login-email').value.trim(), password: $('login-password').value };
+    const answer = await api('POST', '/api/v1/auth/login', body, { expectUnauthenticated: true });
+    if (answer && answer.mfa_required) {
+      showAlert(form.querySelector('[data-form-error]'), 'info', 'Your account uses two-step login: log in on the log-in page first, then open this link again.');
+      return;
+    }
+    await join(form.querySelector('[data-form-error]'));
   });
 }
 

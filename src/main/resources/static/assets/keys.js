@@ -1,8 +1,8 @@
 // The API keys page: list, create (the raw key shown once), edit (name, permissions), roll with a grace period
 // (the new key shown once), revoke behind a confirmation.
 import { api, ApiError, messageOf } from './api.js';
-import { startShell } from './shell.js';
-import { busy, clearAlert, clearErrors, confirmDialog, el, showAlert, showErrors, timeEl } from './ui.js';
+import { showContent, startShell } from './shell.js';
+import { busy, clearAlert, clearErrors, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
 
 const DAY_MS = 86400000;
 // the server refuses an expiry beyond 365 days from its own clock; stay an hour inside in case ours runs ahead
@@ -30,8 +30,7 @@ async function main() {
   wireEditDialog();
   wireRollDialog();
   await loadKeys();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 }
 
 async function loadKeys() {
@@ -49,9 +48,7 @@ async function loadKeys() {
 
 function renderKeys() {
   const now = Date.now();
-  $('keys-body').replaceChildren(...keys.map((key) => keyRow(key, now)));
-  $('keys-empty').hidden = keys.length > 0;
-  $('keys-table-wrap').hidden = keys.length === 0;
+  fillTable('keys', keys.map((key) => keyRow(key, now)));
   $('key-count').textContent = keys.length === 1 ? '1 key' : keys.length + ' keys';
 }
 
@@ -87,32 +84,22 @@ function wireCreateForm() {
     if (!dateField.hidden) dateInput.focus();
   });
 
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  onSubmit(form, $('create-key'), 'Creating…', async () => {
     clearErrors(form);
-    const body = {
-      name: $('key-name').value,
-      permissions: [...form.querySelectorAll('input[name="permissions"]:checked')].map((box) => box.value),
-    };
     const expiresAt = chosenExpiry(expiry.value, dateInput.value);
     if (expiresAt === undefined) {
-      showErrors(form, new ApiError(400, { errors: [{ field: 'expires_at', message: 'Choose the date the key expires.' }] }));
-      return;
+      throw new ApiError(400, { errors: [{ field: 'expires_at', message: 'Choose the date the key expires.' }] });
     }
-    body.expires_at = expiresAt;
-    await busy($('create-key'), 'Creating…', async () => {
-      try {
-        const created = await api('POST', '/api/v1/api-keys', body);
-        form.reset();
-        dateField.hidden = true;
-        keys = [created.key, ...keys.filter((key) => key.id !== created.key.id)];
-        renderKeys();
-        showNewKey(created);
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error);
-        else throw error;
-      }
+    const created = await api('POST', '/api/v1/api-keys', {
+      name: $('key-name').value,
+      permissions: [...form.querySelectorAll('input[name="permissions"]:checked')].map((box) => box.value),
+      expires_at: expiresAt,
     });
+    form.reset();
+    dateField.hidden = true;
+    keys = [created.key, ...keys.filter((key) => key.id !== created.key.id)];
+    renderKeys();
+    showNewKey(created);
   });
 }
 
@@ -171,26 +158,19 @@ function hideNewKey() {
   $('new-key').hidden = true;
 }
 
-// A dialog with a form about one key, opened from a button in the key's row: Cancel closes it, and closing it gives
-// the focus back to that button, unless the submit handler called done() (it then places the focus itself). Answers
-// the function that opens the dialog for a key.
-function keyFormDialog(name, { prepare, focus, submit }) {
-  const dialog = $(name + '-dialog');
-  const form = $(name + '-form');
+// A dialog with a form about one key, opened from a button in the key's row: closing it gives the focus back to that
+// button, unless the submit handler called done() (it then places the focus itself). `submit` runs with `button` busy
+// (see onSubmit). Answers the function that opens the dialog for a key.
+function keyFormDialog(name, { prepare, focus, button, busyText, submit }) {
+  const { dialog, form, open } = formDialog(name);
   let current = null;
-  $(name + '-cancel').addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
     if (current) current.button.focus();
   });
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    await submit(current.key, { dialog, form, done: () => { current = null; } });
-  });
-  return (key, button) => {
-    current = { key, button };
-    clearErrors(form);
-    prepare(key, form);
-    dialog.showModal();
+  onSubmit(form, $(button), busyText, () => submit(current.key, { dialog, form, done: () => { current = null; } }));
+  return (key, opener) => {
+    current = { key, button: opener };
+    open(() => prepare(key));
     $(focus).focus();
   };
 }
@@ -207,30 +187,28 @@ function wireEditDialog() {
       }
     },
     focus: 'edit-name',
+    button: 'edit-save',
+    busyText: 'Saving…',
     async submit(key, { dialog, form, done }) {
       const body = {
         name: $('edit-name').value,
         permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
       };
-      await busy($('edit-save'), 'Saving…', async () => {
-        try {
-          const updated = await api('PATCH', '/api/v1/api-keys/' + encodeURIComponent(key.id), body);
-          keys = keys.map((k) => (k.id === updated.id ? updated : k));
-          renderKeys();
-          done();
-          dialog.close();
-          showAlert($('list-status'), 'success', 'Key “' + updated.name + '” was saved.');
-          focusRow(updated.id, 'edit');
-        } catch (error) {
-          if (error instanceof ApiError && error.code === 'api_key_not_found') {
-            dialog.close();
-            keys = keys.filter((k) => k.id !== key.id);
-            renderKeys();
-            showAlert($('list-status'), 'info', 'Key “' + key.name + '” no longer exists in this project.');
-          } else if (error instanceof ApiError) showErrors(form, error);
-          else throw error;
-        }
-      });
+      try {
+        const updated = await api('PATCH', '/api/v1/api-keys/' + encodeURIComponent(key.id), body);
+        keys = keys.map((k) => (k.id === updated.id ? updated : k));
+        renderKeys();
+        done();
+        dialog.close();
+        showAlert($('list-status'), 'success', 'Key “' + updated.name + '” was saved.');
+        focusRow(updated.id, 'edit');
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'api_key_not_found') throw error;
+        dialog.close();
+        keys = keys.filter((k) => k.id !== key.id);
+        renderKeys();
+        showAlert($('list-status'), 'info', 'Key “' + key.name + '” no longer exists in this project.');
+      }
     },
   });
 }
@@ -239,39 +217,37 @@ let rollKey = null;
 
 function wireRollDialog() {
   rollKey = keyFormDialog('roll', {
-    prepare(key, form) {
-      form.reset();
+    prepare(key) {
       $('roll-name').textContent = '“' + key.name + '”';
     },
     focus: 'grace-day',
+    button: 'roll-confirm',
+    busyText: 'Rolling…',
     async submit(key, { dialog, form, done }) {
       const grace = Number(form.querySelector('input[name="grace"]:checked').value);
-      await busy($('roll-confirm'), 'Rolling…', async () => {
-        try {
-          const rolled = await api('POST', '/api/v1/api-keys/' + encodeURIComponent(key.id) + '/roll', { grace_seconds: grace });
-          const rest = keys
-            .filter((k) => k.id !== rolled.key.id && !(grace === 0 && k.id === rolled.previous.id))
-            .map((k) => (k.id === rolled.previous.id ? { ...k, expires_at: rolled.previous.expires_at } : k));
-          keys = [rolled.key, ...rest];
+      try {
+        const rolled = await api('POST', '/api/v1/api-keys/' + encodeURIComponent(key.id) + '/roll', { grace_seconds: grace });
+        const rest = keys
+          .filter((k) => k.id !== rolled.key.id && !(grace === 0 && k.id === rolled.previous.id))
+          .map((k) => (k.id === rolled.previous.id ? { ...k, expires_at: rolled.previous.expires_at } : k));
+        keys = [rolled.key, ...rest];
+        renderKeys();
+        done();
+        dialog.close();
+        showAlert($('list-status'), 'success', grace === 0
+          ? 'Key “' + key.name + '” was rolled; the old key was revoked.'
+          : 'Key “' + key.name + '” was rolled; the old key works until ' + formatDateTime(rolled.previous.expires_at) + '.');
+        showNewKey(rolled, 'Key “' + rolled.key.name + '” rolled: its new value');
+      } catch (error) {
+        // a refusal of the key itself, not of the form: the dialog closes and the list says why
+        if (!(error instanceof ApiError) || error.errors.length > 0) throw error;
+        dialog.close();
+        showAlert($('list-status'), 'error', messageOf(error, 'The key could not be rolled.'));
+        if (error.code === 'api_key_not_found' || error.code === 'api_key_revoked') {
+          keys = keys.filter((k) => k.id !== key.id);
           renderKeys();
-          done();
-          dialog.close();
-          showAlert($('list-status'), 'success', grace === 0
-            ? 'Key “' + key.name + '” was rolled; the old key was revoked.'
-            : 'Key “' + key.name + '” was rolled; the old key works until ' + formatDateTime(rolled.previous.expires_at) + '.');
-          showNewKey(rolled, 'Key “' + rolled.key.name + '” rolled: its new value');
-        } catch (error) {
-          if (error instanceof ApiError && error.errors.length === 0) {
-            dialog.close();
-            showAlert($('list-status'), 'error', messageOf(error, 'The key could not be rolled.'));
-            if (error.code === 'api_key_not_found' || error.code === 'api_key_revoked') {
-              keys = keys.filter((k) => k.id !== key.id);
-              renderKeys();
-            }
-          } else if (error instanceof ApiError) showErrors(form, error);
-          else throw error;
         }
-      });
+      }
     },
   });
 }
@@ -287,10 +263,7 @@ function focusRow(id, action) {
 
 async function revokeKey(key, button) {
   $('revoke-name').textContent = key.name;
-  if (!(await confirmDialog($('revoke-dialog')))) {
-    button.focus();
-    return;
-  }
+  if (!(await confirmDialog($('revoke-dialog'), button))) return;
   const status = $('list-status');
   await busy(button, 'Revoking…', async () => {
     try {

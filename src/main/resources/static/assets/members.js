@@ -1,9 +1,9 @@
 // The members page: members and pending invitations, invite, change a role, remove behind a confirmation, leave;
 // for an owner, ownership transfer and deleting the organization behind typing its name. What the role may not do
 // is not offered (the server refuses it anyway).
-import { api, ApiError, messageOf } from './api.js';
-import { startShell } from './shell.js';
-import { busy, clearAlert, clearErrors, confirmDialog, el, showAlert, showErrors, timeEl } from './ui.js';
+import { api, messageOf } from './api.js';
+import { showContent, startShell } from './shell.js';
+import { busy, clearAlert, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const ROLES = ['owner', 'admin', 'developer', 'billing', 'viewer'];
@@ -17,8 +17,7 @@ async function main() {
   wireTransfer();
   wireDelete();
   await load();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 }
 
 async function load() {
@@ -46,9 +45,7 @@ function mayManage(member) {
 function render() {
   $('members-body').replaceChildren(...list.members.map(memberRow));
   $('member-count').textContent = list.members.length === 1 ? '1 member' : list.members.length + ' members';
-  $('invitations-body').replaceChildren(...list.invitations.map(invitationRow));
-  $('invitations-empty').hidden = list.invitations.length > 0;
-  $('invitations-table-wrap').hidden = list.invitations.length === 0;
+  fillTable('invitations', list.invitations.map(invitationRow));
 }
 
 function memberRow(member) {
@@ -103,10 +100,7 @@ async function changeRole(member, select) {
 
 async function removeMember(member, button) {
   $('remove-email').textContent = member.email;
-  if (!(await confirmDialog($('remove-dialog')))) {
-    button.focus();
-    return;
-  }
+  if (!(await confirmDialog($('remove-dialog'), button))) return;
   try {
     await api('DELETE', '/api/v1/members/' + member.customer_id);
     showAlert($('members-status'), 'success', member.email + ' was removed.');
@@ -117,29 +111,17 @@ async function removeMember(member, button) {
 }
 
 function wireInvite() {
-  const dialog = $('invite-dialog');
-  const form = $('invite-form');
+  const { dialog, form, open } = formDialog('invite');
   $('invite').addEventListener('click', () => {
-    form.reset();
-    clearErrors(form);
-    dialog.showModal();
+    open();
     $('invite-email').focus();
   });
-  $('invite-cancel').addEventListener('click', () => dialog.close());
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    await busy($('invite-send'), 'Sending…', async () => {
-      try {
-        const invitation = await api('POST', '/api/v1/invitations', { email: $('invite-email').value, role: $('invite-role').value });
-        dialog.close();
-        showAlert($('members-status'), 'success', 'An invitation is on its way to ' + invitation.email + '.');
-        await load();
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error, { already_member: 'email' });
-        else throw error;
-      }
-    });
-  });
+  onSubmit(form, $('invite-send'), 'Sending…', async () => {
+    const invitation = await api('POST', '/api/v1/invitations', { email: $('invite-email').value, role: $('invite-role').value });
+    dialog.close();
+    showAlert($('members-status'), 'success', 'An invitation is on its way to ' + invitation.email + '.');
+    await load();
+  }, { already_member: 'email' });
 }
 
 function wireLeave() {
@@ -155,61 +137,37 @@ function wireLeave() {
 }
 
 function wireTransfer() {
-  const dialog = $('transfer-dialog');
-  const form = $('transfer-form');
-  $('transfer').addEventListener('click', () => {
-    form.reset();
-    clearErrors(form);
+  const { dialog, form, open } = formDialog('transfer');
+  $('transfer').addEventListener('click', () => open(() => {
     const others = list.members.filter((m) => m.customer_id !== shell.session.customer_id);
     $('transfer-member').replaceChildren(...others.map((m) => el('option', { value: m.customer_id }, m.email + ' (' + m.role + ')')));
     $('transfer-confirm').disabled = others.length === 0;
-    dialog.showModal();
-  });
-  $('transfer-cancel').addEventListener('click', () => dialog.close());
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    await busy($('transfer-confirm'), 'Transferring…', async () => {
-      try {
-        await api('POST', '/api/v1/organization/transfer', { customer_id: $('transfer-member').value, current_password: $('transfer-password').value });
-        dialog.close();
-        location.reload();
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error, { reauthentication_failed: 'current_password' });
-        else throw error;
-      }
-    });
-  });
+  }));
+  onSubmit(form, $('transfer-confirm'), 'Transferring…', async () => {
+    await api('POST', '/api/v1/organization/transfer', { customer_id: $('transfer-member').value, current_password: $('transfer-password').value });
+    dialog.close();
+    location.reload();
+  }, { reauthentication_failed: 'current_password' });
 }
 
 function wireDelete() {
-  const dialog = $('delete-dialog');
-  const form = $('delete-form');
+  const { form, open } = formDialog('delete');
   const name = $('delete-confirm-name');
   $('delete-organization').addEventListener('click', () => {
-    form.reset();
-    clearErrors(form);
-    $('delete-name').textContent = shell.organization.name;
-    $('delete-submit').disabled = true;
-    dialog.showModal();
+    open(() => {
+      $('delete-name').textContent = shell.organization.name;
+      $('delete-submit').disabled = true;
+    });
     name.focus();
   });
   // the button only works once the name is typed as it is
   name.addEventListener('input', () => {
     $('delete-submit').disabled = name.value.trim() !== shell.organization.name;
   });
-  $('delete-cancel').addEventListener('click', () => dialog.close());
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    await busy($('delete-submit'), 'Deleting…', async () => {
-      try {
-        await api('DELETE', '/api/v1/organization', { name: name.value, current_password: $('delete-password').value });
-        location.replace('/dashboard/account');
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error, { reauthentication_failed: 'current_password' });
-        else throw error;
-      }
-    });
-  });
+  onSubmit(form, $('delete-submit'), 'Deleting…', async () => {
+    await api('DELETE', '/api/v1/organization', { name: name.value, current_password: $('delete-password').value });
+    location.replace('/dashboard/account');
+  }, { reauthentication_failed: 'current_password' });
 }
 
 main();

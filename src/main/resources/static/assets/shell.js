@@ -1,8 +1,8 @@
 // The frame of every signed-in page: who is signed in, the organization switcher with the role held there, the
 // project switcher, "New project" and log-out. What the role may do comes from the session (the server's roles
 // table): pages offer only that.
-import { api, ApiError, messageOf } from './api.js';
-import { busy, clearErrors, el, showAlert, showErrors } from './ui.js';
+import { api, messageOf } from './api.js';
+import { busy, el, formDialog, onSubmit, showAlert } from './ui.js';
 
 /**
  * Loads the session (a 401 leads to the log-in page) and wires the top bar. `onProjectChange(session)` runs
@@ -96,6 +96,12 @@ export async function startShell({ onProjectChange }) {
   };
 }
 
+/** The page's data is in: its content takes the place of the "Loading…" line. */
+export function showContent() {
+  document.getElementById('loading').hidden = true;
+  document.getElementById('content').hidden = false;
+}
+
 /** While the address is unverified: a banner above the page, with a way to get a new link. */
 function verificationBanner(session) {
   const banner = el('div', { id: 'verify-banner' });
@@ -137,31 +143,18 @@ function renderProjects(select, session) {
 }
 
 function wireNewProject(switched) {
-  const dialog = document.getElementById('project-dialog');
-  const form = document.getElementById('project-form');
+  const { dialog, form, open } = formDialog('project');
   const input = document.getElementById('project-name');
   document.getElementById('new-project').addEventListener('click', () => {
-    form.reset();
-    clearErrors(form);
-    dialog.showModal();
+    open();
     input.focus();
   });
-  document.getElementById('project-cancel').addEventListener('click', () => dialog.close());
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const submit = form.querySelector('button[type="submit"]');
-    await busy(submit, 'Creating…', async () => {
-      try {
-        const project = await api('POST', '/api/v1/projects', { name: input.value });
-        const session = await api('PUT', '/api/v1/session/project', { project_id: project.id });
-        dialog.close();
-        await switched(session);
-        const status = document.getElementById('shell-status');
-        showAlert(status, 'success', 'Project “' + project.name + '” created. It is now the active project.');
-      } catch (error) {
-        if (error instanceof ApiError) showErrors(form, error);
-        else throw error;
-      }
-    });
+  onSubmit(form, form.querySelector('button[type="submit"]'), 'Creating…', async () => {
+    const project = await api('POST', '/api/v1/projects', { name: input.value });
+    const session = await api('PUT', '/api/v1/session/project', { project_id: project.id });
+    dialog.close();
+    await switched(session);
+    const status = document.getElementById('shell-status');
+    showAlert(status, 'success', 'Project “' + project.name + '” created. It is now the active project.');
   });
 }

@@ -1,5 +1,6 @@
 // Small DOM helpers. Data from the API only ever reaches the page as text (textContent, attributes set
 // one by one), never as markup, so a key named <img src=x onerror=...> shows literally.
+import { ApiError } from './api.js';
 
 /** Creates an element: `attrs` are attributes (booleans toggle), children are nodes or strings (as text). */
 export function el(tag, attrs = {}, ...children) {
@@ -57,6 +58,18 @@ export function safeUrl(value) {
   } catch (e) {
     return null;
   }
+}
+
+/** Shows the table `{name}-table-wrap` when it has rows, else its empty state `{name}-empty` (fragments/table-start). */
+export function showTable(name, hasRows) {
+  document.getElementById(name + '-empty').hidden = hasRows;
+  document.getElementById(name + '-table-wrap').hidden = !hasRows;
+}
+
+/** Puts the rows in the table's `{name}-body`, and the table or its empty state on view. */
+export function fillTable(name, rows) {
+  document.getElementById(name + '-body').replaceChildren(...rows);
+  showTable(name, rows.length > 0);
 }
 
 /** Shows a message in an alert box: kind is info, success, warning or error; `action` an optional button. */
@@ -140,12 +153,55 @@ export async function busy(button, busyText, work) {
 }
 
 /**
- * Asks for confirmation in a modal dialog: resolves true when the person confirms, false on cancel or Escape.
+ * Runs `work` when the form is sent, with `button` busy meanwhile; an API error that `work` lets through is shown in
+ * the form (`fieldOfCode` as for showErrors), anything else is thrown on.
  */
-export function confirmDialog(dialog) {
+export function onSubmit(form, button, busyText, work, fieldOfCode = {}) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await busy(button, busyText, async () => {
+      try {
+        await work();
+      } catch (error) {
+        if (error instanceof ApiError) showErrors(form, error, fieldOfCode);
+        else throw error;
+      }
+    });
+  });
+}
+
+/**
+ * A dialog with a form, as the page names them: `{name}-dialog`, `{name}-form` and its `{name}-cancel` button, which
+ * closes it. `open(prepare)` shows it with the form as new (its fields reset, no errors) once `prepare` has filled it.
+ */
+export function formDialog(name) {
+  const dialog = document.getElementById(name + '-dialog');
+  const form = document.getElementById(name + '-form');
+  document.getElementById(name + '-cancel').addEventListener('click', () => dialog.close());
+  return {
+    dialog,
+    form,
+    open(prepare = () => {}) {
+      form.reset();
+      clearErrors(form);
+      prepare();
+      dialog.showModal();
+    },
+  };
+}
+
+/**
+ * Asks for confirmation in a modal dialog: resolves true when the person confirms, false on cancel or Escape (the
+ * focus then goes back to `opener`, when given).
+ */
+export function confirmDialog(dialog, opener) {
   return new Promise((resolve) => {
     dialog.returnValue = '';
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+    dialog.addEventListener('close', () => {
+      const confirmed = dialog.returnValue === 'confirm';
+      if (!confirmed && opener) opener.focus();
+      resolve(confirmed);
+    }, { once: true });
     dialog.showModal();
   });
 }

@@ -1,8 +1,8 @@
 // The Webhooks page: the organization's endpoints (the secret shown once), a test event, and each endpoint's
 // delivery log with a retry per delivery. User text is only ever inserted as text.
 import { api, messageOf } from './api.js';
-import { startShell } from './shell.js';
-import { busy, clearAlert, clearErrors, el, showAlert, showErrors, timeEl } from './ui.js';
+import { showContent, startShell } from './shell.js';
+import { busy, clearAlert, clearErrors, el, fillTable, showAlert, showErrors, timeEl } from './ui.js';
 
 const TYPES = ['api_key.created', 'api_key.revoked', 'api_key.leaked', 'api_key.expiring', 'usage.threshold_crossed',
   'usage.writes_refused', 'usage.writes_allowed', 'invoice.paid', 'invoice.payment_failed', 'subscription.updated',
@@ -36,8 +36,7 @@ async function main() {
   });
   $('refresh-deliveries').addEventListener('click', () => busy($('refresh-deliveries'), 'Loading…', loadDeliveries));
   await loadEndpoints();
-  $('loading').hidden = true;
-  $('content').hidden = false;
+  showContent();
 }
 
 async function create() {
@@ -69,9 +68,7 @@ async function loadEndpoints() {
   const status = $('list-status');
   try {
     const { endpoints } = await api('GET', '/api/v1/webhook-endpoints');
-    $('endpoints-body').replaceChildren(...endpoints.map(row));
-    $('endpoints-empty').hidden = endpoints.length > 0;
-    $('endpoints-table-wrap').hidden = endpoints.length === 0;
+    fillTable('endpoints', endpoints.map(row));
     $('endpoint-count').textContent = endpoints.length === 1 ? '1 endpoint' : endpoints.length + ' endpoints';
     clearAlert(status);
     if (selected && !endpoints.some((e) => e.id === selected.id)) {
@@ -146,9 +143,7 @@ async function loadDeliveries() {
   $('deliveries-of').textContent = 'To ' + selected.url + ', newest first.';
   try {
     const page = await api('GET', '/api/v1/webhook-endpoints/' + selected.id + '/deliveries?limit=50');
-    $('deliveries-body').replaceChildren(...page.deliveries.map(deliveryRow));
-    $('deliveries-empty').hidden = page.deliveries.length > 0;
-    $('deliveries-table-wrap').hidden = page.deliveries.length === 0;
+    fillTable('deliveries', page.deliveries.map(deliveryRow));
     clearAlert(status);
   } catch (error) {
     showAlert(status, 'error', messageOf(error, 'The deliveries could not be loaded.'));

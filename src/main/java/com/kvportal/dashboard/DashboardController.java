@@ -1,10 +1,15 @@
 package com.kvportal.dashboard;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -13,36 +18,45 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Serves the dashboard's pages at clean paths. The pages are static: their scripts ask the API who is signed in
- * and send the browser to {@code /login} on a 401, so no page here needs to know about the session. The signed-in
- * pages share the top bar and the new-project dialog, the pages outside the dashboard the card they sit in and
- * the fields they have in common, and every page the head, written once in {@code dashboard/fragments}. A page
- * names its title and script in its first line, {@code <!--#head title="Log in" script="auth"-->}, and takes in
- * a fragment with a line of its own, {@code <!--#topbar-->} for {@code fragments/topbar.html}.
+ * and send the browser to {@code /login} on a 401, so no page here needs to know about the session. What pages
+ * have in common is written once in {@code dashboard/fragments}: the head, the frame of a signed-in page (top bar,
+ * new-project dialog) and of a page outside the dashboard, fields, dialogs and tables. A page takes in a fragment
+ * with a line of its own, {@code <!--#topbar-->} for {@code fragments/topbar.html}; the line may name values,
+ * {@code <!--#head title="Log in" script="auth"-->}, that fill the fragment's {@code {title}} and {@code {script}}.
+ * A fragment may take in others, and takes the indentation of the line that names it.
  */
 @Controller
 class DashboardController {
 
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
-    private static final Pattern HEAD = Pattern.compile("<!--#head title=\"([^\"]+)\" script=\"([^\"]+)\"-->\n");
-    private static final Pattern FRAGMENT = Pattern.compile("(?m)^[ \\t]*<!--#([a-z-]+)-->\n");
+    private static final Pattern FRAGMENT =
+            Pattern.compile("(?m)^([ \\t]*)<!--#([a-z-]+)((?: [a-z-]+=\"[^\"]*\")*)-->\n");
+    private static final Pattern VALUE = Pattern.compile(" ([a-z-]+)=\"([^\"]*)\"");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z-]+)}");
 
-    private final String login = page("login.html", "/login");
-    private final String signup = page("signup.html", "/signup");
-    private final String keys = page("keys.html", "/dashboard");
-    private final String billing = page("billing.html", "/dashboard/billing");
-    private final String activity = page("activity.html", "/dashboard/activity");
-    private final String webhooks = page("webhooks.html", "/dashboard/webhooks");
-    private final String account = page("account.html", "/dashboard/account");
-    private final String members = page("members.html", "/dashboard/members");
-    // the pages that mailed links open (section 12 of the contract), and the request for a reset link
-    private final String forgotPassword = page("forgot-password.html", "/forgot-password");
-    private final String resetPassword = page("reset-password.html", "/reset-password");
-    private final String verifyEmail = page("verify-email.html", "/verify-email");
-    private final String confirmEmailChange = page("confirm-email-change.html", "/confirm-email-change");
-    private final String acceptInvitation = page("accept-invitation.html", "/accept-invitation");
+    /** Each page by the paths it is served at. */
+    private final Map<String, String> pages = new HashMap<>();
+
+    DashboardController() {
+        serve("login.html", "/login");
+        serve("signup.html", "/signup");
+        serve("keys.html", "/dashboard");
+        serve("billing.html", "/dashboard/billing");
+        serve("activity.html", "/dashboard/activity");
+        serve("webhooks.html", "/dashboard/webhooks");
+        serve("account.html", "/dashboard/account");
+        serve("members.html", "/dashboard/members");
+        // the pages that mailed links open (section 12 of the contract), and the request for a reset link
+        serve("accept-invitation.html", "/accept-invitation", "/dashboard/accept-invitation");
+        serve("forgot-password.html", "/forgot-password", "/dashboard/forgot-password");
+        serve("reset-password.html", "/reset-password", "/dashboard/reset-password");
+        serve("verify-email.html", "/verify-email", "/dashboard/verify-email");
+        serve("confirm-email-change.html", "/confirm-email-change", "/dashboard/confirm-email-change");
+    }
 
     @GetMapping("/")
     ResponseEntity<Void> home() {
@@ -51,69 +65,30 @@ class DashboardController {
                 .build();
     }
 
-    @GetMapping("/login")
-    ResponseEntity<String> login() {
-        return html(login);
-    }
-
-    @GetMapping("/signup")
-    ResponseEntity<String> signup() {
-        return html(signup);
-    }
-
-    @GetMapping("/dashboard")
-    ResponseEntity<String> keys() {
-        return html(keys);
-    }
-
-    @GetMapping("/dashboard/billing")
-    ResponseEntity<String> billing() {
-        return html(billing);
-    }
-
-    @GetMapping("/dashboard/activity")
-    ResponseEntity<String> activity() {
-        return html(activity);
-    }
-
-    @GetMapping("/dashboard/webhooks")
-    ResponseEntity<String> webhooks() {
-        return html(webhooks);
-    }
-
-    @GetMapping("/dashboard/account")
-    ResponseEntity<String> account() {
-        return html(account);
-    }
-
-    @GetMapping("/dashboard/members")
-    ResponseEntity<String> members() {
-        return html(members);
-    }
-
-    @GetMapping({"/accept-invitation", "/dashboard/accept-invitation"})
-    ResponseEntity<String> acceptInvitation() {
-        return html(acceptInvitation);
-    }
-
-    @GetMapping({"/forgot-password", "/dashboard/forgot-password"})
-    ResponseEntity<String> forgotPassword() {
-        return html(forgotPassword);
-    }
-
-    @GetMapping({"/reset-password", "/dashboard/reset-password"})
-    ResponseEntity<String> resetPassword() {
-        return html(resetPassword);
-    }
-
-    @GetMapping({"/verify-email", "/dashboard/verify-email"})
-    ResponseEntity<String> verifyEmail() {
-        return html(verifyEmail);
-    }
-
-    @GetMapping({"/confirm-email-change", "/dashboard/confirm-email-change"})
-    ResponseEntity<String> confirmEmailChange() {
-        return html(confirmEmailChange);
+    /** The paths {@link #serve} names, each once. */
+    @GetMapping({
+        "/login",
+        "/signup",
+        "/dashboard",
+        "/dashboard/billing",
+        "/dashboard/activity",
+        "/dashboard/webhooks",
+        "/dashboard/account",
+        "/dashboard/members",
+        "/accept-invitation",
+        "/dashboard/accept-invitation",
+        "/forgot-password",
+        "/dashboard/forgot-password",
+        "/reset-password",
+        "/dashboard/reset-password",
+        "/verify-email",
+        "/dashboard/verify-email",
+        "/confirm-email-change",
+        "/dashboard/confirm-email-change"
+    })
+    ResponseEntity<String> page(HttpServletRequest request) {
+        String path = (String) request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+        return html(pages.get(path));
     }
 
     /** Pages change with each release and carry no data, so the browser revalidates them every time. */
@@ -124,28 +99,38 @@ class DashboardController {
                 .body(page);
     }
 
-    /** The page with its fragments in place and its own link in the main navigation marked as current. */
-    private static String page(String file, String path) {
-        return withFragments(withHead(file, read(file)))
-                .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
-    }
-
-    /** The page with the shared head in place of its {@code <!--#head ...-->} line. */
-    private static String withHead(String file, String page) {
-        Matcher head = HEAD.matcher(page);
-        if (!head.find()) {
-            throw new IllegalStateException(
-                    "dashboard/" + file + " names no head: <!--#head title=\"…\" script=\"…\"-->");
+    /** Serves the page at the paths; its own link in the main navigation, to the first, is marked as current. */
+    private void serve(String file, String... paths) {
+        String page = withFragments(file, read(file))
+                .replace("<a href=\"" + paths[0] + "\">", "<a href=\"" + paths[0] + "\" aria-current=\"page\">");
+        for (String path : paths) {
+            pages.put(path, page);
         }
-        String filled =
-                read("fragments/head.html").replace("{title}", head.group(1)).replace("{script}", head.group(2));
-        return page.substring(0, head.start()) + filled + page.substring(head.end());
     }
 
-    /** The page with each {@code <!--#name-->} line replaced by {@code fragments/name.html}; a missing one fails at start. */
-    private static String withFragments(String page) {
-        return FRAGMENT.matcher(page)
-                .replaceAll(fragment -> Matcher.quoteReplacement(read("fragments/" + fragment.group(1) + ".html")));
+    /** The text with each fragment line replaced by the fragment; a missing fragment or value fails at start. */
+    private static String withFragments(String file, String text) {
+        return FRAGMENT.matcher(text).replaceAll(line -> Matcher.quoteReplacement(fragment(file, line)));
+    }
+
+    private static String fragment(String file, MatchResult line) {
+        String indent = line.group(1);
+        String name = "fragments/" + line.group(2) + ".html";
+        Map<String, String> values = VALUE.matcher(line.group(3))
+                .results()
+                .collect(Collectors.toMap(value -> value.group(1), value -> value.group(2)));
+        String filled = PLACEHOLDER.matcher(read(name)).replaceAll(placeholder -> {
+            String value = values.get(placeholder.group(1));
+            if (value == null) {
+                throw new IllegalStateException(
+                        "dashboard/" + file + " takes in " + name + " without a value for " + placeholder.group(1));
+            }
+            return Matcher.quoteReplacement(value);
+        });
+        return withFragments(name, filled)
+                .lines()
+                .map(text -> text.isEmpty() ? text : indent + text)
+                .collect(Collectors.joining("\n", "", "\n"));
     }
 
     private static String read(String file) {

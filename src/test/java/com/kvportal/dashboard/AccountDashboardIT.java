@@ -51,8 +51,7 @@ class AccountDashboardIT extends BrowserIntegration {
     @Test
     void shouldShowSignupErrorsNextToTheirFields() {
         String email = signUpInPage();
-        browser.byId("logout").click();
-        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+        logOut();
         browser.open(baseUrl() + "/signup");
 
         browser.type("email", "not-an-email");

@@ -65,6 +65,12 @@ abstract class BrowserIntegration extends IntegrationTest {
         browser.byId("submit").click();
     }
 
+    /** Logs out through the top bar and waits for the log-in page. */
+    void logOut() {
+        browser.byId("logout").click();
+        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+    }
+
     void awaitKeysPage() {
         browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/dashboard"));
         browser.visible("content");

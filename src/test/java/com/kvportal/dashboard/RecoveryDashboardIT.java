@@ -19,8 +19,7 @@ class RecoveryDashboardIT extends BrowserIntegration {
     @Test
     void shouldResetAForgottenPasswordThroughTheMailedLink() {
         String email = signUpInPage();
-        browser.byId("logout").click();
-        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+        logOut();
 
         browser.byId("to-forgot-password").click();
         browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/forgot-password"));
@@ -49,8 +48,7 @@ class RecoveryDashboardIT extends BrowserIntegration {
     @Test
     void shouldSayWhenAResetLinkWasUsedAlready() {
         String email = signUpInPage();
-        browser.byId("logout").click();
-        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+        logOut();
         browser.open(baseUrl() + "/forgot-password");
         browser.type("email", email);
         browser.byId("submit").click();
@@ -87,8 +85,7 @@ class RecoveryDashboardIT extends BrowserIntegration {
     @Test
     void shouldAskForTheSecondStepAtLoginWhenTwoStepLoginIsOn() throws Exception {
         String email = signUpInPage();
-        browser.byId("logout").click();
-        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+        logOut();
         // turned on through the API (the account page does not offer it yet)
         Api api = new Api(baseUrl());
         api.post("/api/v1/auth/login", Map.of("email", email, "password", PASSWORD));

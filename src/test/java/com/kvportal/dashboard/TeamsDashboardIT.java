@@ -30,8 +30,7 @@ class TeamsDashboardIT extends BrowserIntegration {
         browser.byId("invite-send").click();
         browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("invitations-body"), invitee));
         assertThat(browser.byId("owner-card").isDisplayed()).isTrue();
-        browser.byId("logout").click();
-        browser.waitUntil(ExpectedConditions.urlContains("/login"));
+        logOut();
 
         clickMailedLink(invitee, "You are invited to " + organization + " on kv-portal");
         browser.waitUntil(ExpectedConditions.urlContains("/accept-invitation?token="));
