@@ -38,24 +38,16 @@ class DashboardController {
     private static final Pattern VALUE = Pattern.compile(" ([a-z-]+)=\"([^\"]*)\"");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z-]+)}");
 
-    /** Each page by the paths it is served at. */
+    /** Each page by the path it is served at: the paths of {@link #page}'s mapping, listed there once. */
     private final Map<String, String> pages = new HashMap<>();
 
-    DashboardController() {
-        serve("login.html", "/login");
-        serve("signup.html", "/signup");
-        serve("keys.html", "/dashboard");
-        serve("billing.html", "/dashboard/billing");
-        serve("activity.html", "/dashboard/activity");
-        serve("webhooks.html", "/dashboard/webhooks");
-        serve("account.html", "/dashboard/account");
-        serve("members.html", "/dashboard/members");
-        // the pages that mailed links open (section 12 of the contract), and the request for a reset link
-        serve("accept-invitation.html", "/accept-invitation", "/dashboard/accept-invitation");
-        serve("forgot-password.html", "/forgot-password", "/dashboard/forgot-password");
-        serve("reset-password.html", "/reset-password", "/dashboard/reset-password");
-        serve("verify-email.html", "/verify-email", "/dashboard/verify-email");
-        serve("confirm-email-change.html", "/confirm-email-change", "/dashboard/confirm-email-change");
+    DashboardController() throws NoSuchMethodException {
+        GetMapping mapping = DashboardController.class
+                .getDeclaredMethod("page", HttpServletRequest.class)
+                .getAnnotation(GetMapping.class);
+        for (String path : mapping.value()) {
+            pages.put(path, render(path));
+        }
     }
 
     @GetMapping("/")
@@ -65,7 +57,11 @@ class DashboardController {
                 .build();
     }
 
-    /** The paths {@link #serve} names, each once. */
+    /**
+     * The pages. A path serves the file its last segment names ({@code /dashboard/billing}: {@code billing.html}),
+     * {@code /dashboard} the keys page; the pages that mailed links open (section 12 of the contract), and the
+     * request for a reset link, are served both at the root and under {@code /dashboard}.
+     */
     @GetMapping({
         "/login",
         "/signup",
@@ -99,13 +95,11 @@ class DashboardController {
                 .body(page);
     }
 
-    /** Serves the page at the paths; its own link in the main navigation, to the first, is marked as current. */
-    private void serve(String file, String... paths) {
-        String page = withFragments(file, read(file))
-                .replace("<a href=\"" + paths[0] + "\">", "<a href=\"" + paths[0] + "\" aria-current=\"page\">");
-        for (String path : paths) {
-            pages.put(path, page);
-        }
+    /** The page served at the path, its own link in the main navigation marked as current. */
+    private static String render(String path) {
+        String file = path.equals("/dashboard") ? "keys.html" : path.substring(path.lastIndexOf('/') + 1) + ".html";
+        return withFragments(file, read(file))
+                .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
     }
 
     /** The text with each fragment line replaced by the fragment; a missing fragment or value fails at start. */
