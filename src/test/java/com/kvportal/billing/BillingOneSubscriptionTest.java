@@ -305,7 +305,7 @@ class BillingOneSubscriptionTest extends IntegrationTest {
         await(
                 "the sandbox's events are delivered",
                 () -> count(
-                                "select count(*) from sandbox_events where delivered_at is null and created_at >= ?",
+                                "select count(*) from sandbox.sandbox_events where delivered_at is null and created_at >= ?",
                                 started)
                         == 0);
     }

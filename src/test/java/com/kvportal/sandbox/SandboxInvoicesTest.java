@@ -284,7 +284,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertRefused(
                 ITEMS, withCustomer + "unit_amount_decimal=200&period[start]=10&period[end]=5", "parameter_invalid");
         assertRefused(ITEMS, withCustomer + "amount=5&price=price_x", "parameter_unknown");
-        assertThat(count("select count(*) from sandbox_invoice_items where customer = ?", customer))
+        assertThat(count("select count(*) from sandbox.sandbox_invoice_items where customer = ?", customer))
                 .isZero();
     }
 
@@ -338,7 +338,7 @@ class SandboxInvoicesTest extends SandboxTest {
                 .contains("invoiceitem.created")
                 .allSatisfy(type -> assertThat(type).isIn("invoiceitem.created", "invoiceitem.deleted"));
 
-        String delivered = jdbc.sql("select payload from sandbox_events where id = ?")
+        String delivered = jdbc.sql("select payload from sandbox.sandbox_events where id = ?")
                 .param(ours.getId())
                 .query(String.class)
                 .single();

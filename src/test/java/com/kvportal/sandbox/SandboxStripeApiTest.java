@@ -47,7 +47,7 @@ class SandboxStripeApiTest extends SandboxTest {
     @Test
     void shouldShowAnOpenSessionPastItsExpiryAsExpiredAndRefuseToPayIt() throws StripeException {
         com.stripe.model.checkout.Session open = openCheckout("late@example.com");
-        jdbc.sql("update sandbox_checkout_sessions set expires_at = ? where id = ?")
+        jdbc.sql("update sandbox.sandbox_checkout_sessions set expires_at = ? where id = ?")
                 .params(Instant.now().getEpochSecond() - 1, open.getId())
                 .update();
 
@@ -215,7 +215,7 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(second.getId()).isEqualTo(first.getId());
         assertThat(second.getLastResponse().headers().firstValue("Idempotent-Replayed"))
                 .contains("true");
-        assertThat(count("select count(*) from sandbox_customers where email = 'once@example.com'"))
+        assertThat(count("select count(*) from sandbox.sandbox_customers where email = 'once@example.com'"))
                 .isEqualTo(1L);
         assertThatThrownBy(() -> stripe().v1()
                         .customers()
@@ -262,7 +262,7 @@ class SandboxStripeApiTest extends SandboxTest {
     }
 
     private long checkoutSessions() {
-        return count("select count(*) from sandbox_checkout_sessions");
+        return count("select count(*) from sandbox.sandbox_checkout_sessions");
     }
 
     @Test
@@ -341,13 +341,13 @@ class SandboxStripeApiTest extends SandboxTest {
 
     @Test
     void shouldAnswer400NotA500ToParametersThatCannotBeDecodedAndCreateNothing() {
-        long before = count("select count(*) from sandbox_customers");
+        long before = count("select count(*) from sandbox.sandbox_customers");
         // a bad %-escape, bytes that are not UTF-8 once decoded, a control character in a parameter name
         for (String form : new String[] {"email=%ZZ", "email=%C0%AF", "metadata[%00]=1"}) {
             Reply reply = stripeApi("POST", "/v1/customers", form);
             assertThat(reply.status()).as(form + " " + reply.body()).isEqualTo(400);
         }
-        assertThat(count("select count(*) from sandbox_customers")).isEqualTo(before);
+        assertThat(count("select count(*) from sandbox.sandbox_customers")).isEqualTo(before);
     }
 
     @Test

@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 class SandboxSurfaceTest extends SandboxTest {
 
     private long subscriptionsOf(String customer) {
-        return count("select count(*) from sandbox_subscriptions where customer = ?", customer);
+        return count("select count(*) from sandbox.sandbox_subscriptions where customer = ?", customer);
     }
 
     @Test

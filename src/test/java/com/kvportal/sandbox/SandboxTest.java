@@ -221,7 +221,7 @@ abstract class SandboxTest extends IntegrationTest {
     }
 
     private long eventCountAbout(String customerId) {
-        return count("select count(*) from sandbox_events where " + ABOUT_CUSTOMER, customerId);
+        return count("select count(*) from sandbox.sandbox_events where " + ABOUT_CUSTOMER, customerId);
     }
 
     /** The types of the events about one customer (as {@link #settledEventCountAbout}), in creation order. */
@@ -236,7 +236,7 @@ abstract class SandboxTest extends IntegrationTest {
 
     /** The ids of the events about one customer, in creation order. */
     List<String> eventIdsOfCustomer(String customerId) {
-        return jdbc.sql("select id from sandbox_events where " + ABOUT_CUSTOMER + " order by seq")
+        return jdbc.sql("select id from sandbox.sandbox_events where " + ABOUT_CUSTOMER + " order by seq")
                 .param(customerId)
                 .query(String.class)
                 .list();
@@ -251,7 +251,7 @@ abstract class SandboxTest extends IntegrationTest {
     }
 
     private List<String> eventTypes(String whereAndOrder, Object... params) {
-        return jdbc.sql("select type from sandbox_events " + whereAndOrder)
+        return jdbc.sql("select type from sandbox.sandbox_events " + whereAndOrder)
                 .params(params)
                 .query(String.class)
                 .list();
