@@ -10,6 +10,8 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -73,10 +75,7 @@ class SandboxSchemaTest {
 
     @Test
     void shouldMoveAUsedSandboxWithItsRowsWhenTheAppStartsAfterTheUpgrade() {
-        product("190");
-        jdbc.sql("insert into public.sandbox_api_key (key) values (?)")
-                .param(KEY)
-                .update();
+        usedBeforeTheUpgrade();
         jdbc.sql("insert into public.sandbox_customers (id, email, created) values ('cus_kept', 'kept@example.com', 1)")
                 .update();
         jdbc.sql("insert into public.sandbox_events (id, type, payload) values ('evt_kept', 'customer.created', '{}')")
@@ -97,10 +96,7 @@ class SandboxSchemaTest {
                         .query(String.class)
                         .list())
                 .containsExactly("kept@example.com");
-        assertThat(jdbc.sql("select count(*) from sandbox.sandbox_prices")
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1);
+        assertThat(count("select count(*) from sandbox.sandbox_prices")).isEqualTo(1);
         // the moved outbox's sequence moved with it
         jdbc.sql("insert into sandbox.sandbox_events (id, type, payload) values ('evt_new', 'customer.updated', '{}')")
                 .update();
@@ -134,18 +130,13 @@ class SandboxSchemaTest {
         product("latest");
 
         assertThat(sandboxTables(jdbc)).isEmpty();
-        assertThat(jdbc.sql("select count(*) from pg_namespace where nspname = 'sandbox'")
-                        .query(Long.class)
-                        .single())
+        assertThat(count("select count(*) from pg_namespace where nspname = 'sandbox'"))
                 .isZero();
     }
 
     @Test
     void shouldMakeTheSchemaThatAMoveLeaves() {
-        product("190");
-        jdbc.sql("insert into public.sandbox_api_key (key) values (?)")
-                .param(KEY)
-                .update();
+        usedBeforeTheUpgrade();
         product("latest");
         sandbox();
 
@@ -156,39 +147,35 @@ class SandboxSchemaTest {
         assertThat(shape(fresh.jdbc)).isNotEmpty().isEqualTo(shape(jdbc));
     }
 
-    @Test
-    void shouldMigrateOnceWhenInstancesStartTogether() throws Exception {
+    /** Instances starting at once on one database, after an upgrade that moved the tables, or on a fresh one. */
+    @ParameterizedTest(name = "upgraded: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldMigrateOnceWhenInstancesStartTogether(boolean upgraded) throws Exception {
+        if (upgraded) {
+            usedBeforeTheUpgrade();
+        }
+        product("latest");
+
+        Concurrently.run(4, () -> {
+            sandbox();
+            return true;
+        });
+
+        assertThat(sandboxTables(jdbc)).hasSize(12).allMatch(table -> table.startsWith("sandbox."));
+        assertThat(count("select count(*) from sandbox.flyway_schema_history where success and version = '1'"))
+                .isEqualTo(1);
+        assertThat(count("select count(*) from sandbox.sandbox_prices")).isEqualTo(1);
+    }
+
+    /** At version 190, with the key a sandbox kept at its first start. */
+    private void usedBeforeTheUpgrade() {
         product("190");
         jdbc.sql("insert into public.sandbox_api_key (key) values (?)")
                 .param(KEY)
                 .update();
-        product("latest");
-
-        Concurrently.run(4, () -> {
-            sandbox();
-            return true;
-        });
-
-        assertThat(sandboxTables(jdbc)).hasSize(12).allMatch(table -> table.startsWith("sandbox."));
-        assertThat(jdbc.sql("select count(*) from sandbox.flyway_schema_history where success and version = '1'")
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1);
     }
 
-    @Test
-    void shouldMakeTheSchemaOnceWhenFreshInstancesStartTogether() throws Exception {
-        product("latest");
-
-        Concurrently.run(4, () -> {
-            sandbox();
-            return true;
-        });
-
-        assertThat(sandboxTables(jdbc)).hasSize(12).allMatch(table -> table.startsWith("sandbox."));
-        assertThat(jdbc.sql("select count(*) from sandbox.sandbox_prices")
-                        .query(Long.class)
-                        .single())
-                .isEqualTo(1);
+    private long count(String sql) {
+        return jdbc.sql(sql).query(Long.class).single();
     }
 }
