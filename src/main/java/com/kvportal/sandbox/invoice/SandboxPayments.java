@@ -59,7 +59,7 @@ public class SandboxPayments {
         return database.sql(
                         "select * from sandbox.sandbox_invoice_payments where invoice = ? order by created desc, id limit ?")
                 .params(invoice, limit)
-                .query(SandboxPayments::payment)
+                .query(StoredInvoicePayment.class)
                 .list();
     }
 
@@ -70,7 +70,7 @@ public class SandboxPayments {
                         select * from sandbox.sandbox_invoice_payments
                         where payment_intent = ? or charge = ? for update""")
                 .params(paymentIntent, charge)
-                .query(SandboxPayments::payment)
+                .query(StoredInvoicePayment.class)
                 .optional();
     }
 
@@ -116,17 +116,6 @@ public class SandboxPayments {
                 .param("limit", limit)
                 .query(SandboxPayments::refund)
                 .list();
-    }
-
-    private static StoredInvoicePayment payment(ResultSet rs, int n) throws SQLException {
-        return new StoredInvoicePayment(
-                rs.getString("id"),
-                rs.getString("invoice"),
-                rs.getString("payment_intent"),
-                rs.getString("charge"),
-                rs.getLong("amount"),
-                rs.getString("currency"),
-                rs.getLong("created"));
     }
 
     private static StoredRefund refund(ResultSet rs, int n) throws SQLException {

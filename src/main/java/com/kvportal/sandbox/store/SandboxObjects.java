@@ -10,6 +10,7 @@ import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.SimplePropertyRowMapper;
 import org.springframework.stereotype.Repository;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -22,12 +23,27 @@ public class SandboxObjects {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() {};
 
+    private static final Table<StoredPrice> PRICES = new Table<>("sandbox.sandbox_prices", SandboxObjects::price);
+    private static final Table<StoredCustomer> CUSTOMERS =
+            new Table<>("sandbox.sandbox_customers", SandboxObjects::customer);
+    private static final Table<StoredCheckoutSession> CHECKOUT_SESSIONS =
+            new Table<>("sandbox.sandbox_checkout_sessions", SandboxObjects::checkoutSession);
+    private static final Table<StoredSubscription> SUBSCRIPTIONS =
+            new Table<>("sandbox.sandbox_subscriptions", SandboxObjects::subscription);
+    private static final Table<StoredInvoiceItem> INVOICE_ITEMS =
+            new Table<>("sandbox.sandbox_invoice_items", SandboxObjects::invoiceItem);
+    // rows without JSON (or another name) read column by column into the record's components of the same names
+    private static final Table<StoredInvoice> INVOICES =
+            new Table<>("sandbox.sandbox_invoices", new SimplePropertyRowMapper<>(StoredInvoice.class));
+    private static final Table<StoredPortalSession> PORTAL_SESSIONS =
+            new Table<>("sandbox.sandbox_portal_sessions", new SimplePropertyRowMapper<>(StoredPortalSession.class));
+
     private final SandboxDatabase database;
 
     // prices
 
     public Optional<StoredPrice> price(String id) {
-        return one("select * from sandbox.sandbox_prices where id = ?", id, SandboxObjects::price);
+        return one(PRICES, id);
     }
 
     // customers
@@ -62,11 +78,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredCustomer> customer(String id) {
-        return one("select * from sandbox.sandbox_customers where id = ?", id, SandboxObjects::customer);
+        return one(CUSTOMERS, id);
     }
 
     public Optional<StoredCustomer> lockCustomer(String id) {
-        return one("select * from sandbox.sandbox_customers where id = ? for update", id, SandboxObjects::customer);
+        return locked(CUSTOMERS, id);
     }
 
     // checkout sessions
@@ -110,14 +126,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredCheckoutSession> checkoutSession(String id) {
-        return one("select * from sandbox.sandbox_checkout_sessions where id = ?", id, SandboxObjects::checkoutSession);
+        return one(CHECKOUT_SESSIONS, id);
     }
 
     public Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
-        return one(
-                "select * from sandbox.sandbox_checkout_sessions where id = ? for update",
-                id,
-                SandboxObjects::checkoutSession);
+        return locked(CHECKOUT_SESSIONS, id);
     }
 
     // subscriptions
@@ -172,14 +185,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredSubscription> subscription(String id) {
-        return one("select * from sandbox.sandbox_subscriptions where id = ?", id, SandboxObjects::subscription);
+        return one(SUBSCRIPTIONS, id);
     }
 
     public Optional<StoredSubscription> lockSubscription(String id) {
-        return one(
-                "select * from sandbox.sandbox_subscriptions where id = ? for update",
-                id,
-                SandboxObjects::subscription);
+        return locked(SUBSCRIPTIONS, id);
     }
 
     /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
@@ -196,13 +206,12 @@ public class SandboxObjects {
                 .param("customer", customer)
                 .param("status", status)
                 .param("limit", limit)
-                .query(SandboxObjects::subscription)
+                .query(SUBSCRIPTIONS.rows())
                 .list();
     }
 
     public List<StoredSubscription> lockPastDueSubscriptions(String customer) {
-        return lockOfCustomer(
-                "sandbox.sandbox_subscriptions", "status = 'past_due'", customer, SandboxObjects::subscription);
+        return lockedOfCustomer(SUBSCRIPTIONS, "status = 'past_due'", customer);
     }
 
     // invoices
@@ -264,7 +273,7 @@ public class SandboxObjects {
     }
 
     public Optional<StoredInvoice> lockInvoice(String id) {
-        return one("select * from sandbox.sandbox_invoices where id = ? for update", id, SandboxObjects::invoice);
+        return locked(INVOICES, id);
     }
 
     /**
@@ -286,12 +295,11 @@ public class SandboxObjects {
 
     /** The customer's drafts that advance by themselves, oldest first, locked. */
     public List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
-        return lockOfCustomer(
-                "sandbox.sandbox_invoices", "status = 'draft' and auto_advance", customer, SandboxObjects::invoice);
+        return lockedOfCustomer(INVOICES, "status = 'draft' and auto_advance", customer);
     }
 
     public Optional<StoredInvoice> invoice(String id) {
-        return one("select * from sandbox.sandbox_invoices where id = ?", id, SandboxObjects::invoice);
+        return one(INVOICES, id);
     }
 
     public List<StoredInvoice> invoices(
@@ -307,12 +315,12 @@ public class SandboxObjects {
                 .param("subscription", subscription)
                 .param("status", status)
                 .param("limit", limit)
-                .query(SandboxObjects::invoice)
+                .query(INVOICES.rows())
                 .list();
     }
 
     public List<StoredInvoice> lockOpenInvoices(String customer) {
-        return lockOfCustomer("sandbox.sandbox_invoices", "status = 'open'", customer, SandboxObjects::invoice);
+        return lockedOfCustomer(INVOICES, "status = 'open'", customer);
     }
 
     /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
@@ -366,12 +374,12 @@ public class SandboxObjects {
                         select * from moved order by seq""")
                 .param("invoice", invoice)
                 .param("customer", customer)
-                .query(SandboxObjects::invoiceItem)
+                .query(INVOICE_ITEMS.rows())
                 .list();
     }
 
     public Optional<StoredInvoiceItem> invoiceItem(String id) {
-        return one("select * from sandbox.sandbox_invoice_items where id = ?", id, SandboxObjects::invoiceItem);
+        return one(INVOICE_ITEMS, id);
     }
 
     /**
@@ -389,7 +397,7 @@ public class SandboxObjects {
                 .param("customer", customer)
                 .param("after", startingAfter)
                 .param("limit", limit)
-                .query(SandboxObjects::invoiceItem)
+                .query(INVOICE_ITEMS.rows())
                 .list();
     }
 
@@ -403,7 +411,7 @@ public class SandboxObjects {
     public List<StoredInvoiceItem> invoiceItems(String invoice) {
         return database.sql("select * from sandbox.sandbox_invoice_items where invoice = ? order by seq")
                 .param(invoice)
-                .query(SandboxObjects::invoiceItem)
+                .query(INVOICE_ITEMS.rows())
                 .list();
     }
 
@@ -417,22 +425,37 @@ public class SandboxObjects {
     }
 
     public Optional<StoredPortalSession> portalSession(String id) {
-        return one("select * from sandbox.sandbox_portal_sessions where id = ?", id, SandboxObjects::portalSession);
+        return one(PORTAL_SESSIONS, id);
     }
 
     // mapping
 
-    /** The row with this id, if any, mapped to its record. */
-    private <T> Optional<T> one(String sql, String id, RowMapper<T> mapper) {
-        return database.sql(sql).param(id).query(mapper).optional();
+    /** A table of the sandbox's objects and how its rows read. */
+    private record Table<T>(String name, RowMapper<T> rows) {}
+
+    /** The row with this id, if any. */
+    private <T> Optional<T> one(Table<T> table, String id) {
+        return byId(table, id, "");
+    }
+
+    /** The row with this id, if any, locked. */
+    private <T> Optional<T> locked(Table<T> table, String id) {
+        return byId(table, id, " for update");
+    }
+
+    private <T> Optional<T> byId(Table<T> table, String id, String lock) {
+        return database.sql("select * from " + table.name() + " where id = ?" + lock)
+                .param(id)
+                .query(table.rows())
+                .optional();
     }
 
     /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
-    private <T> List<T> lockOfCustomer(String table, String condition, String customer, RowMapper<T> mapper) {
-        return database.sql("select * from " + table + " where customer = ? and " + condition
+    private <T> List<T> lockedOfCustomer(Table<T> table, String condition, String customer) {
+        return database.sql("select * from " + table.name() + " where customer = ? and " + condition
                         + " order by created, id for update")
                 .param(customer)
-                .query(mapper)
+                .query(table.rows())
                 .list();
     }
 
@@ -458,11 +481,6 @@ public class SandboxObjects {
                 rs.getString("currency"),
                 rs.getString("recurring_interval"),
                 rs.getLong("created"));
-    }
-
-    private static StoredPortalSession portalSession(ResultSet rs, int n) throws SQLException {
-        return new StoredPortalSession(
-                rs.getString("id"), rs.getString("customer"), rs.getString("return_url"), rs.getLong("created"));
     }
 
     private static StoredCustomer customer(ResultSet rs, int n) throws SQLException {
@@ -515,32 +533,6 @@ public class SandboxObjects {
                 map(rs, "metadata"),
                 rs.getString("latest_invoice"),
                 rs.getLong("created"));
-    }
-
-    private static StoredInvoice invoice(ResultSet rs, int n) throws SQLException {
-        return new StoredInvoice(
-                rs.getString("id"),
-                rs.getString("customer"),
-                rs.getString("subscription"),
-                rs.getString("line_id"),
-                rs.getString("status"),
-                rs.getString("billing_reason"),
-                rs.getString("price"),
-                rs.getLong("quantity"),
-                rs.getLong("amount_due"),
-                rs.getLong("amount_paid"),
-                rs.getInt("attempt_count"),
-                rs.getLong("period_start"),
-                rs.getLong("period_end"),
-                rs.getLong("line_period_start"),
-                rs.getLong("line_period_end"),
-                rs.getString("number"),
-                rs.getLong("created"),
-                nullableLong(rs, "finalized_at"),
-                nullableLong(rs, "paid_at"),
-                rs.getBoolean("auto_advance"),
-                nullableLong(rs, "finalizes_at"),
-                rs.getString("created_event"));
     }
 
     private static StoredInvoiceItem invoiceItem(ResultSet rs, int n) throws SQLException {
