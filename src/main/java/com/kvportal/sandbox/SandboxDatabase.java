@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
  * Flyway ({@code classpath:db/sandbox}, history in the schema), after the product's migrations (which move a
  * developer's sandbox tables from {@code public} here, V200) and after {@link SandboxExposure}'s check: a refused
  * start makes no schema. Several instances starting at once on one database wait for each other on Flyway's lock.
+ * Its Flyway is no bean: Spring Boot's own (the product's) backs off where a {@code Flyway} bean exists.
  *
  * <p>Its SQL names every table with its schema ({@code sandbox.sandbox_customers}).
  */
