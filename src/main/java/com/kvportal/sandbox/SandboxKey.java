@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,11 +37,11 @@ public class SandboxKey {
     private final boolean configured;
     private final AppBaseUrl baseUrl;
 
-    /** Made after {@link SandboxExposure}'s check: a refused start generates no key. */
-    SandboxKey(SandboxProperties properties, SandboxExposure exposure, JdbcClient jdbc, AppBaseUrl baseUrl) {
+    /** Made after {@link SandboxExposure}'s check (through {@link SandboxDatabase}): a refused start generates no key. */
+    SandboxKey(SandboxProperties properties, SandboxDatabase database, AppBaseUrl baseUrl) {
         this.baseUrl = baseUrl;
         this.configured = !properties.apiKey().isBlank();
-        this.key = configured ? properties.apiKey().strip() : kept(jdbc);
+        this.key = configured ? properties.apiKey().strip() : kept(database);
         this.digest = digest(key);
     }
 
@@ -91,12 +90,14 @@ public class SandboxKey {
     }
 
     /** The key kept in the database; this instance's new one if none is kept yet (the first writer wins). */
-    static String kept(JdbcClient jdbc) {
-        jdbc.sql("insert into sandbox_api_key (key) values (?) on conflict do nothing")
+    static String kept(SandboxDatabase database) {
+        database.sql("insert into sandbox.sandbox_api_key (key) values (?) on conflict do nothing")
                 .param(generate())
                 .update();
         // a statement of its own: it sees the row of a concurrent first writer once that one committed
-        return jdbc.sql("select key from sandbox_api_key").query(String.class).single();
+        return database.sql("select key from sandbox.sandbox_api_key")
+                .query(String.class)
+                .single();
     }
 
     private static String generate() {

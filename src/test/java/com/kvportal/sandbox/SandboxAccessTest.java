@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Who may use the sandbox (CONTRACT 7.1): its Stripe API and its test clock ({@code advance}, {@code card}) take
@@ -24,6 +25,9 @@ class SandboxAccessTest extends SandboxTest {
 
     private static final String[] MADE_UP_BEARER = {"Authorization", "Bearer " + MADE_UP};
 
+    @Autowired
+    SandboxDatabase database;
+
     @Test
     void shouldUseTheConfiguredKeyForItsOwnClient() {
         assertThat(provider.secretKey()).isEqualTo(IntegrationTest.SANDBOX_KEY);
@@ -31,11 +35,11 @@ class SandboxAccessTest extends SandboxTest {
 
     @Test
     void shouldKeepOneGeneratedKeyThatEveryInstanceReadsWhenTheyStartTogether() throws Exception {
-        List<String> keys = Concurrently.run(6, () -> SandboxKey.kept(jdbc));
+        List<String> keys = Concurrently.run(6, () -> SandboxKey.kept(database));
 
         assertThat(keys).allMatch(key -> key.equals(keys.get(0)));
         assertThat(keys.get(0)).matches("sk_test_[0-9A-Za-z]{24}");
-        assertThat(jdbc.sql("select key from sandbox_api_key")
+        assertThat(jdbc.sql("select key from sandbox.sandbox_api_key")
                         .query(String.class)
                         .list())
                 .containsExactly(keys.get(0));
@@ -111,9 +115,9 @@ class SandboxAccessTest extends SandboxTest {
 
         assertStripeError(cancel, 401, "invalid_request_error");
         assertStripeError(update, 401, "invalid_request_error");
-        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getStatus())
+        assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getStatus())
                 .isEqualTo("active");
-        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
+        assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
                 .isFalse();
         assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
     }
@@ -122,7 +126,8 @@ class SandboxAccessTest extends SandboxTest {
     void shouldNotLetAMadeUpKeyAddInvoiceItems() throws StripeException {
         Session session = openCheckout("items-victim@example.com");
         payAndSubscribe(session);
-        long items = count("select count(*) from sandbox_invoice_items where customer = ?", session.getCustomer());
+        long items =
+                count("select count(*) from sandbox.sandbox_invoice_items where customer = ?", session.getCustomer());
 
         Reply item = send(
                 "POST",
@@ -132,7 +137,8 @@ class SandboxAccessTest extends SandboxTest {
                 MADE_UP_BEARER);
 
         assertStripeError(item, 401, "invalid_request_error");
-        assertThat(count("select count(*) from sandbox_invoice_items where customer = ?", session.getCustomer()))
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_invoice_items where customer = ?", session.getCustomer()))
                 .isEqualTo(items);
     }
 
@@ -167,7 +173,7 @@ class SandboxAccessTest extends SandboxTest {
         assertStripeError(cardForm, 401, "invalid_request_error");
         assertThat(periodEnd(subscriptionId)).isEqualTo(periodEnd);
         assertThat(count(
-                        "select count(*) from sandbox_customers where id = ? and card_outcome = 'card_declined'",
+                        "select count(*) from sandbox.sandbox_customers where id = ? and card_outcome = 'card_declined'",
                         session.getCustomer()))
                 .isZero();
         assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
@@ -206,12 +212,13 @@ class SandboxAccessTest extends SandboxTest {
     void shouldRefuseRedirectUrlsOutsideTheBaseUrl() throws StripeException {
         String ok = baseUrl() + "/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}";
         String session = "mode=subscription&line_items[0][price]=price_sandbox_pro&customer_email=r%40example.com";
-        String customer = stripe().v1()
+        String customer = stripeClient()
+                .v1()
                 .customers()
                 .create(com.stripe.param.CustomerCreateParams.builder().build())
                 .getId();
-        long sessions = count("select count(*) from sandbox_checkout_sessions");
-        long portals = count("select count(*) from sandbox_portal_sessions");
+        long sessions = count("select count(*) from sandbox.sandbox_checkout_sessions");
+        long portals = count("select count(*) from sandbox.sandbox_portal_sessions");
 
         assertRedirectRefused("/v1/checkout/sessions", session + "&success_url=https://evil.example/", "success_url");
         assertRedirectRefused(
@@ -235,8 +242,10 @@ class SandboxAccessTest extends SandboxTest {
                         .at("/error/message")
                         .asString())
                 .contains("under " + baseUrl());
-        assertThat(count("select count(*) from sandbox_checkout_sessions")).isEqualTo(sessions);
-        assertThat(count("select count(*) from sandbox_portal_sessions")).isEqualTo(portals);
+        assertThat(count("select count(*) from sandbox.sandbox_checkout_sessions"))
+                .isEqualTo(sessions);
+        assertThat(count("select count(*) from sandbox.sandbox_portal_sessions"))
+                .isEqualTo(portals);
         assertThat(stripeApi(
                                 "POST",
                                 "/v1/billing_portal/sessions",
@@ -254,7 +263,8 @@ class SandboxAccessTest extends SandboxTest {
     }
 
     private long periodEnd(String subscriptionId) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .subscriptions()
                 .retrieve(subscriptionId)
                 .getItems()

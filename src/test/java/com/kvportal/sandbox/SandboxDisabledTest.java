@@ -12,7 +12,7 @@ import org.springframework.test.context.TestPropertySource;
 
 /**
  * With Stripe configured the sandbox is off: none of the beans of its tree exist (its one switch, {@link SandboxWing},
- * is off) and its paths are plain 404s.
+ * is off), its paths are plain 404s and the database holds no table of it.
  */
 @TestPropertySource(
         properties = {"STRIPE_SECRET_KEY=sk_test_x", "STRIPE_PRICE_PRO=price_x", "PAYMENT_WEBHOOK_SECRET=whsec_x"})
@@ -56,5 +56,12 @@ class SandboxDisabledTest extends IntegrationTest {
         // nor anything else of the tree: its settings, a bean method's product
         assertThat(SandboxWingTest.sandboxBeans(context)).isEmpty();
         assertThat(context.getBeanNamesForType(SandboxProperties.class)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepNoSandboxTableInAnySchema() {
+        assertThat(SandboxSchemaTest.sandboxTables(jdbc)).isEmpty();
+        assertThat(count("select count(*) from pg_namespace where nspname = 'sandbox'"))
+                .isZero();
     }
 }

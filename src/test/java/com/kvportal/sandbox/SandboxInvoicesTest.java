@@ -35,7 +35,8 @@ class SandboxInvoicesTest extends SandboxTest {
 
     /** A new invoice of the customer that takes up the customer's pending invoice items. */
     private Invoice invoiceOfPendingItems(String customer) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .invoices()
                 .create(InvoiceCreateParams.builder()
                         .setCustomer(customer)
@@ -45,7 +46,8 @@ class SandboxInvoicesTest extends SandboxTest {
 
     /** A new empty draft of the customer that does not advance by itself. */
     private Invoice manualDraft(String customer) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .invoices()
                 .create(InvoiceCreateParams.builder()
                         .setCustomer(customer)
@@ -54,7 +56,8 @@ class SandboxInvoicesTest extends SandboxTest {
     }
 
     private Invoice finalizeDraft(String invoiceId, boolean autoAdvance) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .invoices()
                 .finalizeInvoice(
                         invoiceId,
@@ -68,7 +71,7 @@ class SandboxInvoicesTest extends SandboxTest {
         Session session = openCheckout("pending-renewal@example.com");
         String subscriptionId = payAndSubscribe(session);
 
-        InvoiceItem pending = stripe().v1().invoiceItems().create(overage(session.getCustomer(), null, 5));
+        InvoiceItem pending = stripeClient().v1().invoiceItems().create(overage(session.getCustomer(), null, 5));
 
         assertThat(pending.getId()).startsWith("ii_");
         assertThat(pending.getObject()).isEqualTo("invoiceitem");
@@ -79,7 +82,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(pending.getMetadata()).containsEntry("kind", "storage_overage");
         assertThat(pending.getPeriod().getStart()).isEqualTo(PERIOD_START);
         assertThat(pending.getPeriod().getEnd()).isEqualTo(PERIOD_END);
-        assertThat(stripe().v1().invoiceItems().retrieve(pending.getId()).getAmount())
+        assertThat(stripeClient().v1().invoiceItems().retrieve(pending.getId()).getAmount())
                 .isEqualTo(1000L);
 
         String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
@@ -101,17 +104,18 @@ class SandboxInvoicesTest extends SandboxTest {
 
         Invoice paid = awaitInvoice(invoiceId, "paid");
         assertThat(paid.getAmountPaid()).isEqualTo(3000L);
-        assertThat(stripe().v1().invoiceItems().retrieve(pending.getId()).getInvoice())
+        assertThat(stripeClient().v1().invoiceItems().retrieve(pending.getId()).getInvoice())
                 .isEqualTo(invoiceId);
     }
 
     @Test
     void shouldMakeAStandaloneInvoiceFromPendingItemsAndChargeItWhenFinalized() throws StripeException {
         String customer = customer("standalone@example.com");
-        stripe().v1().invoiceItems().create(overage(customer, null, 3));
-        stripe().v1().invoiceItems().create(overage(customer, null, 1));
+        stripeClient().v1().invoiceItems().create(overage(customer, null, 3));
+        stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
 
-        Invoice draft = stripe().v1()
+        Invoice draft = stripeClient()
+                .v1()
                 .invoices()
                 .create(InvoiceCreateParams.builder()
                         .setCustomer(customer)
@@ -150,10 +154,10 @@ class SandboxInvoicesTest extends SandboxTest {
         Invoice draft = manualDraft(customer);
         assertThat(draft.getAutoAdvance()).isFalse();
 
-        InvoiceItem line = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
+        InvoiceItem line = stripeClient().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
 
         assertThat(line.getInvoice()).isEqualTo(draft.getId());
-        Invoice withLine = stripe().v1().invoices().retrieve(draft.getId());
+        Invoice withLine = stripeClient().v1().invoices().retrieve(draft.getId());
         assertThat(withLine.getAmountDue()).isEqualTo(400L);
         assertThat(withLine.getLines().getData()).hasSize(1);
 
@@ -162,42 +166,43 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(open.getStatus()).isEqualTo("open");
         assertThat(open.getAmountPaid()).isZero();
 
-        assertThatThrownBy(() -> stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 1)))
+        assertThatThrownBy(() -> stripeClient().v1().invoiceItems().create(overage(customer, draft.getId(), 1)))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
                     assertThat(e.getStatusCode()).isEqualTo(400);
                     assertThat(e.getStripeError().getType()).isEqualTo("invalid_request_error");
                     assertThat(e.getCode()).isEqualTo("invoice_not_editable");
                 });
-        assertThatThrownBy(() -> stripe().v1().invoices().finalizeInvoice(draft.getId()))
+        assertThatThrownBy(() -> stripeClient().v1().invoices().finalizeInvoice(draft.getId()))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
                     assertThat(e.getStatusCode()).isEqualTo(400);
                     assertThat(e.getCode()).isEqualTo("invoice_already_finalized");
                 });
-        assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
+        assertThat(stripeClient().v1().invoices().retrieve(draft.getId()).getAmountDue())
                 .isEqualTo(400L);
     }
 
     @Test
     void shouldDeletePendingItemsAndLinesOfDraftsOnlyAndListTheRestNewestFirst() throws StripeException {
         String customer = customer("delete-items@example.com");
-        InvoiceItem pending = stripe().v1().invoiceItems().create(overage(customer, null, 1));
+        InvoiceItem pending = stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
         Invoice draft = manualDraft(customer);
-        InvoiceItem line = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
-        InvoiceItem kept = stripe().v1().invoiceItems().create(overage(customer, draft.getId(), 3));
-        assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
+        InvoiceItem line = stripeClient().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
+        InvoiceItem kept = stripeClient().v1().invoiceItems().create(overage(customer, draft.getId(), 3));
+        assertThat(stripeClient().v1().invoices().retrieve(draft.getId()).getAmountDue())
                 .isEqualTo(1000L);
 
         // a pending item, and a line of a draft (whose amount drops by it)
-        assertThat(stripe().v1().invoiceItems().delete(pending.getId()).getDeleted())
+        assertThat(stripeClient().v1().invoiceItems().delete(pending.getId()).getDeleted())
                 .isTrue();
-        InvoiceItem deleted = stripe().v1().invoiceItems().delete(line.getId());
+        InvoiceItem deleted = stripeClient().v1().invoiceItems().delete(line.getId());
         assertThat(deleted.getId()).isEqualTo(line.getId());
         assertThat(deleted.getDeleted()).isTrue();
-        Invoice after = stripe().v1().invoices().retrieve(draft.getId());
+        Invoice after = stripeClient().v1().invoices().retrieve(draft.getId());
         assertThat(after.getAmountDue()).isEqualTo(600L);
         assertThat(after.getLines().getData()).singleElement().satisfies(l -> assertThat(l.getQuantity())
                 .isEqualTo(3L));
-        assertThat(stripe().v1()
+        assertThat(stripeClient()
+                        .v1()
                         .invoiceItems()
                         .list(InvoiceItemListParams.builder()
                                 .setCustomer(customer)
@@ -205,20 +210,20 @@ class SandboxInvoicesTest extends SandboxTest {
                         .getData())
                 .extracting(InvoiceItem::getId)
                 .containsExactly(kept.getId());
-        assertThatThrownBy(() -> stripe().v1().invoiceItems().retrieve(line.getId()))
+        assertThatThrownBy(() -> stripeClient().v1().invoiceItems().retrieve(line.getId()))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
                         .isEqualTo(404));
 
         finalizeDraft(draft.getId(), false);
-        assertThatThrownBy(() -> stripe().v1().invoiceItems().delete(kept.getId()))
+        assertThatThrownBy(() -> stripeClient().v1().invoiceItems().delete(kept.getId()))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
                     assertThat(e.getStatusCode()).isEqualTo(400);
                     assertThat(e.getStripeError().getType()).isEqualTo("invalid_request_error");
                     assertThat(e.getCode()).isEqualTo("invoice_not_editable");
                 });
-        assertThat(stripe().v1().invoices().retrieve(draft.getId()).getAmountDue())
+        assertThat(stripeClient().v1().invoices().retrieve(draft.getId()).getAmountDue())
                 .isEqualTo(600L);
-        assertThatThrownBy(() -> stripe().v1().invoiceItems().delete("ii_doesnotexist"))
+        assertThatThrownBy(() -> stripeClient().v1().invoiceItems().delete("ii_doesnotexist"))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
                         .isEqualTo(404));
     }
@@ -227,10 +232,11 @@ class SandboxInvoicesTest extends SandboxTest {
     void shouldListEveryItemPageByPage() throws StripeException {
         String customer = customer("list-items@example.com");
         for (int i = 1; i <= 3; i++) {
-            stripe().v1().invoiceItems().create(overage(customer, null, i));
+            stripeClient().v1().invoiceItems().create(overage(customer, null, i));
         }
         List<Long> quantities = new java.util.ArrayList<>();
-        stripe().v1()
+        stripeClient()
+                .v1()
                 .invoiceItems()
                 .list(InvoiceItemListParams.builder()
                         .setCustomer(customer)
@@ -248,8 +254,8 @@ class SandboxInvoicesTest extends SandboxTest {
                 .setIdempotencyKey("overage:" + customer)
                 .build();
 
-        InvoiceItem first = stripe().v1().invoiceItems().create(overage(customer, null, 4), key);
-        InvoiceItem again = stripe().v1().invoiceItems().create(overage(customer, null, 4), key);
+        InvoiceItem first = stripeClient().v1().invoiceItems().create(overage(customer, null, 4), key);
+        InvoiceItem again = stripeClient().v1().invoiceItems().create(overage(customer, null, 4), key);
 
         assertThat(again.getId()).isEqualTo(first.getId());
         Invoice invoice = invoiceOfPendingItems(customer);
@@ -261,7 +267,8 @@ class SandboxInvoicesTest extends SandboxTest {
     void shouldRefuseBadInvoiceItemsWithStripesCodesAndCreateNothing() throws StripeException {
         String customer = customer("bad-items@example.com");
         String other = customer("other-items@example.com");
-        String othersDraft = stripe().v1()
+        String othersDraft = stripeClient()
+                .v1()
                 .invoices()
                 .create(InvoiceCreateParams.builder().setCustomer(other).build())
                 .getId();
@@ -284,7 +291,7 @@ class SandboxInvoicesTest extends SandboxTest {
         assertRefused(
                 ITEMS, withCustomer + "unit_amount_decimal=200&period[start]=10&period[end]=5", "parameter_invalid");
         assertRefused(ITEMS, withCustomer + "amount=5&price=price_x", "parameter_unknown");
-        assertThat(count("select count(*) from sandbox_invoice_items where customer = ?", customer))
+        assertThat(count("select count(*) from sandbox.sandbox_invoice_items where customer = ?", customer))
                 .isZero();
     }
 
@@ -306,9 +313,10 @@ class SandboxInvoicesTest extends SandboxTest {
     @Test
     void shouldServeEveryEventNewestFirstWithTheBodyThatWasDelivered() throws StripeException {
         String customer = customer("events@example.com");
-        stripe().v1().invoiceItems().create(overage(customer, null, 1));
+        stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
 
-        StripeCollection<Event> newest = stripe().v1()
+        StripeCollection<Event> newest = stripeClient()
+                .v1()
                 .events()
                 .list(EventListParams.builder().setLimit(2L).build());
         assertThat(newest.getData()).hasSize(2);
@@ -316,7 +324,8 @@ class SandboxInvoicesTest extends SandboxTest {
         assertThat(newest.getData().get(0).getCreated())
                 .isGreaterThanOrEqualTo(newest.getData().get(1).getCreated());
 
-        List<Event> created = stripe().v1()
+        List<Event> created = stripeClient()
+                .v1()
                 .events()
                 .list(EventListParams.builder()
                         .setType("customer.created")
@@ -328,8 +337,9 @@ class SandboxInvoicesTest extends SandboxTest {
                 .filter(e -> e.getDataObjectDeserializer().getRawJson().contains(customer))
                 .findFirst()
                 .orElseThrow();
-        assertThat(stripe().v1().events().retrieve(ours.getId()).getId()).isEqualTo(ours.getId());
-        List<Event> items = stripe().v1()
+        assertThat(stripeClient().v1().events().retrieve(ours.getId()).getId()).isEqualTo(ours.getId());
+        List<Event> items = stripeClient()
+                .v1()
                 .events()
                 .list(EventListParams.builder().setType("invoiceitem.*").build())
                 .getData();
@@ -338,7 +348,7 @@ class SandboxInvoicesTest extends SandboxTest {
                 .contains("invoiceitem.created")
                 .allSatisfy(type -> assertThat(type).isIn("invoiceitem.created", "invoiceitem.deleted"));
 
-        String delivered = jdbc.sql("select payload from sandbox_events where id = ?")
+        String delivered = jdbc.sql("select payload from sandbox.sandbox_events where id = ?")
                 .param(ours.getId())
                 .query(String.class)
                 .single();
@@ -355,7 +365,8 @@ class SandboxInvoicesTest extends SandboxTest {
 
     /** The invoice as its invoice.created event carried it, read back through the event log. */
     private Invoice createdEventOf(String invoiceId) throws StripeException {
-        for (Event event : stripe().v1()
+        for (Event event : stripeClient()
+                .v1()
                 .events()
                 .list(EventListParams.builder()
                         .setType("invoice.created")
@@ -372,7 +383,8 @@ class SandboxInvoicesTest extends SandboxTest {
     }
 
     private String customer(String email) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .customers()
                 .create(CustomerCreateParams.builder().setEmail(email).build())
                 .getId();

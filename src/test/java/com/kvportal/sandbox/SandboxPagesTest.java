@@ -112,7 +112,7 @@ class SandboxPagesTest extends SandboxTest {
 
         assertThat(cancel.status()).isEqualTo(303);
         assertThat(cancel.header("Location")).isEqualTo("/sandbox/portal/" + portal);
-        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
+        assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
                 .isTrue();
         assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before))
                 .containsExactly("customer.subscription.updated");
@@ -124,7 +124,7 @@ class SandboxPagesTest extends SandboxTest {
         Reply resume = postForm("/sandbox/portal/" + portal + "/subscriptions/" + subscriptionId + "/resume", "");
 
         assertThat(resume.status()).isEqualTo(303);
-        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
+        assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
                 .isFalse();
         assertThat(eventTypesOfCustomerAfter(session.getCustomer(), before))
                 .containsExactly("customer.subscription.updated", "customer.subscription.updated");
@@ -143,7 +143,11 @@ class SandboxPagesTest extends SandboxTest {
         Reply cancel = postForm("/sandbox/portal/" + myPortal + "/subscriptions/" + theirSubscription + "/cancel", "");
 
         assertThat(cancel.status()).isEqualTo(404);
-        assertThat(stripe().v1().subscriptions().retrieve(theirSubscription).getCancelAtPeriodEnd())
+        assertThat(stripeClient()
+                        .v1()
+                        .subscriptions()
+                        .retrieve(theirSubscription)
+                        .getCancelAtPeriodEnd())
                 .isFalse();
         assertThat(settledEventCountAbout(mine.getCustomer())).isEqualTo(mineBefore);
         assertThat(settledEventCountAbout(theirs.getCustomer())).isEqualTo(theirsBefore);
@@ -153,8 +157,8 @@ class SandboxPagesTest extends SandboxTest {
     void shouldRenderTheHostedInvoicePage() throws StripeException {
         String subscriptionId = payAndSubscribe(openCheckout("invoice-page@example.com"));
         String invoiceId =
-                stripe().v1().subscriptions().retrieve(subscriptionId).getLatestInvoice();
-        String url = stripe().v1().invoices().retrieve(invoiceId).getHostedInvoiceUrl();
+                stripeClient().v1().subscriptions().retrieve(subscriptionId).getLatestInvoice();
+        String url = stripeClient().v1().invoices().retrieve(invoiceId).getHostedInvoiceUrl();
 
         Reply page = page(url.substring(baseUrl().length()));
 
@@ -163,7 +167,8 @@ class SandboxPagesTest extends SandboxTest {
     }
 
     private String portalFor(String customer) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .billingPortal()
                 .sessions()
                 .create(SessionCreateParams.builder()

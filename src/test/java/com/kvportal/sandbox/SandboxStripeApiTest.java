@@ -26,7 +26,8 @@ class SandboxStripeApiTest extends SandboxTest {
 
     @Test
     void shouldCreateAndRetrieveACustomerWithStripeJava() throws StripeException {
-        Customer created = stripe().v1()
+        Customer created = stripeClient()
+                .v1()
                 .customers()
                 .create(CustomerCreateParams.builder()
                         .setEmail("owner@example.com")
@@ -36,7 +37,7 @@ class SandboxStripeApiTest extends SandboxTest {
 
         assertThat(created.getId()).startsWith("cus_");
         assertThat(created.getLivemode()).isFalse();
-        Customer fetched = stripe().v1().customers().retrieve(created.getId());
+        Customer fetched = stripeClient().v1().customers().retrieve(created.getId());
         assertThat(fetched.getEmail()).isEqualTo("owner@example.com");
         assertThat(fetched.getName()).isEqualTo("Acme");
         assertThat(fetched.getMetadata()).containsEntry("organization_id", "4b7c");
@@ -47,12 +48,12 @@ class SandboxStripeApiTest extends SandboxTest {
     @Test
     void shouldShowAnOpenSessionPastItsExpiryAsExpiredAndRefuseToPayIt() throws StripeException {
         com.stripe.model.checkout.Session open = openCheckout("late@example.com");
-        jdbc.sql("update sandbox_checkout_sessions set expires_at = ? where id = ?")
+        jdbc.sql("update sandbox.sandbox_checkout_sessions set expires_at = ? where id = ?")
                 .params(Instant.now().getEpochSecond() - 1, open.getId())
                 .update();
 
         com.stripe.model.checkout.Session expired =
-                stripe().v1().checkout().sessions().retrieve(open.getId());
+                stripeClient().v1().checkout().sessions().retrieve(open.getId());
         assertThat(expired.getStatus()).isEqualTo("expired");
 
         Reply pay = pay(open, "{\"outcome\":\"succeeded\"}");
@@ -73,7 +74,8 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(open.getMetadata()).containsEntry("organization_id", "org-1");
         assertThat(open.getSubscription()).isNull();
 
-        com.stripe.model.checkout.Session expandedOpen = stripe().v1()
+        com.stripe.model.checkout.Session expandedOpen = stripeClient()
+                .v1()
                 .checkout()
                 .sessions()
                 .retrieve(
@@ -86,7 +88,8 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(paid.header("Location"))
                 .isEqualTo(baseUrl() + "/api/v1/billing/checkout/success?session_id=" + open.getId());
 
-        com.stripe.model.checkout.Session complete = stripe().v1()
+        com.stripe.model.checkout.Session complete = stripeClient()
+                .v1()
                 .checkout()
                 .sessions()
                 .retrieve(
@@ -102,7 +105,7 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(expanded).isNotNull();
         assertThat(expanded.getId()).startsWith("sub_");
 
-        Subscription subscription = stripe().v1().subscriptions().retrieve(expanded.getId());
+        Subscription subscription = stripeClient().v1().subscriptions().retrieve(expanded.getId());
         assertThat(subscription.getStatus()).isEqualTo("active");
         assertThat(subscription.getCustomer()).isEqualTo(open.getCustomer());
         assertThat(subscription.getCancelAtPeriodEnd()).isFalse();
@@ -119,7 +122,7 @@ class SandboxStripeApiTest extends SandboxTest {
                         .plusMonths(1)
                         .toEpochSecond());
 
-        Invoice invoice = stripe().v1().invoices().retrieve(subscription.getLatestInvoice());
+        Invoice invoice = stripeClient().v1().invoices().retrieve(subscription.getLatestInvoice());
         assertThat(invoice.getId()).startsWith("in_");
         assertThat(invoice.getStatus()).isEqualTo("paid");
         assertThat(invoice.getAmountDue()).isEqualTo(2000L);
@@ -142,7 +145,8 @@ class SandboxStripeApiTest extends SandboxTest {
                         .getPrice())
                 .isEqualTo(SandboxStandIn.PRICE_PRO);
 
-        Session portal = stripe().v1()
+        Session portal = stripeClient()
+                .v1()
                 .billingPortal()
                 .sessions()
                 .create(SessionCreateParams.builder()
@@ -155,7 +159,8 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(portal.getReturnUrl()).isEqualTo(baseUrl() + "/dashboard/billing");
         assertThat(portal.getCustomer()).isEqualTo(open.getCustomer());
 
-        Subscription canceling = stripe().v1()
+        Subscription canceling = stripeClient()
+                .v1()
                 .subscriptions()
                 .update(
                         subscription.getId(),
@@ -167,7 +172,8 @@ class SandboxStripeApiTest extends SandboxTest {
         assertThat(canceling.getCanceledAt()).isNotNull();
         assertThat(canceling.getStatus()).isEqualTo("active");
 
-        Subscription resumed = stripe().v1()
+        Subscription resumed = stripeClient()
+                .v1()
                 .subscriptions()
                 .update(
                         subscription.getId(),
@@ -186,7 +192,8 @@ class SandboxStripeApiTest extends SandboxTest {
         String subscriptionId = payAndSubscribe(openCheckout("cancel-at@example.com"));
         long inTenDays = Instant.now().getEpochSecond() + 10 * 86400;
 
-        Subscription scheduled = stripe().v1()
+        Subscription scheduled = stripeClient()
+                .v1()
                 .subscriptions()
                 .update(
                         subscriptionId,
@@ -209,15 +216,16 @@ class SandboxStripeApiTest extends SandboxTest {
         CustomerCreateParams params =
                 CustomerCreateParams.builder().setEmail("once@example.com").build();
 
-        Customer first = stripe().v1().customers().create(params, options);
-        Customer second = stripe().v1().customers().create(params, options);
+        Customer first = stripeClient().v1().customers().create(params, options);
+        Customer second = stripeClient().v1().customers().create(params, options);
 
         assertThat(second.getId()).isEqualTo(first.getId());
         assertThat(second.getLastResponse().headers().firstValue("Idempotent-Replayed"))
                 .contains("true");
-        assertThat(count("select count(*) from sandbox_customers where email = 'once@example.com'"))
+        assertThat(count("select count(*) from sandbox.sandbox_customers where email = 'once@example.com'"))
                 .isEqualTo(1L);
-        assertThatThrownBy(() -> stripe().v1()
+        assertThatThrownBy(() -> stripeClient()
+                        .v1()
                         .customers()
                         .create(
                                 CustomerCreateParams.builder()
@@ -230,22 +238,23 @@ class SandboxStripeApiTest extends SandboxTest {
 
     @Test
     void shouldRaiseInvalidRequestExceptionWith404ForUnknownIds() {
-        assertThatThrownBy(() -> stripe().v1().customers().retrieve("cus_missing"))
+        assertThatThrownBy(() -> stripeClient().v1().customers().retrieve("cus_missing"))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
                     assertThat(e.getStatusCode()).isEqualTo(404);
                     assertThat(e.getCode()).isEqualTo("resource_missing");
                     assertThat(e.getStripeError().getMessage()).contains("cus_missing");
                 });
-        assertThatThrownBy(() -> stripe().v1().subscriptions().retrieve("sub_missing"))
+        assertThatThrownBy(() -> stripeClient().v1().subscriptions().retrieve("sub_missing"))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
                         .isEqualTo(404));
-        assertThatThrownBy(() -> stripe().v1().invoices().retrieve("in_missing"))
+        assertThatThrownBy(() -> stripeClient().v1().invoices().retrieve("in_missing"))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
                         .isEqualTo(404));
-        assertThatThrownBy(() -> stripe().v1().checkout().sessions().retrieve("cs_test_missing"))
+        assertThatThrownBy(() -> stripeClient().v1().checkout().sessions().retrieve("cs_test_missing"))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.getStatusCode())
                         .isEqualTo(404));
-        assertThatThrownBy(() -> stripe().v1()
+        assertThatThrownBy(() -> stripeClient()
+                        .v1()
                         .subscriptions()
                         .update(
                                 "sub_missing",
@@ -262,7 +271,7 @@ class SandboxStripeApiTest extends SandboxTest {
     }
 
     private long checkoutSessions() {
-        return count("select count(*) from sandbox_checkout_sessions");
+        return count("select count(*) from sandbox.sandbox_checkout_sessions");
     }
 
     @Test
@@ -341,13 +350,13 @@ class SandboxStripeApiTest extends SandboxTest {
 
     @Test
     void shouldAnswer400NotA500ToParametersThatCannotBeDecodedAndCreateNothing() {
-        long before = count("select count(*) from sandbox_customers");
+        long before = count("select count(*) from sandbox.sandbox_customers");
         // a bad %-escape, bytes that are not UTF-8 once decoded, a control character in a parameter name
         for (String form : new String[] {"email=%ZZ", "email=%C0%AF", "metadata[%00]=1"}) {
             Reply reply = stripeApi("POST", "/v1/customers", form);
             assertThat(reply.status()).as(form + " " + reply.body()).isEqualTo(400);
         }
-        assertThat(count("select count(*) from sandbox_customers")).isEqualTo(before);
+        assertThat(count("select count(*) from sandbox.sandbox_customers")).isEqualTo(before);
     }
 
     @Test

@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 class SandboxSurfaceTest extends SandboxTest {
 
     private long subscriptionsOf(String customer) {
-        return count("select count(*) from sandbox_subscriptions where customer = ?", customer);
+        return count("select count(*) from sandbox.sandbox_subscriptions where customer = ?", customer);
     }
 
     @Test
@@ -65,9 +65,13 @@ class SandboxSurfaceTest extends SandboxTest {
 
         assertThat(paid.status()).isEqualTo(303);
         assertThat(paid.header("Location")).isEqualTo(baseUrl() + "/ok?id=" + id);
-        Session complete = stripe().v1().checkout().sessions().retrieve(id);
+        Session complete = stripeClient().v1().checkout().sessions().retrieve(id);
         assertThat(complete.getCustomer()).startsWith("cus_");
-        assertThat(stripe().v1().customers().retrieve(complete.getCustomer()).getEmail())
+        assertThat(stripeClient()
+                        .v1()
+                        .customers()
+                        .retrieve(complete.getCustomer())
+                        .getEmail())
                 .isEqualTo("new@example.com");
         assertThat(eventTypesOfCustomer(complete.getCustomer()))
                 .startsWith("customer.created", "customer.subscription.created");
@@ -84,7 +88,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(declined.json().at("/error/type").asString()).isEqualTo("card_error");
         assertThat(declined.json().at("/error/code").asString()).isEqualTo("card_declined");
         assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
-        Session still = stripe().v1().checkout().sessions().retrieve(session.getId());
+        Session still = stripeClient().v1().checkout().sessions().retrieve(session.getId());
         assertThat(still.getStatus()).isEqualTo("open");
         assertThat(still.getPaymentStatus()).isEqualTo("unpaid");
         assertThat(still.getSubscription()).isNull();
@@ -118,14 +122,20 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(badOutcome.status()).isEqualTo(400);
         assertThat(badOutcome.json().at("/error/param").asString()).isEqualTo("outcome");
         assertThat(badJson.status()).isEqualTo(400);
-        assertThat(stripe().v1().checkout().sessions().retrieve(session.getId()).getStatus())
+        assertThat(stripeClient()
+                        .v1()
+                        .checkout()
+                        .sessions()
+                        .retrieve(session.getId())
+                        .getStatus())
                 .isEqualTo("open");
     }
 
     @Test
     void shouldRenewWithADraftThatIsPaidOnceItsInvoiceCreatedIsAnswered() throws StripeException {
         String subscriptionId = payAndSubscribe(openCheckout("renew@example.com"));
-        SubscriptionItem first = stripe().v1()
+        SubscriptionItem first = stripeClient()
+                .v1()
                 .subscriptions()
                 .retrieve(subscriptionId)
                 .getItems()
@@ -155,7 +165,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(renewal.getPeriodEnd()).isEqualTo(first.getCurrentPeriodEnd());
         assertThat(renewal.getAmountPaid()).isEqualTo(2000L);
         assertThat(renewal.getLines().getData().get(0).getPeriod().getStart()).isEqualTo(first.getCurrentPeriodEnd());
-        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getStatus())
+        assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getStatus())
                 .isEqualTo("active");
     }
 
@@ -173,7 +183,8 @@ class SandboxSurfaceTest extends SandboxTest {
 
         assertThat(advanced.status()).isEqualTo(200);
         String invoiceId = advanced.json().get("latest_invoice").asString();
-        await("the declined renewal", Duration.ofSeconds(20), () -> stripe().v1()
+        await("the declined renewal", Duration.ofSeconds(20), () -> stripeClient()
+                .v1()
                 .subscriptions()
                 .retrieve(subscriptionId)
                 .getStatus()
@@ -185,7 +196,7 @@ class SandboxSurfaceTest extends SandboxTest {
                         "customer.subscription.created",
                         "customer.subscription.updated",
                         "customer.subscription.updated");
-        Invoice failed = stripe().v1().invoices().retrieve(invoiceId);
+        Invoice failed = stripeClient().v1().invoices().retrieve(invoiceId);
         assertThat(failed.getStatus()).isEqualTo("open");
         assertThat(failed.getAttemptCount()).isEqualTo(1L);
         assertThat(failed.getAmountRemaining()).isEqualTo(2000L);
@@ -204,10 +215,11 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(fixed.json().at("/reactivated_subscriptions/0").asString()).isEqualTo(subscriptionId);
         assertThat(eventTypesOfCustomerAfter(customerId, beforeFix))
                 .containsExactly("invoice.paid", "invoice.payment_succeeded", "customer.subscription.updated");
-        assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("paid");
-        assertThat(stripe().v1().invoices().retrieve(invoiceId).getAttemptCount())
+        assertThat(stripeClient().v1().invoices().retrieve(invoiceId).getStatus())
+                .isEqualTo("paid");
+        assertThat(stripeClient().v1().invoices().retrieve(invoiceId).getAttemptCount())
                 .isEqualTo(2L);
-        assertThat(stripe().v1().subscriptions().retrieve(subscriptionId).getStatus())
+        assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getStatus())
                 .isEqualTo("active");
     }
 

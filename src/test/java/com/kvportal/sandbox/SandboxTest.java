@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
-import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
 import com.stripe.model.Invoice;
@@ -40,13 +39,6 @@ abstract class SandboxTest extends IntegrationTest {
     private @Nullable Api http;
 
     /** The official client, configured exactly as the billing feature configures it. */
-    StripeClient stripe() {
-        return StripeClient.builder()
-                .setApiKey(provider.secretKey())
-                .setApiBase(provider.apiBase())
-                .build();
-    }
-
     record Reply(int status, String body, HttpResponse<String> raw) {
         JsonNode json() {
             return JSON.readTree(body);
@@ -152,13 +144,15 @@ abstract class SandboxTest extends IntegrationTest {
 
     /** A customer and an open checkout session for the pro price, made through stripe-java. */
     Session openCheckout(String email) throws StripeException {
-        Customer customer = stripe().v1()
+        Customer customer = stripeClient()
+                .v1()
                 .customers()
                 .create(CustomerCreateParams.builder()
                         .setEmail(email)
                         .putMetadata("organization_id", "org-1")
                         .build());
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .checkout()
                 .sessions()
                 .create(SessionCreateParams.builder()
@@ -187,12 +181,18 @@ abstract class SandboxTest extends IntegrationTest {
     String payAndSubscribe(Session session) throws StripeException {
         Reply paid = pay(session, "{\"outcome\":\"succeeded\"}");
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
-        return stripe().v1().checkout().sessions().retrieve(session.getId()).getSubscription();
+        return stripeClient()
+                .v1()
+                .checkout()
+                .sessions()
+                .retrieve(session.getId())
+                .getSubscription();
     }
 
     /** Sets the subscription to cancel at its period's end, through stripe-java. */
     Subscription cancelAtPeriodEnd(String subscriptionId) throws StripeException {
-        return stripe().v1()
+        return stripeClient()
+                .v1()
                 .subscriptions()
                 .update(
                         subscriptionId,
@@ -221,7 +221,7 @@ abstract class SandboxTest extends IntegrationTest {
     }
 
     private long eventCountAbout(String customerId) {
-        return count("select count(*) from sandbox_events where " + ABOUT_CUSTOMER, customerId);
+        return count("select count(*) from sandbox.sandbox_events where " + ABOUT_CUSTOMER, customerId);
     }
 
     /** The types of the events about one customer (as {@link #settledEventCountAbout}), in creation order. */
@@ -236,7 +236,7 @@ abstract class SandboxTest extends IntegrationTest {
 
     /** The ids of the events about one customer, in creation order. */
     List<String> eventIdsOfCustomer(String customerId) {
-        return jdbc.sql("select id from sandbox_events where " + ABOUT_CUSTOMER + " order by seq")
+        return jdbc.sql("select id from sandbox.sandbox_events where " + ABOUT_CUSTOMER + " order by seq")
                 .param(customerId)
                 .query(String.class)
                 .list();
@@ -251,7 +251,7 @@ abstract class SandboxTest extends IntegrationTest {
     }
 
     private List<String> eventTypes(String whereAndOrder, Object... params) {
-        return jdbc.sql("select type from sandbox_events " + whereAndOrder)
+        return jdbc.sql("select type from sandbox.sandbox_events " + whereAndOrder)
                 .params(params)
                 .query(String.class)
                 .list();
@@ -259,11 +259,13 @@ abstract class SandboxTest extends IntegrationTest {
 
     /** Waits until the sandbox's invoice has the status (a renewal is finalized after its invoice.created). */
     Invoice awaitInvoice(String invoiceId, String status) throws StripeException {
-        await(
-                "invoice " + invoiceId + " " + status,
-                Duration.ofSeconds(20),
-                () -> stripe().v1().invoices().retrieve(invoiceId).getStatus().equals(status));
-        return stripe().v1().invoices().retrieve(invoiceId);
+        await("invoice " + invoiceId + " " + status, Duration.ofSeconds(20), () -> stripeClient()
+                .v1()
+                .invoices()
+                .retrieve(invoiceId)
+                .getStatus()
+                .equals(status));
+        return stripeClient().v1().invoices().retrieve(invoiceId);
     }
 
     static void await(String what, Duration timeout, Callable<Boolean> condition) {

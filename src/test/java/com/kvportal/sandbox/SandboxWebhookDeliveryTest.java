@@ -115,7 +115,8 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         await(
                 "delivery of every event",
                 Duration.ofSeconds(60),
-                () -> jdbc.sql("select count(*) from sandbox_events where delivered_at is null and id in (:ids)")
+                () -> jdbc.sql(
+                                        "select count(*) from sandbox.sandbox_events where delivered_at is null and id in (:ids)")
                                 .param("ids", ids)
                                 .query(Long.class)
                                 .single()
@@ -158,7 +159,8 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                     .toList();
         }
         assertThat(firstAttemptOrder).containsExactlyElementsOf(ids);
-        Map<String, Object> row = jdbc.sql("select attempts, last_status, last_error from sandbox_events where id = ?")
+        Map<String, Object> row = jdbc.sql(
+                        "select attempts, last_status, last_error from sandbox.sandbox_events where id = ?")
                 .param(ids.get(0))
                 .query()
                 .singleRow();
@@ -168,13 +170,15 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
 
     @Test
     void shouldRetryWithDoublingWaitsUntilTheWebhookAccepts() throws StripeException {
-        String customerId = stripe().v1()
+        String customerId = stripeClient()
+                .v1()
                 .customers()
                 .create(CustomerCreateParams.builder()
                         .setEmail(Receiver.MARK + "@example.com")
                         .build())
                 .getId();
-        String eventId = jdbc.sql("select id from sandbox_events where type = 'customer.created' and payload like ?")
+        String eventId = jdbc.sql(
+                        "select id from sandbox.sandbox_events where type = 'customer.created' and payload like ?")
                 .param("%" + customerId + "%")
                 .query(String.class)
                 .single();
@@ -184,7 +188,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
                 "three refused attempts, recorded",
                 Duration.ofSeconds(30),
                 () -> receiver.of(eventId).size() >= 3
-                        && jdbc.sql("select attempts from sandbox_events where id = ?")
+                        && jdbc.sql("select attempts from sandbox.sandbox_events where id = ?")
                                         .param(eventId)
                                         .query(Integer.class)
                                         .single()
@@ -192,7 +196,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
 
         Map<String, Object> failing = jdbc.sql(
                         "select attempts, last_status, last_error, delivered_at, next_attempt_at > now() as waiting "
-                                + "from sandbox_events where id = ?")
+                                + "from sandbox.sandbox_events where id = ?")
                 .param(eventId)
                 .query()
                 .singleRow();
@@ -212,7 +216,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
 
         receiver.releaseMarked.set(true);
         await("delivery once the webhook accepts", Duration.ofSeconds(30), () -> jdbc.sql(
-                        "select delivered_at is not null from sandbox_events where id = ?")
+                        "select delivered_at is not null from sandbox.sandbox_events where id = ?")
                 .param(eventId)
                 .query(Boolean.class)
                 .single());
@@ -230,10 +234,11 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
         String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
 
         // the receiver refuses the first attempt: the draft waits for the retry (FIRST_RETRY_MILLIS) later
-        assertThat(stripe().v1().invoices().retrieve(invoiceId).getStatus()).isEqualTo("draft");
+        assertThat(stripeClient().v1().invoices().retrieve(invoiceId).getStatus())
+                .isEqualTo("draft");
         Invoice paid = awaitInvoice(invoiceId, "paid");
         Map<String, Object> draft = jdbc.sql(
-                        "select created_event, created + ? as grace_ends from sandbox_invoices where id = ?")
+                        "select created_event, created + ? as grace_ends from sandbox.sandbox_invoices where id = ?")
                 .params(GRACE_SECONDS, invoiceId)
                 .query()
                 .singleRow();
@@ -254,7 +259,8 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
 
         String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
         // during the grace the draft still takes items as lines
-        InvoiceItem item = stripe().v1()
+        InvoiceItem item = stripeClient()
+                .v1()
                 .invoiceItems()
                 .create(InvoiceItemCreateParams.builder()
                         .setCustomer(session.getCustomer())
@@ -269,7 +275,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - advancedAt))
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(GRACE_SECONDS - 1));
-        assertThat(jdbc.sql("select delivered_at is null from sandbox_events e join sandbox_invoices i"
+        assertThat(jdbc.sql("select delivered_at is null from sandbox.sandbox_events e join sandbox.sandbox_invoices i"
                                 + " on i.created_event = e.id where i.id = ?")
                         .param(invoiceId)
                         .query(Boolean.class)

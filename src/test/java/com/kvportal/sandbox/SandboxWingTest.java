@@ -12,7 +12,10 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.util.ClassUtils;
 
-/** With the sandbox on (no {@code STRIPE_SECRET_KEY}), its one switch registers every component of its tree. */
+/**
+ * With the sandbox on (no {@code STRIPE_SECRET_KEY}), its one switch registers every component of its tree, and its
+ * tables are in its own schema.
+ */
 class SandboxWingTest extends IntegrationTest {
 
     @Autowired
@@ -51,5 +54,15 @@ class SandboxWingTest extends IntegrationTest {
                     .isNotEmpty();
         }
         assertThat(context.getBeanNamesForType(SandboxProperties.class)).hasSize(1);
+    }
+
+    @Test
+    void shouldKeepItsTablesInItsOwnSchema() {
+        assertThat(SandboxSchemaTest.sandboxTables(jdbc))
+                .hasSize(12)
+                .allMatch(table -> table.startsWith(SandboxDatabase.SCHEMA + "."));
+        assertThat(count("select count(*) from information_schema.tables where table_schema = 'sandbox'"
+                        + " and table_name = 'flyway_schema_history'"))
+                .isEqualTo(1);
     }
 }

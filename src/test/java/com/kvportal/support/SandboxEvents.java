@@ -31,7 +31,7 @@ public final class SandboxEvents {
     }
 
     private long undelivered() {
-        return jdbc.sql("select count(*) from sandbox_events where delivered_at is null and created_at >= ?")
+        return jdbc.sql("select count(*) from sandbox.sandbox_events where delivered_at is null and created_at >= ?")
                 .param(since)
                 .query(Long.class)
                 .single();

@@ -1,16 +1,16 @@
 package com.kvportal.sandbox.events;
 
+import com.kvportal.sandbox.SandboxDatabase;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The SQL of the {@code sandbox_events} outbox. A row is delivered when {@code delivered_at} is set; until then
+ * The SQL of the {@code sandbox.sandbox_events} outbox. A row is delivered when {@code delivered_at} is set; until then
  * {@code attempts}, {@code last_status}, {@code last_error} and {@code next_attempt_at} tell how delivery goes.
  */
 @Repository
@@ -20,17 +20,17 @@ public class EventOutbox {
     /** An event claimed for delivery. */
     record Pending(long seq, String id, String type, String payload, int attempts) {}
 
-    private final JdbcClient jdbc;
+    private final SandboxDatabase database;
 
     void insert(String id, String type, String payload) {
-        jdbc.sql("insert into sandbox_events (id, type, payload) values (?, ?, ?)")
+        database.sql("insert into sandbox.sandbox_events (id, type, payload) values (?, ?, ?)")
                 .params(id, type, payload)
                 .update();
     }
 
     /** The body of the event as it is delivered, if it is still kept. */
     public Optional<String> payload(String id) {
-        return jdbc.sql("select payload from sandbox_events where id = ?")
+        return database.sql("select payload from sandbox.sandbox_events where id = ?")
                 .param(id)
                 .query(String.class)
                 .optional();
@@ -43,9 +43,9 @@ public class EventOutbox {
     public List<String> newest(@Nullable String type, int limit) {
         String exact = type != null && !type.endsWith(".*") ? type : null;
         String prefix = type != null && type.endsWith(".*") ? type.substring(0, type.length() - 1) : null;
-        return jdbc.sql(
+        return database.sql(
                         """
-                        select payload from sandbox_events
+                        select payload from sandbox.sandbox_events
                         where (cast(:exact as text) is null or type = :exact)
                           and (cast(:prefix as text) is null or starts_with(type, :prefix))
                         order by seq desc limit :limit""")
@@ -61,10 +61,10 @@ public class EventOutbox {
      * take, so another instance skips these rows now (SKIP LOCKED) and after the lease only if this one died.
      */
     List<Pending> claimDue(int limit, Duration lease) {
-        List<Pending> claimed = jdbc.sql(
+        List<Pending> claimed = database.sql(
                         """
-                        update sandbox_events set next_attempt_at = now() + make_interval(secs => ?)
-                        where seq in (select seq from sandbox_events
+                        update sandbox.sandbox_events set next_attempt_at = now() + make_interval(secs => ?)
+                        where seq in (select seq from sandbox.sandbox_events
                                       where delivered_at is null and next_attempt_at <= now()
                                       order by seq limit ? for update skip locked)
                         returning seq, id, type, payload, attempts""")
@@ -80,9 +80,9 @@ public class EventOutbox {
     }
 
     void delivered(long seq, int status) {
-        jdbc.sql(
+        database.sql(
                         """
-                        update sandbox_events set attempts = attempts + 1, last_attempt_at = now(), last_status = ?,
+                        update sandbox.sandbox_events set attempts = attempts + 1, last_attempt_at = now(), last_status = ?,
                             last_error = null, delivered_at = now()
                         where seq = ?""")
                 .params(status, seq)
@@ -90,9 +90,9 @@ public class EventOutbox {
     }
 
     void failed(long seq, @Nullable Integer status, String error, Duration retryIn) {
-        jdbc.sql(
+        database.sql(
                         """
-                        update sandbox_events set attempts = attempts + 1, last_attempt_at = now(), last_status = ?,
+                        update sandbox.sandbox_events set attempts = attempts + 1, last_attempt_at = now(), last_status = ?,
                             last_error = ?, next_attempt_at = now() + make_interval(secs => ?)
                         where seq = ?""")
                 .params(
@@ -104,7 +104,7 @@ public class EventOutbox {
     }
 
     public void forgetDeliveredAfter30Days() {
-        jdbc.sql("delete from sandbox_events where delivered_at < now() - interval '30 days'")
+        database.sql("delete from sandbox.sandbox_events where delivered_at < now() - interval '30 days'")
                 .update();
     }
 }

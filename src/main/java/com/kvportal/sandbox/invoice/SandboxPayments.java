@@ -1,5 +1,6 @@
 package com.kvportal.sandbox.invoice;
 
+import com.kvportal.sandbox.SandboxDatabase;
 import com.kvportal.sandbox.store.SandboxObjects;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the sandbox's invoice payments (a charge with its payment intent) and their refunds. */
@@ -40,15 +40,15 @@ public class SandboxPayments {
     private static final String REFUNDS =
             """
             select r.id, r.payment_intent, p.charge, r.amount, p.currency, r.reason, r.metadata, r.created
-            from sandbox_refunds r join sandbox_invoice_payments p on p.payment_intent = r.payment_intent
+            from sandbox.sandbox_refunds r join sandbox.sandbox_invoice_payments p on p.payment_intent = r.payment_intent
             """;
 
-    private final JdbcClient jdbc;
+    private final SandboxDatabase database;
 
     void insert(StoredInvoicePayment p) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_invoice_payments (id, invoice, payment_intent, charge, amount, currency,
+                        insert into sandbox.sandbox_invoice_payments (id, invoice, payment_intent, charge, amount, currency,
                             created)
                         values (?, ?, ?, ?, ?, ?, ?)""")
                 .params(p.id(), p.invoice(), p.paymentIntent(), p.charge(), p.amount(), p.currency(), p.created())
@@ -56,34 +56,35 @@ public class SandboxPayments {
     }
 
     List<StoredInvoicePayment> ofInvoice(String invoice, int limit) {
-        return jdbc.sql("select * from sandbox_invoice_payments where invoice = ? order by created desc, id limit ?")
+        return database.sql(
+                        "select * from sandbox.sandbox_invoice_payments where invoice = ? order by created desc, id limit ?")
                 .params(invoice, limit)
-                .query(SandboxPayments::payment)
+                .query(StoredInvoicePayment.class)
                 .list();
     }
 
     /** The payment of this payment intent or charge, locked until commit (refunds of it are taken in turn). */
     Optional<StoredInvoicePayment> lock(@Nullable String paymentIntent, @Nullable String charge) {
-        return jdbc.sql(
+        return database.sql(
                         """
-                        select * from sandbox_invoice_payments
+                        select * from sandbox.sandbox_invoice_payments
                         where payment_intent = ? or charge = ? for update""")
                 .params(paymentIntent, charge)
-                .query(SandboxPayments::payment)
+                .query(StoredInvoicePayment.class)
                 .optional();
     }
 
     long refunded(String paymentIntent) {
-        return jdbc.sql("select coalesce(sum(amount), 0) from sandbox_refunds where payment_intent = ?")
+        return database.sql("select coalesce(sum(amount), 0) from sandbox.sandbox_refunds where payment_intent = ?")
                 .param(paymentIntent)
                 .query(Long.class)
                 .single();
     }
 
     void insert(StoredRefund r) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_refunds (id, payment_intent, amount, reason, metadata, created)
+                        insert into sandbox.sandbox_refunds (id, payment_intent, amount, reason, metadata, created)
                         values (?, ?, ?, ?, ?::jsonb, ?)""")
                 .params(
                         r.id(),
@@ -96,7 +97,7 @@ public class SandboxPayments {
     }
 
     Optional<StoredRefund> refund(String id) {
-        return jdbc.sql(REFUNDS + " where r.id = ?")
+        return database.sql(REFUNDS + " where r.id = ?")
                 .param(id)
                 .query(SandboxPayments::refund)
                 .optional();
@@ -104,7 +105,7 @@ public class SandboxPayments {
 
     /** Refunds, newest first, of the payment intent or the charge when one is given. */
     List<StoredRefund> refunds(@Nullable String paymentIntent, @Nullable String charge, int limit) {
-        return jdbc.sql(
+        return database.sql(
                         REFUNDS
                                 + """
                         where (cast(:pi as text) is null or r.payment_intent = :pi)
@@ -115,17 +116,6 @@ public class SandboxPayments {
                 .param("limit", limit)
                 .query(SandboxPayments::refund)
                 .list();
-    }
-
-    private static StoredInvoicePayment payment(ResultSet rs, int n) throws SQLException {
-        return new StoredInvoicePayment(
-                rs.getString("id"),
-                rs.getString("invoice"),
-                rs.getString("payment_intent"),
-                rs.getString("charge"),
-                rs.getLong("amount"),
-                rs.getString("currency"),
-                rs.getLong("created"));
     }
 
     private static StoredRefund refund(ResultSet rs, int n) throws SQLException {

@@ -1,5 +1,6 @@
 package com.kvportal.sandbox.store;
 
+import com.kvportal.sandbox.SandboxDatabase;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -9,7 +10,7 @@ import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.core.SimplePropertyRowMapper;
 import org.springframework.stereotype.Repository;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -22,20 +23,35 @@ public class SandboxObjects {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() {};
 
-    private final JdbcClient jdbc;
+    private static final Table<StoredPrice> PRICES = new Table<>("sandbox.sandbox_prices", SandboxObjects::price);
+    private static final Table<StoredCustomer> CUSTOMERS =
+            new Table<>("sandbox.sandbox_customers", SandboxObjects::customer);
+    private static final Table<StoredCheckoutSession> CHECKOUT_SESSIONS =
+            new Table<>("sandbox.sandbox_checkout_sessions", SandboxObjects::checkoutSession);
+    private static final Table<StoredSubscription> SUBSCRIPTIONS =
+            new Table<>("sandbox.sandbox_subscriptions", SandboxObjects::subscription);
+    private static final Table<StoredInvoiceItem> INVOICE_ITEMS =
+            new Table<>("sandbox.sandbox_invoice_items", SandboxObjects::invoiceItem);
+    // rows without JSON (or another name) read column by column into the record's components of the same names
+    private static final Table<StoredInvoice> INVOICES =
+            new Table<>("sandbox.sandbox_invoices", new SimplePropertyRowMapper<>(StoredInvoice.class));
+    private static final Table<StoredPortalSession> PORTAL_SESSIONS =
+            new Table<>("sandbox.sandbox_portal_sessions", new SimplePropertyRowMapper<>(StoredPortalSession.class));
+
+    private final SandboxDatabase database;
 
     // prices
 
     public Optional<StoredPrice> price(String id) {
-        return one("select * from sandbox_prices where id = ?", id, SandboxObjects::price);
+        return one(PRICES, id);
     }
 
     // customers
 
     public void insert(StoredCustomer customer) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_customers (id, email, name, metadata, card_outcome, created)
+                        insert into sandbox.sandbox_customers (id, email, name, metadata, card_outcome, created)
                         values (?, ?, ?, ?::jsonb, ?, ?)""")
                 .params(
                         customer.id(),
@@ -48,9 +64,9 @@ public class SandboxObjects {
     }
 
     public void update(StoredCustomer customer) {
-        jdbc.sql(
+        database.sql(
                         """
-                        update sandbox_customers set email = ?, name = ?, metadata = ?::jsonb, card_outcome = ?
+                        update sandbox.sandbox_customers set email = ?, name = ?, metadata = ?::jsonb, card_outcome = ?
                         where id = ?""")
                 .params(
                         customer.email(),
@@ -62,19 +78,19 @@ public class SandboxObjects {
     }
 
     public Optional<StoredCustomer> customer(String id) {
-        return one("select * from sandbox_customers where id = ?", id, SandboxObjects::customer);
+        return one(CUSTOMERS, id);
     }
 
     public Optional<StoredCustomer> lockCustomer(String id) {
-        return one("select * from sandbox_customers where id = ? for update", id, SandboxObjects::customer);
+        return locked(CUSTOMERS, id);
     }
 
     // checkout sessions
 
     public void insert(StoredCheckoutSession s) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
+                        insert into sandbox.sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
                             client_reference_id, metadata, price, quantity, success_url, cancel_url,
                             subscription_metadata, subscription, created, expires_at, completed_at)
                         values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)""")
@@ -100,9 +116,9 @@ public class SandboxObjects {
     }
 
     public void update(StoredCheckoutSession s) {
-        jdbc.sql(
+        database.sql(
                         """
-                        update sandbox_checkout_sessions set status = ?, payment_status = ?, customer = ?,
+                        update sandbox.sandbox_checkout_sessions set status = ?, payment_status = ?, customer = ?,
                             subscription = ?, completed_at = ?
                         where id = ?""")
                 .params(s.status(), s.paymentStatus(), s.customer(), s.subscription(), s.completedAt(), s.id())
@@ -110,20 +126,19 @@ public class SandboxObjects {
     }
 
     public Optional<StoredCheckoutSession> checkoutSession(String id) {
-        return one("select * from sandbox_checkout_sessions where id = ?", id, SandboxObjects::checkoutSession);
+        return one(CHECKOUT_SESSIONS, id);
     }
 
     public Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
-        return one(
-                "select * from sandbox_checkout_sessions where id = ? for update", id, SandboxObjects::checkoutSession);
+        return locked(CHECKOUT_SESSIONS, id);
     }
 
     // subscriptions
 
     public void insert(StoredSubscription s) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
+                        insert into sandbox.sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
                             billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
                             cancel_at, canceled_at, ended_at, metadata, latest_invoice, created)
                         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)""")
@@ -149,9 +164,9 @@ public class SandboxObjects {
     }
 
     public void update(StoredSubscription s) {
-        jdbc.sql(
+        database.sql(
                         """
-                        update sandbox_subscriptions set status = ?, current_period_start = ?, current_period_end = ?,
+                        update sandbox.sandbox_subscriptions set status = ?, current_period_start = ?, current_period_end = ?,
                             cancel_at_period_end = ?, cancel_at = ?, canceled_at = ?, ended_at = ?, metadata = ?::jsonb,
                             latest_invoice = ?
                         where id = ?""")
@@ -170,18 +185,18 @@ public class SandboxObjects {
     }
 
     public Optional<StoredSubscription> subscription(String id) {
-        return one("select * from sandbox_subscriptions where id = ?", id, SandboxObjects::subscription);
+        return one(SUBSCRIPTIONS, id);
     }
 
     public Optional<StoredSubscription> lockSubscription(String id) {
-        return one("select * from sandbox_subscriptions where id = ? for update", id, SandboxObjects::subscription);
+        return locked(SUBSCRIPTIONS, id);
     }
 
     /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
     public List<StoredSubscription> subscriptions(@Nullable String customer, @Nullable String status, int limit) {
-        return jdbc.sql(
+        return database.sql(
                         """
-                        select * from sandbox_subscriptions
+                        select * from sandbox.sandbox_subscriptions
                         where (cast(:customer as text) is null or customer = :customer)
                           and (case when cast(:status as text) is null
                                     then status not in ('canceled', 'incomplete_expired')
@@ -191,20 +206,20 @@ public class SandboxObjects {
                 .param("customer", customer)
                 .param("status", status)
                 .param("limit", limit)
-                .query(SandboxObjects::subscription)
+                .query(SUBSCRIPTIONS.rows())
                 .list();
     }
 
     public List<StoredSubscription> lockPastDueSubscriptions(String customer) {
-        return lockOfCustomer("sandbox_subscriptions", "status = 'past_due'", customer, SandboxObjects::subscription);
+        return lockedOfCustomer(SUBSCRIPTIONS, "status = 'past_due'", customer);
     }
 
     // invoices
 
     public void insert(StoredInvoice i) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
+                        insert into sandbox.sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
                             quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
                             line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
                             finalizes_at, created_event)
@@ -236,9 +251,9 @@ public class SandboxObjects {
     }
 
     public void update(StoredInvoice i) {
-        jdbc.sql(
+        database.sql(
                         """
-                        update sandbox_invoices set status = ?, amount_due = ?, amount_paid = ?, attempt_count = ?,
+                        update sandbox.sandbox_invoices set status = ?, amount_due = ?, amount_paid = ?, attempt_count = ?,
                             finalized_at = ?, paid_at = ?, number = ?, auto_advance = ?, finalizes_at = ?,
                             created_event = ?
                         where id = ?""")
@@ -258,7 +273,7 @@ public class SandboxObjects {
     }
 
     public Optional<StoredInvoice> lockInvoice(String id) {
-        return one("select * from sandbox_invoices where id = ? for update", id, SandboxObjects::invoice);
+        return locked(INVOICES, id);
     }
 
     /**
@@ -266,10 +281,10 @@ public class SandboxObjects {
      * their grace has passed.
      */
     public List<String> dueDrafts(long now, int limit) {
-        return jdbc.sql(
+        return database.sql(
                         """
-                        select i.id from sandbox_invoices i
-                        left join sandbox_events e on e.id = i.created_event
+                        select i.id from sandbox.sandbox_invoices i
+                        left join sandbox.sandbox_events e on e.id = i.created_event
                         where i.status = 'draft' and i.auto_advance
                           and (e.delivered_at is not null or i.finalizes_at <= ?)
                         order by i.created, i.id limit ?""")
@@ -280,19 +295,18 @@ public class SandboxObjects {
 
     /** The customer's drafts that advance by themselves, oldest first, locked. */
     public List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
-        return lockOfCustomer(
-                "sandbox_invoices", "status = 'draft' and auto_advance", customer, SandboxObjects::invoice);
+        return lockedOfCustomer(INVOICES, "status = 'draft' and auto_advance", customer);
     }
 
     public Optional<StoredInvoice> invoice(String id) {
-        return one("select * from sandbox_invoices where id = ?", id, SandboxObjects::invoice);
+        return one(INVOICES, id);
     }
 
     public List<StoredInvoice> invoices(
             @Nullable String customer, @Nullable String subscription, @Nullable String status, int limit) {
-        return jdbc.sql(
+        return database.sql(
                         """
-                        select * from sandbox_invoices
+                        select * from sandbox.sandbox_invoices
                         where (cast(:customer as text) is null or customer = :customer)
                           and (cast(:subscription as text) is null or subscription = :subscription)
                           and (cast(:status as text) is null or status = :status)
@@ -301,17 +315,18 @@ public class SandboxObjects {
                 .param("subscription", subscription)
                 .param("status", status)
                 .param("limit", limit)
-                .query(SandboxObjects::invoice)
+                .query(INVOICES.rows())
                 .list();
     }
 
     public List<StoredInvoice> lockOpenInvoices(String customer) {
-        return lockOfCustomer("sandbox_invoices", "status = 'open'", customer, SandboxObjects::invoice);
+        return lockedOfCustomer(INVOICES, "status = 'open'", customer);
     }
 
     /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
     public String nextInvoiceNumber(String customer) {
-        long count = jdbc.sql("select count(*) from sandbox_invoices where customer = ? and number is not null")
+        long count = database.sql(
+                        "select count(*) from sandbox.sandbox_invoices where customer = ? and number is not null")
                 .param(customer)
                 .query(Long.class)
                 .single();
@@ -326,9 +341,9 @@ public class SandboxObjects {
     // invoice items
 
     public void insert(StoredInvoiceItem item) {
-        jdbc.sql(
+        database.sql(
                         """
-                        insert into sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
+                        insert into sandbox.sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
                             amount, currency, description, period_start, period_end, metadata, created)
                         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)""")
                 .params(
@@ -350,21 +365,21 @@ public class SandboxObjects {
 
     /** Moves the customer's pending items onto the invoice and answers them, in creation order. */
     public List<StoredInvoiceItem> attachPendingItems(String customer, String invoice) {
-        return jdbc.sql(
+        return database.sql(
                         """
                         with moved as (
-                            update sandbox_invoice_items set invoice = :invoice
+                            update sandbox.sandbox_invoice_items set invoice = :invoice
                             where customer = :customer and invoice is null
                             returning *)
                         select * from moved order by seq""")
                 .param("invoice", invoice)
                 .param("customer", customer)
-                .query(SandboxObjects::invoiceItem)
+                .query(INVOICE_ITEMS.rows())
                 .list();
     }
 
     public Optional<StoredInvoiceItem> invoiceItem(String id) {
-        return one("select * from sandbox_invoice_items where id = ?", id, SandboxObjects::invoiceItem);
+        return one(INVOICE_ITEMS, id);
     }
 
     /**
@@ -372,57 +387,75 @@ public class SandboxObjects {
      * {@code startingAfter} (an id of the previous page).
      */
     public List<StoredInvoiceItem> invoiceItems(@Nullable String customer, @Nullable String startingAfter, int limit) {
-        return jdbc.sql(
+        return database.sql(
                         """
-                        select * from sandbox_invoice_items
+                        select * from sandbox.sandbox_invoice_items
                         where (cast(:customer as text) is null or customer = :customer)
                           and (cast(:after as text) is null
-                               or seq < (select seq from sandbox_invoice_items where id = :after))
+                               or seq < (select seq from sandbox.sandbox_invoice_items where id = :after))
                         order by seq desc limit :limit""")
                 .param("customer", customer)
                 .param("after", startingAfter)
                 .param("limit", limit)
-                .query(SandboxObjects::invoiceItem)
+                .query(INVOICE_ITEMS.rows())
                 .list();
     }
 
     public void deleteInvoiceItem(String id) {
-        jdbc.sql("delete from sandbox_invoice_items where id = ?").param(id).update();
+        database.sql("delete from sandbox.sandbox_invoice_items where id = ?")
+                .param(id)
+                .update();
     }
 
     /** The items that are lines of the invoice, in the order they were added. */
     public List<StoredInvoiceItem> invoiceItems(String invoice) {
-        return jdbc.sql("select * from sandbox_invoice_items where invoice = ? order by seq")
+        return database.sql("select * from sandbox.sandbox_invoice_items where invoice = ? order by seq")
                 .param(invoice)
-                .query(SandboxObjects::invoiceItem)
+                .query(INVOICE_ITEMS.rows())
                 .list();
     }
 
     // portal sessions
 
     public void insert(StoredPortalSession p) {
-        jdbc.sql("insert into sandbox_portal_sessions (id, customer, return_url, created) values (?, ?, ?, ?)")
+        database.sql(
+                        "insert into sandbox.sandbox_portal_sessions (id, customer, return_url, created) values (?, ?, ?, ?)")
                 .params(p.id(), p.customer(), p.returnUrl(), p.created())
                 .update();
     }
 
     public Optional<StoredPortalSession> portalSession(String id) {
-        return one("select * from sandbox_portal_sessions where id = ?", id, SandboxObjects::portalSession);
+        return one(PORTAL_SESSIONS, id);
     }
 
     // mapping
 
-    /** The row with this id, if any, mapped to its record. */
-    private <T> Optional<T> one(String sql, String id, RowMapper<T> mapper) {
-        return jdbc.sql(sql).param(id).query(mapper).optional();
+    /** A table of the sandbox's objects and how its rows read. */
+    private record Table<T>(String name, RowMapper<T> rows) {}
+
+    /** The row with this id, if any. */
+    private <T> Optional<T> one(Table<T> table, String id) {
+        return byId(table, id, "");
+    }
+
+    /** The row with this id, if any, locked. */
+    private <T> Optional<T> locked(Table<T> table, String id) {
+        return byId(table, id, " for update");
+    }
+
+    private <T> Optional<T> byId(Table<T> table, String id, String lock) {
+        return database.sql("select * from " + table.name() + " where id = ?" + lock)
+                .param(id)
+                .query(table.rows())
+                .optional();
     }
 
     /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
-    private <T> List<T> lockOfCustomer(String table, String condition, String customer, RowMapper<T> mapper) {
-        return jdbc.sql("select * from " + table + " where customer = ? and " + condition
+    private <T> List<T> lockedOfCustomer(Table<T> table, String condition, String customer) {
+        return database.sql("select * from " + table.name() + " where customer = ? and " + condition
                         + " order by created, id for update")
                 .param(customer)
-                .query(mapper)
+                .query(table.rows())
                 .list();
     }
 
@@ -448,11 +481,6 @@ public class SandboxObjects {
                 rs.getString("currency"),
                 rs.getString("recurring_interval"),
                 rs.getLong("created"));
-    }
-
-    private static StoredPortalSession portalSession(ResultSet rs, int n) throws SQLException {
-        return new StoredPortalSession(
-                rs.getString("id"), rs.getString("customer"), rs.getString("return_url"), rs.getLong("created"));
     }
 
     private static StoredCustomer customer(ResultSet rs, int n) throws SQLException {
@@ -505,32 +533,6 @@ public class SandboxObjects {
                 map(rs, "metadata"),
                 rs.getString("latest_invoice"),
                 rs.getLong("created"));
-    }
-
-    private static StoredInvoice invoice(ResultSet rs, int n) throws SQLException {
-        return new StoredInvoice(
-                rs.getString("id"),
-                rs.getString("customer"),
-                rs.getString("subscription"),
-                rs.getString("line_id"),
-                rs.getString("status"),
-                rs.getString("billing_reason"),
-                rs.getString("price"),
-                rs.getLong("quantity"),
-                rs.getLong("amount_due"),
-                rs.getLong("amount_paid"),
-                rs.getInt("attempt_count"),
-                rs.getLong("period_start"),
-                rs.getLong("period_end"),
-                rs.getLong("line_period_start"),
-                rs.getLong("line_period_end"),
-                rs.getString("number"),
-                rs.getLong("created"),
-                nullableLong(rs, "finalized_at"),
-                nullableLong(rs, "paid_at"),
-                rs.getBoolean("auto_advance"),
-                nullableLong(rs, "finalizes_at"),
-                rs.getString("created_event"));
     }
 
     private static StoredInvoiceItem invoiceItem(ResultSet rs, int n) throws SQLException {

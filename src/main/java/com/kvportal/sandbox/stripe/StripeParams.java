@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -63,19 +64,14 @@ public final class StripeParams {
         return values.containsKey(key);
     }
 
+    /** {@code true} or {@code false}, nothing else. */
     @Nullable
     public Boolean bool(String key) {
-        String value = text(key);
-        if (value == null) {
-            return null;
-        }
-        if (value.equals("true")) {
-            return true;
-        }
-        if (value.equals("false")) {
-            return false;
-        }
-        throw StripeError.invalid(key, "Invalid boolean: " + value);
+        return parsed(key, "boolean", value -> switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(value);
+        });
     }
 
     /** A text of at most 500 characters, as Stripe's short text fields. */
@@ -122,17 +118,9 @@ public final class StripeParams {
     /** A non-negative decimal with at most 12 decimal places, as Stripe's {@code *_decimal} amounts. */
     @Nullable
     public BigDecimal decimal(String key) {
-        String value = text(key);
-        if (value == null) {
-            return null;
-        }
-        BigDecimal decimal;
-        try {
-            decimal = new BigDecimal(value);
-        } catch (NumberFormatException e) {
-            throw StripeError.invalid(key, "Invalid decimal: " + value);
-        }
-        if (decimal.signum() < 0 || decimal.stripTrailingZeros().scale() > MAX_DECIMAL_PLACES) {
+        BigDecimal decimal = parsed(key, "decimal", BigDecimal::new);
+        if (decimal != null
+                && (decimal.signum() < 0 || decimal.stripTrailingZeros().scale() > MAX_DECIMAL_PLACES)) {
             throw StripeError.invalid(
                     key, key + " must be at least 0 and have at most " + MAX_DECIMAL_PLACES + " decimal places.");
         }
@@ -141,14 +129,19 @@ public final class StripeParams {
 
     @Nullable
     public Long integer(String key) {
+        return parsed(key, "integer", Long::parseLong);
+    }
+
+    /** The value read by {@code parse}; one it refuses (throwing) is Stripe's {@code Invalid <kind>: <value>}. */
+    private <T> @Nullable T parsed(String key, String kind, Function<String, T> parse) {
         String value = text(key);
         if (value == null) {
             return null;
         }
         try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw StripeError.invalid(key, "Invalid integer: " + value);
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw StripeError.invalid(key, "Invalid " + kind + ": " + value);
         }
     }
 
@@ -185,10 +178,7 @@ public final class StripeParams {
                 metadata.put(name, value);
             }
         });
-        if (metadata.size() > MAX_METADATA_KEYS) {
-            throw StripeError.invalid(prefix, "Metadata can have at most " + MAX_METADATA_KEYS + " keys.");
-        }
-        return metadata;
+        return withinKeyLimit(prefix, metadata);
     }
 
     /** The metadata after applying {@code changes} (an empty value removes its key), within Stripe's limit. */
@@ -201,10 +191,14 @@ public final class StripeParams {
                 merged.put(key, value);
             }
         });
-        if (merged.size() > MAX_METADATA_KEYS) {
-            throw StripeError.invalid("metadata", "Metadata can have at most " + MAX_METADATA_KEYS + " keys.");
+        return withinKeyLimit("metadata", merged);
+    }
+
+    private static Map<String, String> withinKeyLimit(String param, Map<String, String> metadata) {
+        if (metadata.size() > MAX_METADATA_KEYS) {
+            throw StripeError.invalid(param, "Metadata can have at most " + MAX_METADATA_KEYS + " keys.");
         }
-        return merged;
+        return metadata;
     }
 
     /** A list parameter: {@code key[]=a&key[]=b} or {@code key[0]=a&key[1]=b} (stripe-java's encoding). */

@@ -64,27 +64,17 @@ public class StripeViews {
                 objects.invoiceItems(invoice.id())));
     }
 
-    /** The object with this id, by its Stripe prefix. */
+    /** The object with this id, by its Stripe prefix (what comes before the first {@code _}, with it). */
     Optional<StripeObject> byId(String id) {
-        if (id.startsWith("cus_")) {
-            return objects.customer(id).map(this::customer);
-        }
-        if (id.startsWith("sub_")) {
-            return objects.subscription(id).map(this::subscription);
-        }
-        if (id.startsWith("in_")) {
-            return objects.invoice(id).map(this::invoice);
-        }
-        if (id.startsWith("ii_")) {
-            return objects.invoiceItem(id).map(json::invoiceItem);
-        }
-        if (id.startsWith("cs_")) {
-            return objects.checkoutSession(id).map(this::checkoutSession);
-        }
-        if (id.startsWith("price_")) {
-            return objects.price(id).map(json::price);
-        }
-        return Optional.empty();
+        return switch (id.substring(0, id.indexOf('_') + 1)) {
+            case "cus_" -> objects.customer(id).map(this::customer);
+            case "sub_" -> objects.subscription(id).map(this::subscription);
+            case "in_" -> objects.invoice(id).map(this::invoice);
+            case "ii_" -> objects.invoiceItem(id).map(json::invoiceItem);
+            case "cs_" -> objects.checkoutSession(id).map(this::checkoutSession);
+            case "price_" -> objects.price(id).map(json::price);
+            default -> Optional.empty();
+        };
     }
 
     /**

@@ -2,6 +2,7 @@ package com.kvportal.sandbox.stripe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.google.gson.JsonParser;
 import java.math.BigDecimal;
@@ -70,6 +71,28 @@ class StripeParamsTest {
     }
 
     @Test
+    void shouldReadUnsetValuesAsNullAndNameTheKindAndValueItCannotRead() {
+        assertThat(params().bool("paid")).isNull();
+        assertThat(params().integer("amount")).isNull();
+        assertThat(params().decimal("amount_decimal")).isNull();
+        assertThat(params("paid", "false").bool("paid")).isFalse();
+        assertThat(params("amount", "-5").integer("amount")).isEqualTo(-5L);
+        assertThat(message(() -> params("paid", "yes").bool("paid"))).isEqualTo("Invalid boolean: yes");
+        assertThat(message(() -> params("amount", "1.5").integer("amount"))).isEqualTo("Invalid integer: 1.5");
+        assertThat(message(() -> params("amount_decimal", "1,5").decimal("amount_decimal")))
+                .isEqualTo("Invalid decimal: 1,5");
+    }
+
+    private static String message(ThrowingSupplier<?> call) {
+        StripeError error = (StripeError) catchThrowable(call::get);
+        return JsonParser.parseString(error.body())
+                .getAsJsonObject()
+                .getAsJsonObject("error")
+                .get("message")
+                .getAsString();
+    }
+
+    @Test
     void shouldMergeMetadataRemovingEmptyValuesWithinFiftyKeys() {
         Map<String, String> changes =
                 params("metadata[plan]", "pro", "metadata[old]", "").metadata("metadata");
@@ -82,6 +105,11 @@ class StripeParamsTest {
             fifty.put("k" + i, "v");
         }
         assertRefused(() -> StripeParams.merged(fifty, Map.of("one-more", "v")), "metadata");
+        Map<String, String[]> fiftyOne = new LinkedHashMap<>();
+        for (int i = 0; i < 51; i++) {
+            fiftyOne.put("metadata[k" + i + "]", new String[] {"v"});
+        }
+        assertRefused(() -> StripeParams.of(fiftyOne).metadata("metadata"), "metadata");
     }
 
     @Test
