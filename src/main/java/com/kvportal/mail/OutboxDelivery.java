@@ -65,18 +65,17 @@ class OutboxDelivery implements DisposableBean {
         return messageIdDomain;
     }
 
-    /** Delivers what is due soon, on the outbox's thread; calls while a run is queued add nothing. */
+    /**
+     * Delivers what is due soon, on the outbox's thread: after each commit that queued a message, and every poll;
+     * calls while a run is queued add nothing.
+     */
+    @Scheduled(
+            fixedDelayString = "${kvportal.mail.poll-interval:2s}",
+            initialDelayString = "${kvportal.mail.poll-interval:2s}")
     void soon() {
         if (settings.deliver()) {
             worker.soon();
         }
-    }
-
-    @Scheduled(
-            fixedDelayString = "${kvportal.mail.poll-interval:2s}",
-            initialDelayString = "${kvportal.mail.poll-interval:2s}")
-    void poll() {
-        soon();
     }
 
     /** Sends batch after batch until nothing is due or the server fails. */

@@ -59,16 +59,15 @@ class DeliveryWorker implements DisposableBean {
         this.pool = Executors.newFixedThreadPool(settings.workers(), BackgroundThreads.numbered("webhook-delivery"));
     }
 
-    /** Claims and starts what is due, on the dispatcher's thread; calls while a run is queued add nothing. */
-    void soon() {
-        dispatcher.soon();
-    }
-
+    /**
+     * Claims and starts what is due, on the dispatcher's thread: after each commit that queued a delivery, when an
+     * attempt ends, and every poll; calls while a run is queued add nothing.
+     */
     @Scheduled(
             fixedDelayString = "${kvportal.webhooks.poll-interval:1s}",
             initialDelayString = "${kvportal.webhooks.poll-interval:1s}")
-    void poll() {
-        soon();
+    void soon() {
+        dispatcher.soon();
     }
 
     private void dispatch() {
