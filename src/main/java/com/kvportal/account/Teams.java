@@ -24,8 +24,6 @@ import com.kvportal.security.OrganizationKeys;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -197,7 +195,7 @@ class Teams {
                         "organization", organization.name(),
                         "role", role.wire(),
                         "inviter", customers.emailOf(caller.customerId()).orElse("A member"),
-                        "link", link("/accept-invitation", issued.token()))));
+                        "link", baseUrl.resolveWithToken("/accept-invitation", issued.token()))));
         events.publishEvent(new AccountEvent.MemberInvited(
                 organization.id(), issued.invitation().id(), email, role.wire()));
         return InvitationView.of(issued.invitation());
@@ -386,9 +384,5 @@ class Teams {
             throw new InsufficientRole();
         }
         return role;
-    }
-
-    private String link(String page, String token) {
-        return baseUrl.resolve(page + "?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
 }
