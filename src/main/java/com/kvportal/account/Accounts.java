@@ -307,7 +307,8 @@ public class Accounts {
     @Transactional
     Project createProject(Caller caller, NewProject request) {
         String name = Objects.requireNonNull(request.name()).strip();
-        projects.lockOrganization(caller.organizationId());
+        // the organization's lock, as for its members: two creations count one after the other
+        members.lockOrganization(caller.organizationId());
         if (projects.countInOrganization(caller.organizationId()) >= MAX_PROJECTS_PER_ORGANIZATION) {
             throw new ProjectLimitReached(MAX_PROJECTS_PER_ORGANIZATION);
         }
