@@ -194,7 +194,7 @@ public class Accounts {
         } else {
             // the invitation's link reached the address: it counts as verified (no verification mail goes)
             customers.markEmailVerified(customerId);
-            teams.joinAtSignup(invitation, customerId, email);
+            teams.join(invitation, customerId, email);
             project = projects.ofOrganization(invitation.organizationId()).get(0);
         }
         events.publishEvent(new AccountEvent.SignedUp(customerId, email, project.organizationId(), project.id()));

@@ -221,10 +221,6 @@ class Teams {
         if (!email.equalsIgnoreCase(pending.email()) || !customers.emailVerified(caller.customerId())) {
             throw new InvitationEmailMismatch();
         }
-        members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
-        if (!invitations.redeem(pending.id())) {
-            throw new TokenInvalid();
-        }
         return join(pending, caller.customerId(), email);
     }
 
@@ -241,16 +237,15 @@ class Teams {
         return pending;
     }
 
-    /** Joins the new customer (in the signup's transaction) to the invitation's organization. */
-    void joinAtSignup(Invitations.Pending pending, UUID customerId, String email) {
+    /**
+     * Uses the invitation up, under the organization's lock, and joins the customer with its role: on accepting, or
+     * in the transaction of the signup that carried the invitation.
+     */
+    Joined join(Invitations.Pending pending, UUID customerId, String email) {
         members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
         if (!invitations.redeem(pending.id())) {
             throw new TokenInvalid();
         }
-        join(pending, customerId, email);
-    }
-
-    private Joined join(Invitations.Pending pending, UUID customerId, String email) {
         if (members.insert(pending.organizationId(), customerId, pending.role())) {
             events.publishEvent(new AccountEvent.MemberJoined(
                     pending.organizationId(), customerId, email, pending.role().wire()));
