@@ -19,6 +19,13 @@ public final class BackgroundThreads {
         return runnable -> daemon(runnable, prefix + "-" + number.incrementAndGet());
     }
 
+    /** Starts {@code task} on a thread of its own named {@code name}. */
+    public static Thread start(String name, Runnable task) {
+        Thread thread = daemon(task, name);
+        thread.start();
+        return thread;
+    }
+
     private static Thread daemon(Runnable runnable, String name) {
         Thread thread = new Thread(runnable, name);
         thread.setDaemon(true);
