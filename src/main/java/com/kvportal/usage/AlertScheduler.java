@@ -40,11 +40,6 @@ class AlertScheduler extends FixedDelayLifecycle {
 
     @Override
     protected Schedule schedule() {
-        return new Schedule("usage-alerts", properties.alertInterval());
-    }
-
-    @Override
-    protected void runOnce() {
-        evaluateChanged();
+        return new Schedule("usage-alerts", properties.alertInterval(), this::evaluateChanged);
     }
 }

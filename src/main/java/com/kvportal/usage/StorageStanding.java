@@ -196,11 +196,6 @@ public class StorageStanding extends FixedDelayLifecycle {
 
     @Override
     protected Schedule schedule() {
-        return new Schedule("usage-standing-refresh", properties.refreshInterval());
-    }
-
-    @Override
-    protected void runOnce() {
-        refresh();
+        return new Schedule("usage-standing-refresh", properties.refreshInterval(), this::refresh);
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
@@ -14,8 +15,8 @@ import org.springframework.context.SmartLifecycle;
  */
 public abstract class FixedDelayLifecycle implements SmartLifecycle {
 
-    /** The thread's name and the wait after a run (and before the first). */
-    public record Schedule(String threadName, Duration interval) {}
+    /** The task, the name of its thread, and the wait after a run (and before the first). */
+    public record Schedule(String threadName, Duration interval, Runnable task) {}
 
     private volatile boolean running;
     private @Nullable ScheduledExecutorService executor;
@@ -23,20 +24,14 @@ public abstract class FixedDelayLifecycle implements SmartLifecycle {
     /** Asked once, at start. */
     protected abstract Schedule schedule();
 
-    /** One run of the task. */
-    protected abstract void runOnce();
-
     @Override
     public synchronized void start() {
         Schedule schedule = schedule();
-        executor = Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named(schedule.threadName()));
+        Logger log = LoggerFactory.getLogger(getClass());
+        Runnable run = () -> ScheduledRuns.orNextRun(log, schedule.threadName(), schedule.task());
         long interval = schedule.interval().toMillis();
-        executor.scheduleWithFixedDelay(
-                () -> ScheduledRuns.orNextRun(
-                        LoggerFactory.getLogger(getClass()), schedule.threadName(), this::runOnce),
-                interval,
-                interval,
-                TimeUnit.MILLISECONDS);
+        executor = Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named(schedule.threadName()));
+        executor.scheduleWithFixedDelay(run, interval, interval, TimeUnit.MILLISECONDS);
         running = true;
     }
 
