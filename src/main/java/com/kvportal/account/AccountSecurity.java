@@ -13,8 +13,6 @@ import com.kvportal.security.SessionCaller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.constraints.NotNull;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -191,7 +189,7 @@ class AccountSecurity {
                 email,
                 "Confirm your email address",
                 "verify-email",
-                Map.of("email", email, "link", link("/verify-email", token))));
+                Map.of("email", email, "link", baseUrl.resolveWithToken("/verify-email", token))));
     }
 
     /**
@@ -244,7 +242,7 @@ class AccountSecurity {
                 address,
                 "Reset your password",
                 "password-reset",
-                Map.of("email", address, "link", link("/reset-password", token))));
+                Map.of("email", address, "link", baseUrl.resolveWithToken("/reset-password", token))));
         events.publishEvent(new AccountEvent.PasswordResetRequested(customerId, address, organizationOf(customerId)));
     }
 
@@ -296,7 +294,7 @@ class AccountSecurity {
                 newEmail,
                 "Confirm your new email address",
                 "email-change",
-                Map.of("newEmail", newEmail, "link", link("/confirm-email-change", token))));
+                Map.of("newEmail", newEmail, "link", baseUrl.resolveWithToken("/confirm-email-change", token))));
         mailer.send(new Mail(
                 customer.email(),
                 "Your email address is about to change",
@@ -384,10 +382,6 @@ class AccountSecurity {
                 "Your password was " + how,
                 "password-changed",
                 Map.of("email", email, "how", how, "link", baseUrl.resolve("/forgot-password"))));
-    }
-
-    private String link(String page, String token) {
-        return baseUrl.resolve(page + "?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
 
     static void requireSession(Caller caller) {

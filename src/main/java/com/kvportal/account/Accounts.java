@@ -194,7 +194,7 @@ public class Accounts {
         } else {
             // the invitation's link reached the address: it counts as verified (no verification mail goes)
             customers.markEmailVerified(customerId);
-            teams.joinAtSignup(invitation, customerId, email);
+            teams.join(invitation, customerId, email);
             project = projects.ofOrganization(invitation.organizationId()).get(0);
         }
         events.publishEvent(new AccountEvent.SignedUp(customerId, email, project.organizationId(), project.id()));
@@ -307,7 +307,8 @@ public class Accounts {
     @Transactional
     Project createProject(Caller caller, NewProject request) {
         String name = Objects.requireNonNull(request.name()).strip();
-        projects.lockOrganization(caller.organizationId());
+        // the organization's lock, as for its members: two creations count one after the other
+        members.lockOrganization(caller.organizationId());
         if (projects.countInOrganization(caller.organizationId()) >= MAX_PROJECTS_PER_ORGANIZATION) {
             throw new ProjectLimitReached(MAX_PROJECTS_PER_ORGANIZATION);
         }

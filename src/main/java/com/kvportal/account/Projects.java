@@ -60,11 +60,4 @@ class Projects {
                 .query(Project.class)
                 .optional();
     }
-
-    void lockOrganization(UUID organizationId) {
-        jdbc.sql("select id from organizations where id = ? for no key update")
-                .param(organizationId)
-                .query(UUID.class)
-                .optional();
-    }
 }

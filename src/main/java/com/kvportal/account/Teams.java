@@ -24,8 +24,6 @@ import com.kvportal.security.OrganizationKeys;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -197,7 +195,7 @@ class Teams {
                         "organization", organization.name(),
                         "role", role.wire(),
                         "inviter", customers.emailOf(caller.customerId()).orElse("A member"),
-                        "link", link("/accept-invitation", issued.token()))));
+                        "link", baseUrl.resolveWithToken("/accept-invitation", issued.token()))));
         events.publishEvent(new AccountEvent.MemberInvited(
                 organization.id(), issued.invitation().id(), email, role.wire()));
         return InvitationView.of(issued.invitation());
@@ -223,10 +221,6 @@ class Teams {
         if (!email.equalsIgnoreCase(pending.email()) || !customers.emailVerified(caller.customerId())) {
             throw new InvitationEmailMismatch();
         }
-        members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
-        if (!invitations.redeem(pending.id())) {
-            throw new TokenInvalid();
-        }
         return join(pending, caller.customerId(), email);
     }
 
@@ -243,16 +237,15 @@ class Teams {
         return pending;
     }
 
-    /** Joins the new customer (in the signup's transaction) to the invitation's organization. */
-    void joinAtSignup(Invitations.Pending pending, UUID customerId, String email) {
+    /**
+     * Uses the invitation up, under the organization's lock, and joins the customer with its role: on accepting, or
+     * in the transaction of the signup that carried the invitation.
+     */
+    Joined join(Invitations.Pending pending, UUID customerId, String email) {
         members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
         if (!invitations.redeem(pending.id())) {
             throw new TokenInvalid();
         }
-        join(pending, customerId, email);
-    }
-
-    private Joined join(Invitations.Pending pending, UUID customerId, String email) {
         if (members.insert(pending.organizationId(), customerId, pending.role())) {
             events.publishEvent(new AccountEvent.MemberJoined(
                     pending.organizationId(), customerId, email, pending.role().wire()));
@@ -386,9 +379,5 @@ class Teams {
             throw new InsufficientRole();
         }
         return role;
-    }
-
-    private String link(String page, String token) {
-        return baseUrl.resolve(page + "?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
 }

@@ -2,6 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.apikey.InvalidationLog.Acknowledged;
 import com.kvportal.apikey.InvalidationLog.Pending;
+import com.kvportal.common.scheduling.BackgroundThreads;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -147,9 +148,7 @@ class CacheCoherence implements SmartLifecycle {
             }
             if (properties.preload() && !preloadStarted) {
                 preloadStarted = true;
-                Thread preloader = new Thread(this::preload, "key-cache-preload");
-                preloader.setDaemon(true);
-                preloader.start();
+                BackgroundThreads.start("key-cache-preload", this::preload);
             }
             if (System.nanoTime() - lastPurge > properties.purgeInterval().toNanos()) {
                 lastPurge = System.nanoTime();
@@ -290,18 +289,12 @@ class CacheCoherence implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "key-cache-lease");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService executor =
+                Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named("key-cache-lease"));
         long every = properties.renewEvery().toNanos();
         executor.scheduleWithFixedDelay(this::renew, 0, every, TimeUnit.NANOSECONDS);
         renewal = executor;
-        Thread thread = new Thread(this::listen, "key-cache-listener");
-        thread.setDaemon(true);
-        thread.start();
-        listener = thread;
+        listener = BackgroundThreads.start("key-cache-listener", this::listen);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.scheduling.ScheduledRuns;
 import java.time.Duration;
 import java.util.List;
 import lombok.RequiredArgsConstructor;
@@ -35,16 +36,12 @@ class KeyExpiryNotices {
             fixedDelayString = "${kvportal.api-keys.expiry-scan-interval:15m}",
             initialDelayString = "${kvportal.api-keys.expiry-scan-initial-delay:30s}")
     void scan() {
-        try {
+        // a failed batch marked nothing: the next scan notices its keys
+        ScheduledRuns.orNextRun(log, "Key expiry notices: the scan", () -> {
             for (Lead lead : LEADS) {
-                while (Boolean.TRUE.equals(transactions.execute(status -> noticeBatch(lead)))) {
-                    // next batch
-                }
+                ScheduledRuns.inBatches(transactions, () -> noticeBatch(lead));
             }
-        } catch (RuntimeException e) {
-            // e.g. the database away: the next scan tries again, nothing was marked
-            log.warn("Key expiry notices: scan failed: {}", e.toString());
-        }
+        });
     }
 
     private boolean noticeBatch(Lead lead) {

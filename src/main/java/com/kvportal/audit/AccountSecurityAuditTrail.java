@@ -30,29 +30,21 @@ class AccountSecurityAuditTrail {
                 e.organizationId(),
                 "customer.password_reset_requested",
                 audit.actorOr(AuditLog.ANONYMOUS),
-                customer(e.customerId(), e.email()),
+                Party.customer(e.customerId(), e.email()),
                 null,
                 Map.of());
     }
 
     @EventListener
     void passwordReset(AccountEvent.PasswordReset e) {
-        bySelf(
-                e.organizationId(),
-                "customer.password_reset",
-                e.customerId(),
-                e.email(),
-                sessionsEnded(e.sessionsEnded()));
+        Map<String, Object> details = sessionsEnded(e.sessionsEnded());
+        bySelf(e.organizationId(), "customer.password_reset", e.customerId(), e.email(), details);
     }
 
     @EventListener
     void passwordChanged(AccountEvent.PasswordChanged e) {
-        bySelf(
-                e.organizationId(),
-                "customer.password_changed",
-                e.customerId(),
-                e.email(),
-                sessionsEnded(e.sessionsEnded()));
+        Map<String, Object> details = sessionsEnded(e.sessionsEnded());
+        bySelf(e.organizationId(), "customer.password_changed", e.customerId(), e.email(), details);
     }
 
     @EventListener
@@ -83,18 +75,12 @@ class AccountSecurityAuditTrail {
         bySelf(e.organizationId(), "customer.recovery_code_used", e.customerId(), e.email(), details);
     }
 
-    /** A line about what the customer did to their own account: they are both the actor and the target. */
     private void bySelf(
             UUID organizationId, String action, UUID customerId, String email, Map<String, Object> details) {
-        Party customer = customer(customerId, email);
-        audit.record(organizationId, action, customer, customer, null, details);
+        audit.bySelf(organizationId, action, Party.customer(customerId, email), null, details);
     }
 
     private static Map<String, Object> sessionsEnded(int count) {
         return Map.of("sessions_ended", count);
-    }
-
-    private static Party customer(UUID id, String email) {
-        return new Party("customer", id.toString(), email);
     }
 }

@@ -27,5 +27,16 @@ public record AuditEvent(
     public record Party(
             @Schema(example = "customer") String type,
             @Schema(nullable = true) @Nullable String id,
-            @Schema(nullable = true) @Nullable String label) {}
+            @Schema(nullable = true) @Nullable String label) {
+
+        /** A customer, labelled with their email. */
+        static Party customer(UUID id, @Nullable String email) {
+            return of("customer", id, email);
+        }
+
+        /** What is of {@code type} and has this id, e.g. {@code api_key} labelled with the key's name. */
+        static Party of(String type, UUID id, @Nullable String label) {
+            return new Party(type, id.toString(), label);
+        }
+    }
 }

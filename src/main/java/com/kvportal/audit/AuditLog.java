@@ -85,6 +85,21 @@ public class AuditLog {
                         details));
     }
 
+    /** Records a line whose actor is the current request's caller, or the service itself outside of one. */
+    void byCaller(@Nullable UUID organizationId, String action, Party target, Map<String, Object> details) {
+        record(organizationId, action, actorOr(SYSTEM), target, null, details);
+    }
+
+    /** Records what a customer did to their own account or membership: they are both the actor and the target. */
+    void bySelf(
+            @Nullable UUID organizationId,
+            String action,
+            Party customer,
+            @Nullable UUID projectId,
+            Map<String, Object> details) {
+        record(organizationId, action, customer, customer, projectId, details);
+    }
+
     /** The organization's events, newest first, {@code limit} at a time after the cursor's position. */
     Page page(Caller caller, @Nullable String limit, @Nullable String cursor) {
         int size = PageCursor.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
@@ -116,8 +131,7 @@ public class AuditLog {
     }
 
     Party customer(UUID customerId) {
-        return new Party(
-                "customer", customerId.toString(), accounts.emailOf(customerId).orElse(null));
+        return Party.customer(customerId, accounts.emailOf(customerId).orElse(null));
     }
 
     Instant now() {

@@ -1,5 +1,7 @@
 package com.kvportal.audit;
 
+import com.kvportal.common.scheduling.ScheduledRuns;
+import com.kvportal.common.scheduling.ScheduledRuns.Purge;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,13 +23,11 @@ class AuditRetention {
             initialDelayString = "${kvportal.audit.purge-initial-delay:PT1M}",
             fixedDelayString = "${kvportal.audit.purge-interval:PT1H}")
     void purge() {
-        try {
-            int deleted = events.deleteOlderThan(audit.now().minus(properties.retention()));
-            if (deleted > 0) {
-                log.info("Purged {} audit events older than {}", deleted, properties.retention());
-            }
-        } catch (RuntimeException e) {
-            log.warn("Could not purge old audit events; trying again at the next run", e);
-        }
+        ScheduledRuns.purge(
+                log,
+                "Audit log",
+                new Purge(
+                        "events older than " + properties.retention(),
+                        () -> events.deleteOlderThan(audit.now().minus(properties.retention()))));
     }
 }

@@ -21,21 +21,20 @@ class AuditTrail {
 
     @EventListener
     void signedUp(AccountEvent.SignedUp e) {
-        Party customer = new Party("customer", e.customerId().toString(), e.email());
-        audit.record(e.organizationId(), "customer.signed_up", customer, customer, e.projectId(), Map.of());
+        Party customer = Party.customer(e.customerId(), e.email());
+        audit.bySelf(e.organizationId(), "customer.signed_up", customer, e.projectId(), Map.of());
     }
 
     @EventListener
     void loggedIn(AccountEvent.LoggedIn e) {
-        Party customer = new Party("customer", e.customerId().toString(), e.email());
-        audit.record(e.organizationId(), "customer.logged_in", customer, customer, e.projectId(), Map.of());
+        Party customer = Party.customer(e.customerId(), e.email());
+        audit.bySelf(e.organizationId(), "customer.logged_in", customer, e.projectId(), Map.of());
     }
 
     @EventListener
     void loginFailed(AccountEvent.LoginFailed e) {
-        Party customer = new Party("customer", e.customerId().toString(), e.email());
-        audit.record(
-                e.organizationId(), "customer.login_failed", customer, customer, null, Map.of("reason", e.reason()));
+        Party customer = Party.customer(e.customerId(), e.email());
+        audit.bySelf(e.organizationId(), "customer.login_failed", customer, null, Map.of("reason", e.reason()));
     }
 
     @EventListener
@@ -51,7 +50,7 @@ class AuditTrail {
                 e.organizationId(),
                 "project.created",
                 audit.actorOr(AuditLog.SYSTEM),
-                new Party("project", e.projectId().toString(), e.name()),
+                Party.of("project", e.projectId(), e.name()),
                 e.projectId(),
                 Map.of());
     }
@@ -94,11 +93,6 @@ class AuditTrail {
 
     private void key(ApiKeyEvent e, String action, Party actor, Map<String, Object> details) {
         audit.record(
-                e.organizationId(),
-                action,
-                actor,
-                new Party("api_key", e.keyId().toString(), e.keyName()),
-                e.projectId(),
-                details);
+                e.organizationId(), action, actor, Party.of("api_key", e.keyId(), e.keyName()), e.projectId(), details);
     }
 }

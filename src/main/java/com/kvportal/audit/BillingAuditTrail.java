@@ -9,6 +9,7 @@ import com.kvportal.billing.SubscriptionCancelScheduled;
 import com.kvportal.billing.SubscriptionDuplicateCanceled;
 import com.kvportal.billing.SubscriptionEnded;
 import com.kvportal.billing.SubscriptionUpdated;
+import com.kvportal.billing.Tier;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -41,12 +42,8 @@ class BillingAuditTrail {
 
     @EventListener
     void activated(SubscriptionActivated e) {
-        subscription(
-                e.organizationId(),
-                "subscription.activated",
-                e.subscriptionId(),
-                e.tier().wire(),
-                Map.of("tier", e.tier().wire()));
+        Map<String, Object> details = Map.of("tier", e.tier().wire());
+        byProvider(e.organizationId(), "subscription.activated", subscription(e.subscriptionId(), e.tier()), details);
     }
 
     @EventListener
@@ -54,22 +51,14 @@ class BillingAuditTrail {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("tier", e.tier().wire());
         details.put("status", e.status().wire());
-        subscription(
-                e.organizationId(),
-                "subscription.updated",
-                e.subscriptionId(),
-                e.tier().wire(),
-                details);
+        byProvider(e.organizationId(), "subscription.updated", subscription(e.subscriptionId(), e.tier()), details);
     }
 
     @EventListener
     void cancelScheduled(SubscriptionCancelScheduled e) {
-        subscription(
-                e.organizationId(),
-                "subscription.cancel_scheduled",
-                e.subscriptionId(),
-                null,
-                Map.of("cancel_at", e.cancelAt()));
+        Map<String, Object> details = Map.of("cancel_at", e.cancelAt());
+        byProvider(
+                e.organizationId(), "subscription.cancel_scheduled", subscription(e.subscriptionId(), null), details);
     }
 
     @EventListener
@@ -79,12 +68,7 @@ class BillingAuditTrail {
         if (e.periodEnd() != null) {
             details.put("period_end", e.periodEnd());
         }
-        subscription(
-                e.organizationId(),
-                "subscription.ended",
-                e.subscriptionId(),
-                e.tier().wire(),
-                details);
+        byProvider(e.organizationId(), "subscription.ended", subscription(e.subscriptionId(), e.tier()), details);
     }
 
     @EventListener
@@ -93,12 +77,8 @@ class BillingAuditTrail {
         details.put("tier", e.tier().wire());
         details.put("provider_subscription_id", e.providerSubscriptionId());
         details.put("kept_subscription_id", e.keptSubscriptionId().toString());
-        subscription(
-                e.organizationId(),
-                "subscription.duplicate_canceled",
-                e.subscriptionId(),
-                e.tier().wire(),
-                details);
+        Party subscription = subscription(e.subscriptionId(), e.tier());
+        byProvider(e.organizationId(), "subscription.duplicate_canceled", subscription, details);
     }
 
     @EventListener
@@ -106,40 +86,25 @@ class BillingAuditTrail {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("amount_paid_cents", e.amountPaidCents());
         details.put("currency", e.currency());
-        invoice(e.organizationId(), "invoice.paid", e.providerInvoiceId(), details);
+        byProvider(e.organizationId(), "invoice.paid", invoice(e.providerInvoiceId()), details);
     }
 
     @EventListener
     void paymentFailed(InvoicePaymentFailed e) {
-        invoice(
-                e.organizationId(),
-                "invoice.payment_failed",
-                e.providerInvoiceId(),
-                Map.of("attempt_count", e.attemptCount()));
+        Map<String, Object> details = Map.of("attempt_count", e.attemptCount());
+        byProvider(e.organizationId(), "invoice.payment_failed", invoice(e.providerInvoiceId()), details);
     }
 
-    private void subscription(
-            UUID organizationId,
-            String action,
-            UUID subscriptionId,
-            @Nullable String tier,
-            Map<String, Object> details) {
-        audit.record(
-                organizationId,
-                action,
-                audit.actorOr(AuditLog.PROVIDER),
-                new Party("subscription", subscriptionId.toString(), tier),
-                null,
-                details);
+    /** A change the provider's webhook drove, or the caller's own (e.g. a cancellation). */
+    private void byProvider(UUID organizationId, String action, Party target, Map<String, Object> details) {
+        audit.record(organizationId, action, audit.actorOr(AuditLog.PROVIDER), target, null, details);
     }
 
-    private void invoice(UUID organizationId, String action, String providerInvoiceId, Map<String, Object> details) {
-        audit.record(
-                organizationId,
-                action,
-                audit.actorOr(AuditLog.PROVIDER),
-                new Party("invoice", providerInvoiceId, providerInvoiceId),
-                null,
-                details);
+    private static Party subscription(UUID id, @Nullable Tier tier) {
+        return Party.of("subscription", id, tier == null ? null : tier.wire());
+    }
+
+    private static Party invoice(String providerInvoiceId) {
+        return new Party("invoice", providerInvoiceId, providerInvoiceId);
     }
 }

@@ -24,65 +24,46 @@ class TeamsAuditTrail {
                 e.organizationId(),
                 "organization.created",
                 audit.actorOr(audit.customer(e.customerId())),
-                new Party("organization", e.organizationId().toString(), e.name()),
+                organization(e.organizationId(), e.name()),
                 e.projectId(),
                 Map.of());
     }
 
     @EventListener
     void invited(AccountEvent.MemberInvited e) {
-        audit.record(
-                e.organizationId(),
-                "member.invited",
-                audit.actorOr(AuditLog.SYSTEM),
-                new Party("invitation", e.invitationId().toString(), e.email()),
-                null,
-                Map.of("role", e.role()));
+        Party invitation = invitation(e.invitationId(), e.email());
+        audit.byCaller(e.organizationId(), "member.invited", invitation, Map.of("role", e.role()));
     }
 
     @EventListener
     void invitationRevoked(AccountEvent.InvitationRevoked e) {
-        audit.record(
-                e.organizationId(),
-                "member.invitation_revoked",
-                audit.actorOr(AuditLog.SYSTEM),
-                new Party("invitation", e.invitationId().toString(), e.email()),
-                null,
-                Map.of());
+        Party invitation = invitation(e.invitationId(), e.email());
+        audit.byCaller(e.organizationId(), "member.invitation_revoked", invitation, Map.of());
     }
 
     @EventListener
     void joined(AccountEvent.MemberJoined e) {
-        Party member = member(e.customerId(), e.email());
-        audit.record(e.organizationId(), "member.joined", member, member, null, Map.of("role", e.role()));
+        Party member = Party.customer(e.customerId(), e.email());
+        audit.bySelf(e.organizationId(), "member.joined", member, null, Map.of("role", e.role()));
     }
 
     @EventListener
     void roleChanged(AccountEvent.RoleChanged e) {
-        audit.record(
-                e.organizationId(),
-                "member.role_changed",
-                audit.actorOr(AuditLog.SYSTEM),
-                member(e.customerId(), e.email()),
-                null,
-                Map.of("previous_role", e.previousRole(), "role", e.role()));
+        Party member = Party.customer(e.customerId(), e.email());
+        Map<String, Object> details = Map.of("previous_role", e.previousRole(), "role", e.role());
+        audit.byCaller(e.organizationId(), "member.role_changed", member, details);
     }
 
     @EventListener
     void removed(AccountEvent.MemberRemoved e) {
-        audit.record(
-                e.organizationId(),
-                "member.removed",
-                audit.actorOr(AuditLog.SYSTEM),
-                member(e.customerId(), e.email()),
-                null,
-                Map.of("role", e.role()));
+        Party member = Party.customer(e.customerId(), e.email());
+        audit.byCaller(e.organizationId(), "member.removed", member, Map.of("role", e.role()));
     }
 
     @EventListener
     void left(AccountEvent.MemberLeft e) {
-        Party member = member(e.customerId(), e.email());
-        audit.record(e.organizationId(), "member.left", member, member, null, Map.of("role", e.role()));
+        Party member = Party.customer(e.customerId(), e.email());
+        audit.bySelf(e.organizationId(), "member.left", member, null, Map.of("role", e.role()));
     }
 
     @EventListener
@@ -91,23 +72,22 @@ class TeamsAuditTrail {
                 e.organizationId(),
                 "organization.ownership_transferred",
                 audit.actorOr(audit.customer(e.fromCustomerId())),
-                member(e.toCustomerId(), e.toEmail()),
+                Party.customer(e.toCustomerId(), e.toEmail()),
                 null,
                 Map.of());
     }
 
     @EventListener
     void deleted(AccountEvent.OrganizationDeleted e) {
-        audit.record(
-                e.organizationId(),
-                "organization.deleted",
-                audit.actorOr(AuditLog.SYSTEM),
-                new Party("organization", e.organizationId().toString(), e.name()),
-                null,
-                Map.of());
+        audit.byCaller(
+                e.organizationId(), "organization.deleted", organization(e.organizationId(), e.name()), Map.of());
     }
 
-    private static Party member(UUID id, String email) {
-        return new Party("customer", id.toString(), email);
+    private static Party organization(UUID id, String name) {
+        return Party.of("organization", id, name);
+    }
+
+    private static Party invitation(UUID id, String email) {
+        return Party.of("invitation", id, email);
     }
 }

@@ -7,6 +7,7 @@ import com.kvportal.usage.UsageLimits;
 import com.kvportal.usage.UsageLimitsUpdated;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -42,13 +43,7 @@ class UsageAuditTrail {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("previous", limits(e.previous()));
         details.put("limits", limits(e.limits()));
-        audit.record(
-                e.organizationId(),
-                "usage.limits_updated",
-                audit.actorOr(AuditLog.SYSTEM),
-                new Party("organization", e.organizationId().toString(), null),
-                null,
-                details);
+        audit.byCaller(e.organizationId(), "usage.limits_updated", organization(e.organizationId()), details);
     }
 
     /** A usage alert, raised by the service itself: {@code usage.threshold_crossed}, {@code usage.writes_*}. */
@@ -58,9 +53,13 @@ class UsageAuditTrail {
                 e.organizationId(),
                 e.type(),
                 AuditLog.SYSTEM,
-                new Party("organization", e.organizationId().toString(), null),
+                organization(e.organizationId()),
                 null,
                 new LinkedHashMap<>(e.data()));
+    }
+
+    private static Party organization(UUID id) {
+        return Party.of("organization", id, null);
     }
 
     private static Map<String, Object> limits(UsageLimits limits) {

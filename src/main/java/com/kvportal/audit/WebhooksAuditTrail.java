@@ -44,7 +44,7 @@ class WebhooksAuditTrail {
                 e.organizationId(),
                 action,
                 actor,
-                new Party("webhook_endpoint", e.endpointId().toString(), e.url()),
+                Party.of("webhook_endpoint", e.endpointId(), e.url()),
                 null,
                 details);
     }

@@ -3,7 +3,9 @@ package com.kvportal.common;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLEncoder;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -47,6 +49,11 @@ public class AppBaseUrl implements ApplicationListener<WebServerInitializedEvent
     /** An absolute URL for a path that starts with a slash. */
     public String resolve(String path) {
         return get() + path;
+    }
+
+    /** The absolute URL of a mailed link: the page, with the link's token in its query. */
+    public String resolveWithToken(String page, String token) {
+        return resolve(page + "?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
 
     /**

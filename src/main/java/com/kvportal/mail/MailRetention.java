@@ -1,5 +1,7 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.scheduling.ScheduledRuns;
+import com.kvportal.common.scheduling.ScheduledRuns.Purge;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,22 +28,25 @@ class MailRetention {
             initialDelayString = "${kvportal.mail.purge-initial-delay:PT1M}",
             fixedDelayString = "${kvportal.mail.purge-interval:PT1H}")
     void purge() {
-        try {
-            int received = jdbc.sql(
-                            "delete from mail_sandbox_messages where received_at < now() - ? * interval '1 second'")
-                    .param(settings.sandboxRetention().toSeconds())
-                    .update();
-            int finished = jdbc.sql(
-                            """
-                            delete from mail_outbox
-                            where coalesce(sent_at, abandoned_at) < now() - ? * interval '1 second'""")
-                    .param(settings.outboxRetention().toSeconds())
-                    .update();
-            if (received + finished > 0) {
-                log.info("Mail: purged {} sandbox messages and {} finished outbox rows", received, finished);
-            }
-        } catch (RuntimeException e) {
-            log.warn("Could not purge old mail; trying again at the next run", e);
-        }
+        ScheduledRuns.purge(
+                log,
+                "Mail",
+                new Purge("sandbox messages", this::deleteOldSandboxMessages),
+                new Purge("finished outbox rows", this::deleteOldFinishedOutboxRows));
+    }
+
+    private int deleteOldSandboxMessages() {
+        return jdbc.sql("delete from mail_sandbox_messages where received_at < now() - ? * interval '1 second'")
+                .param(settings.sandboxRetention().toSeconds())
+                .update();
+    }
+
+    private int deleteOldFinishedOutboxRows() {
+        return jdbc.sql(
+                        """
+                        delete from mail_outbox
+                        where coalesce(sent_at, abandoned_at) < now() - ? * interval '1 second'""")
+                .param(settings.outboxRetention().toSeconds())
+                .update();
     }
 }

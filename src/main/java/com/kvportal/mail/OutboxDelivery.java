@@ -1,14 +1,12 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.scheduling.ScheduledRuns;
+import com.kvportal.common.scheduling.SoonRunner;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,12 +36,7 @@ class OutboxDelivery implements DisposableBean {
     private final JavaMailSenderImpl sender;
     private final InternetAddress from;
     private final String messageIdDomain;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "mail-outbox");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final AtomicBoolean queued = new AtomicBoolean();
+    private final SoonRunner worker = new SoonRunner("mail-outbox", this::deliverDue);
 
     OutboxDelivery(
             Outbox outbox,
@@ -72,37 +65,23 @@ class OutboxDelivery implements DisposableBean {
         return messageIdDomain;
     }
 
-    /** Delivers what is due soon, on the outbox's thread; calls while a run is queued add nothing. */
-    void soon() {
-        if (settings.deliver() && queued.compareAndSet(false, true)) {
-            try {
-                worker.execute(() -> {
-                    queued.set(false);
-                    deliverDue();
-                });
-            } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
-                queued.set(false);
-            }
-        }
-    }
-
+    /**
+     * Delivers what is due soon, on the outbox's thread: after each commit that queued a message, and every poll;
+     * calls while a run is queued add nothing.
+     */
     @Scheduled(
             fixedDelayString = "${kvportal.mail.poll-interval:2s}",
             initialDelayString = "${kvportal.mail.poll-interval:2s}")
-    void poll() {
-        soon();
+    void soon() {
+        if (settings.deliver()) {
+            worker.soon();
+        }
     }
 
     /** Sends batch after batch until nothing is due or the server fails. */
     void deliverDue() {
-        try {
-            while (Boolean.TRUE.equals(transactions.execute(status -> deliverBatch()))) {
-                // next batch
-            }
-        } catch (RuntimeException e) {
-            // e.g. the database away: the next poll tries again
-            log.warn("Mail outbox: delivery run failed: {}", e.toString());
-        }
+        ScheduledRuns.orNextRun(
+                log, "Mail outbox: the delivery run", () -> ScheduledRuns.inBatches(transactions, this::deliverBatch));
     }
 
     /**
@@ -210,7 +189,6 @@ class OutboxDelivery implements DisposableBean {
 
     @Override
     public void destroy() throws InterruptedException {
-        worker.shutdown();
-        worker.awaitTermination(settings.smtpTimeout().toSeconds() + 5, TimeUnit.SECONDS);
+        worker.shutdown(settings.smtpTimeout().plusSeconds(5));
     }
 }

@@ -1,9 +1,8 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.UrlCredentials;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,13 +47,7 @@ record SmtpUrl(
         }
         boolean implicitTls = scheme.equals("smtps");
         int port = uri.getPort() > 0 ? uri.getPort() : implicitTls ? 465 : 587;
-        String username = null;
-        String password = null;
-        if (uri.getRawUserInfo() != null) {
-            String[] parts = uri.getRawUserInfo().split(":", 2);
-            username = decode(parts[0]);
-            password = parts.length > 1 ? decode(parts[1]) : null;
-        }
+        UrlCredentials credentials = UrlCredentials.of(uri, "SMTP_URL");
         Map<String, String> query = query(uri.getRawQuery());
         Starttls starttls =
                 switch (query.getOrDefault("starttls", "off").toLowerCase()) {
@@ -66,7 +59,14 @@ record SmtpUrl(
         if (implicitTls && starttls != Starttls.OFF) {
             throw invalid("smtps:// is TLS already; starttls belongs to smtp://");
         }
-        return new SmtpUrl(implicitTls, uri.getHost(), port, username, password, starttls, query.get("ssl_trust"));
+        return new SmtpUrl(
+                implicitTls,
+                uri.getHost(),
+                port,
+                credentials.username(),
+                credentials.password(),
+                starttls,
+                query.get("ssl_trust"));
     }
 
     /** A sender for this server, each exchange bounded by the timeout. */
@@ -115,13 +115,11 @@ record SmtpUrl(
         }
         for (String pair : raw.split("&")) {
             String[] parts = pair.split("=", 2);
-            query.put(decode(parts[0]).toLowerCase(), parts.length > 1 ? decode(parts[1]) : "");
+            query.put(
+                    UrlCredentials.decode(parts[0]).toLowerCase(),
+                    parts.length > 1 ? UrlCredentials.decode(parts[1]) : "");
         }
         return query;
-    }
-
-    private static String decode(String text) {
-        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     private static IllegalArgumentException invalid(String why) {

@@ -1,13 +1,10 @@
 package com.kvportal.usage;
 
+import com.kvportal.common.scheduling.FixedDelayLifecycle;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import lombok.RequiredArgsConstructor;
 import lombok.extern.slf4j.Slf4j;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,14 +16,11 @@ import org.springframework.stereotype.Component;
 @Slf4j
 @Component
 @RequiredArgsConstructor
-class AlertScheduler implements SmartLifecycle {
+class AlertScheduler extends FixedDelayLifecycle {
 
     private final StorageStanding standing;
     private final UsageAlerts alerts;
     private final UsageProperties properties;
-
-    private volatile boolean running;
-    private ScheduledExecutorService executor;
 
     /** Evaluates the organizations that changed; one that fails is evaluated again on the next round. */
     void evaluateChanged() {
@@ -45,27 +39,7 @@ class AlertScheduler implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "usage-alerts");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long interval = properties.alertInterval().toMillis();
-        executor.scheduleWithFixedDelay(this::evaluateChanged, interval, interval, TimeUnit.MILLISECONDS);
-        running = true;
-    }
-
-    @Override
-    public synchronized void stop() {
-        running = false;
-        if (executor != null) {
-            executor.shutdownNow();
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
+    protected Schedule schedule() {
+        return new Schedule("usage-alerts", properties.alertInterval(), this::evaluateChanged);
     }
 }

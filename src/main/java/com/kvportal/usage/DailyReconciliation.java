@@ -1,5 +1,6 @@
 package com.kvportal.usage;
 
+import com.kvportal.common.scheduling.ScheduledRuns;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -31,11 +32,7 @@ class DailyReconciliation {
             initialDelayString = "${kvportal.reconciliation.initial-delay:PT5M}",
             fixedDelayString = "${kvportal.reconciliation.check-interval:PT1H}")
     void check() {
-        try {
-            runIfDue();
-        } catch (RuntimeException e) {
-            log.warn("The daily reconciliation failed; it is tried again at the next check: {}", e.toString());
-        }
+        ScheduledRuns.orNextRun(log, "The daily reconciliation", this::runIfDue);
     }
 
     /** Today's run when no instance has run it yet; empty when one has (or is running it). */

@@ -3,6 +3,7 @@ package com.kvportal.usage;
 import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Tier;
+import com.kvportal.common.scheduling.FixedDelayLifecycle;
 import com.kvportal.usage.StoredSamples.Changes;
 import com.kvportal.usage.StoredSamples.Latest;
 import java.time.Clock;
@@ -13,13 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
 
 /**
@@ -32,9 +27,7 @@ import org.springframework.stereotype.Service;
  * for a period that rolls over): the projection of today's storage held to the period end changes only then.
  */
 @Service
-public class StorageStanding implements SmartLifecycle {
-
-    private static final Logger log = LoggerFactory.getLogger(StorageStanding.class);
+public class StorageStanding extends FixedDelayLifecycle {
 
     /**
      * What the storage backend needs to enforce the plan.
@@ -87,8 +80,6 @@ public class StorageStanding implements SmartLifecycle {
     private Instant plansCheckedAt;
     private String limitsCursor;
     private Instant projectedAt;
-    private volatile boolean running;
-    private ScheduledExecutorService refresher;
 
     StorageStanding(
             StoredSamples samples,
@@ -203,36 +194,8 @@ public class StorageStanding implements SmartLifecycle {
         }
     }
 
-    private void refreshQuietly() {
-        try {
-            refresh();
-        } catch (RuntimeException e) {
-            log.warn("Refreshing the organizations' storage failed; retrying: {}", e.toString());
-        }
-    }
-
     @Override
-    public synchronized void start() {
-        refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "usage-standing-refresh");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long interval = properties.refreshInterval().toMillis();
-        refresher.scheduleWithFixedDelay(this::refreshQuietly, interval, interval, TimeUnit.MILLISECONDS);
-        running = true;
-    }
-
-    @Override
-    public synchronized void stop() {
-        running = false;
-        if (refresher != null) {
-            refresher.shutdownNow();
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
+    protected Schedule schedule() {
+        return new Schedule("usage-standing-refresh", properties.refreshInterval(), this::refresh);
     }
 }

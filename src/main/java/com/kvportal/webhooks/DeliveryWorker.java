@@ -1,5 +1,8 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.scheduling.BackgroundThreads;
+import com.kvportal.common.scheduling.ScheduledRuns;
+import com.kvportal.common.scheduling.SoonRunner;
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookSigningException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -39,12 +40,7 @@ class DeliveryWorker implements DisposableBean {
     private final Clock clock;
     private final Semaphore free;
     private final ExecutorService pool;
-    private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "webhook-dispatch");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final AtomicBoolean queued = new AtomicBoolean();
+    private final SoonRunner dispatcher = new SoonRunner("webhook-dispatch", this::dispatch);
 
     DeliveryWorker(
             StoredDeliveries deliveries,
@@ -60,63 +56,47 @@ class DeliveryWorker implements DisposableBean {
         this.settings = settings;
         this.clock = clock;
         this.free = new Semaphore(settings.workers());
-        AtomicInteger number = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(settings.workers(), runnable -> {
-            Thread thread = new Thread(runnable, "webhook-delivery-" + number.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.pool = Executors.newFixedThreadPool(settings.workers(), BackgroundThreads.numbered("webhook-delivery"));
     }
 
-    /** Claims and starts what is due, on the dispatcher's thread; calls while a run is queued add nothing. */
-    void soon() {
-        if (queued.compareAndSet(false, true)) {
-            try {
-                dispatcher.execute(() -> {
-                    queued.set(false);
-                    dispatch();
-                });
-            } catch (RejectedExecutionException shuttingDown) {
-                queued.set(false);
-            }
-        }
-    }
-
+    /**
+     * Claims and starts what is due, on the dispatcher's thread: after each commit that queued a delivery, when an
+     * attempt ends, and every poll; calls while a run is queued add nothing.
+     */
     @Scheduled(
             fixedDelayString = "${kvportal.webhooks.poll-interval:1s}",
             initialDelayString = "${kvportal.webhooks.poll-interval:1s}")
-    void poll() {
-        soon();
+    void soon() {
+        dispatcher.soon();
     }
 
     private void dispatch() {
-        try {
-            while (true) {
-                int available = free.availablePermits();
-                if (available == 0) {
-                    return; // a finishing attempt calls soon() again
-                }
-                List<StoredDeliveries.Claimed> claimed =
-                        transactions.execute(status -> deliveries.claimDue(available, settings.lease()));
-                if (claimed == null || claimed.isEmpty()) {
-                    return;
-                }
-                for (StoredDeliveries.Claimed delivery : claimed) {
-                    free.acquireUninterruptibly();
-                    try {
-                        pool.execute(() -> attempt(delivery));
-                    } catch (RejectedExecutionException shuttingDown) {
-                        free.release();
-                        return; // its lease runs out; another instance, or this one restarted, tries again
-                    }
-                }
-                if (claimed.size() < available) {
-                    return;
+        ScheduledRuns.orNextRun(log, "Webhooks: claiming deliveries", this::claimAndStart);
+    }
+
+    private void claimAndStart() {
+        while (true) {
+            int available = free.availablePermits();
+            if (available == 0) {
+                return; // a finishing attempt calls soon() again
+            }
+            List<StoredDeliveries.Claimed> claimed =
+                    transactions.execute(status -> deliveries.claimDue(available, settings.lease()));
+            if (claimed == null || claimed.isEmpty()) {
+                return;
+            }
+            for (StoredDeliveries.Claimed delivery : claimed) {
+                free.acquireUninterruptibly();
+                try {
+                    pool.execute(() -> attempt(delivery));
+                } catch (RejectedExecutionException shuttingDown) {
+                    free.release();
+                    return; // its lease runs out; another instance, or this one restarted, tries again
                 }
             }
-        } catch (RuntimeException e) {
-            // e.g. the database away: the next poll tries again
-            log.warn("Webhooks: claiming deliveries failed: {}", e.toString());
+            if (claimed.size() < available) {
+                return;
+            }
         }
     }
 

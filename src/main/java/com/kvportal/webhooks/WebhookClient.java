@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.scheduling.BackgroundThreads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,11 +58,8 @@ class WebhookClient implements DisposableBean {
     private final TargetPolicy policy;
     private final Duration timeout;
     private final long bodyCap;
-    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "webhook-deadlines");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService deadlines =
+            Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named("webhook-deadlines"));
 
     WebhookClient(TargetPolicy policy, WebhookProperties properties) {
         this.policy = policy;

@@ -1,5 +1,7 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.scheduling.ScheduledRuns;
+import com.kvportal.common.scheduling.ScheduledRuns.Purge;
 import lombok.RequiredArgsConstructor;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -24,27 +26,31 @@ class WebhookRetention {
             initialDelayString = "${kvportal.webhooks.purge-initial-delay:PT1M}",
             fixedDelayString = "${kvportal.webhooks.purge-interval:PT1H}")
     void purge() {
-        try {
-            int deliveries = jdbc.sql(
-                            """
-                            delete from webhook_deliveries
-                            where status <> 'pending' and not retry_requested
-                              and (leased_until is null or leased_until < now())
-                              and created_at < now() - ? * interval '1 second'""")
-                    .param(settings.retention().toSeconds())
-                    .update();
-            int events = jdbc.sql(
-                            """
-                            delete from webhook_events e
-                            where e.created_at < now() - ? * interval '1 second'
-                              and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)""")
-                    .param(settings.retention().toSeconds())
-                    .update();
-            if (deliveries + events > 0) {
-                log.info("Webhooks: purged {} finished deliveries and {} events", deliveries, events);
-            }
-        } catch (RuntimeException e) {
-            log.warn("Could not purge old webhook deliveries; trying again at the next run", e);
-        }
+        ScheduledRuns.purge(
+                log,
+                "Webhooks",
+                new Purge("finished deliveries", this::deleteOldFinishedDeliveries),
+                new Purge("events", this::deleteOldEventsWithoutDeliveries));
+    }
+
+    private int deleteOldFinishedDeliveries() {
+        return jdbc.sql(
+                        """
+                        delete from webhook_deliveries
+                        where status <> 'pending' and not retry_requested
+                          and (leased_until is null or leased_until < now())
+                          and created_at < now() - ? * interval '1 second'""")
+                .param(settings.retention().toSeconds())
+                .update();
+    }
+
+    private int deleteOldEventsWithoutDeliveries() {
+        return jdbc.sql(
+                        """
+                        delete from webhook_events e
+                        where e.created_at < now() - ? * interval '1 second'
+                          and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)""")
+                .param(settings.retention().toSeconds())
+                .update();
     }
 }

@@ -1,9 +1,8 @@
 package com.kvportal.common.database;
 
+import com.kvportal.common.UrlCredentials;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,24 +35,11 @@ record DatabaseUrl(String jdbcUrl, @Nullable String username, @Nullable String p
         String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
-        String username = null;
-        String password = null;
-        if (uri.getRawUserInfo() != null) {
-            String[] parts = uri.getRawUserInfo().split(":", 2);
-            username = decode(parts[0]);
-            password = parts.length > 1 ? decode(parts[1]) : null;
-        }
-        return new DatabaseUrl("jdbc:postgresql://" + uri.getHost() + port + path + query, username, password);
-    }
-
-    /** Percent-decoding of a URL's user info, where a '+' is a plus (URLDecoder alone would make it a space). */
-    private static String decode(String s) {
-        try {
-            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            // the decoder's message quotes the broken part of the secret
-            throw new IllegalArgumentException("DATABASE_URL has an invalid %-escape in its user or password");
-        }
+        UrlCredentials credentials = UrlCredentials.of(uri, "DATABASE_URL");
+        return new DatabaseUrl(
+                "jdbc:postgresql://" + uri.getHost() + port + path + query,
+                credentials.username(),
+                credentials.password());
     }
 
     private static String redact(String url) {

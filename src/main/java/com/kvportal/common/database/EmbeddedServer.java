@@ -32,6 +32,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * <p>The data directory is locked for the lifetime of the process ({@code <data-dir>.lock}), so a second service on
  * the same directory fails at once; a server left running by a killed service is stopped before starting anew.
  */
+@RequiredArgsConstructor(access = AccessLevel.PRIVATE)
 final class EmbeddedServer implements AutoCloseable {
 
     static final String APP_ROLE = "kvportal";
@@ -64,16 +67,6 @@ final class EmbeddedServer implements AutoCloseable {
     private final int port;
     private final String appPassword;
     private boolean stopped;
-
-    private EmbeddedServer(
-            Path dataDir, Path binDir, FileChannel lockChannel, FileLock lock, int port, String appPassword) {
-        this.dataDir = dataDir;
-        this.binDir = binDir;
-        this.lockChannel = lockChannel;
-        this.lock = lock;
-        this.port = port;
-        this.appPassword = appPassword;
-    }
 
     /** Locks the data directory, creates the cluster on the first start, stops an orphan, starts the server. */
     static EmbeddedServer start(Path configuredDir, int configuredPort, Duration startTimeout) {
