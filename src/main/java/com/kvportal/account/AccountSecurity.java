@@ -4,6 +4,7 @@ import com.kvportal.account.AccountProblems.EmailTaken;
 import com.kvportal.account.AccountTokens.Purpose;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.common.validation.NewPassword;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
@@ -19,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
-import org.hibernate.validator.constraints.CodePointLength;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
@@ -44,7 +44,6 @@ class AccountSecurity {
     static final int MAX_RESENDS_PER_HOUR = 5;
     static final int MAX_RESETS_PER_HOUR = 5;
     private static final Duration HOUR = Duration.ofHours(1);
-    private static final String PASSWORD_RULE = "must be 12 to 128 characters";
 
     private final Customers customers;
     private final Projects projects;
@@ -79,8 +78,7 @@ class AccountSecurity {
                             description = "The new password: 12 to 128 characters.",
                             minLength = 12,
                             maxLength = 128)
-                    @NotNull(message = PASSWORD_RULE)
-                    @CodePointLength(min = 12, max = 128, message = PASSWORD_RULE)
+                    @NewPassword
                     @Nullable
                     String password) {}
 
@@ -92,8 +90,7 @@ class AccountSecurity {
                             description = "12 to 128 characters.",
                             minLength = 12,
                             maxLength = 128)
-                    @NotNull(message = PASSWORD_RULE)
-                    @CodePointLength(min = 12, max = 128, message = PASSWORD_RULE)
+                    @NewPassword
                     @Nullable
                     String newPassword) {}
 

@@ -10,6 +10,7 @@ import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.common.validation.NewPassword;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import org.hibernate.validator.constraints.CodePointLength;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
@@ -31,7 +31,6 @@ public class Accounts {
 
     static final int MAX_PROJECTS_PER_ORGANIZATION = 100;
     static final int MAX_NAME_LENGTH = 100;
-    private static final String PASSWORD_RULE = "must be 12 to 128 characters";
 
     private final Customers customers;
     private final Projects projects;
@@ -76,8 +75,7 @@ public class Accounts {
                             minLength = 12,
                             maxLength = 128,
                             example = "correct horse battery")
-                    @NotNull(message = PASSWORD_RULE)
-                    @CodePointLength(min = 12, max = 128, message = PASSWORD_RULE)
+                    @NewPassword
                     @Nullable
                     String password,
             @Schema(
