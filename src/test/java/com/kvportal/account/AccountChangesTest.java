@@ -10,6 +10,7 @@ import com.kvportal.support.SignedInTest;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /** Changing the password and the email address of the signed-in customer. */
 class AccountChangesTest extends SignedInTest {
@@ -60,7 +61,10 @@ class AccountChangesTest extends SignedInTest {
     @Test
     void shouldRefuseAWrongCurrentPasswordOrAWeakNewOneAndChangeNothing() {
         assertProblem(changePassword(session, "not my password", NEW_PASSWORD), 403, "reauthentication_failed");
-        assertFieldErrors(changePassword(session, PASSWORD, "short"), "new_password");
+        JsonNode weak = assertProblem(changePassword(session, PASSWORD, "short"), 400, "validation_failed");
+        assertThat(weak.get("errors")).hasSize(1);
+        assertThat(weak.get("errors").get(0).get("field").asString()).isEqualTo("new_password");
+        assertThat(weak.get("errors").get(0).get("message").asString()).isEqualTo("must be 12 to 128 characters");
         assertFieldErrors(
                 session.put("/api/v1/account/password", Map.of("new_password", NEW_PASSWORD)), "current_password");
 

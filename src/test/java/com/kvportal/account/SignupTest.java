@@ -199,6 +199,18 @@ class SignupTest extends IntegrationTest {
     }
 
     @Test
+    void shouldStateThePasswordRuleWhicheverPartOfItFails() {
+        for (String password : new String[] {"x".repeat(11), "x".repeat(129), null}) {
+            JsonNode problem = assertProblem(
+                    api().post("/api/v1/auth/signup", signup(uniqueEmail(), password)), 400, "validation_failed");
+            assertThat(problem.get("errors")).hasSize(1);
+            assertThat(problem.get("errors").get(0).get("field").asString()).isEqualTo("password");
+            assertThat(problem.get("errors").get(0).get("message").asString())
+                    .isEqualTo("must be 12 to 128 characters");
+        }
+    }
+
+    @Test
     void shouldCountPasswordCharactersAsAPersonDoesNotAsUtf16Units() {
         String emoji = "\uD83D\uDE00"; // one character, two UTF-16 units
         assertFieldErrors(api().post("/api/v1/auth/signup", signup(uniqueEmail(), emoji.repeat(11))), "password");
