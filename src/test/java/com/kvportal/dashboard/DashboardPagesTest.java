@@ -26,13 +26,18 @@ class DashboardPagesTest extends IntegrationTest {
             "/dashboard/billing",
             "/dashboard/activity",
             "/dashboard/members",
+            "/dashboard/account",
             "/accept-invitation",
             "/dashboard/accept-invitation",
             "/dashboard/webhooks",
             "/forgot-password",
+            "/dashboard/forgot-password",
             "/reset-password",
+            "/dashboard/reset-password",
             "/verify-email",
-            "/confirm-email-change"
+            "/dashboard/verify-email",
+            "/confirm-email-change",
+            "/dashboard/confirm-email-change"
         }) {
             Api.Response page = api().get(path);
 
@@ -42,6 +47,8 @@ class DashboardPagesTest extends IntegrationTest {
             assertThat(page.body()).as(path).contains("<script type=\"module\" src=\"/assets/");
             // every fragment the page names is in place
             assertThat(page.body()).as(path).doesNotContain("<!--#");
+            // and every value it takes is filled in
+            assertThat(page.body()).as(path).doesNotContainPattern("\\{[a-z-]+}");
             // no inline script: the CSP would refuse it
             assertThat(page.body().replaceAll("<script type=\"module\" src=\"[^\"]+\"></script>", ""))
                     .as(path)
