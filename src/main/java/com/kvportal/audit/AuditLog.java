@@ -31,8 +31,6 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 @RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class AuditLog {
 
-    static final int DEFAULT_LIMIT = 50;
-    static final int MAX_LIMIT = 200;
     private static final int MAX_USER_AGENT_LENGTH = 500;
 
     /** Who acts when a secret scanner reports a leaked key. */
@@ -102,7 +100,7 @@ public class AuditLog {
 
     /** The organization's events, newest first, {@code limit} at a time after the cursor's position. */
     Page page(Caller caller, @Nullable String limit, @Nullable String cursor) {
-        int size = PageCursor.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        int size = PageCursor.limit(limit);
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
         List<AuditEvent> found = events.page(caller.organizationId(), after, size + 1);
         if (found.size() <= size) {

@@ -26,8 +26,6 @@ import org.springframework.transaction.annotation.Transactional;
 class WebhookEndpoints {
 
     static final int MAX_ENDPOINTS_PER_ORGANIZATION = 10;
-    static final int DEFAULT_PAGE = 50;
-    static final int MAX_PAGE = 200;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -122,7 +120,7 @@ class WebhookEndpoints {
     }
 
     Page deliveries(Caller caller, UUID id, @Nullable String limit, @Nullable String cursor) {
-        int size = PageCursor.limit(limit, DEFAULT_PAGE, MAX_PAGE);
+        int size = PageCursor.limit(limit);
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
         endpoints.find(caller.organizationId(), id).orElseThrow(EndpointNotFound::new);
         List<Delivery> found = deliveries.page(id, after, size + 1);

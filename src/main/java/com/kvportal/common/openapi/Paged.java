@@ -1,5 +1,6 @@
 package com.kvportal.common.openapi;
 
+import com.kvportal.common.web.PageCursor;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.lang.annotation.Documented;
@@ -10,18 +11,23 @@ import java.lang.annotation.Target;
 import org.springframework.core.annotation.AliasFor;
 
 /**
- * The documentation of the two query parameters of a list paged newest first ({@link
- * com.kvportal.common.web.PageCursor}), put beside each one's {@code @RequestParam(required = false)}.
+ * The documentation of the two query parameters of a list paged newest first ({@link PageCursor}), put beside each one's {@code @RequestParam(required = false)}.
  */
 public final class Paged {
 
     private Paged() {}
 
-    /** {@code limit}: the page size, 1 to 200, 50 when absent. */
+    /** {@code limit}: the page size, 1 to {@link PageCursor#MAX_LIMIT}, {@link PageCursor#DEFAULT_LIMIT} when absent. */
     @Documented
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.PARAMETER)
-    @Parameter(schema = @Schema(type = "integer", minimum = "1", maximum = "200", defaultValue = "50"))
+    @Parameter(
+            schema =
+                    @Schema(
+                            type = "integer",
+                            minimum = "1",
+                            maximum = "" + PageCursor.MAX_LIMIT,
+                            defaultValue = "" + PageCursor.DEFAULT_LIMIT))
     public @interface Limit {
 
         /** What a page holds, e.g. "Events per page.". */

@@ -14,21 +14,27 @@ import org.jspecify.annotations.Nullable;
  */
 public record PageCursor(Instant at, UUID id) {
 
-    /** The page size of {@code limit} (1 to {@code max}), {@code defaultLimit} when absent. */
-    public static int limit(@Nullable String limit, int defaultLimit, int max) {
+    /** A page's size when the client names none. */
+    public static final int DEFAULT_LIMIT = 50;
+
+    /** The largest page a client may ask for. */
+    public static final int MAX_LIMIT = 200;
+
+    /** The page size of {@code limit} (1 to {@link #MAX_LIMIT}), {@link #DEFAULT_LIMIT} when absent. */
+    public static int limit(@Nullable String limit) {
         if (limit == null) {
-            return defaultLimit;
+            return DEFAULT_LIMIT;
         }
         try {
             int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= max) {
+            if (value >= 1 && value <= MAX_LIMIT) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         new FieldErrors()
-                .add("limit", "must be a whole number from 1 to " + max)
+                .add("limit", "must be a whole number from 1 to " + MAX_LIMIT)
                 .throwIfAny();
         throw new IllegalStateException("unreachable");
     }
