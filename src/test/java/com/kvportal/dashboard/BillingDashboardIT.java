@@ -99,6 +99,9 @@ class BillingDashboardIT extends BrowserIntegration {
         browser.waitUntil(ExpectedConditions.urlContains("/sandbox/portal/bps_"));
         browser.screenshot("sandbox-portal-1440");
         browser.visible("resume-subscription").click();
+        // the portal page comes back with the subscription resumed; only then is its return link the new page's
+        // (found on the page being left, it is gone when asked whether it shows: "does not belong to the document")
+        browser.visible("cancel-subscription");
         browser.visible("return").click();
         browser.waitUntil(ExpectedConditions.urlContains("/dashboard/billing"));
         awaitAfterReloads(driver -> browser.byId("renewal").getText().startsWith("Renews on "));
