@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +31,7 @@ import org.springframework.stereotype.Component;
  * thread per instance; several instances share the outbox safely through leases on claimed rows.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class WebhookDelivery implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDelivery.class);
@@ -42,26 +45,12 @@ public class WebhookDelivery implements SmartLifecycle {
     private final AppBaseUrl baseUrl;
     private final SandboxProperties properties;
     private final Clock clock;
-    private final HttpClient http;
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
     private final Semaphore wakeUps = new Semaphore(0);
     private volatile @Nullable Thread worker;
-
-    WebhookDelivery(
-            EventOutbox outbox,
-            PaymentProvider provider,
-            AppBaseUrl baseUrl,
-            SandboxProperties properties,
-            Clock clock) {
-        this.outbox = outbox;
-        this.provider = provider;
-        this.baseUrl = baseUrl;
-        this.properties = properties;
-        this.clock = clock;
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-    }
 
     /** Makes the worker look for due events now instead of at its next poll. */
     void wake() {
