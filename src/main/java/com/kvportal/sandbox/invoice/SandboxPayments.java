@@ -1,14 +1,13 @@
 package com.kvportal.sandbox.invoice;
 
 import com.kvportal.sandbox.SandboxDatabase;
-import com.kvportal.sandbox.store.SandboxObjects;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import com.kvportal.sandbox.store.StoredRows;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the sandbox's invoice payments (a charge with its payment intent) and their refunds. */
@@ -42,6 +41,7 @@ public class SandboxPayments {
             select r.id, r.payment_intent, p.charge, r.amount, p.currency, r.reason, r.metadata, r.created
             from sandbox.sandbox_refunds r join sandbox.sandbox_invoice_payments p on p.payment_intent = r.payment_intent
             """;
+    private static final RowMapper<StoredRefund> REFUND = StoredRows.reading(StoredRefund.class);
 
     private final SandboxDatabase database;
 
@@ -50,8 +50,8 @@ public class SandboxPayments {
                         """
                         insert into sandbox.sandbox_invoice_payments (id, invoice, payment_intent, charge, amount, currency,
                             created)
-                        values (?, ?, ?, ?, ?, ?, ?)""")
-                .params(p.id(), p.invoice(), p.paymentIntent(), p.charge(), p.amount(), p.currency(), p.created())
+                        values (:id, :invoice, :paymentIntent, :charge, :amount, :currency, :created)""")
+                .paramSource(StoredRows.columns(p))
                 .update();
     }
 
@@ -85,22 +85,13 @@ public class SandboxPayments {
         database.sql(
                         """
                         insert into sandbox.sandbox_refunds (id, payment_intent, amount, reason, metadata, created)
-                        values (?, ?, ?, ?, ?::jsonb, ?)""")
-                .params(
-                        r.id(),
-                        r.paymentIntent(),
-                        r.amount(),
-                        r.reason(),
-                        SandboxObjects.json(r.metadata()),
-                        r.created())
+                        values (:id, :paymentIntent, :amount, :reason, :metadata::jsonb, :created)""")
+                .paramSource(StoredRows.columns(r))
                 .update();
     }
 
     Optional<StoredRefund> refund(String id) {
-        return database.sql(REFUNDS + " where r.id = ?")
-                .param(id)
-                .query(SandboxPayments::refund)
-                .optional();
+        return database.sql(REFUNDS + " where r.id = ?").param(id).query(REFUND).optional();
     }
 
     /** Refunds, newest first, of the payment intent or the charge when one is given. */
@@ -114,19 +105,7 @@ public class SandboxPayments {
                 .param("pi", paymentIntent)
                 .param("charge", charge)
                 .param("limit", limit)
-                .query(SandboxPayments::refund)
+                .query(REFUND)
                 .list();
-    }
-
-    private static StoredRefund refund(ResultSet rs, int n) throws SQLException {
-        return new StoredRefund(
-                rs.getString("id"),
-                rs.getString("payment_intent"),
-                rs.getString("charge"),
-                rs.getLong("amount"),
-                rs.getString("currency"),
-                rs.getString("reason"),
-                SandboxObjects.map(rs, "metadata"),
-                rs.getLong("created"));
     }
 }

@@ -1,42 +1,32 @@
 package com.kvportal.sandbox.store;
 
 import com.kvportal.sandbox.SandboxDatabase;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
-import org.springframework.jdbc.core.SimplePropertyRowMapper;
 import org.springframework.stereotype.Repository;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The SQL of the sandbox's Stripe objects. Methods named {@code lock...} take a row lock until commit. */
 @Repository
 @RequiredArgsConstructor
 public class SandboxObjects {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() {};
-
-    private static final Table<StoredPrice> PRICES = new Table<>("sandbox.sandbox_prices", SandboxObjects::price);
+    private static final Table<StoredPrice> PRICES =
+            new Table<>("select *, recurring_interval as \"interval\" from sandbox.sandbox_prices", StoredPrice.class);
     private static final Table<StoredCustomer> CUSTOMERS =
-            new Table<>("sandbox.sandbox_customers", SandboxObjects::customer);
+            new Table<>("select *, card_outcome as card from sandbox.sandbox_customers", StoredCustomer.class);
     private static final Table<StoredCheckoutSession> CHECKOUT_SESSIONS =
-            new Table<>("sandbox.sandbox_checkout_sessions", SandboxObjects::checkoutSession);
+            new Table<>("select * from sandbox.sandbox_checkout_sessions", StoredCheckoutSession.class);
     private static final Table<StoredSubscription> SUBSCRIPTIONS =
-            new Table<>("sandbox.sandbox_subscriptions", SandboxObjects::subscription);
+            new Table<>("select * from sandbox.sandbox_subscriptions", StoredSubscription.class);
     private static final Table<StoredInvoiceItem> INVOICE_ITEMS =
-            new Table<>("sandbox.sandbox_invoice_items", SandboxObjects::invoiceItem);
-    // rows without JSON (or another name) read column by column into the record's components of the same names
+            new Table<>("select * from sandbox.sandbox_invoice_items", StoredInvoiceItem.class);
     private static final Table<StoredInvoice> INVOICES =
-            new Table<>("sandbox.sandbox_invoices", new SimplePropertyRowMapper<>(StoredInvoice.class));
+            new Table<>("select * from sandbox.sandbox_invoices", StoredInvoice.class);
     private static final Table<StoredPortalSession> PORTAL_SESSIONS =
-            new Table<>("sandbox.sandbox_portal_sessions", new SimplePropertyRowMapper<>(StoredPortalSession.class));
+            new Table<>("select * from sandbox.sandbox_portal_sessions", StoredPortalSession.class);
 
     private final SandboxDatabase database;
 
@@ -52,28 +42,18 @@ public class SandboxObjects {
         database.sql(
                         """
                         insert into sandbox.sandbox_customers (id, email, name, metadata, card_outcome, created)
-                        values (?, ?, ?, ?::jsonb, ?, ?)""")
-                .params(
-                        customer.id(),
-                        customer.email(),
-                        customer.name(),
-                        json(customer.metadata()),
-                        customer.card().value(),
-                        customer.created())
+                        values (:id, :email, :name, :metadata::jsonb, :card, :created)""")
+                .paramSource(StoredRows.columns(customer))
                 .update();
     }
 
     public void update(StoredCustomer customer) {
         database.sql(
                         """
-                        update sandbox.sandbox_customers set email = ?, name = ?, metadata = ?::jsonb, card_outcome = ?
-                        where id = ?""")
-                .params(
-                        customer.email(),
-                        customer.name(),
-                        json(customer.metadata()),
-                        customer.card().value(),
-                        customer.id())
+                        update sandbox.sandbox_customers
+                        set email = :email, name = :name, metadata = :metadata::jsonb, card_outcome = :card
+                        where id = :id""")
+                .paramSource(StoredRows.columns(customer))
                 .update();
     }
 
@@ -93,35 +73,20 @@ public class SandboxObjects {
                         insert into sandbox.sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
                             client_reference_id, metadata, price, quantity, success_url, cancel_url,
                             subscription_metadata, subscription, created, expires_at, completed_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)""")
-                .params(
-                        s.id(),
-                        s.status(),
-                        s.paymentStatus(),
-                        s.mode(),
-                        s.customer(),
-                        s.customerEmail(),
-                        s.clientReferenceId(),
-                        json(s.metadata()),
-                        s.price(),
-                        s.quantity(),
-                        s.successUrl(),
-                        s.cancelUrl(),
-                        json(s.subscriptionMetadata()),
-                        s.subscription(),
-                        s.created(),
-                        s.expiresAt(),
-                        s.completedAt())
+                        values (:id, :status, :paymentStatus, :mode, :customer, :customerEmail, :clientReferenceId, :metadata::jsonb,
+                            :price, :quantity, :successUrl, :cancelUrl, :subscriptionMetadata::jsonb, :subscription, :created,
+                            :expiresAt, :completedAt)""")
+                .paramSource(StoredRows.columns(s))
                 .update();
     }
 
     public void update(StoredCheckoutSession s) {
         database.sql(
                         """
-                        update sandbox.sandbox_checkout_sessions set status = ?, payment_status = ?, customer = ?,
-                            subscription = ?, completed_at = ?
-                        where id = ?""")
-                .params(s.status(), s.paymentStatus(), s.customer(), s.subscription(), s.completedAt(), s.id())
+                        update sandbox.sandbox_checkout_sessions set status = :status, payment_status = :paymentStatus,
+                            customer = :customer, subscription = :subscription, completed_at = :completedAt
+                        where id = :id""")
+                .paramSource(StoredRows.columns(s))
                 .update();
     }
 
@@ -141,46 +106,21 @@ public class SandboxObjects {
                         insert into sandbox.sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
                             billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
                             cancel_at, canceled_at, ended_at, metadata, latest_invoice, created)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)""")
-                .params(
-                        s.id(),
-                        s.customer(),
-                        s.status(),
-                        s.price(),
-                        s.quantity(),
-                        s.itemId(),
-                        s.itemCreated(),
-                        s.billingCycleAnchor(),
-                        s.currentPeriodStart(),
-                        s.currentPeriodEnd(),
-                        s.cancelAtPeriodEnd(),
-                        s.cancelAt(),
-                        s.canceledAt(),
-                        s.endedAt(),
-                        json(s.metadata()),
-                        s.latestInvoice(),
-                        s.created())
+                        values (:id, :customer, :status, :price, :quantity, :itemId, :itemCreated, :billingCycleAnchor,
+                            :currentPeriodStart, :currentPeriodEnd, :cancelAtPeriodEnd, :cancelAt, :canceledAt, :endedAt,
+                            :metadata::jsonb, :latestInvoice, :created)""")
+                .paramSource(StoredRows.columns(s))
                 .update();
     }
 
     public void update(StoredSubscription s) {
         database.sql(
                         """
-                        update sandbox.sandbox_subscriptions set status = ?, current_period_start = ?, current_period_end = ?,
-                            cancel_at_period_end = ?, cancel_at = ?, canceled_at = ?, ended_at = ?, metadata = ?::jsonb,
-                            latest_invoice = ?
-                        where id = ?""")
-                .params(
-                        s.status(),
-                        s.currentPeriodStart(),
-                        s.currentPeriodEnd(),
-                        s.cancelAtPeriodEnd(),
-                        s.cancelAt(),
-                        s.canceledAt(),
-                        s.endedAt(),
-                        json(s.metadata()),
-                        s.latestInvoice(),
-                        s.id())
+                        update sandbox.sandbox_subscriptions set status = :status, current_period_start = :currentPeriodStart,
+                            current_period_end = :currentPeriodEnd, cancel_at_period_end = :cancelAtPeriodEnd, cancel_at = :cancelAt,
+                            canceled_at = :canceledAt, ended_at = :endedAt, metadata = :metadata::jsonb, latest_invoice = :latestInvoice
+                        where id = :id""")
+                .paramSource(StoredRows.columns(s))
                 .update();
     }
 
@@ -223,52 +163,21 @@ public class SandboxObjects {
                             quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
                             line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
                             finalizes_at, created_event)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                .params(
-                        i.id(),
-                        i.customer(),
-                        i.subscription(),
-                        i.lineId(),
-                        i.status(),
-                        i.billingReason(),
-                        i.price(),
-                        i.quantity(),
-                        i.amountDue(),
-                        i.amountPaid(),
-                        i.attemptCount(),
-                        i.periodStart(),
-                        i.periodEnd(),
-                        i.linePeriodStart(),
-                        i.linePeriodEnd(),
-                        i.number(),
-                        i.created(),
-                        i.finalizedAt(),
-                        i.paidAt(),
-                        i.autoAdvance(),
-                        i.finalizesAt(),
-                        i.createdEvent())
+                        values (:id, :customer, :subscription, :lineId, :status, :billingReason, :price, :quantity, :amountDue,
+                            :amountPaid, :attemptCount, :periodStart, :periodEnd, :linePeriodStart, :linePeriodEnd, :number, :created,
+                            :finalizedAt, :paidAt, :autoAdvance, :finalizesAt, :createdEvent)""")
+                .paramSource(StoredRows.columns(i))
                 .update();
     }
 
     public void update(StoredInvoice i) {
         database.sql(
                         """
-                        update sandbox.sandbox_invoices set status = ?, amount_due = ?, amount_paid = ?, attempt_count = ?,
-                            finalized_at = ?, paid_at = ?, number = ?, auto_advance = ?, finalizes_at = ?,
-                            created_event = ?
-                        where id = ?""")
-                .params(
-                        i.status(),
-                        i.amountDue(),
-                        i.amountPaid(),
-                        i.attemptCount(),
-                        i.finalizedAt(),
-                        i.paidAt(),
-                        i.number(),
-                        i.autoAdvance(),
-                        i.finalizesAt(),
-                        i.createdEvent(),
-                        i.id())
+                        update sandbox.sandbox_invoices set status = :status, amount_due = :amountDue, amount_paid = :amountPaid,
+                            attempt_count = :attemptCount, finalized_at = :finalizedAt, paid_at = :paidAt, number = :number,
+                            auto_advance = :autoAdvance, finalizes_at = :finalizesAt, created_event = :createdEvent
+                        where id = :id""")
+                .paramSource(StoredRows.columns(i))
                 .update();
     }
 
@@ -345,21 +254,9 @@ public class SandboxObjects {
                         """
                         insert into sandbox.sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
                             amount, currency, description, period_start, period_end, metadata, created)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)""")
-                .params(
-                        item.id(),
-                        item.customer(),
-                        item.invoice(),
-                        item.lineId(),
-                        item.quantity(),
-                        item.unitAmountDecimal(),
-                        item.amount(),
-                        item.currency(),
-                        item.description(),
-                        item.periodStart(),
-                        item.periodEnd(),
-                        json(item.metadata()),
-                        item.created())
+                        values (:id, :customer, :invoice, :lineId, :quantity, :unitAmountDecimal, :amount, :currency, :description,
+                            :periodStart, :periodEnd, :metadata::jsonb, :created)""")
+                .paramSource(StoredRows.columns(item))
                 .update();
     }
 
@@ -419,8 +316,10 @@ public class SandboxObjects {
 
     public void insert(StoredPortalSession p) {
         database.sql(
-                        "insert into sandbox.sandbox_portal_sessions (id, customer, return_url, created) values (?, ?, ?, ?)")
-                .params(p.id(), p.customer(), p.returnUrl(), p.created())
+                        """
+                        insert into sandbox.sandbox_portal_sessions (id, customer, return_url, created)
+                        values (:id, :customer, :returnUrl, :created)""")
+                .paramSource(StoredRows.columns(p))
                 .update();
     }
 
@@ -430,125 +329,37 @@ public class SandboxObjects {
 
     // mapping
 
-    /** A table of the sandbox's objects and how its rows read. */
-    private record Table<T>(String name, RowMapper<T> rows) {}
+    /** A table of the sandbox's objects: the select of its rows, which read into the record ({@link StoredRows}). */
+    private record Table<T extends Record>(String select, RowMapper<T> rows) {
+
+        Table(String select, Class<T> record) {
+            this(select, StoredRows.reading(record));
+        }
+    }
 
     /** The row with this id, if any. */
-    private <T> Optional<T> one(Table<T> table, String id) {
+    private <T extends Record> Optional<T> one(Table<T> table, String id) {
         return byId(table, id, "");
     }
 
     /** The row with this id, if any, locked. */
-    private <T> Optional<T> locked(Table<T> table, String id) {
+    private <T extends Record> Optional<T> locked(Table<T> table, String id) {
         return byId(table, id, " for update");
     }
 
-    private <T> Optional<T> byId(Table<T> table, String id, String lock) {
-        return database.sql("select * from " + table.name() + " where id = ?" + lock)
+    private <T extends Record> Optional<T> byId(Table<T> table, String id, String lock) {
+        return database.sql(table.select() + " where id = ?" + lock)
                 .param(id)
                 .query(table.rows())
                 .optional();
     }
 
     /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
-    private <T> List<T> lockedOfCustomer(Table<T> table, String condition, String customer) {
-        return database.sql("select * from " + table.name() + " where customer = ? and " + condition
-                        + " order by created, id for update")
+    private <T extends Record> List<T> lockedOfCustomer(Table<T> table, String condition, String customer) {
+        return database.sql(
+                        table.select() + " where customer = ? and " + condition + " order by created, id for update")
                 .param(customer)
                 .query(table.rows())
                 .list();
-    }
-
-    public static String json(Map<String, String> map) {
-        return JSON.writeValueAsString(map);
-    }
-
-    public static Map<String, String> map(ResultSet rs, String column) throws SQLException {
-        return JSON.readValue(rs.getString(column), STRING_MAP);
-    }
-
-    private static @Nullable Long nullableLong(ResultSet rs, String column) throws SQLException {
-        long value = rs.getLong(column);
-        return rs.wasNull() ? null : value;
-    }
-
-    private static StoredPrice price(ResultSet rs, int n) throws SQLException {
-        return new StoredPrice(
-                rs.getString("id"),
-                rs.getString("product"),
-                rs.getString("nickname"),
-                rs.getLong("unit_amount"),
-                rs.getString("currency"),
-                rs.getString("recurring_interval"),
-                rs.getLong("created"));
-    }
-
-    private static StoredCustomer customer(ResultSet rs, int n) throws SQLException {
-        return new StoredCustomer(
-                rs.getString("id"),
-                rs.getString("email"),
-                rs.getString("name"),
-                map(rs, "metadata"),
-                CardOutcome.parse(rs.getString("card_outcome")).orElseThrow(),
-                rs.getLong("created"));
-    }
-
-    private static StoredCheckoutSession checkoutSession(ResultSet rs, int n) throws SQLException {
-        return new StoredCheckoutSession(
-                rs.getString("id"),
-                rs.getString("status"),
-                rs.getString("payment_status"),
-                rs.getString("mode"),
-                rs.getString("customer"),
-                rs.getString("customer_email"),
-                rs.getString("client_reference_id"),
-                map(rs, "metadata"),
-                rs.getString("price"),
-                rs.getLong("quantity"),
-                rs.getString("success_url"),
-                rs.getString("cancel_url"),
-                map(rs, "subscription_metadata"),
-                rs.getString("subscription"),
-                rs.getLong("created"),
-                rs.getLong("expires_at"),
-                nullableLong(rs, "completed_at"));
-    }
-
-    private static StoredSubscription subscription(ResultSet rs, int n) throws SQLException {
-        return new StoredSubscription(
-                rs.getString("id"),
-                rs.getString("customer"),
-                rs.getString("status"),
-                rs.getString("price"),
-                rs.getLong("quantity"),
-                rs.getString("item_id"),
-                rs.getLong("item_created"),
-                rs.getLong("billing_cycle_anchor"),
-                rs.getLong("current_period_start"),
-                rs.getLong("current_period_end"),
-                rs.getBoolean("cancel_at_period_end"),
-                nullableLong(rs, "cancel_at"),
-                nullableLong(rs, "canceled_at"),
-                nullableLong(rs, "ended_at"),
-                map(rs, "metadata"),
-                rs.getString("latest_invoice"),
-                rs.getLong("created"));
-    }
-
-    private static StoredInvoiceItem invoiceItem(ResultSet rs, int n) throws SQLException {
-        return new StoredInvoiceItem(
-                rs.getString("id"),
-                rs.getString("customer"),
-                rs.getString("invoice"),
-                rs.getString("line_id"),
-                rs.getLong("quantity"),
-                rs.getBigDecimal("unit_amount_decimal"),
-                rs.getLong("amount"),
-                rs.getString("currency"),
-                rs.getString("description"),
-                rs.getLong("period_start"),
-                rs.getLong("period_end"),
-                map(rs, "metadata"),
-                rs.getLong("created"));
     }
 }
