@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.kvportal.support.StripeEventLog;
 import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Event;
@@ -12,7 +13,6 @@ import com.stripe.model.InvoiceLineItem;
 import com.stripe.model.StripeCollection;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.RequestOptions;
-import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.EventListParams;
 import com.stripe.param.InvoiceCreateParams;
 import com.stripe.param.InvoiceFinalizeInvoiceParams;
@@ -87,7 +87,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
         String invoiceId = advance(subscriptionId).json().get("latest_invoice").asString();
 
-        Invoice draft = createdEventOf(invoiceId);
+        Invoice draft = StripeEventLog.invoice(StripeEventLog.invoiceCreated(stripeClient(), invoiceId));
         assertThat(draft.getStatus()).isEqualTo("draft");
         assertThat(draft.getBillingReason()).isEqualTo("subscription_cycle");
         assertThat(draft.getAmountDue()).isEqualTo(3000L);
@@ -110,7 +110,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldMakeAStandaloneInvoiceFromPendingItemsAndChargeItWhenFinalized() throws StripeException {
-        String customer = customer("standalone@example.com");
+        String customer = newCustomer("standalone@example.com");
         stripeClient().v1().invoiceItems().create(overage(customer, null, 3));
         stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
 
@@ -150,7 +150,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldAddAnItemToADraftAsALineAndRefuseItOnceTheInvoiceIsFinalized() throws StripeException {
-        String customer = customer("draft-lines@example.com");
+        String customer = newCustomer("draft-lines@example.com");
         Invoice draft = manualDraft(customer);
         assertThat(draft.getAutoAdvance()).isFalse();
 
@@ -183,7 +183,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldDeletePendingItemsAndLinesOfDraftsOnlyAndListTheRestNewestFirst() throws StripeException {
-        String customer = customer("delete-items@example.com");
+        String customer = newCustomer("delete-items@example.com");
         InvoiceItem pending = stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
         Invoice draft = manualDraft(customer);
         InvoiceItem line = stripeClient().v1().invoiceItems().create(overage(customer, draft.getId(), 2));
@@ -230,7 +230,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldListEveryItemPageByPage() throws StripeException {
-        String customer = customer("list-items@example.com");
+        String customer = newCustomer("list-items@example.com");
         for (int i = 1; i <= 3; i++) {
             stripeClient().v1().invoiceItems().create(overage(customer, null, i));
         }
@@ -249,7 +249,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldCreateAnItemOncePerIdempotencyKey() throws StripeException {
-        String customer = customer("idempotent-item@example.com");
+        String customer = newCustomer("idempotent-item@example.com");
         RequestOptions key = RequestOptions.builder()
                 .setIdempotencyKey("overage:" + customer)
                 .build();
@@ -265,8 +265,8 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldRefuseBadInvoiceItemsWithStripesCodesAndCreateNothing() throws StripeException {
-        String customer = customer("bad-items@example.com");
-        String other = customer("other-items@example.com");
+        String customer = newCustomer("bad-items@example.com");
+        String other = newCustomer("other-items@example.com");
         String othersDraft = stripeClient()
                 .v1()
                 .invoices()
@@ -297,7 +297,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldRefuseBadInvoicesAndUnknownInvoicesToFinalize() throws StripeException {
-        String customer = customer("bad-invoices@example.com");
+        String customer = newCustomer("bad-invoices@example.com");
 
         assertRefused("/v1/invoices", "", "parameter_missing");
         assertRefused("/v1/invoices", "customer=cus_nope", "resource_missing");
@@ -312,7 +312,7 @@ class SandboxInvoicesTest extends SandboxTest {
 
     @Test
     void shouldServeEveryEventNewestFirstWithTheBodyThatWasDelivered() throws StripeException {
-        String customer = customer("events@example.com");
+        String customer = newCustomer("events@example.com");
         stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
 
         StripeCollection<Event> newest = stripeClient()
@@ -361,33 +361,6 @@ class SandboxInvoicesTest extends SandboxTest {
         Reply missing = stripeApi("GET", "/v1/events/evt_nope", null);
         assertStripeError(missing, 404, "resource_missing");
         assertThat(stripeApi("GET", "/v1/events?limit=0", null).errorCode()).isEqualTo("parameter_invalid");
-    }
-
-    /** The invoice as its invoice.created event carried it, read back through the event log. */
-    private Invoice createdEventOf(String invoiceId) throws StripeException {
-        for (Event event : stripeClient()
-                .v1()
-                .events()
-                .list(EventListParams.builder()
-                        .setType("invoice.created")
-                        .setLimit(100L)
-                        .build())
-                .getData()) {
-            Invoice invoice =
-                    (Invoice) event.getDataObjectDeserializer().getObject().orElseThrow();
-            if (invoice.getId().equals(invoiceId)) {
-                return invoice;
-            }
-        }
-        throw new AssertionError("no invoice.created for " + invoiceId);
-    }
-
-    private String customer(String email) throws StripeException {
-        return stripeClient()
-                .v1()
-                .customers()
-                .create(CustomerCreateParams.builder().setEmail(email).build())
-                .getId();
     }
 
     private static InvoiceItemCreateParams overage(String customer, String invoice, long units) {

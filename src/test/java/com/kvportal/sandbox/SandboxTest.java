@@ -142,6 +142,15 @@ abstract class SandboxTest extends IntegrationTest {
                 .isEqualTo(code);
     }
 
+    /** A new customer with this email, made through stripe-java: its id. */
+    String newCustomer(String email) throws StripeException {
+        return stripeClient()
+                .v1()
+                .customers()
+                .create(CustomerCreateParams.builder().setEmail(email).build())
+                .getId();
+    }
+
     /** A customer and an open checkout session for the pro price, made through stripe-java. */
     Session openCheckout(String email) throws StripeException {
         Customer customer = stripeClient()

@@ -12,7 +12,6 @@ import com.stripe.model.InvoiceItem;
 import com.stripe.model.StripeObject;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.Webhook;
-import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.InvoiceItemCreateParams;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -170,13 +169,7 @@ class SandboxWebhookDeliveryTest extends SandboxTest {
 
     @Test
     void shouldRetryWithDoublingWaitsUntilTheWebhookAccepts() throws StripeException {
-        String customerId = stripeClient()
-                .v1()
-                .customers()
-                .create(CustomerCreateParams.builder()
-                        .setEmail(Receiver.MARK + "@example.com")
-                        .build())
-                .getId();
+        String customerId = newCustomer(Receiver.MARK + "@example.com");
         String eventId = jdbc.sql(
                         "select id from sandbox.sandbox_events where type = 'customer.created' and payload like ?")
                 .param("%" + customerId + "%")

@@ -8,11 +8,11 @@ import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.StorageSamples;
+import com.kvportal.support.StripeEventLog;
 import com.stripe.model.Event;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
 import com.stripe.model.Subscription;
-import com.stripe.param.EventListParams;
 import com.stripe.param.InvoiceListParams;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -79,22 +79,7 @@ class OverageEndToEndTest extends IntegrationTest {
                 .containsEntry("kind", "storage_overage");
 
         // the invoice.created event delivered again, twice as sent and once under a new event id: still one line
-        Event created = stripeClient()
-                .v1()
-                .events()
-                .list(EventListParams.builder()
-                        .setType("invoice.created")
-                        .setLimit(100L)
-                        .build())
-                .getData()
-                .stream()
-                .filter(event -> renewal.getId()
-                        .equals(((Invoice) event.getDataObjectDeserializer()
-                                        .getObject()
-                                        .orElseThrow())
-                                .getId()))
-                .findFirst()
-                .orElseThrow();
+        Event created = StripeEventLog.invoiceCreated(stripeClient(), renewal.getId());
         Api.Response asDelivered =
                 Api.withKey(baseUrl(), provider.secretKey()).get("/sandbox/stripe/v1/events/" + created.getId());
         assertThat(asDelivered.status()).as(asDelivered.toString()).isEqualTo(200);
