@@ -2,10 +2,10 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ProCheckout;
 import com.kvportal.support.SandboxEvents;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Invoice;
@@ -15,7 +15,6 @@ import com.stripe.model.checkout.Session;
 import com.stripe.param.InvoiceListParams;
 import com.stripe.param.InvoicePaymentListParams;
 import com.stripe.param.RefundListParams;
-import com.stripe.param.checkout.SessionCreateParams;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -249,23 +248,9 @@ class BillingOneSubscriptionTest extends IntegrationTest {
         Session session = stripeClient()
                 .checkout()
                 .sessions()
-                .create(SessionCreateParams.builder()
-                        .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
-                        .setCustomer(customer)
-                        .setClientReferenceId(account.organizationId().toString())
-                        .putMetadata("organization_id", account.organizationId().toString())
+                .create(ProCheckout.params(
+                                baseUrl(), customer, account.organizationId().toString())
                         .putMetadata("customer_id", account.customerId().toString())
-                        .setSubscriptionData(SessionCreateParams.SubscriptionData.builder()
-                                .putMetadata(
-                                        "organization_id",
-                                        account.organizationId().toString())
-                                .build())
-                        .addLineItem(SessionCreateParams.LineItem.builder()
-                                .setPrice(SandboxStandIn.PRICE_PRO)
-                                .setQuantity(1L)
-                                .build())
-                        .setSuccessUrl(baseUrl() + "/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}")
-                        .setCancelUrl(baseUrl() + "/api/v1/billing/checkout/cancel")
                         .build());
         return session.getId();
     }

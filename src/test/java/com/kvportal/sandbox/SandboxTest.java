@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ProCheckout;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
 import com.stripe.model.Invoice;
@@ -12,7 +13,6 @@ import com.stripe.model.Subscription;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
-import com.stripe.param.checkout.SessionCreateParams;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -164,21 +164,7 @@ abstract class SandboxTest extends IntegrationTest {
                 .v1()
                 .checkout()
                 .sessions()
-                .create(SessionCreateParams.builder()
-                        .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
-                        .setCustomer(customer.getId())
-                        .setClientReferenceId("org-1")
-                        .putMetadata("organization_id", "org-1")
-                        .addLineItem(SessionCreateParams.LineItem.builder()
-                                .setPrice(SandboxStandIn.PRICE_PRO)
-                                .setQuantity(1L)
-                                .build())
-                        .setSuccessUrl(baseUrl() + "/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}")
-                        .setCancelUrl(baseUrl() + "/api/v1/billing/checkout/cancel")
-                        .setSubscriptionData(SessionCreateParams.SubscriptionData.builder()
-                                .putMetadata("organization_id", "org-1")
-                                .build())
-                        .build());
+                .create(ProCheckout.params(baseUrl(), customer.getId(), "org-1").build());
     }
 
     /** Pays the session on the hosted checkout page with this JSON body (an outcome, or none). */
