@@ -61,11 +61,6 @@ class LeakedKeyController {
             String source) {}
 
     @Operation(
-            operationId = "reportLeakedKeys",
-            summary = "Report leaked keys (GitHub secret scanning)",
-            description = "GitHub's secret scanning partner format, signed with ECDSA P-256/SHA-256 over the raw body"
-                    + " by the key that Github-Public-Key-Identifier names. Each token that is a live key is revoked"
-                    + " at once; the answer labels every token. 404 while SECRET_SCANNING_PUBLIC_KEYS is unset.",
             requestBody =
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(
                             required = true,
@@ -76,7 +71,7 @@ class LeakedKeyController {
     @ApiContract(credentials = Credential.GITHUB_SIGNATURE)
     @CommonProblem.Codes(CommonProblem.NOT_FOUND)
     @PostMapping(path = PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
-    List<Verdict> report(
+    List<Verdict> reportLeakedKeys(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
             @RequestHeader(name = SecretScanningSignature.IDENTIFIER_HEADER, required = false)
                     @Parameter(description = "The key_identifier of GitHub's public key that signed the body.")

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springdoc.core.customizers.GlobalOperationComponentsCustomizer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -35,14 +36,17 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 
 /**
- * Applies an operation's {@link ApiContract}: its security, its success response as {@code application/json}, and a
+ * Applies an operation's {@link ApiContract}: its summary and description ({@link OperationTexts}), its security, its success response as {@code application/json}, and a
  * problem response per status with a schema whose {@code code} lists exactly the operation's codes.
  */
+@RequiredArgsConstructor
 final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer {
 
     static final String PROBLEM_JSON = "application/problem+json";
     static final String JSON = "application/json";
     private static final String TYPE_BASE = "https://kv-portal.dev/problems/";
+
+    private final OperationTexts texts;
 
     /** Springdoc calls the variant with the components; this one is not used. */
     @Override
@@ -56,15 +60,19 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                 + handler.getMethod().getName();
         io.swagger.v3.oas.annotations.Operation described =
                 handler.getMethodAnnotation(io.swagger.v3.oas.annotations.Operation.class);
-        ApiContract contract = handler.getMethodAnnotation(ApiContract.class);
-        if (described == null
-                || described.operationId().isBlank()
-                || described.summary().isBlank()
-                || described.description().isBlank()
-                || contract == null) {
-            throw new IllegalStateException(where + " is not documented: give it @Operation(operationId, summary,"
-                    + " description) and @ApiContract (see com.kvportal.common.openapi)");
+        if (described != null
+                && !(described.operationId().isEmpty()
+                        && described.summary().isEmpty()
+                        && described.description().isEmpty())) {
+            throw new IllegalStateException(where + ": its operationId is the method's name, and its summary and"
+                    + " description live in " + OperationTexts.RESOURCE + ", not in @Operation");
         }
+        ApiContract contract = handler.getMethodAnnotation(ApiContract.class);
+        if (contract == null) {
+            throw new IllegalStateException(where + " is not documented: give it @ApiContract and an entry in "
+                    + OperationTexts.RESOURCE + " (see com.kvportal.common.openapi)");
+        }
+        texts.describe(operation, where);
         boolean changesState = changesState(handler);
         describeRoles(operation, contract, where);
         operation.setSecurity(security(contract.credentials(), changesState));
