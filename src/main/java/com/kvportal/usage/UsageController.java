@@ -2,12 +2,11 @@ package com.kvportal.usage;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.JsonBody;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
@@ -67,14 +66,7 @@ class UsageController {
     record PeriodList(@Schema(description = "The billed periods, newest first.") List<BilledPeriod> periods) {}
 
     /** The storage backend's report; its token was checked before the body was read ({@link ReportingAuthentication}). */
-    @Operation(
-            requestBody =
-                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                            required = true,
-                            content =
-                                    @Content(
-                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
-                                            schema = @Schema(implementation = StorageReportDoc.class))))
+    @JsonBody(StorageReportDoc.class)
     @ApiContract(credentials = Credential.USAGE_TOKEN)
     @PostMapping(path = ReportingAuthentication.REPORTING_PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
     StorageReporting.Outcome reportStorage(
@@ -102,14 +94,7 @@ class UsageController {
         return limits.of(caller.organizationId());
     }
 
-    @Operation(
-            requestBody =
-                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                            required = true,
-                            content =
-                                    @Content(
-                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
-                                            schema = @Schema(implementation = UsageLimits.class))))
+    @JsonBody(UsageLimits.class)
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @UsageProblem.Codes(UsageProblem.NOT_ON_THIS_PLAN)
     @PutMapping(path = "/api/v1/usage/limits", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -4,6 +4,7 @@ import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemCode;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.SpecVersion;
 import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.ArraySchema;
@@ -14,9 +15,11 @@ import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -29,6 +32,8 @@ import java.util.stream.Collectors;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springdoc.core.customizers.GlobalOperationComponentsCustomizer;
+import org.springdoc.core.utils.SpringDocAnnotationsUtils;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -73,11 +78,27 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                     + OperationTexts.RESOURCE + " (see com.kvportal.common.openapi)");
         }
         texts.describe(operation, where);
+        describeBody(operation, components, handler);
         boolean changesState = changesState(handler);
         describeRoles(operation, contract, where);
         operation.setSecurity(security(contract.credentials(), changesState));
         operation.setResponses(responses(operation, components, handler, contract, changesState, where));
         return operation;
+    }
+
+    /** The body of a {@link JsonBody} operation, resolved as springdoc resolves a body parameter's type. */
+    private static void describeBody(Operation operation, Components components, HandlerMethod handler) {
+        JsonBody body = handler.getMethodAnnotation(JsonBody.class);
+        if (body == null) {
+            return;
+        }
+        Type type = body.list()
+                ? ResolvableType.forClassWithGenerics(List.class, body.value()).getType()
+                : body.value();
+        Schema<?> schema = SpringDocAnnotationsUtils.extractSchema(components, type, null, null, SpecVersion.V30);
+        operation.setRequestBody(new RequestBody()
+                .required(true)
+                .content(new Content().addMediaType(JSON, new MediaType().schema(schema))));
     }
 
     /**

@@ -36,8 +36,8 @@
  * every operation {@code malformed_parameters}, {@code bad_request} and {@code database_unavailable}. Field formats, enums, lengths and
  * ranges come from the records' types, {@code @Schema} and Bean Validation annotations. An {@code /api/} operation
  * without {@code @ApiContract} or an entry in {@code operations.yaml} fails the document, as does an entry no
- * operation has ({@link com.kvportal.common.openapi.OperationTexts}); {@code @Operation} only states what the method's
- * signature cannot (a body read by hand), never the texts. The
+ * operation has ({@link com.kvportal.common.openapi.OperationTexts}). A handler that reads its body itself names the
+ * body's type with {@link com.kvportal.common.openapi.JsonBody}; {@code @Operation} never carries the texts. The
  * suite's HTTP client ({@code support/Api}) validates every exchange of the tests against it; then regenerate the
  * committed snapshot as {@code OpenApiDocumentTest} says.
  */
