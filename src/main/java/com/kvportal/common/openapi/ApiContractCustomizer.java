@@ -41,8 +41,9 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 
 /**
- * Applies an operation's {@link ApiContract}: its summary and description ({@link OperationTexts}), its security, its success response as {@code application/json}, and a
- * problem response per status with a schema whose {@code code} lists exactly the operation's codes.
+ * Applies an operation's {@link ApiContract}: its summary and description ({@link OperationTexts}), its body when
+ * the handler reads it itself ({@link JsonBody}), its security, its success response as {@code application/json},
+ * and a problem response per status with a schema whose {@code code} lists exactly the operation's codes.
  */
 @RequiredArgsConstructor
 final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer {
