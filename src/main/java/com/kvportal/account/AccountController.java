@@ -7,7 +7,6 @@ import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
@@ -67,12 +66,6 @@ class AccountController {
 
     record ProjectList(@Schema(description = "The current organization's projects.") List<Project> projects) {}
 
-    @Operation(
-            operationId = "signUp",
-            summary = "Sign up",
-            description = "Creates a customer, an organization (owned by the customer) and its \"Default project\","
-                    + " and starts a session: the answer sets the session cookie and the `XSRF-TOKEN` cookie. Needs no"
-                    + " credential and no CSRF header.")
     @ApiContract(
             credentials = {},
             success = HttpStatus.CREATED)
@@ -83,25 +76,18 @@ class AccountController {
     })
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/signup", consumes = MediaType.APPLICATION_JSON_VALUE)
-    SignedIn signup(
+    SignedIn signUp(
             @Valid @RequestBody Accounts.Signup body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.signup(body);
         startSession(caller, request, response);
         return SignedIn.of(caller);
     }
 
-    @Operation(
-            operationId = "logIn",
-            summary = "Log in",
-            description = "Starts a new session (a new session id and a new `XSRF-TOKEN` cookie). A wrong email or"
-                    + " password answers one and the same 401; an email that signup would refuse answers 400; repeated"
-                    + " failures for an email answer 429 `too_many_attempts`, too many attempts from one address 429"
-                    + " `too_many_requests`, both with `Retry-After`.")
     @ApiContract(credentials = {})
     @AccountProblem.Codes({AccountProblem.INVALID_CREDENTIALS, AccountProblem.TOO_MANY_ATTEMPTS})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/login", consumes = MediaType.APPLICATION_JSON_VALUE)
-    LoginAnswer login(
+    LoginAnswer logIn(
             @Valid @RequestBody Accounts.Login body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = accounts.checkPassword(body);
         if (twoStep.enabled(caller.customerId())) {
@@ -111,41 +97,26 @@ class AccountController {
         return loggedIn(caller, request, response);
     }
 
-    @Operation(
-            operationId = "logInSecondStep",
-            summary = "Complete a login with its second step",
-            description = "After a login answered `mfa_required: true`: the authenticator's code (each accepted once)"
-                    + " or one of the recovery codes. Five wrong codes end the intermediate session and lock the"
-                    + " address as five wrong passwords do.")
     @ApiContract(credentials = {})
     @AccountProblem.Codes({AccountProblem.INVALID_LOGIN_CODE, AccountProblem.TOO_MANY_ATTEMPTS})
     @CommonProblem.Codes(CommonProblem.UNAUTHENTICATED)
     @PostMapping(path = "/api/v1/auth/login/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
-    LoginAnswer loginSecondStep(
+    LoginAnswer logInSecondStep(
             @RequestBody TwoStepLogin.SecondStep body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = twoStep.complete(request, body);
         return loggedIn(caller, request, response);
     }
 
-    @Operation(
-            operationId = "logOut",
-            summary = "Log out",
-            description = "Ends the session: its cookie no longer signs anyone in.")
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @PostMapping("/api/v1/auth/logout")
-    void logout(Caller caller, HttpServletRequest request) {
+    void logOut(Caller caller, HttpServletRequest request) {
         accounts.logout(caller);
         SessionCaller.signOut(request);
     }
 
-    @Operation(
-            operationId = "getSession",
-            summary = "Read the session",
-            description = "Who is signed in, the active project, the current organization and every project in"
-                    + " reach. Also sets the `XSRF-TOKEN` cookie, for a client that needs it again.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @GetMapping("/api/v1/session")
-    Accounts.SessionView session(Caller caller, HttpServletRequest request) {
+    Accounts.SessionView getSession(Caller caller, HttpServletRequest request) {
         // touching the deferred token makes sure the XSRF-TOKEN cookie exists
         if (request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken token) {
             token.getToken();
@@ -153,12 +124,6 @@ class AccountController {
         return accounts.session(caller);
     }
 
-    @Operation(
-            operationId = "switchProject",
-            summary = "Switch the active project",
-            description = "Makes another project of the customer's organizations the active one (and its"
-                    + " organization the current one). An API key is bound to its project: with a key, 400"
-                    + " `session_required`.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.PROJECT_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @PutMapping(path = "/api/v1/session/project", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -169,20 +134,12 @@ class AccountController {
         return accounts.session(switched);
     }
 
-    @Operation(
-            operationId = "listProjects",
-            summary = "List the projects",
-            description = "The projects of the current organization.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/projects")
-    ProjectList projects(Caller caller) {
+    ProjectList listProjects(Caller caller) {
         return new ProjectList(accounts.projects(caller));
     }
 
-    @Operation(
-            operationId = "createProject",
-            summary = "Create a project",
-            description = "Creates a project in the current organization (at most 100).")
     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @AccountProblem.Codes(AccountProblem.PROJECT_LIMIT_REACHED)
     @PostMapping(path = "/api/v1/projects", consumes = MediaType.APPLICATION_JSON_VALUE)

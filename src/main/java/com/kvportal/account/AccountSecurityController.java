@@ -5,7 +5,6 @@ import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
@@ -44,10 +43,6 @@ class AccountSecurityController {
 
     record SessionList(List<CustomerSessions.View> sessions) {}
 
-    @Operation(
-            operationId = "verifyEmail",
-            summary = "Verify the email address",
-            description = "Redeems the token of the verification link (valid 24 hours, once). Needs no credential.")
     @ApiContract(credentials = {})
     @AccountProblem.Codes(AccountProblem.TOKEN_INVALID)
     @PostMapping(path = "/api/v1/auth/verify-email", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -55,25 +50,15 @@ class AccountSecurityController {
         return security.verifyEmail(body);
     }
 
-    @Operation(
-            operationId = "resendVerificationEmail",
-            summary = "Send a new verification link",
-            description = "At most 5 an hour (the signup's own link not counted). Takes a session.")
     @ApiContract(success = HttpStatus.ACCEPTED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.EMAIL_ALREADY_VERIFIED, AccountProblem.SESSION_REQUIRED})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping("/api/v1/account/verification-email")
-    Accepted resendVerification(Caller caller) {
+    Accepted resendVerificationEmail(Caller caller) {
         security.resendVerification(caller);
         return new Accepted("A new verification link is on its way.");
     }
 
-    @Operation(
-            operationId = "requestPasswordReset",
-            summary = "Ask for a password reset link",
-            description = "Answers 202 alike for known and unknown addresses; a known one gets a link (valid 30"
-                    + " minutes, once; a newer request voids older links). At most 5 an hour per address and per"
-                    + " client address.")
     @ApiContract(
             success = HttpStatus.ACCEPTED,
             credentials = {})
@@ -91,11 +76,6 @@ class AccountSecurityController {
         return new Accepted("If the address belongs to an account, a reset link is on its way.");
     }
 
-    @Operation(
-            operationId = "confirmPasswordReset",
-            summary = "Set a new password from a reset link",
-            description = "Sets the password, ends every session of the customer, lifts the login lock and counts the"
-                    + " address as verified. A weak password is refused and leaves the token usable.")
     @ApiContract(
             success = HttpStatus.NO_CONTENT,
             credentials = {})
@@ -105,10 +85,6 @@ class AccountSecurityController {
         security.confirmPasswordReset(body);
     }
 
-    @Operation(
-            operationId = "changePassword",
-            summary = "Change the password",
-            description = "Needs the current password. The customer's other sessions end; this one stays.")
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
@@ -121,11 +97,6 @@ class AccountSecurityController {
         security.changePassword(caller, body, request);
     }
 
-    @Operation(
-            operationId = "changeEmail",
-            summary = "Change the email address",
-            description = "Needs the current password. A link (valid 24 hours) goes to the new address and a notice"
-                    + " to the current one; the address changes when the link is opened.")
     @ApiContract(success = HttpStatus.ACCEPTED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
@@ -139,10 +110,6 @@ class AccountSecurityController {
         return new Accepted("A confirmation link is on its way to the new address.");
     }
 
-    @Operation(
-            operationId = "confirmEmailChange",
-            summary = "Confirm a new email address",
-            description = "Redeems the token of the link sent to the new address. Needs no credential.")
     @ApiContract(credentials = {})
     @AccountProblem.Codes({AccountProblem.TOKEN_INVALID, AccountProblem.EMAIL_TAKEN})
     @PostMapping(path = "/api/v1/auth/email-change/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -150,10 +117,6 @@ class AccountSecurityController {
         return security.confirmEmailChange(body);
     }
 
-    @Operation(
-            operationId = "listSessions",
-            summary = "List the sessions",
-            description = "Where the customer is signed in, the most recently seen first.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @GetMapping("/api/v1/account/sessions")
@@ -162,10 +125,6 @@ class AccountSecurityController {
         return new SessionList(sessions.of(caller.customerId(), request));
     }
 
-    @Operation(
-            operationId = "endSession",
-            summary = "End a session",
-            description = "Its next request, on any instance, answers 401. The id is one from the session list.")
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.SESSION_NOT_FOUND, AccountProblem.SESSION_REQUIRED})
     @DeleteMapping("/api/v1/account/sessions/{id}")
@@ -173,10 +132,6 @@ class AccountSecurityController {
         security.endSession(caller, id, request);
     }
 
-    @Operation(
-            operationId = "endOtherSessions",
-            summary = "Sign out everywhere else",
-            description = "Ends every session of the customer but this one.")
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes(AccountProblem.SESSION_REQUIRED)
     @DeleteMapping("/api/v1/account/sessions")
@@ -184,11 +139,6 @@ class AccountSecurityController {
         security.endOtherSessions(caller, request);
     }
 
-    @Operation(
-            operationId = "setUpTotp",
-            summary = "Set up two-step login",
-            description = "A new TOTP secret (SHA-1, 6 digits, 30 s), its otpauth:// URI and QR code; not in force"
-                    + " until a first code confirms it.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({AccountProblem.TOTP_ALREADY_ENABLED, AccountProblem.SESSION_REQUIRED})
     @PostMapping("/api/v1/account/totp")
@@ -196,11 +146,6 @@ class AccountSecurityController {
         return twoStep.setup(caller);
     }
 
-    @Operation(
-            operationId = "confirmTotp",
-            summary = "Turn two-step login on",
-            description = "A first code from the authenticator turns it on; the answer holds ten single-use recovery"
-                    + " codes, shown this once.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,
@@ -213,10 +158,6 @@ class AccountSecurityController {
         return twoStep.confirm(caller, body);
     }
 
-    @Operation(
-            operationId = "disableTotp",
-            summary = "Turn two-step login off",
-            description = "Needs the current password and a current code.")
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,

@@ -8,7 +8,6 @@ import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.common.web.ShownOnce;
 import com.kvportal.security.Caller;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -54,42 +53,25 @@ class ApiKeyController {
 
     record ApiKeyList(@Schema(description = "The unrevoked keys, newest first.") List<ApiKey> keys) {}
 
-    @Operation(
-            operationId = "createApiKey",
-            summary = "Create an API key",
-            description = "Creates a key in the active project and answers its raw value, once (with"
-                    + " `Cache-Control: no-store`); only its SHA-256 digest is kept. At most 1,000 unrevoked keys per"
-                    + " project.")
     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<CreatedApiKey> create(Caller caller, @Valid @RequestBody NewApiKey request) {
+    ResponseEntity<CreatedApiKey> createApiKey(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
         return ShownOnce.created(
                 "/api/v1/api-keys/" + created.key().id(), new CreatedApiKey(created.rawKey(), HINT, created.key()));
     }
 
-    @Operation(
-            operationId = "listApiKeys",
-            summary = "List the API keys",
-            description = "The active project's unrevoked keys, newest first; expired keys stay listed (their"
-                    + " `expires_at` tells). Never a raw key or a digest.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping
-    ApiKeyList list(Caller caller) {
+    ApiKeyList listApiKeys(Caller caller) {
         return new ApiKeyList(apiKeys.list(caller));
     }
 
-    @Operation(
-            operationId = "updateApiKey",
-            summary = "Update an API key",
-            description = "Changes a key's name, permissions or expiry (the same rules as at creation) and answers the"
-                    + " key. A narrowing change (fewer permissions, an earlier expiry) holds on every instance once"
-                    + " the answer is sent. A revoked key cannot be updated: 404.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
-    ApiKey update(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
+    ApiKey updateApiKey(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
         return apiKeys.update(caller, id, request);
     }
 
@@ -109,12 +91,6 @@ class ApiKeyController {
             Previous previous) {}
 
     /** The body is optional: a roll without one takes the defaults (one day of grace, 90 days of life). */
-    @Operation(
-            operationId = "rollApiKey",
-            summary = "Roll an API key",
-            description = "Makes a new key with the old one's name and permissions, and lets the old one expire after"
-                    + " a grace period (default one day; 0 revokes it at once). The new key counts toward the"
-                    + " 1,000-key limit. The body is optional.")
     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes({
         ApiKeyProblem.API_KEY_NOT_FOUND,
@@ -122,7 +98,7 @@ class ApiKeyController {
         ApiKeyProblem.KEY_LIMIT_REACHED
     })
     @PostMapping(path = "/" + PathIds.ID + "/roll", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<RolledResponse> roll(
+    ResponseEntity<RolledResponse> rollApiKey(
             Caller caller, @PathVariable UUID id, @Valid @RequestBody(required = false) @Nullable KeyRoll request) {
         ApiKeys.Rolled rolled = apiKeys.roll(caller, id, request == null ? new KeyRoll(null, null) : request);
         return ShownOnce.created(
@@ -134,15 +110,6 @@ class ApiKeyController {
                         new Previous(rolled.previousId(), rolled.previousExpiresAt())));
     }
 
-    @Operation(
-            operationId = "verifyApiKey",
-            summary = "Verify an API key",
-            description = "Checks the key presented as `Authorization: Bearer kv_…` and answers who is behind it."
-                    + " A missing, malformed, unknown, revoked or expired key answers 401 with"
-                    + " `WWW-Authenticate: Bearer error=\"invalid_token\"`. Known keys are answered from memory and never"
-                    + " rate limited; a client address whose keys keep missing (well-formed, valid checksum, not ours)"
-                    + " spends a budget of database lookups, then answers 429 until it refills. Records `last_used_at`"
-                    + " without waiting for it.")
     @ApiContract(credentials = Credential.API_KEY)
     @ApiKeyProblem.Codes({
         ApiKeyProblem.INVALID_API_KEY,
@@ -150,23 +117,17 @@ class ApiKeyController {
         ApiKeyProblem.API_KEY_EXPIRED
     })
     @PostMapping("/verify")
-    VerifiedKey verify(
+    VerifiedKey verifyApiKey(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
                     String authorization,
             HttpServletRequest request) {
         return apiKeys.verify(BearerToken.of(authorization).orElse(null), ClientAddress.of(request));
     }
 
-    @Operation(
-            operationId = "revokeApiKey",
-            summary = "Revoke an API key",
-            description = "Revokes a key of the active project; from the moment the 204 is sent, every instance"
-                    + " refuses it. Revoking a revoked key answers 204 again. Any key may revoke itself, whatever"
-                    + " its permissions.")
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
     @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
-    void revoke(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
+    void revokeApiKey(Caller caller, @PathVariable @Parameter(description = "The key's id.") UUID id) {
         apiKeys.revoke(caller, id);
     }
 }

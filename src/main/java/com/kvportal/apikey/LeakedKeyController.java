@@ -2,14 +2,12 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.JsonBody;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.FieldErrors;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.ArraySchema;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.nio.charset.StandardCharsets;
@@ -60,23 +58,11 @@ class LeakedKeyController {
             @Schema(description = "Where it was found.") String url,
             String source) {}
 
-    @Operation(
-            operationId = "reportLeakedKeys",
-            summary = "Report leaked keys (GitHub secret scanning)",
-            description = "GitHub's secret scanning partner format, signed with ECDSA P-256/SHA-256 over the raw body"
-                    + " by the key that Github-Public-Key-Identifier names. Each token that is a live key is revoked"
-                    + " at once; the answer labels every token. 404 while SECRET_SCANNING_PUBLIC_KEYS is unset.",
-            requestBody =
-                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                            required = true,
-                            content =
-                                    @Content(
-                                            mediaType = "application/json",
-                                            array = @ArraySchema(schema = @Schema(implementation = ReportDoc.class)))))
+    @JsonBody(value = ReportDoc.class, list = true)
     @ApiContract(credentials = Credential.GITHUB_SIGNATURE)
     @CommonProblem.Codes(CommonProblem.NOT_FOUND)
     @PostMapping(path = PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
-    List<Verdict> report(
+    List<Verdict> reportLeakedKeys(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
             @RequestHeader(name = SecretScanningSignature.IDENTIFIER_HEADER, required = false)
                     @Parameter(description = "The key_identifier of GitHub's public key that signed the body.")

@@ -5,7 +5,6 @@ import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Paged;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -21,15 +20,9 @@ class AuditController {
 
     private final AuditLog log;
 
-    @Operation(
-            operationId = "listAuditEvents",
-            summary = "List the audit events",
-            description = "The current organization's audit log, newest first: sign-ins, keys created, updated,"
-                    + " rolled, revoked or leaked, checkouts, subscription and invoice changes, billed overage. Page"
-                    + " with `cursor` = the previous page's `next_cursor` (null on the last page).")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/audit-events")
-    AuditLog.Page events(
+    AuditLog.Page listAuditEvents(
             Caller caller,
             @RequestParam(required = false) @Paged.Limit("Events per page.") @Nullable String limit,
             @RequestParam(required = false) @Paged.Cursor @Nullable String cursor) {

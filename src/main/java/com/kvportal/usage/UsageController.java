@@ -2,12 +2,11 @@ package com.kvportal.usage;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
+import com.kvportal.common.openapi.JsonBody;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
@@ -67,85 +66,39 @@ class UsageController {
     record PeriodList(@Schema(description = "The billed periods, newest first.") List<BilledPeriod> periods) {}
 
     /** The storage backend's report; its token was checked before the body was read ({@link ReportingAuthentication}). */
-    @Operation(
-            operationId = "reportStorage",
-            summary = "Report storage samples",
-            description = "The storage backend reports how much each project stores (1-1,000 samples). A structurally"
-                    + " bad body stores nothing (400). Otherwise each sample is accepted, a duplicate (its id was"
-                    + " accepted before: the first one wins), or rejected (`project_not_found`,"
-                    + " `sample_out_of_range`). Retrying a whole batch is always safe.",
-            requestBody =
-                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                            required = true,
-                            content =
-                                    @Content(
-                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
-                                            schema = @Schema(implementation = StorageReportDoc.class))))
+    @JsonBody(StorageReportDoc.class)
     @ApiContract(credentials = Credential.USAGE_TOKEN)
     @PostMapping(path = ReportingAuthentication.REPORTING_PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
-    StorageReporting.Outcome report(
+    StorageReporting.Outcome reportStorage(
             @RequestBody(required = false) @io.swagger.v3.oas.annotations.Parameter(hidden = true) @Nullable
                     JsonNode body) {
         return reporting.report(ReportedSample.parseBatch(body));
     }
 
-    @Operation(
-            operationId = "getUsage",
-            summary = "Read the storage usage",
-            description = "The current organization's storage in its current period (the subscription's, or the UTC"
-                    + " calendar month): allowance, current and average storage, the projected overage if the"
-                    + " current storage holds, per project, and per UTC day so far; whether writes are allowed and"
-                    + " why not (verify's answer), and the usage limits in force in bytes and cents.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage")
-    UsageReading.Usage usage(Caller caller) {
+    UsageReading.Usage getUsage(Caller caller) {
         UUID organizationId = caller.organizationId();
         return reading.usage(organizationId, standing.standingOf(organizationId), limits.of(organizationId));
     }
 
-    @Operation(
-            operationId = "listBilledPeriods",
-            summary = "List the billed periods",
-            description = "The periods whose storage overage was billed, newest first, with the provider's invoice.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage/periods")
-    PeriodList periods(Caller caller) {
+    PeriodList listBilledPeriods(Caller caller) {
         return new PeriodList(reading.periods(caller.organizationId()));
     }
 
-    @Operation(
-            operationId = "getUsageLimits",
-            summary = "Read the usage limits",
-            description = "The current organization's alert thresholds, storage cap and overage cap; the defaults"
-                    + " (thresholds 75, 90, 100; no caps) until they are set.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/usage/limits")
-    UsageLimits limits(Caller caller) {
+    UsageLimits getUsageLimits(Caller caller) {
         return limits.of(caller.organizationId());
     }
 
-    @Operation(
-            operationId = "putUsageLimits",
-            summary = "Replace the usage limits",
-            description = "Replaces the whole object, an omitted field taking its default. Thresholds: 0-5 distinct"
-                    + " integers 1-100 (answered in ascending order). `storage_cap_bytes` (any plan): verify refuses"
-                    + " writes (`reason: storage_cap`) once storage reaches it. `overage_cap_cents` (plans with overage"
-                    + " only, else `not_on_this_plan`): verify refuses writes (`reason: overage_cap`) once the"
-                    + " projected overage reaches it (a cap of 0: once storage reaches the allowance), and no period's overage bill exceeds it."
-                    + " Every instance's verify follows within 2 seconds. When storage rises to a threshold, or"
-                    + " writes start or stop being refused, the owners and billing members get a mail and the audit"
-                    + " log a line (`usage.threshold_crossed`, `usage.writes_refused`, `usage.writes_allowed`).",
-            requestBody =
-                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                            required = true,
-                            content =
-                                    @Content(
-                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
-                                            schema = @Schema(implementation = UsageLimits.class))))
+    @JsonBody(UsageLimits.class)
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @UsageProblem.Codes(UsageProblem.NOT_ON_THIS_PLAN)
     @PutMapping(path = "/api/v1/usage/limits", consumes = MediaType.APPLICATION_JSON_VALUE)
-    UsageLimits replaceLimits(
+    UsageLimits putUsageLimits(
             Caller caller,
             @RequestBody(required = false) @io.swagger.v3.oas.annotations.Parameter(hidden = true) @Nullable
                     JsonNode body) {

@@ -7,7 +7,6 @@ import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.common.web.ShownOnce;
 import com.kvportal.security.Caller;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
@@ -69,15 +68,10 @@ class WebhookEndpointController {
         }
     }
 
-    @Operation(
-            operationId = "createWebhookEndpoint",
-            summary = "Create a webhook endpoint",
-            description = "Adds an endpoint to the current organization and answers its signing secret, once. `events`"
-                    + " left out: every type, now and future (`[\"*\"]`). At most 10 per organization.")
     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.ENDPOINT_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<CreatedEndpoint> create(Caller caller, @RequestBody EndpointRequest.Create request) {
+    ResponseEntity<CreatedEndpoint> createWebhookEndpoint(Caller caller, @RequestBody EndpointRequest.Create request) {
         WebhookEndpoints.Created created = endpoints.create(caller, request);
         WebhookEndpoint e = created.endpoint();
         return ShownOnce.created(
@@ -86,61 +80,41 @@ class WebhookEndpointController {
                         e.id(), e.url(), e.events(), e.description(), e.disabled(), e.createdAt(), created.secret()));
     }
 
-    @Operation(
-            operationId = "listWebhookEndpoints",
-            summary = "List the webhook endpoints",
-            description = "The current organization's endpoints, oldest first; never a secret.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping
-    EndpointList list(Caller caller) {
+    EndpointList listWebhookEndpoints(Caller caller) {
         return new EndpointList(endpoints.list(caller));
     }
 
-    @Operation(
-            operationId = "updateWebhookEndpoint",
-            summary = "Update a webhook endpoint",
-            description = "Changes its url, events, description or `disabled` (a field left out stays as it is).")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
-    WebhookEndpoint update(Caller caller, @PathVariable UUID id, @RequestBody EndpointRequest.Update request) {
+    WebhookEndpoint updateWebhookEndpoint(
+            Caller caller, @PathVariable UUID id, @RequestBody EndpointRequest.Update request) {
         return endpoints.update(caller, id, request);
     }
 
-    @Operation(
-            operationId = "deleteWebhookEndpoint",
-            summary = "Delete a webhook endpoint",
-            description = "Removes the endpoint and its delivery log; no further attempt is made.")
     @ApiContract(
             success = HttpStatus.NO_CONTENT,
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @DeleteMapping("/" + PathIds.ID)
-    void delete(Caller caller, @PathVariable UUID id) {
+    void deleteWebhookEndpoint(Caller caller, @PathVariable UUID id) {
         endpoints.delete(caller, id);
     }
 
-    @Operation(
-            operationId = "rotateWebhookSecret",
-            summary = "Rotate an endpoint's signing secret",
-            description = "Answers a new secret, once. The old one keeps signing beside it for 24 hours (two `v1,`"
-                    + " signatures); a second rotation inside that window ends the oldest at once.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PostMapping("/" + PathIds.ID + "/secret/rotate")
-    ResponseEntity<Secret> rotate(Caller caller, @PathVariable UUID id) {
+    ResponseEntity<Secret> rotateWebhookSecret(Caller caller, @PathVariable UUID id) {
         return ShownOnce.ok(new Secret(endpoints.rotateSecret(caller, id)));
     }
 
-    @Operation(
-            operationId = "listWebhookDeliveries",
-            summary = "List an endpoint's deliveries",
-            description = "Newest first, a page at a time: `cursor` = the previous page's `next_cursor`.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @GetMapping("/" + PathIds.ID + "/deliveries")
-    WebhookEndpoints.Page deliveries(
+    WebhookEndpoints.Page listWebhookDeliveries(
             Caller caller,
             @PathVariable UUID id,
             @RequestParam(required = false) @Paged.Limit("Deliveries per page.") @Nullable String limit,
@@ -148,32 +122,23 @@ class WebhookEndpointController {
         return endpoints.deliveries(caller, id, limit, cursor);
     }
 
-    @Operation(
-            operationId = "retryWebhookDelivery",
-            summary = "Retry a delivery",
-            description = "One more attempt of the delivery, whatever its status, under the same webhook-id, made"
-                    + " right after the answer; `attempts` grows by one.")
     @ApiContract(
             success = HttpStatus.ACCEPTED,
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes({WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND, WebhookProblem.WEBHOOK_DELIVERY_NOT_FOUND})
     @PostMapping("/" + PathIds.ID + "/deliveries/{" + DELIVERY_ID + ":" + PathIds.UUID + "}/retry")
-    Queued retry(Caller caller, @PathVariable UUID id, @PathVariable(DELIVERY_ID) UUID deliveryId) {
+    Queued retryWebhookDelivery(Caller caller, @PathVariable UUID id, @PathVariable(DELIVERY_ID) UUID deliveryId) {
         return Queued.of(endpoints.retry(caller, id, deliveryId));
     }
 
-    @Operation(
-            operationId = "testWebhookEndpoint",
-            summary = "Send a test event",
-            description = "Queues a `webhook.test` event to this endpoint, whatever its event filter.")
     @ApiContract(
             success = HttpStatus.ACCEPTED,
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_WEBHOOKS)
     @WebhookProblem.Codes(WebhookProblem.WEBHOOK_ENDPOINT_NOT_FOUND)
     @PostMapping("/" + PathIds.ID + "/test")
-    Queued test(Caller caller, @PathVariable UUID id) {
+    Queued testWebhookEndpoint(Caller caller, @PathVariable UUID id) {
         return Queued.of(endpoints.test(caller, id));
     }
 }

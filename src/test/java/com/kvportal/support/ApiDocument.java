@@ -109,7 +109,8 @@ public final class ApiDocument {
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new AssertionError("GET /v3/api-docs answered " + response.statusCode()
-                        + " (an /api/ operation without @Operation/@ApiContract? see the log): " + response.body());
+                        + " (an /api/ operation without @ApiContract or an entry in openapi/operations.yaml? see the log): "
+                        + response.body());
             }
             return response.body();
         } catch (IOException e) {

@@ -14,7 +14,6 @@ import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.Caller;
-import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -61,45 +60,25 @@ class BillingController {
 
     record InvoiceList(@Schema(description = "The organization's invoices, newest first.") List<Invoice> invoices) {}
 
-    @Operation(
-            operationId = "listPlans",
-            summary = "List the plans",
-            description = "Every plan with its storage allowance, price and overage terms, cheapest first. Public.")
     @ApiContract(credentials = {})
     @GetMapping("/plans")
-    PlanList plans() {
+    PlanList listPlans() {
         return new PlanList(billing.plans());
     }
 
-    @Operation(
-            operationId = "getSubscription",
-            summary = "Read the subscription",
-            description = "The current organization's live subscription (any status but `canceled` and"
-                    + " `incomplete_expired`); without one the organization is on the free plan.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @BillingProblem.Codes(BillingProblem.SUBSCRIPTION_NOT_FOUND)
     @GetMapping("/subscription")
-    SubscriptionResponse subscription(Caller caller) {
+    SubscriptionResponse getSubscription(Caller caller) {
         return new SubscriptionResponse(subscriptions.live(caller));
     }
 
-    @Operation(
-            operationId = "listInvoices",
-            summary = "List the invoices",
-            description = "The current organization's invoices as the provider's webhook events reported them,"
-                    + " newest first.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/invoices")
-    InvoiceList invoices(Caller caller) {
+    InvoiceList listInvoices(Caller caller) {
         return new InvoiceList(subscriptions.invoices(caller));
     }
 
-    @Operation(
-            operationId = "startCheckout",
-            summary = "Start a checkout",
-            description = "Creates a hosted checkout session at the payment provider to buy a tier; send the"
-                    + " customer's browser to `url`. The organization gets one provider customer, created at its"
-                    + " first checkout and reused after.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes({
         BillingProblem.UNKNOWN_TIER,
@@ -109,20 +88,11 @@ class BillingController {
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)
-    CheckoutResponse checkout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
+    CheckoutResponse startCheckout(Caller caller, @Valid @RequestBody CheckoutRequest request) {
         CheckoutSession session = checkouts.start(caller, request);
         return new CheckoutResponse(session.id(), session.url());
     }
 
-    @Operation(
-            operationId = "checkoutSucceeded",
-            summary = "Checkout success callback",
-            description = "Where the provider sends the customer's browser after paying. Trusts nothing in the URL:"
-                    + " for an open session the service started, fetches the session from the provider and, once it"
-                    + " is complete, creates or activates the subscription; then redirects to"
-                    + " `/dashboard/billing?checkout=success` (or `pending` for an unknown, expired or incomplete"
-                    + " session, answered without asking the provider when it is not an open session of ours)."
-                    + " Safe to call twice, in any order with the webhook.")
     @ApiContract(
             success = HttpStatus.SEE_OTHER,
             successDescription = "To /dashboard/billing?checkout=success, or ?checkout=pending.",
@@ -139,11 +109,6 @@ class BillingController {
         return backToDashboard(checkouts.complete(id) ? "success" : "pending");
     }
 
-    @Operation(
-            operationId = "checkoutCanceled",
-            summary = "Checkout cancel callback",
-            description = "Where the provider sends the customer's browser when they go back from the checkout:"
-                    + " redirects to `/dashboard/billing?checkout=canceled`.")
     @ApiContract(
             success = HttpStatus.SEE_OTHER,
             successDescription = "To /dashboard/billing?checkout=canceled.",
@@ -153,29 +118,19 @@ class BillingController {
         return backToDashboard("canceled");
     }
 
-    @Operation(
-            operationId = "openBillingPortal",
-            summary = "Open the customer portal",
-            description = "Creates a session of the provider's customer portal (payment details, invoices,"
-                    + " cancellation); send the customer's browser to `url`.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes(BillingProblem.NO_BILLING_ACCOUNT)
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping("/portal")
-    PortalResponse portal(Caller caller) {
+    PortalResponse openBillingPortal(Caller caller) {
         return new PortalResponse(subscriptions.portal(caller));
     }
 
-    @Operation(
-            operationId = "cancelSubscription",
-            summary = "Cancel at period end",
-            description = "Schedules the subscription to end at the end of its current period (`cancel_at`). Already"
-                    + " scheduled: 200, unchanged.")
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes(BillingProblem.SUBSCRIPTION_NOT_FOUND)
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping("/cancel")
-    SubscriptionResponse cancel(Caller caller) {
+    SubscriptionResponse cancelSubscription(Caller caller) {
         return new SubscriptionResponse(subscriptions.cancel(caller));
     }
 

@@ -44,12 +44,6 @@ class WebhookController {
             @Schema(description = "Always true: the event is applied, or was already.") boolean received) {}
 
     @Operation(
-            operationId = "receiveProviderEvent",
-            summary = "Receive a payment provider event",
-            description = "Stripe's signed events (checkout.session.completed, customer.subscription.updated and"
-                    + " .deleted, invoice.created, .paid and .payment_failed). Each event id is applied once; a"
-                    + " duplicate, an event about an unknown customer and any other kind answer 200. Bodies up to"
-                    + " 1 MiB. A verified event that cannot be applied answers 5xx, so that the provider retries.",
             requestBody =
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(
                             description = "A Stripe event object, signed over its raw bytes.",
@@ -59,7 +53,7 @@ class WebhookController {
     @BillingProblem.Codes(BillingProblem.MALFORMED_EVENT)
     @CommonProblem.Codes({CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE, CommonProblem.PAYLOAD_TOO_LARGE})
     @PostMapping(path = "/api/v1/billing/webhook", consumes = MediaType.APPLICATION_JSON_VALUE)
-    WebhookReceipt receive(
+    WebhookReceipt receiveProviderEvent(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
             @RequestHeader(name = WebhookSignature.HEADER, required = false) @Parameter(hidden = true) @Nullable
                     String header) {

@@ -11,7 +11,8 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 
 /**
  * What an operation answers and who may call it, as the OpenAPI document states it (see the package's
- * documentation). Goes with springdoc's {@code @Operation(operationId, summary, description)}; the problem codes of
+ * documentation). Goes with the operation's summary and description in {@code openapi/operations.yaml}, under its
+ * operationId (the handler method's name); the problem codes of
  * the operation's outcomes, beyond those its shape and credentials imply, are named by each feature's
  * {@code @...Problem.Codes} (see {@link com.kvportal.common.web.ProblemCodes}).
  */

@@ -4,6 +4,7 @@ import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemCode;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.SpecVersion;
 import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.ArraySchema;
@@ -14,9 +15,11 @@ import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,8 +29,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springdoc.core.customizers.GlobalOperationComponentsCustomizer;
+import org.springdoc.core.utils.SpringDocAnnotationsUtils;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -35,14 +41,18 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 
 /**
- * Applies an operation's {@link ApiContract}: its security, its success response as {@code application/json}, and a
- * problem response per status with a schema whose {@code code} lists exactly the operation's codes.
+ * Applies an operation's {@link ApiContract}: its summary and description ({@link OperationTexts}), its body when
+ * the handler reads it itself ({@link JsonBody}), its security, its success response as {@code application/json},
+ * and a problem response per status with a schema whose {@code code} lists exactly the operation's codes.
  */
+@RequiredArgsConstructor
 final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer {
 
     static final String PROBLEM_JSON = "application/problem+json";
     static final String JSON = "application/json";
     private static final String TYPE_BASE = "https://kv-portal.dev/problems/";
+
+    private final OperationTexts texts;
 
     /** Springdoc calls the variant with the components; this one is not used. */
     @Override
@@ -56,20 +66,40 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                 + handler.getMethod().getName();
         io.swagger.v3.oas.annotations.Operation described =
                 handler.getMethodAnnotation(io.swagger.v3.oas.annotations.Operation.class);
-        ApiContract contract = handler.getMethodAnnotation(ApiContract.class);
-        if (described == null
-                || described.operationId().isBlank()
-                || described.summary().isBlank()
-                || described.description().isBlank()
-                || contract == null) {
-            throw new IllegalStateException(where + " is not documented: give it @Operation(operationId, summary,"
-                    + " description) and @ApiContract (see com.kvportal.common.openapi)");
+        if (described != null
+                && !(described.operationId().isEmpty()
+                        && described.summary().isEmpty()
+                        && described.description().isEmpty())) {
+            throw new IllegalStateException(where + ": its operationId is the method's name, and its summary and"
+                    + " description live in " + OperationTexts.RESOURCE + ", not in @Operation");
         }
+        ApiContract contract = handler.getMethodAnnotation(ApiContract.class);
+        if (contract == null) {
+            throw new IllegalStateException(where + " is not documented: give it @ApiContract and an entry in "
+                    + OperationTexts.RESOURCE + " (see com.kvportal.common.openapi)");
+        }
+        texts.describe(operation, where);
+        describeBody(operation, components, handler);
         boolean changesState = changesState(handler);
         describeRoles(operation, contract, where);
         operation.setSecurity(security(contract.credentials(), changesState));
         operation.setResponses(responses(operation, components, handler, contract, changesState, where));
         return operation;
+    }
+
+    /** The body of a {@link JsonBody} operation, resolved as springdoc resolves a body parameter's type. */
+    private static void describeBody(Operation operation, Components components, HandlerMethod handler) {
+        JsonBody body = handler.getMethodAnnotation(JsonBody.class);
+        if (body == null) {
+            return;
+        }
+        Type type = body.list()
+                ? ResolvableType.forClassWithGenerics(List.class, body.value()).getType()
+                : body.value();
+        Schema<?> schema = SpringDocAnnotationsUtils.extractSchema(components, type, null, null, SpecVersion.V30);
+        operation.setRequestBody(new RequestBody()
+                .required(true)
+                .content(new Content().addMediaType(JSON, new MediaType().schema(schema))));
     }
 
     /**

@@ -19,7 +19,8 @@ import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 
 /**
  * The last touches on the whole document: the server is {@code APP_BASE_URL}; every field of a response is
- * required (the API always writes it, null where {@code nullable}); tags are the features', never a controller's.
+ * required (the API always writes it, null where {@code nullable}); tags are the features', never a controller's;
+ * every text of {@link OperationTexts} belongs to an operation.
  */
 @RequiredArgsConstructor
 final class DocumentCustomizer implements GlobalOpenApiCustomizer {
@@ -27,11 +28,18 @@ final class DocumentCustomizer implements GlobalOpenApiCustomizer {
     private static final String REF_PREFIX = "#/components/schemas/";
 
     private final AppBaseUrl baseUrl;
+    private final OperationTexts texts;
 
     @Override
     public void customise(OpenAPI openApi) {
         ProblemCatalogue.entries(); // fails the document when two problem codes share a code and a status
         openApi.setServers(List.of(new Server().url(baseUrl.get()).description("APP_BASE_URL")));
+        Set<String> operationIds = new HashSet<>();
+        if (openApi.getPaths() != null) {
+            openApi.getPaths().values().forEach(item -> item.readOperations()
+                    .forEach(operation -> operationIds.add(operation.getOperationId())));
+        }
+        texts.requireExactly(operationIds);
         Map<String, Schema> schemas = openApi.getComponents() == null
                 ? Map.of()
                 : openApi.getComponents().getSchemas();

@@ -117,13 +117,19 @@ class OpenApiConfiguration {
         return new ModelResolver(Json.mapper().copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE));
     }
 
+    /** Read at start: a malformed {@value OperationTexts#RESOURCE} stops it. */
     @Bean
-    GlobalOperationComponentsCustomizer apiContracts() {
-        return new ApiContractCustomizer();
+    OperationTexts operationTexts() {
+        return OperationTexts.load();
     }
 
     @Bean
-    GlobalOpenApiCustomizer documentCustomizer(AppBaseUrl baseUrl) {
-        return new DocumentCustomizer(baseUrl);
+    GlobalOperationComponentsCustomizer apiContracts(OperationTexts texts) {
+        return new ApiContractCustomizer(texts);
+    }
+
+    @Bean
+    GlobalOpenApiCustomizer documentCustomizer(AppBaseUrl baseUrl, OperationTexts texts) {
+        return new DocumentCustomizer(baseUrl, texts);
     }
 }

@@ -4,11 +4,19 @@
  * <pre>{@code
  * @Tag(name = "API keys", description = "...")                   // once per controller: its feature
  * class ApiKeyController {
- *     @Operation(operationId = "createApiKey", summary = "Create an API key", description = "...")
  *     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
  *     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)          // the feature's problem codes it answers
- *     ResponseEntity<CreatedKey> create(Caller caller, @RequestBody NewApiKey body) { ... }  // a Location header
+ *     ResponseEntity<CreatedKey> createApiKey(Caller caller, @RequestBody NewApiKey body) { ... }  // a Location header
  * }
+ * }</pre>
+ *
+ * and in {@code src/main/resources/openapi/operations.yaml}, under the operationId (springdoc's: the method's name):
+ *
+ * <pre>{@code
+ * createApiKey:
+ *   summary: Create an API key
+ *   description: >-
+ *     Creates a key in the active project ...
  * }</pre>
  *
  * <p>{@link com.kvportal.common.openapi.ApiContract} names the success status (its body is the method's return type,
@@ -27,7 +35,9 @@
  * {@code unauthenticated}, {@code insufficient_permissions} and (for POST, PUT, PATCH, DELETE) {@code csrf_failed};
  * every operation {@code malformed_parameters}, {@code bad_request} and {@code database_unavailable}. Field formats, enums, lengths and
  * ranges come from the records' types, {@code @Schema} and Bean Validation annotations. An {@code /api/} operation
- * without {@code @Operation(operationId, summary, description)} and {@code @ApiContract} fails the document, and the
+ * without {@code @ApiContract} or an entry in {@code operations.yaml} fails the document, as does an entry no
+ * operation has ({@link com.kvportal.common.openapi.OperationTexts}). A handler that reads its body itself names the
+ * body's type with {@link com.kvportal.common.openapi.JsonBody}; {@code @Operation} never carries the texts. The
  * suite's HTTP client ({@code support/Api}) validates every exchange of the tests against it; then regenerate the
  * committed snapshot as {@code OpenApiDocumentTest} says.
  */

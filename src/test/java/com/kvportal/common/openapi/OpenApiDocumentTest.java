@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.support.ApiDocument;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.OpenApiSnapshot;
+import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.util.ArrayList;
@@ -80,6 +81,24 @@ class OpenApiDocumentTest extends IntegrationTest {
                     .isTrue();
         });
         assertThat(ids).contains("createApiKey", "listApiKeys", "verifyApiKey", "revokeApiKey", "signUp", "logIn");
+    }
+
+    @Test
+    void shouldTakeEachOperationsTextsFromTheOperationsFileWhichHasNoOtherEntry() {
+        OperationTexts texts = OperationTexts.load();
+        Set<String> ids = new HashSet<>();
+        operations().forEach(op -> {
+            JsonNode operation = op.operation();
+            String id = operation.get("operationId").asString();
+            ids.add(id);
+            Operation described = new Operation().operationId(id);
+            texts.describe(described, op.toString());
+            assertThat(operation.get("summary").asString()).as(op.toString()).isEqualTo(described.getSummary());
+            assertThat(operation.get("description").asString())
+                    .as(op.toString())
+                    .startsWith(described.getDescription());
+        });
+        assertThat(ids).isEqualTo(texts.operationIds());
     }
 
     @Test
