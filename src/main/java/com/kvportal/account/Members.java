@@ -27,6 +27,13 @@ class Members implements Memberships {
     /** A live organization, locked until the end of the transaction. */
     record LockedOrganization(UUID id, String name) {}
 
+    /** The columns {@link #member} reads; a where clause follows. */
+    private static final String MEMBER =
+            """
+            select m.customer_id, c.email, m.role, m.created_at
+            from memberships m join customers c on c.id = m.customer_id
+            """;
+
     private final JdbcClient jdbc;
     private final Projects projects;
 
@@ -68,23 +75,14 @@ class Members implements Memberships {
     }
 
     List<Member> list(UUID organizationId) {
-        return jdbc.sql(
-                        """
-                        select m.customer_id, c.email, m.role, m.created_at
-                        from memberships m join customers c on c.id = m.customer_id
-                        where m.organization_id = ?
-                        order by m.created_at, m.customer_id""")
+        return jdbc.sql(MEMBER + "where m.organization_id = ? order by m.created_at, m.customer_id")
                 .param(organizationId)
                 .query(Members::member)
                 .list();
     }
 
     Optional<Member> find(UUID organizationId, UUID customerId) {
-        return jdbc.sql(
-                        """
-                        select m.customer_id, c.email, m.role, m.created_at
-                        from memberships m join customers c on c.id = m.customer_id
-                        where m.organization_id = ? and m.customer_id = ?""")
+        return jdbc.sql(MEMBER + "where m.organization_id = ? and m.customer_id = ?")
                 .params(organizationId, customerId)
                 .query(Members::member)
                 .optional();
