@@ -112,17 +112,11 @@ class Members implements Memberships {
     }
 
     int count(UUID organizationId) {
-        return jdbc.sql("select count(*) from memberships where organization_id = ?")
-                .param(organizationId)
-                .query(Integer.class)
-                .single();
+        return count("select count(*) from memberships where organization_id = ?", organizationId);
     }
 
     int countOwners(UUID organizationId) {
-        return jdbc.sql("select count(*) from memberships where organization_id = ? and role = 'owner'")
-                .param(organizationId)
-                .query(Integer.class)
-                .single();
+        return count("select count(*) from memberships where organization_id = ? and role = 'owner'", organizationId);
     }
 
     /** Adds the member; false when the customer is a member already (the role stays as it is). */
@@ -183,6 +177,10 @@ class Members implements Memberships {
         jdbc.sql("update organizations set deleted_at = now() where id = ?")
                 .param(organizationId)
                 .update();
+    }
+
+    private int count(String sql, UUID organizationId) {
+        return jdbc.sql(sql).param(organizationId).query(Integer.class).single();
     }
 
     private static Member member(ResultSet rs, int row) throws SQLException {
