@@ -28,7 +28,7 @@ class Members implements Memberships {
     record LockedOrganization(UUID id, String name) {}
 
     /** The columns {@link #member} reads; a where clause follows. */
-    private static final String MEMBER =
+    private static final String MEMBERS =
             """
             select m.customer_id, c.email, m.role, m.created_at
             from memberships m join customers c on c.id = m.customer_id
@@ -75,16 +75,12 @@ class Members implements Memberships {
     }
 
     List<Member> list(UUID organizationId) {
-        return jdbc.sql(MEMBER + "where m.organization_id = ? order by m.created_at, m.customer_id")
-                .param(organizationId)
-                .query(Members::member)
+        return members("where m.organization_id = ? order by m.created_at, m.customer_id", organizationId)
                 .list();
     }
 
     Optional<Member> find(UUID organizationId, UUID customerId) {
-        return jdbc.sql(MEMBER + "where m.organization_id = ? and m.customer_id = ?")
-                .params(organizationId, customerId)
-                .query(Members::member)
+        return members("where m.organization_id = ? and m.customer_id = ?", organizationId, customerId)
                 .optional();
     }
 
@@ -181,6 +177,11 @@ class Members implements Memberships {
 
     private int count(String sql, UUID organizationId) {
         return jdbc.sql(sql).param(organizationId).query(Integer.class).single();
+    }
+
+    /** The members, with their address, that the where clause picks. */
+    private JdbcClient.MappedQuerySpec<Member> members(String where, Object... params) {
+        return jdbc.sql(MEMBERS + where).params(params).query(Members::member);
     }
 
     private static Member member(ResultSet rs, int row) throws SQLException {
