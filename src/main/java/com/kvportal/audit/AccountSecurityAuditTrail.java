@@ -46,14 +46,14 @@ class AccountSecurityAuditTrail {
 
     @EventListener
     void emailChanged(AccountEvent.EmailChanged e) {
-        audit.bySelf(
-                e, "customer.email_changed", null, Map.of("previous_email", e.previousEmail(), "email", e.email()));
+        Map<String, Object> details = Map.of("previous_email", e.previousEmail(), "email", e.email());
+        audit.bySelf(e, "customer.email_changed", null, details);
     }
 
     @EventListener
     void sessionEnded(AccountEvent.SessionEnded e) {
-        audit.bySelf(
-                e, "customer.session_ended", null, Map.of("sessions", e.how(), "sessions_ended", e.sessionsEnded()));
+        Map<String, Object> details = Map.of("sessions", e.how(), "sessions_ended", e.sessionsEnded());
+        audit.bySelf(e, "customer.session_ended", null, details);
     }
 
     @EventListener
