@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
@@ -27,6 +29,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /** Accounts: signup, login, the projects a customer reaches and the active one. */
 @Service
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class Accounts {
 
     static final int MAX_PROJECTS_PER_ORGANIZATION = 100;
@@ -38,26 +41,8 @@ public class Accounts {
     private final Teams teams;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
+    private final PasswordCheck passwordCheck;
     private final ApplicationEventPublisher events;
-    private final String unknownCustomerHash;
-
-    Accounts(
-            Customers customers,
-            Projects projects,
-            Members members,
-            Teams teams,
-            LoginThrottle throttle,
-            PasswordEncoder passwords,
-            ApplicationEventPublisher events) {
-        this.customers = customers;
-        this.projects = projects;
-        this.members = members;
-        this.teams = teams;
-        this.throttle = throttle;
-        this.passwords = passwords;
-        this.events = events;
-        this.unknownCustomerHash = passwords.encode("a password that nobody has, to equalize timing");
-    }
 
     /** A signup as sent; the password's length counts characters as a person does (an emoji is one). */
     record Signup(
@@ -216,14 +201,12 @@ public class Accounts {
             customer.ifPresent(known -> loginFailed(known, "too_many_attempts"));
             throw new TooManyAttempts(locked.get());
         }
-        boolean matches = passwords.matches(
-                password, customer.map(Customers.Credentials::passwordHash).orElse(unknownCustomerHash));
-        if (customer.isEmpty() || !matches) {
+        if (!passwordCheck.matches(password, customer)) {
             customer.ifPresent(known -> loginFailed(known, "invalid_credentials"));
             throw new InvalidCredentials();
         }
         throttle.succeeded(email);
-        return firstCaller(customer.get().id());
+        return firstCaller(customer.orElseThrow().id());
     }
 
     /** The login is complete (with its second step, if the customer has one). */

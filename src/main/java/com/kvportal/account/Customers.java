@@ -38,10 +38,7 @@ class Customers {
     }
 
     Optional<Credentials> findByEmail(String email) {
-        return jdbc.sql("select id, email, password_hash from customers where lower(email) = lower(?)")
-                .param(email)
-                .query(Credentials.class)
-                .optional();
+        return credentials("select id, email, password_hash from customers where lower(email) = lower(?)", email);
     }
 
     Optional<String> emailOf(UUID customerId) {
@@ -64,26 +61,15 @@ class Customers {
 
     /** The customer's row, locked until the end of the transaction. */
     Optional<Credentials> lock(UUID customerId) {
-        return jdbc.sql("select id, email, password_hash from customers where id = ? for update")
-                .param(customerId)
-                .query(Credentials.class)
-                .optional();
+        return credentials("select id, email, password_hash from customers where id = ? for update", customerId);
     }
 
     boolean emailVerified(UUID customerId) {
-        return jdbc.sql("select email_verified_at is not null from customers where id = ?")
-                .param(customerId)
-                .query(Boolean.class)
-                .optional()
-                .orElse(false);
+        return holds("select email_verified_at is not null from customers where id = ?", customerId);
     }
 
     boolean totpEnabled(UUID customerId) {
-        return jdbc.sql("select totp_enabled_at is not null from customers where id = ?")
-                .param(customerId)
-                .query(Boolean.class)
-                .optional()
-                .orElse(false);
+        return holds("select totp_enabled_at is not null from customers where id = ?", customerId);
     }
 
     void markEmailVerified(UUID customerId) {
@@ -103,5 +89,14 @@ class Customers {
         jdbc.sql("update customers set email = ?, email_verified_at = now() where id = ?")
                 .params(email, customerId)
                 .update();
+    }
+
+    private Optional<Credentials> credentials(String sql, Object key) {
+        return jdbc.sql(sql).param(key).query(Credentials.class).optional();
+    }
+
+    /** Whether the customer's row answers true; false for no such customer. */
+    private boolean holds(String sql, UUID customerId) {
+        return jdbc.sql(sql).param(customerId).query(Boolean.class).optional().orElse(false);
     }
 }

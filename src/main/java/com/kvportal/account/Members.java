@@ -27,6 +27,13 @@ class Members implements Memberships {
     /** A live organization, locked until the end of the transaction. */
     record LockedOrganization(UUID id, String name) {}
 
+    /** The columns {@link #member} reads; a where clause follows. */
+    private static final String MEMBERS =
+            """
+            select m.customer_id, c.email, m.role, m.created_at
+            from memberships m join customers c on c.id = m.customer_id
+            """;
+
     private final JdbcClient jdbc;
     private final Projects projects;
 
@@ -68,25 +75,12 @@ class Members implements Memberships {
     }
 
     List<Member> list(UUID organizationId) {
-        return jdbc.sql(
-                        """
-                        select m.customer_id, c.email, m.role, m.created_at
-                        from memberships m join customers c on c.id = m.customer_id
-                        where m.organization_id = ?
-                        order by m.created_at, m.customer_id""")
-                .param(organizationId)
-                .query(Members::member)
+        return members("where m.organization_id = ? order by m.created_at, m.customer_id", organizationId)
                 .list();
     }
 
     Optional<Member> find(UUID organizationId, UUID customerId) {
-        return jdbc.sql(
-                        """
-                        select m.customer_id, c.email, m.role, m.created_at
-                        from memberships m join customers c on c.id = m.customer_id
-                        where m.organization_id = ? and m.customer_id = ?""")
-                .params(organizationId, customerId)
-                .query(Members::member)
+        return members("where m.organization_id = ? and m.customer_id = ?", organizationId, customerId)
                 .optional();
     }
 
@@ -114,17 +108,11 @@ class Members implements Memberships {
     }
 
     int count(UUID organizationId) {
-        return jdbc.sql("select count(*) from memberships where organization_id = ?")
-                .param(organizationId)
-                .query(Integer.class)
-                .single();
+        return count("select count(*) from memberships where organization_id = ?", organizationId);
     }
 
     int countOwners(UUID organizationId) {
-        return jdbc.sql("select count(*) from memberships where organization_id = ? and role = 'owner'")
-                .param(organizationId)
-                .query(Integer.class)
-                .single();
+        return count("select count(*) from memberships where organization_id = ? and role = 'owner'", organizationId);
     }
 
     /** Adds the member; false when the customer is a member already (the role stays as it is). */
@@ -185,6 +173,15 @@ class Members implements Memberships {
         jdbc.sql("update organizations set deleted_at = now() where id = ?")
                 .param(organizationId)
                 .update();
+    }
+
+    private int count(String sql, UUID organizationId) {
+        return jdbc.sql(sql).param(organizationId).query(Integer.class).single();
+    }
+
+    /** The members, with their address, that the where clause picks. */
+    private JdbcClient.MappedQuerySpec<Member> members(String where, Object... params) {
+        return jdbc.sql(MEMBERS + where).params(params).query(Members::member);
     }
 
     private static Member member(ResultSet rs, int row) throws SQLException {

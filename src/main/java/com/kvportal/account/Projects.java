@@ -12,6 +12,13 @@ import org.springframework.stereotype.Repository;
 @RequiredArgsConstructor
 class Projects {
 
+    /** The projects of the organizations of the member {@code m}; a where clause on {@code m.customer_id} follows. */
+    private static final String IN_REACH =
+            """
+            select p.id, p.organization_id, p.name, p.created_at
+            from memberships m join projects p on p.organization_id = m.organization_id
+            """;
+
     private final JdbcClient jdbc;
 
     Project insert(UUID id, UUID organizationId, String name) {
@@ -39,23 +46,15 @@ class Projects {
 
     /** Every project the customer reaches, organizations in the order joined, projects by creation. */
     List<Project> ofCustomer(UUID customerId) {
-        return jdbc.sql(
-                        """
-                        select p.id, p.organization_id, p.name, p.created_at
-                        from memberships m join projects p on p.organization_id = m.organization_id
-                        where m.customer_id = ?
-                        order by m.created_at, m.organization_id, p.created_at, p.id""")
+        return jdbc.sql(IN_REACH
+                        + "where m.customer_id = ? order by m.created_at, m.organization_id, p.created_at, p.id")
                 .param(customerId)
                 .query(Project.class)
                 .list();
     }
 
     Optional<Project> findForCustomer(UUID customerId, UUID projectId) {
-        return jdbc.sql(
-                        """
-                        select p.id, p.organization_id, p.name, p.created_at
-                        from projects p join memberships m on m.organization_id = p.organization_id
-                        where p.id = ? and m.customer_id = ?""")
+        return jdbc.sql(IN_REACH + "where p.id = ? and m.customer_id = ?")
                 .params(projectId, customerId)
                 .query(Project.class)
                 .optional();

@@ -48,8 +48,6 @@ class Teams {
 
     static final int MAX_MEMBERS = 100;
     static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
-    static final String ROLES = "owner|admin|developer|billing|viewer";
-    static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
 
     private final Members members;
     private final Invitations invitations;
@@ -93,6 +91,11 @@ class Teams {
     }
 
     record MemberList(List<MemberView> members, List<InvitationView> invitations) {}
+
+    /** The roles' wire names, as the patterns of the bodies below check them: any role, and those an invitation offers. */
+    static final String ROLES = "owner|admin|developer|billing|viewer";
+
+    static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
 
     record NewInvitation(
             @Schema(
@@ -260,16 +263,14 @@ class Teams {
         Role role = Role.ofWire(Objects.requireNonNull(change.role())).orElseThrow();
         Members.LockedOrganization organization = lock(caller);
         Role actor = actorRole(caller, Permission.MANAGE_MEMBERS);
-        Members.Member target = members.find(organization.id(), customerId).orElseThrow(MemberNotFound::new);
+        Members.Member target = member(organization, customerId);
         if ((target.role() == Role.OWNER || role == Role.OWNER) && actor != Role.OWNER) {
             throw new InsufficientRole("Only an owner may change an owner's role or make a member owner.");
         }
         if (target.role() == role) {
             return MemberView.of(target);
         }
-        if (target.role() == Role.OWNER && members.countOwners(organization.id()) == 1) {
-            throw new LastOwner();
-        }
+        requireAnotherOwner(organization, target);
         members.setRole(organization.id(), customerId, role);
         members.keepBillingOwnerAnOwner(organization.id());
         events.publishEvent(new AccountEvent.RoleChanged(
@@ -283,13 +284,11 @@ class Teams {
         Members.LockedOrganization organization = lock(caller);
         boolean leaving = !caller.viaApiKey() && caller.customerId().equals(customerId);
         Role actor = actorRole(caller, leaving ? Permission.READ : Permission.MANAGE_MEMBERS);
-        Members.Member target = members.find(organization.id(), customerId).orElseThrow(MemberNotFound::new);
+        Members.Member target = member(organization, customerId);
         if (!leaving && target.role() == Role.OWNER && actor != Role.OWNER) {
             throw new InsufficientRole("Only an owner may remove an owner.");
         }
-        if (target.role() == Role.OWNER && members.countOwners(organization.id()) == 1) {
-            throw new LastOwner();
-        }
+        requireAnotherOwner(organization, target);
         members.delete(organization.id(), customerId);
         members.keepBillingOwnerAnOwner(organization.id());
         if (leaving) {
@@ -315,7 +314,7 @@ class Teams {
         UUID to = Objects.requireNonNull(request.customerId());
         Members.LockedOrganization organization = lock(caller);
         actorRole(caller, Permission.MANAGE_ORGANIZATION);
-        Members.Member target = members.find(organization.id(), to).orElseThrow(MemberNotFound::new);
+        Members.Member target = member(organization, to);
         Customers.Credentials owner = security.reauthenticate(caller, request.currentPassword());
         if (to.equals(caller.customerId())) {
             return; // the owner stays owner: nothing changes
@@ -360,6 +359,18 @@ class Teams {
         members.deleteAll(organization.id());
         members.markDeleted(organization.id());
         return new Deleted(organization.id(), organization.name());
+    }
+
+    /** The member acted upon, or 404 {@code member_not_found}. */
+    private Members.Member member(Members.LockedOrganization organization, UUID customerId) {
+        return members.find(organization.id(), customerId).orElseThrow(MemberNotFound::new);
+    }
+
+    /** The last owner stays: their membership neither ends nor loses the owner's role (409 {@code last_owner}). */
+    private void requireAnotherOwner(Members.LockedOrganization organization, Members.Member target) {
+        if (target.role() == Role.OWNER && members.countOwners(organization.id()) == 1) {
+            throw new LastOwner();
+        }
     }
 
     private Members.LockedOrganization lock(Caller caller) {

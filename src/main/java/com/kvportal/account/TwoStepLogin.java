@@ -184,9 +184,7 @@ class TwoStepLogin {
         jdbc.sql("update customers set totp_enabled_at = now(), totp_last_step = ? where id = ?")
                 .params(step.getAsLong(), customer.id())
                 .update();
-        jdbc.sql("delete from recovery_codes where customer_id = ?")
-                .param(customer.id())
-                .update();
+        dropRecoveryCodes(customer.id());
         List<String> codes =
                 List.of(new dev.samstevens.totp.recovery.RecoveryCodeGenerator().generateCodes(RECOVERY_CODES));
         for (String code : codes) {
@@ -211,9 +209,7 @@ class TwoStepLogin {
         jdbc.sql("update customers set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = ?")
                 .param(customer.id())
                 .update();
-        jdbc.sql("delete from recovery_codes where customer_id = ?")
-                .param(customer.id())
-                .update();
+        dropRecoveryCodes(customer.id());
         events.publishEvent(new AccountEvent.TotpDisabled(customer.id(), customer.email(), caller.organizationId()));
     }
 
@@ -242,6 +238,12 @@ class TwoStepLogin {
                         .params(customerId, digest(code))
                         .update()
                 == 1;
+    }
+
+    private void dropRecoveryCodes(UUID customerId) {
+        jdbc.sql("delete from recovery_codes where customer_id = ?")
+                .param(customerId)
+                .update();
     }
 
     private int unusedRecoveryCodes(UUID customerId) {

@@ -3,7 +3,6 @@ package com.kvportal.audit;
 import com.kvportal.account.AccountEvent;
 import com.kvportal.audit.AuditEvent.Party;
 import java.util.Map;
-import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -20,7 +19,7 @@ class AccountSecurityAuditTrail {
 
     @EventListener
     void emailVerified(AccountEvent.EmailVerified e) {
-        bySelf(e.organizationId(), "customer.email_verified", e.customerId(), e.email(), Map.of());
+        audit.bySelf(e, "customer.email_verified", null, Map.of());
     }
 
     @EventListener
@@ -37,50 +36,38 @@ class AccountSecurityAuditTrail {
 
     @EventListener
     void passwordReset(AccountEvent.PasswordReset e) {
-        Map<String, Object> details = sessionsEnded(e.sessionsEnded());
-        bySelf(e.organizationId(), "customer.password_reset", e.customerId(), e.email(), details);
+        audit.bySelf(e, "customer.password_reset", null, Map.of("sessions_ended", e.sessionsEnded()));
     }
 
     @EventListener
     void passwordChanged(AccountEvent.PasswordChanged e) {
-        Map<String, Object> details = sessionsEnded(e.sessionsEnded());
-        bySelf(e.organizationId(), "customer.password_changed", e.customerId(), e.email(), details);
+        audit.bySelf(e, "customer.password_changed", null, Map.of("sessions_ended", e.sessionsEnded()));
     }
 
     @EventListener
     void emailChanged(AccountEvent.EmailChanged e) {
         Map<String, Object> details = Map.of("previous_email", e.previousEmail(), "email", e.email());
-        bySelf(e.organizationId(), "customer.email_changed", e.customerId(), e.email(), details);
+        audit.bySelf(e, "customer.email_changed", null, details);
     }
 
     @EventListener
     void sessionEnded(AccountEvent.SessionEnded e) {
         Map<String, Object> details = Map.of("sessions", e.how(), "sessions_ended", e.sessionsEnded());
-        bySelf(e.organizationId(), "customer.session_ended", e.customerId(), e.email(), details);
+        audit.bySelf(e, "customer.session_ended", null, details);
     }
 
     @EventListener
     void totpEnabled(AccountEvent.TotpEnabled e) {
-        bySelf(e.organizationId(), "customer.totp_enabled", e.customerId(), e.email(), Map.of());
+        audit.bySelf(e, "customer.totp_enabled", null, Map.of());
     }
 
     @EventListener
     void totpDisabled(AccountEvent.TotpDisabled e) {
-        bySelf(e.organizationId(), "customer.totp_disabled", e.customerId(), e.email(), Map.of());
+        audit.bySelf(e, "customer.totp_disabled", null, Map.of());
     }
 
     @EventListener
     void recoveryCodeUsed(AccountEvent.RecoveryCodeUsed e) {
-        Map<String, Object> details = Map.of("recovery_codes_left", e.remaining());
-        bySelf(e.organizationId(), "customer.recovery_code_used", e.customerId(), e.email(), details);
-    }
-
-    private void bySelf(
-            UUID organizationId, String action, UUID customerId, String email, Map<String, Object> details) {
-        audit.bySelf(organizationId, action, Party.customer(customerId, email), null, details);
-    }
-
-    private static Map<String, Object> sessionsEnded(int count) {
-        return Map.of("sessions_ended", count);
+        audit.bySelf(e, "customer.recovery_code_used", null, Map.of("recovery_codes_left", e.remaining()));
     }
 }

@@ -1,5 +1,6 @@
 package com.kvportal.audit;
 
+import com.kvportal.account.AccountEvent;
 import com.kvportal.account.Accounts;
 import com.kvportal.apikey.ApiKeys;
 import com.kvportal.audit.AuditEvent.Party;
@@ -96,6 +97,16 @@ public class AuditLog {
             @Nullable UUID projectId,
             Map<String, Object> details) {
         record(organizationId, action, customer, customer, projectId, details);
+    }
+
+    /** Records what a customer did to their own account or membership, as the event names them. */
+    void bySelf(AccountEvent.OfCustomer e, String action, @Nullable UUID projectId, Map<String, Object> details) {
+        bySelf(e.organizationId(), action, Party.customer(e.customerId(), e.email()), projectId, details);
+    }
+
+    /** Records what the current request's caller did to a customer's membership, as the event names them. */
+    void byCaller(AccountEvent.OfCustomer e, String action, Map<String, Object> details) {
+        byCaller(e.organizationId(), action, Party.customer(e.customerId(), e.email()), details);
     }
 
     /** The organization's events, newest first, {@code limit} at a time after the cursor's position. */

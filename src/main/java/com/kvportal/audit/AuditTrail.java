@@ -21,20 +21,17 @@ class AuditTrail {
 
     @EventListener
     void signedUp(AccountEvent.SignedUp e) {
-        Party customer = Party.customer(e.customerId(), e.email());
-        audit.bySelf(e.organizationId(), "customer.signed_up", customer, e.projectId(), Map.of());
+        audit.bySelf(e, "customer.signed_up", e.projectId(), Map.of());
     }
 
     @EventListener
     void loggedIn(AccountEvent.LoggedIn e) {
-        Party customer = Party.customer(e.customerId(), e.email());
-        audit.bySelf(e.organizationId(), "customer.logged_in", customer, e.projectId(), Map.of());
+        audit.bySelf(e, "customer.logged_in", e.projectId(), Map.of());
     }
 
     @EventListener
     void loginFailed(AccountEvent.LoginFailed e) {
-        Party customer = Party.customer(e.customerId(), e.email());
-        audit.bySelf(e.organizationId(), "customer.login_failed", customer, null, Map.of("reason", e.reason()));
+        audit.bySelf(e, "customer.login_failed", null, Map.of("reason", e.reason()));
     }
 
     @EventListener

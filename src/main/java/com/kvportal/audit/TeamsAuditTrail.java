@@ -43,27 +43,22 @@ class TeamsAuditTrail {
 
     @EventListener
     void joined(AccountEvent.MemberJoined e) {
-        Party member = Party.customer(e.customerId(), e.email());
-        audit.bySelf(e.organizationId(), "member.joined", member, null, Map.of("role", e.role()));
+        audit.bySelf(e, "member.joined", null, Map.of("role", e.role()));
     }
 
     @EventListener
     void roleChanged(AccountEvent.RoleChanged e) {
-        Party member = Party.customer(e.customerId(), e.email());
-        Map<String, Object> details = Map.of("previous_role", e.previousRole(), "role", e.role());
-        audit.byCaller(e.organizationId(), "member.role_changed", member, details);
+        audit.byCaller(e, "member.role_changed", Map.of("previous_role", e.previousRole(), "role", e.role()));
     }
 
     @EventListener
     void removed(AccountEvent.MemberRemoved e) {
-        Party member = Party.customer(e.customerId(), e.email());
-        audit.byCaller(e.organizationId(), "member.removed", member, Map.of("role", e.role()));
+        audit.byCaller(e, "member.removed", Map.of("role", e.role()));
     }
 
     @EventListener
     void left(AccountEvent.MemberLeft e) {
-        Party member = Party.customer(e.customerId(), e.email());
-        audit.bySelf(e.organizationId(), "member.left", member, null, Map.of("role", e.role()));
+        audit.bySelf(e, "member.left", null, Map.of("role", e.role()));
     }
 
     @EventListener
