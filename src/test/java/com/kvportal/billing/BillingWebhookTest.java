@@ -387,10 +387,10 @@ class BillingWebhookTest extends IntegrationTest {
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         assertThat(subscriptionRows()).isZero();
-        assertThat(jdbc.sql("select provider_customer_id from billing_accounts where organization_id = ?")
-                        .param(org.organizationId())
-                        .query(String.class)
-                        .single())
+        assertThat(single(
+                        String.class,
+                        "select provider_customer_id from billing_accounts where organization_id = ?",
+                        org.organizationId()))
                 .isEqualTo(org.customer());
     }
 
@@ -537,10 +537,10 @@ class BillingWebhookTest extends IntegrationTest {
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.code()).isEqualTo("subscription_not_found");
         assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.FREE);
-        assertThat(jdbc.sql("select status from subscriptions where provider_subscription_id = ?")
-                        .param(org.subscriptionId())
-                        .query(String.class)
-                        .single())
+        assertThat(single(
+                        String.class,
+                        "select status from subscriptions where provider_subscription_id = ?",
+                        org.subscriptionId()))
                 .isEqualTo("canceled");
     }
 
