@@ -49,15 +49,9 @@ class SignupTest extends IntegrationTest {
         UUID customerId = UUID.fromString(body.get("customer_id").asString());
         UUID organizationId = UUID.fromString(body.get("organization_id").asString());
         UUID projectId = UUID.fromString(body.get("project_id").asString());
-        assertThat(jdbc.sql("select owner_id from organizations where id = ?")
-                        .param(organizationId)
-                        .query(UUID.class)
-                        .single())
+        assertThat(single(UUID.class, "select owner_id from organizations where id = ?", organizationId))
                 .isEqualTo(customerId);
-        assertThat(jdbc.sql("select organization_id from projects where id = ?")
-                        .param(projectId)
-                        .query(UUID.class)
-                        .single())
+        assertThat(single(UUID.class, "select organization_id from projects where id = ?", projectId))
                 .isEqualTo(organizationId);
 
         Api.Response session = api.get("/api/v1/session");

@@ -462,10 +462,7 @@ class TeamsTest extends SignedInTest {
                 .isEqualTo(204);
         assertThat(roleOf(account.customerId())).isEqualTo("none");
         // the payment provider's customer now stands for a remaining owner, not the one who was removed
-        assertThat(jdbc.sql("select owner_id from organizations where id = ?")
-                        .param(account.organizationId())
-                        .query(UUID.class)
-                        .single())
+        assertThat(single(UUID.class, "select owner_id from organizations where id = ?", account.organizationId()))
                 .isEqualTo(coOwner.customerId());
     }
 

@@ -36,9 +36,7 @@ class KeyCacheHousekeepingTest extends IntegrationTest {
             assertThat(count("select count(*) from key_invalidations where seq <= ?", seq))
                     .as("invalidations every lease applied")
                     .isZero();
-            assertThat(jdbc.sql("select purged_through from key_invalidation_sequence")
-                            .query(Long.class)
-                            .single())
+            assertThat(single(Long.class, "select purged_through from key_invalidation_sequence"))
                     .isGreaterThanOrEqualTo(seq);
         });
         assertThat(count("select count(*) from key_cache_leases where instance_id = ?", recentlyDead))

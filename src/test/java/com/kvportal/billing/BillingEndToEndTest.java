@@ -178,10 +178,10 @@ class BillingEndToEndTest extends IntegrationTest {
         Api.Response gone = owner.get("/api/v1/billing/subscription");
         assertThat(gone.code()).isEqualTo("subscription_not_found");
         assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.FREE);
-        assertThat(jdbc.sql("select status from subscriptions where provider_subscription_id = ?")
-                        .param(subscriptionId)
-                        .query(String.class)
-                        .single())
+        assertThat(single(
+                        String.class,
+                        "select status from subscriptions where provider_subscription_id = ?",
+                        subscriptionId))
                 .isEqualTo("canceled");
         events.awaitDelivered(WEBHOOK_WAIT);
 

@@ -2,7 +2,6 @@ package com.kvportal.billing;
 
 import static com.kvportal.billing.StripePayloads.event;
 import static com.kvportal.billing.StripePayloads.eventId;
-import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.itemLine;
 import static org.assertj.core.api.Assertions.assertThat;
 

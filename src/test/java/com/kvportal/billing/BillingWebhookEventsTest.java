@@ -12,15 +12,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The provider's news of invoices and subscriptions reaches the organization's webhook endpoints (CONTRACT 15):
  * {@code invoice.payment_failed} and {@code subscription.updated}, once per change, verified as a receiver would.
  */
-@TestPropertySource(
-        properties = {"kvportal.webhooks.allow-private-targets=true", "kvportal.webhooks.poll-interval=100ms"})
+@WebhookReceiver.Reachable
 class BillingWebhookEventsTest extends IntegrationTest {
 
     @Test

@@ -2,7 +2,6 @@ package com.kvportal.billing;
 
 import static com.kvportal.billing.StripePayloads.event;
 import static com.kvportal.billing.StripePayloads.eventId;
-import static com.kvportal.billing.StripePayloads.invoice;
 import static com.kvportal.billing.StripePayloads.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -387,10 +386,10 @@ class BillingWebhookTest extends IntegrationTest {
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         assertThat(subscriptionRows()).isZero();
-        assertThat(jdbc.sql("select provider_customer_id from billing_accounts where organization_id = ?")
-                        .param(org.organizationId())
-                        .query(String.class)
-                        .single())
+        assertThat(single(
+                        String.class,
+                        "select provider_customer_id from billing_accounts where organization_id = ?",
+                        org.organizationId()))
                 .isEqualTo(org.customer());
     }
 
@@ -537,10 +536,10 @@ class BillingWebhookTest extends IntegrationTest {
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.code()).isEqualTo("subscription_not_found");
         assertThat(billing.effectivePlan(org.organizationId()).tier()).isEqualTo(Tier.FREE);
-        assertThat(jdbc.sql("select status from subscriptions where provider_subscription_id = ?")
-                        .param(org.subscriptionId())
-                        .query(String.class)
-                        .single())
+        assertThat(single(
+                        String.class,
+                        "select status from subscriptions where provider_subscription_id = ?",
+                        org.subscriptionId()))
                 .isEqualTo("canceled");
     }
 

@@ -1,15 +1,13 @@
 package com.kvportal.billing;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Webhook payloads in the shapes Stripe sends at its current API version (modelled on Stripe's own example
- * objects): subscription periods on {@code items.data[]}, an invoice's subscription at
- * {@code parent.subscription_details.subscription}.
+ * objects): subscription periods on {@code items.data[]}. The invoice of a subscription is
+ * {@link ProviderCustomer#invoice}, which knows the subscription and its period.
  */
 final class StripePayloads {
 
@@ -196,146 +194,6 @@ final class StripePayloads {
                         amount,
                         kind == null ? "{}" : "{\"kind\": \"" + kind + "\", \"organization_id\": \"x\"}",
                         quantity == 0 ? 0 : amount / quantity);
-    }
-
-    /**
-     * An invoice of {@code subscription} for one period: its subscription line and then {@code extraLines}
-     * (see {@link #itemLine}).
-     */
-    static String invoice(
-            String id,
-            String customer,
-            String subscription,
-            String status,
-            String billingReason,
-            long amountDue,
-            long amountPaid,
-            int attemptCount,
-            Instant created,
-            Instant periodStart,
-            Instant periodEnd,
-            List<String> extraLines) {
-        return """
-                {
-                  "id": "%1$s",
-                  "object": "invoice",
-                  "account_country": "US",
-                  "account_name": "kv-portal",
-                  "amount_due": %5$d,
-                  "amount_overpaid": 0,
-                  "amount_paid": %6$d,
-                  "amount_remaining": %10$d,
-                  "amount_shipping": 0,
-                  "attempt_count": %7$d,
-                  "attempted": %11$s,
-                  "auto_advance": %12$s,
-                  "automatic_tax": {"enabled": false, "liability": null, "status": null},
-                  "billing_reason": "%16$s",
-                  "collection_method": "charge_automatically",
-                  "created": %8$d,
-                  "currency": "usd",
-                  "customer": "%2$s",
-                  "customer_email": "owner@example.com",
-                  "customer_name": null,
-                  "default_payment_method": null,
-                  "description": null,
-                  "discounts": [],
-                  "due_date": null,
-                  "effective_at": %8$d,
-                  "hosted_invoice_url": "https://invoice.stripe.com/i/acct_test/%1$s",
-                  "invoice_pdf": "https://pay.stripe.com/invoice/acct_test/%1$s/pdf",
-                  "issuer": {"type": "self"},
-                  "last_finalization_error": null,
-                  "lines": {
-                    "object": "list",
-                    "data": [
-                      {
-                        "id": "il_%13$s",
-                        "object": "line_item",
-                        "amount": %19$d,
-                        "currency": "usd",
-                        "description": "1 × Pro (at $20.00 / month)",
-                        "discount_amounts": [],
-                        "discountable": true,
-                        "discounts": [],
-                        "invoice": "%1$s",
-                        "livemode": false,
-                        "metadata": {},
-                        "parent": {
-                          "invoice_item_details": null,
-                          "subscription_item_details": {
-                            "invoice_item": null,
-                            "proration": false,
-                            "proration_details": {"credited_items": null},
-                            "subscription": "%3$s",
-                            "subscription_item": "si_%13$s"
-                          },
-                          "type": "subscription_item_details"
-                        },
-                        "period": {"end": %15$d, "start": %14$d},
-                        "pretax_credit_amounts": [],
-                        "pricing": {"price_details": {"price": "price_pro", "product": "prod_QXg1hqf4jFNsqG"},
-                                    "type": "price_details", "unit_amount_decimal": "2000"},
-                        "quantity": 1,
-                        "taxes": []
-                      }%17$s
-                    ],
-                    "has_more": false,
-                    "total_count": %18$d,
-                    "url": "/v1/invoices/%1$s/lines"
-                  },
-                  "livemode": false,
-                  "metadata": {},
-                  "next_payment_attempt": null,
-                  "number": "ABC-0001",
-                  "on_behalf_of": null,
-                  "parent": {
-                    "quote_details": null,
-                    "subscription_details": {"metadata": {}, "subscription": "%3$s"},
-                    "type": "subscription_details"
-                  },
-                  "payment_settings": {"default_mandate": null, "payment_method_options": null,
-                                       "payment_method_types": null},
-                  "period_end": %15$d,
-                  "period_start": %14$d,
-                  "post_payment_credit_notes_amount": 0,
-                  "pre_payment_credit_notes_amount": 0,
-                  "receipt_number": null,
-                  "starting_balance": 0,
-                  "statement_descriptor": null,
-                  "status": "%4$s",
-                  "status_transitions": {"finalized_at": %8$d, "marked_uncollectible_at": null,
-                                         "paid_at": null, "voided_at": null},
-                  "subtotal": %5$d,
-                  "subtotal_excluding_tax": %5$d,
-                  "test_clock": null,
-                  "total": %5$d,
-                  "total_discount_amounts": [],
-                  "total_excluding_tax": %5$d,
-                  "total_pretax_credit_amounts": [],
-                  "total_taxes": [],
-                  "webhooks_delivered_at": %8$d
-                }"""
-                .formatted(
-                        id,
-                        customer,
-                        subscription,
-                        status,
-                        amountDue,
-                        amountPaid,
-                        attemptCount,
-                        created.getEpochSecond(),
-                        null,
-                        amountDue - amountPaid,
-                        attemptCount > 0,
-                        !status.equals("paid"),
-                        random(),
-                        periodStart.getEpochSecond(),
-                        periodEnd.getEpochSecond(),
-                        billingReason,
-                        extraLines.stream().map(line -> ",\n" + line).collect(Collectors.joining()),
-                        1 + extraLines.size(),
-                        extraLines.isEmpty() ? amountDue : 2000);
     }
 
     /** A completed subscription-mode checkout session. */

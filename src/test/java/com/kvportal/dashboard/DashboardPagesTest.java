@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+import org.springframework.web.bind.annotation.GetMapping;
 
 /** The pages and their assets as plain HTTP answers: where they live and the headers that protect them. */
 class DashboardPagesTest extends IntegrationTest {
@@ -17,28 +23,30 @@ class DashboardPagesTest extends IntegrationTest {
         assertThat(root.header("Location")).endsWith("/dashboard");
     }
 
+    /**
+     * Every path of the page mapping, read from the controller's one list of them. The pages that mailed links open,
+     * and the request for a reset link, are served at the root and again under {@code /dashboard}; every page file
+     * has a path, and every path serves one.
+     */
     @Test
-    void shouldServeEveryPageAsHtmlWithTheContentSecurityPolicy() {
-        for (String path : new String[] {
-            "/login",
-            "/signup",
-            "/dashboard",
-            "/dashboard/billing",
-            "/dashboard/activity",
-            "/dashboard/members",
-            "/dashboard/account",
-            "/accept-invitation",
-            "/dashboard/accept-invitation",
-            "/dashboard/webhooks",
-            "/forgot-password",
-            "/dashboard/forgot-password",
-            "/reset-password",
-            "/dashboard/reset-password",
-            "/verify-email",
-            "/dashboard/verify-email",
-            "/confirm-email-change",
-            "/dashboard/confirm-email-change"
-        }) {
+    void shouldServeEveryPageAsHtmlWithTheContentSecurityPolicy() throws Exception {
+        List<String> paths = List.of(DashboardController.class
+                .getDeclaredMethod("page", HttpServletRequest.class)
+                .getAnnotation(GetMapping.class)
+                .value());
+        assertThat(paths)
+                .as("the root pages but log-in and signup, also under /dashboard")
+                .containsAll(paths.stream()
+                        .filter(path ->
+                                !path.startsWith("/dashboard") && !path.equals("/login") && !path.equals("/signup"))
+                        .map(path -> "/dashboard" + path)
+                        .toList());
+        assertThat(paths.stream()
+                        .map(path -> path.equals("/dashboard") ? "keys" : path.substring(path.lastIndexOf('/') + 1))
+                        .distinct())
+                .as("the page files, each served at a path")
+                .containsExactlyInAnyOrderElementsOf(pageFiles());
+        for (String path : paths) {
             Api.Response page = api().get(path);
 
             assertThat(page.status()).as(path).isEqualTo(200);
@@ -54,6 +62,13 @@ class DashboardPagesTest extends IntegrationTest {
                     .as(path)
                     .doesNotContain("<script");
         }
+    }
+
+    /** The names of the page files, {@code dashboard/*.html} (the fragments are in a folder of their own). */
+    private static List<String> pageFiles() throws IOException {
+        return Arrays.stream(new PathMatchingResourcePatternResolver().getResources("classpath:dashboard/*.html"))
+                .map(page -> page.getFilename().replace(".html", ""))
+                .toList();
     }
 
     @Test

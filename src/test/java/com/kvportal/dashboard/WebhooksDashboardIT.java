@@ -11,14 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
-import org.springframework.test.context.TestPropertySource;
 
 /**
  * The Webhooks page in a real browser: add an endpoint (its secret shown once), send a test event that a receiver
  * verifies with that secret, read the delivery log, retry a delivery.
  */
-@TestPropertySource(
-        properties = {"kvportal.webhooks.allow-private-targets=true", "kvportal.webhooks.poll-interval=200ms"})
+@WebhookReceiver.Reachable
 class WebhooksDashboardIT extends BrowserIntegration {
 
     @Test

@@ -54,6 +54,11 @@ public abstract class IntegrationTest {
         return jdbc.sql(sql).params(params).query(Long.class).single();
     }
 
+    /** The one value of this type that a query with positional parameters finds. */
+    protected <T> T single(Class<T> type, String sql, Object... params) {
+        return jdbc.sql(sql).params(params).query(type).single();
+    }
+
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         // the supplier is asked on every read of the property: create the database once per context (a cached

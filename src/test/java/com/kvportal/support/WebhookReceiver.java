@@ -6,6 +6,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -16,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,6 +29,16 @@ import tools.jackson.databind.JsonNode;
  * customer's receiver would.
  */
 public final class WebhookReceiver implements AutoCloseable {
+
+    /**
+     * On a test class: the service may deliver to a receiver on this machine (private targets allowed), and looks
+     * for due deliveries every 100 ms.
+     */
+    @Target(ElementType.TYPE)
+    @Retention(RetentionPolicy.RUNTIME)
+    @TestPropertySource(
+            properties = {"kvportal.webhooks.allow-private-targets=true", "kvportal.webhooks.poll-interval=100ms"})
+    public @interface Reachable {}
 
     /** How the receiver answers. */
     public enum Mode {

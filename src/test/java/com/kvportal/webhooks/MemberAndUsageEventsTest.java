@@ -15,15 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Members joining and leaving, and usage alerts, reach the organization's webhook endpoints (CONTRACT 15), once each,
  * signed as a receiver verifies them; an event type the endpoint did not choose does not.
  */
-@TestPropertySource(
-        properties = {"kvportal.webhooks.allow-private-targets=true", "kvportal.webhooks.poll-interval=100ms"})
+@WebhookReceiver.Reachable
 class MemberAndUsageEventsTest extends SignedInTest {
 
     private static final long GIB = 1L << 30;
