@@ -1,6 +1,7 @@
 package com.kvportal.webhooks;
 
 import com.kvportal.common.scheduling.BackgroundThreads;
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.SoonRunner;
 import com.standardwebhooks.Webhook;
@@ -18,7 +19,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -30,7 +30,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Slf4j
 @Component
-class DeliveryWorker implements DisposableBean {
+class DeliveryWorker implements PeriodicJob, DisposableBean {
 
     private final StoredDeliveries deliveries;
     private final DeliveryOutcomes outcomes;
@@ -59,13 +59,16 @@ class DeliveryWorker implements DisposableBean {
         this.pool = Executors.newFixedThreadPool(settings.workers(), BackgroundThreads.numbered("webhook-delivery"));
     }
 
+    /** The poll, every {@code kvportal.webhooks.poll-interval}. */
+    @Override
+    public Schedule schedule() {
+        return Schedule.every("webhook-poll", settings.pollInterval(), this::soon);
+    }
+
     /**
      * Claims and starts what is due, on the dispatcher's thread: after each commit that queued a delivery, when an
      * attempt ends, and every poll; calls while a run is queued add nothing.
      */
-    @Scheduled(
-            fixedDelayString = "${kvportal.webhooks.poll-interval:1s}",
-            initialDelayString = "${kvportal.webhooks.poll-interval:1s}")
     void soon() {
         dispatcher.soon();
     }
