@@ -1,11 +1,14 @@
 package com.kvportal;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.PeriodicJob.Schedule;
 import com.kvportal.common.scheduling.PeriodicJobs;
 import com.kvportal.support.IntegrationTest;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +16,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * Every periodic job of the service runs, with the timing of its settings: the defaults docs/operations.md gives (the
@@ -42,6 +46,7 @@ class BackgroundJobsTest extends IntegrationTest {
         assertTiming(byName.get("mail-poll"), Duration.ofSeconds(2), Duration.ofSeconds(2));
         assertTiming(byName.get("usage-standing-refresh"), Duration.ofSeconds(1), Duration.ofSeconds(1));
         assertTiming(byName.get("usage-alerts"), Duration.ofSeconds(1), Duration.ofSeconds(1));
+        assertTiming(byName.get("sandbox-draft-finalizer"), Duration.ZERO, Duration.ofMillis(250));
         assertThat(byName)
                 .containsKeys(
                         "sandbox-retention",
@@ -49,6 +54,18 @@ class BackgroundJobsTest extends IntegrationTest {
                         "login-throttle-cleanup",
                         "request-limits-cleanup",
                         "known-addresses-cleanup");
+    }
+
+    @Test
+    void shouldScheduleNothingOutsideThePeriodicJobs() {
+        noMethods()
+                .should()
+                .beAnnotatedWith(Scheduled.class)
+                .because("scheduling is not enabled: a periodic job implements PeriodicJob, with its timing from its"
+                        + " settings")
+                .check(new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("com.kvportal"));
     }
 
     private static void assertTiming(Schedule schedule, Duration initialDelay, Duration interval) {
