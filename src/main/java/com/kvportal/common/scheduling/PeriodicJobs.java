@@ -30,16 +30,25 @@ public class PeriodicJobs implements SmartLifecycle {
         this.jobs = jobs;
     }
 
+    /** A job's schedule, and the logger its failed runs are logged with. */
+    private record Job(Schedule schedule, Logger log) {
+
+        Job(PeriodicJob job) {
+            this(job.schedule(), LoggerFactory.getLogger(ClassUtils.getUserClass(job)));
+        }
+    }
+
     @Override
     public synchronized void start() {
-        jobs.orderedStream().forEach(this::start);
+        // every schedule first: one that its settings make invalid stops the start before any job runs
+        List<Job> all = jobs.orderedStream().map(Job::new).toList();
+        all.forEach(this::start);
         running = true;
     }
 
-    private void start(PeriodicJob job) {
+    private void start(Job job) {
         Schedule schedule = job.schedule();
-        Logger log = LoggerFactory.getLogger(ClassUtils.getUserClass(job));
-        Runnable run = () -> ScheduledRuns.orNextRun(log, schedule.name(), schedule.task());
+        Runnable run = () -> ScheduledRuns.orNextRun(job.log(), schedule.name(), schedule.task());
         ScheduledExecutorService thread =
                 Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named(schedule.name()));
         thread.scheduleWithFixedDelay(
