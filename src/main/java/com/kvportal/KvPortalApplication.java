@@ -11,7 +11,6 @@ import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoCon
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.FilterType;
 import org.springframework.modulith.Modulithic;
-import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * kv-portal: the self-service portal for API keys and billing of a storage product. {@code @SpringBootApplication}
@@ -27,7 +26,6 @@ import org.springframework.scheduling.annotation.EnableScheduling;
             @ComponentScan.Filter(type = FilterType.CUSTOM, classes = SandboxWing.OutsideTheAppScan.class)
         })
 @ConfigurationPropertiesScan
-@EnableScheduling
 @Modulithic
 public class KvPortalApplication {
 

@@ -1,9 +1,9 @@
 package com.kvportal.account;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * for the lock duration, even for the right password. A successful login resets the count.
  */
 @Component
-class LoginThrottle {
+class LoginThrottle implements PeriodicJob {
 
     /**
      * The counting starts afresh once the lock has run out, or without a lock once the window has passed (a lock set
@@ -74,11 +74,16 @@ class LoginThrottle {
      * Forgets the failures whose window has passed and whose lock (if any) has run out: they count for nothing any
      * more ({@link #attempt} starts afresh on them), and a spray of made-up emails must not fill the table for good.
      */
-    @Scheduled(fixedDelayString = "PT10M", initialDelayString = "PT1M")
     void forgetStale() {
         jdbc.sql("delete from login_failures f where " + STALE)
                 .param("window", interval(window))
                 .update();
+    }
+
+    /** Every 10 minutes, from a minute after start-up. */
+    @Override
+    public Schedule schedule() {
+        return new Schedule("login-throttle-cleanup", Duration.ofMinutes(1), Duration.ofMinutes(10), this::forgetStale);
     }
 
     private static org.postgresql.util.PGInterval interval(Duration duration) {

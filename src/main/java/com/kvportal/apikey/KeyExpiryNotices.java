@@ -1,25 +1,24 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import java.time.Duration;
 import java.util.List;
 import lombok.RequiredArgsConstructor;
-import lombok.extern.slf4j.Slf4j;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Tells when a key is about to expire: a scan every {@code kvportal.api-keys.expiry-scan-interval} publishes
+ * Tells when a key is about to expire: a scan every {@code kvportal.api-keys.expiry-scan-interval} (15 min, the first
+ * one {@code expiry-scan-initial-delay}, 30 s, after start-up) publishes
  * {@link ApiKeyEvent.Expiring} 7 days and 1 day before {@code expires_at}, once per key and lead. A key is marked in
  * the transaction that publishes its event (the listeners, e.g. the outgoing webhooks, write in it too), so two
  * instances scanning at once notice it once. A key created with less than a day to live gets the 1-day notice only.
  */
-@Slf4j
 @Component
 @RequiredArgsConstructor
-class KeyExpiryNotices {
+class KeyExpiryNotices implements PeriodicJob {
 
     private static final int BATCH = 500;
 
@@ -31,17 +30,19 @@ class KeyExpiryNotices {
     private final StoredApiKeys keys;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transactions;
+    private final ApiKeysProperties properties;
 
-    @Scheduled(
-            fixedDelayString = "${kvportal.api-keys.expiry-scan-interval:15m}",
-            initialDelayString = "${kvportal.api-keys.expiry-scan-initial-delay:30s}")
+    @Override
+    public Schedule schedule() {
+        return new Schedule(
+                "key-expiry-notices", properties.expiryScanInitialDelay(), properties.expiryScanInterval(), this::scan);
+    }
+
+    /** A failed batch marked nothing: the next scan notices its keys. */
     void scan() {
-        // a failed batch marked nothing: the next scan notices its keys
-        ScheduledRuns.orNextRun(log, "Key expiry notices: the scan", () -> {
-            for (Lead lead : LEADS) {
-                ScheduledRuns.inBatches(transactions, () -> noticeBatch(lead));
-            }
-        });
+        for (Lead lead : LEADS) {
+            ScheduledRuns.inBatches(transactions, () -> noticeBatch(lead));
+        }
     }
 
     private boolean noticeBatch(Lead lead) {

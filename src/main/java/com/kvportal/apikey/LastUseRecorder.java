@@ -1,7 +1,9 @@
 package com.kvportal.apikey;
 
 import com.kvportal.common.database.DatabaseFailures;
+import com.kvportal.common.scheduling.PeriodicJob;
 import jakarta.annotation.PreDestroy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,27 +12,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
  * Keeps {@code last_used_at} off verify's request path: verify notes the time in memory, and a
- * scheduled flush writes the latest time of every used key in one batch, several times a second.
+ * flush every {@code kvportal.api-keys.last-used-flush} (0.5 s) writes the latest time of every used key in one batch.
  */
 @Component
 @RequiredArgsConstructor
-class LastUseRecorder {
+class LastUseRecorder implements PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(LastUseRecorder.class);
 
     private final ConcurrentHashMap<UUID, Instant> pending = new ConcurrentHashMap<>();
     private final StoredApiKeys keys;
+    private final ApiKeysProperties properties;
 
     void used(UUID keyId, Instant at) {
         pending.merge(keyId, at, (a, b) -> a.isAfter(b) ? a : b);
     }
 
-    @Scheduled(fixedDelayString = "${kvportal.api-keys.last-used-flush:PT0.5S}")
+    @Override
+    public Schedule schedule() {
+        return new Schedule("last-use-flush", Duration.ZERO, properties.lastUsedFlush(), this::flush);
+    }
+
     void flush() {
         if (pending.isEmpty()) {
             return;

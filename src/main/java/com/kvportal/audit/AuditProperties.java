@@ -9,9 +9,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param retention lines older than this are purged (default 400 days, {@code KVPORTAL_AUDIT_RETENTION})
  * @param purgeInterval how often the purge runs
+ * @param purgeInitialDelay when the first purge runs after start-up
  */
 @ConfigurationProperties("kvportal.audit")
-record AuditProperties(@DefaultValue("400d") Duration retention, @DefaultValue("1h") Duration purgeInterval) {
+record AuditProperties(
+        @DefaultValue("400d") Duration retention,
+        @DefaultValue("1h") Duration purgeInterval,
+        @DefaultValue("1m") Duration purgeInitialDelay) {
 
     AuditProperties {
         if (retention.isNegative() || retention.isZero()) {

@@ -20,6 +20,8 @@ import org.springframework.validation.annotation.Validated;
  * @param smtpTimeout connect and read timeout of one SMTP exchange
  * @param sandboxRetention how long the mail sandbox keeps a message it received
  * @param outboxRetention how long the outbox keeps the headers of a message after it was sent or given up
+ * @param purgeInterval how often each instance deletes what is older than those retentions
+ * @param purgeInitialDelay when the first purge runs after start-up
  * @param deliver false: this instance queues messages but sends none (e.g. while the SMTP server moves; another
  *     instance, or this one restarted, sends them)
  */
@@ -35,6 +37,8 @@ record MailProperties(
         @DefaultValue("10s") @NotNull Duration smtpTimeout,
         @DefaultValue("7d") @NotNull Duration sandboxRetention,
         @DefaultValue("30d") @NotNull Duration outboxRetention,
+        @DefaultValue("1h") @NotNull Duration purgeInterval,
+        @DefaultValue("1m") @NotNull Duration purgeInitialDelay,
         @DefaultValue("true") boolean deliver) {
 
     static final String SMTP_URL = "kvportal.mail.smtp-url";

@@ -1,32 +1,34 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.ScheduledRuns.Purge;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
  * Deletes what mail no longer needs: the mail sandbox's messages after {@code kvportal.mail.sandbox-retention}
  * (7 days), and the outbox's rows of messages sent or given up after {@code kvportal.mail.outbox-retention}
- * (30 days). A message still waiting to be sent is never deleted. Any instance may run it; the deletes are
- * idempotent.
+ * (30 days), every {@code kvportal.mail.purge-interval} (1 h) from {@code purge-initial-delay} (1 min) after start-up.
+ * A message still waiting to be sent is never deleted. Any instance may run it; the deletes are idempotent.
  */
 @Component
 @RequiredArgsConstructor
-class MailRetention {
+class MailRetention implements PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(MailRetention.class);
 
     private final JdbcClient jdbc;
     private final MailProperties settings;
 
-    @Scheduled(
-            initialDelayString = "${kvportal.mail.purge-initial-delay:PT1M}",
-            fixedDelayString = "${kvportal.mail.purge-interval:PT1H}")
+    @Override
+    public Schedule schedule() {
+        return new Schedule("mail-retention", settings.purgeInitialDelay(), settings.purgeInterval(), this::purge);
+    }
+
     void purge() {
         ScheduledRuns.purge(
                 log,

@@ -5,12 +5,12 @@ import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.scheduling.PeriodicJob;
 import java.time.Duration;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
 @Slf4j
 @Component
 @MailSandboxMode
-class MailSandbox implements DisposableBean {
+class MailSandbox implements PeriodicJob, DisposableBean {
 
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -65,10 +65,19 @@ class MailSandbox implements DisposableBean {
         return new SmtpUrl(false, "127.0.0.1", port(), null, null, SmtpUrl.Starttls.OFF, null).sender(timeout);
     }
 
+    /** Every minute, from start-up. */
+    @Override
+    public Schedule schedule() {
+        return new Schedule("mail-sandbox-cleanup", Duration.ZERO, Duration.ofMinutes(1), this::forgetDelivered);
+    }
+
     /** The messages are in the database: GreenMail's own copies are dropped. */
-    @Scheduled(fixedDelayString = "PT1M")
-    void forgetDelivered() throws FolderException {
-        server.purgeEmailFromAllMailboxes();
+    void forgetDelivered() {
+        try {
+            server.purgeEmailFromAllMailboxes();
+        } catch (FolderException e) {
+            throw new IllegalStateException("GreenMail could not empty its mailboxes", e);
+        }
     }
 
     @Override

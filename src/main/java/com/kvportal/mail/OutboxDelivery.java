@@ -1,5 +1,6 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.SoonRunner;
 import jakarta.mail.MessagingException;
@@ -14,7 +15,6 @@ import org.springframework.mail.MailException;
 import org.springframework.mail.MailSendException;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.mail.javamail.MimeMessageHelper;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -26,7 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Slf4j
 @Component
-class OutboxDelivery implements DisposableBean {
+class OutboxDelivery implements PeriodicJob, DisposableBean {
 
     private static final int BATCH = 20;
 
@@ -65,13 +65,16 @@ class OutboxDelivery implements DisposableBean {
         return messageIdDomain;
     }
 
+    /** The poll, every {@code kvportal.mail.poll-interval}. */
+    @Override
+    public Schedule schedule() {
+        return Schedule.every("mail-poll", settings.pollInterval(), this::soon);
+    }
+
     /**
      * Delivers what is due soon, on the outbox's thread: after each commit that queued a message, and every poll;
      * calls while a run is queued add nothing.
      */
-    @Scheduled(
-            fixedDelayString = "${kvportal.mail.poll-interval:2s}",
-            initialDelayString = "${kvportal.mail.poll-interval:2s}")
     void soon() {
         if (settings.deliver()) {
             worker.soon();

@@ -1,21 +1,25 @@
 package com.kvportal.sandbox;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.sandbox.api.IdempotencyKeys;
 import com.kvportal.sandbox.events.EventOutbox;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import lombok.RequiredArgsConstructor;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-/** Forgets what Stripe forgets: idempotency keys after 24 hours, delivered events after 30 days. */
+/** Forgets what Stripe forgets, every hour: idempotency keys after 24 hours, delivered events after 30 days. */
 @Component
 @RequiredArgsConstructor
-class SandboxRetention {
+class SandboxRetention implements PeriodicJob {
 
     private final IdempotencyKeys idempotencyKeys;
     private final EventOutbox outbox;
 
-    @Scheduled(fixedDelay = 1, initialDelay = 1, timeUnit = TimeUnit.HOURS)
+    @Override
+    public Schedule schedule() {
+        return Schedule.every("sandbox-retention", Duration.ofHours(1), this::forgetOldRecords);
+    }
+
     void forgetOldRecords() {
         idempotencyKeys.forgetAfter24Hours();
         outbox.forgetDeliveredAfter30Days();

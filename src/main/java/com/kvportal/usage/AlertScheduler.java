@@ -1,6 +1,6 @@
 package com.kvportal.usage;
 
-import com.kvportal.common.scheduling.FixedDelayLifecycle;
+import com.kvportal.common.scheduling.PeriodicJob;
 import java.util.Set;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 @Slf4j
 @Component
 @RequiredArgsConstructor
-class AlertScheduler extends FixedDelayLifecycle {
+class AlertScheduler implements PeriodicJob {
 
     private final StorageStanding standing;
     private final UsageAlerts alerts;
@@ -39,7 +39,7 @@ class AlertScheduler extends FixedDelayLifecycle {
     }
 
     @Override
-    protected Schedule schedule() {
-        return new Schedule("usage-alerts", properties.alertInterval(), this::evaluateChanged);
+    public Schedule schedule() {
+        return Schedule.every("usage-alerts", properties.alertInterval(), this::evaluateChanged);
     }
 }

@@ -8,8 +8,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of the daily reconciliation of billed periods with the provider's invoice items.
  *
  * @param window the daily run compares the periods that started within this long before now (two monthly periods)
- *     (also {@code kvportal.reconciliation.check-interval}, default 1 h: how often each instance looks whether
- *     today's run is done, and {@code initial-delay}, default 5 min: the first look after start-up)
+ * @param checkInterval how often each instance looks whether today's run is done
+ * @param initialDelay the first look after start-up
  */
 @ConfigurationProperties("kvportal.reconciliation")
-record ReconciliationProperties(@DefaultValue("62d") Duration window) {}
+record ReconciliationProperties(
+        @DefaultValue("62d") Duration window,
+        @DefaultValue("1h") Duration checkInterval,
+        @DefaultValue("5m") Duration initialDelay) {}

@@ -3,7 +3,7 @@ package com.kvportal.usage;
 import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Tier;
-import com.kvportal.common.scheduling.FixedDelayLifecycle;
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.usage.StoredSamples.Changes;
 import com.kvportal.usage.StoredSamples.Latest;
 import java.time.Clock;
@@ -27,7 +27,7 @@ import org.springframework.stereotype.Service;
  * for a period that rolls over): the projection of today's storage held to the period end changes only then.
  */
 @Service
-public class StorageStanding extends FixedDelayLifecycle {
+public class StorageStanding implements PeriodicJob {
 
     /**
      * What the storage backend needs to enforce the plan.
@@ -195,7 +195,7 @@ public class StorageStanding extends FixedDelayLifecycle {
     }
 
     @Override
-    protected Schedule schedule() {
-        return new Schedule("usage-standing-refresh", properties.refreshInterval(), this::refresh);
+    public Schedule schedule() {
+        return Schedule.every("usage-standing-refresh", properties.refreshInterval(), this::refresh);
     }
 }

@@ -1,6 +1,6 @@
 package com.kvportal.webhooks;
 
-import com.kvportal.common.scheduling.BackgroundThreads;
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.SoonRunner;
 import com.standardwebhooks.Webhook;
@@ -12,25 +12,21 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
+import lombok.RequiredArgsConstructor;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Delivers the outbox: right after each commit that queued a delivery, and every {@code poll-interval} for what is
  * due (retries, other instances' deliveries, deliveries a crashed instance held). Claims only as many as it has free
- * workers ({@code workers}, a pool of its own: a receiver that hangs holds one of them for at most {@code timeout},
- * never a request thread). Each attempt is signed as Standard Webhooks says, with every secret that signs now.
+ * workers ({@link DeliveryPool}). Each attempt is signed as Standard Webhooks says, with every secret that signs now.
  */
 @Slf4j
 @Component
-class DeliveryWorker implements DisposableBean {
+@RequiredArgsConstructor
+class DeliveryWorker implements PeriodicJob, DisposableBean {
 
     private final StoredDeliveries deliveries;
     private final DeliveryOutcomes outcomes;
@@ -38,34 +34,19 @@ class DeliveryWorker implements DisposableBean {
     private final TransactionTemplate transactions;
     private final WebhookProperties settings;
     private final Clock clock;
-    private final Semaphore free;
-    private final ExecutorService pool;
+    private final DeliveryPool pool;
     private final SoonRunner dispatcher = new SoonRunner("webhook-dispatch", this::dispatch);
 
-    DeliveryWorker(
-            StoredDeliveries deliveries,
-            DeliveryOutcomes outcomes,
-            WebhookClient client,
-            TransactionTemplate transactions,
-            WebhookProperties settings,
-            Clock clock) {
-        this.deliveries = deliveries;
-        this.outcomes = outcomes;
-        this.client = client;
-        this.transactions = transactions;
-        this.settings = settings;
-        this.clock = clock;
-        this.free = new Semaphore(settings.workers());
-        this.pool = Executors.newFixedThreadPool(settings.workers(), BackgroundThreads.numbered("webhook-delivery"));
+    /** The poll, every {@code kvportal.webhooks.poll-interval}. */
+    @Override
+    public Schedule schedule() {
+        return Schedule.every("webhook-poll", settings.pollInterval(), this::soon);
     }
 
     /**
      * Claims and starts what is due, on the dispatcher's thread: after each commit that queued a delivery, when an
      * attempt ends, and every poll; calls while a run is queued add nothing.
      */
-    @Scheduled(
-            fixedDelayString = "${kvportal.webhooks.poll-interval:1s}",
-            initialDelayString = "${kvportal.webhooks.poll-interval:1s}")
     void soon() {
         dispatcher.soon();
     }
@@ -76,7 +57,7 @@ class DeliveryWorker implements DisposableBean {
 
     private void claimAndStart() {
         while (true) {
-            int available = free.availablePermits();
+            int available = pool.free();
             if (available == 0) {
                 return; // a finishing attempt calls soon() again
             }
@@ -86,12 +67,9 @@ class DeliveryWorker implements DisposableBean {
                 return;
             }
             for (StoredDeliveries.Claimed delivery : claimed) {
-                free.acquireUninterruptibly();
-                try {
-                    pool.execute(() -> attempt(delivery));
-                } catch (RejectedExecutionException shuttingDown) {
-                    free.release();
-                    return; // its lease runs out; another instance, or this one restarted, tries again
+                // a finishing attempt frees its worker, then looks for more
+                if (!pool.start(() -> attempt(delivery), this::soon)) {
+                    return; // shutting down: its lease runs out; another instance, or this one restarted, tries again
                 }
             }
             if (claimed.size() < available) {
@@ -115,9 +93,6 @@ class DeliveryWorker implements DisposableBean {
         } catch (RuntimeException e) {
             // the outcome is lost: the lease runs out and the delivery is attempted again (at least once)
             log.warn("Webhooks: recording the attempt of {} failed: {}", delivery.eventId(), e.toString());
-        } finally {
-            free.release();
-            soon();
         }
     }
 
@@ -151,6 +126,5 @@ class DeliveryWorker implements DisposableBean {
     @Override
     public void destroy() {
         dispatcher.shutdownNow();
-        pool.shutdownNow();
     }
 }

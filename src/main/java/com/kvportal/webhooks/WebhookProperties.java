@@ -24,6 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * @param secretOverlap how long a rotated-out secret keeps signing beside the new one
  * @param retention how long a delivered or failed delivery stays in the log (and its event while any delivery of it
  *     does); a pending one is never deleted
+ * @param purgeInterval how often each instance deletes what is older than the retention
+ * @param purgeInitialDelay when the first purge runs after start-up
  */
 @ConfigurationProperties("kvportal.webhooks")
 @Validated
@@ -36,7 +38,9 @@ record WebhookProperties(
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("64KB") @NotNull org.springframework.util.unit.DataSize responseBodyCap,
         @DefaultValue("24h") @NotNull Duration secretOverlap,
-        @DefaultValue("30d") @NotNull Duration retention) {
+        @DefaultValue("30d") @NotNull Duration retention,
+        @DefaultValue("1h") @NotNull Duration purgeInterval,
+        @DefaultValue("1m") @NotNull Duration purgeInitialDelay) {
 
     /** How long a claimed delivery is held by its instance: past it (the instance died), another one may try. */
     Duration lease() {

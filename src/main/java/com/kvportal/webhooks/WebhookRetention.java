@@ -1,30 +1,32 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.ScheduledRuns.Purge;
 import lombok.RequiredArgsConstructor;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
  * Deletes the delivery log's finished deliveries older than {@code kvportal.webhooks.retention} (30 days), then the
  * events no delivery refers to any more. A pending delivery, one with a retry asked for or in flight, and their
- * events are never deleted. Any instance may run
- * it; the deletes are idempotent.
+ * events are never deleted. It runs every {@code kvportal.webhooks.purge-interval} (1 h) from
+ * {@code purge-initial-delay} (1 min) after start-up; any instance may run it, the deletes are idempotent.
  */
 @Slf4j
 @Component
 @RequiredArgsConstructor
-class WebhookRetention {
+class WebhookRetention implements PeriodicJob {
 
     private final JdbcClient jdbc;
     private final WebhookProperties settings;
 
-    @Scheduled(
-            initialDelayString = "${kvportal.webhooks.purge-initial-delay:PT1M}",
-            fixedDelayString = "${kvportal.webhooks.purge-interval:PT1H}")
+    @Override
+    public Schedule schedule() {
+        return new Schedule("webhook-retention", settings.purgeInitialDelay(), settings.purgeInterval(), this::purge);
+    }
+
     void purge() {
         ScheduledRuns.purge(
                 log,

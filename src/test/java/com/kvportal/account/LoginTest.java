@@ -7,12 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.scheduling.config.ScheduledTaskHolder;
 
 class LoginTest extends IntegrationTest {
 
@@ -133,8 +133,7 @@ class LoginTest extends IntegrationTest {
     }
 
     @Test
-    void shouldPurgeFailuresOnAScheduleOnceTheirWindowAndLockHavePassed(
-            @Autowired LoginThrottle throttle, @Autowired ScheduledTaskHolder scheduler) {
+    void shouldPurgeFailuresOnAScheduleOnceTheirWindowAndLockHavePassed(@Autowired LoginThrottle throttle) {
         String stale = "stale-" + UUID.randomUUID() + "@example.com";
         String staleLock = "stale-lock-" + UUID.randomUUID() + "@example.com";
         String recent = "recent-" + UUID.randomUUID() + "@example.com";
@@ -158,9 +157,9 @@ class LoginTest extends IntegrationTest {
                 .as("a window still open, a lock still running")
                 .isEqualTo(2);
         assertThat(login(api(), locked, PASSWORD).code()).isEqualTo("too_many_attempts");
-        assertThat(scheduler.getScheduledTasks())
-                .as("the purge runs on a schedule")
-                .anyMatch(task -> task.getTask().toString().endsWith("LoginThrottle.forgetStale"));
+        assertThat(throttle.schedule().interval())
+                .as("the purge runs on a schedule (LoginThrottle is a PeriodicJob)")
+                .isEqualTo(Duration.ofMinutes(10));
     }
 
     @Test

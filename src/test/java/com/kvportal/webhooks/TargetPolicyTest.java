@@ -136,6 +136,8 @@ class TargetPolicyTest {
                 Duration.ofSeconds(1),
                 DataSize.ofKilobytes(64),
                 Duration.ofHours(24),
-                Duration.ofDays(30));
+                Duration.ofDays(30),
+                Duration.ofHours(1),
+                Duration.ofMinutes(1));
     }
 }

@@ -1,8 +1,9 @@
 package com.kvportal.common.limits;
 
+import com.kvportal.common.scheduling.PeriodicJob;
+import java.time.Duration;
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -12,7 +13,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class KnownAddresses {
+class KnownAddresses implements PeriodicJob {
 
     private final JdbcClient jdbc;
     private final LimitProperties settings;
@@ -35,7 +36,12 @@ class KnownAddresses {
                 .update();
     }
 
-    @Scheduled(fixedDelayString = "PT10M", initialDelayString = "PT1M")
+    /** Every 10 minutes, from a minute after start-up. */
+    @Override
+    public Schedule schedule() {
+        return new Schedule("known-addresses-cleanup", Duration.ofMinutes(1), Duration.ofMinutes(10), this::forgetOld);
+    }
+
     void forgetOld() {
         jdbc.sql("delete from known_addresses where seen_at <= now() - ? * interval '1 second'")
                 .param(settings.knownAddressTtl().toSeconds())

@@ -1,10 +1,10 @@
 package com.kvportal.common.limits;
 
+import com.kvportal.common.scheduling.PeriodicJob;
 import java.time.Duration;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class RequestLimits {
+class RequestLimits implements PeriodicJob {
 
     private final JdbcClient jdbc;
 
@@ -55,8 +55,14 @@ class RequestLimits {
         return wait;
     }
 
+    /** Every 10 minutes, from a minute after start-up. */
+    @Override
+    public Schedule schedule() {
+        return new Schedule(
+                "request-limits-cleanup", Duration.ofMinutes(1), Duration.ofMinutes(10), this::forgetFullBuckets);
+    }
+
     /** A bucket whose arrival time has passed is full again, exactly as if it did not exist. */
-    @Scheduled(fixedDelayString = "PT10M", initialDelayString = "PT1M")
     void forgetFullBuckets() {
         jdbc.sql("delete from request_limits where tat < now()").update();
     }

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The body of a scheduled job. A run that fails (e.g. the database is away) is logged and left to the next run,
+ * The body of a background job. A run that fails (e.g. the database is away) is logged and left to the next run,
  * which tries again: every job here is idempotent, or marks what it handled in the transaction that handles it.
  */
 public final class ScheduledRuns {
@@ -39,20 +39,19 @@ public final class ScheduledRuns {
 
     /**
      * Deletes what is older than its retention, in order, and logs how many rows each delete took when any took
-     * one, e.g. "Mail: purged 3 sandbox messages, 0 finished outbox rows". A failure waits for the next run.
+     * one, e.g. "Mail: purged 3 sandbox messages, 0 finished outbox rows". A failure ends the run (as a
+     * {@link PeriodicJob}'s, it waits for the next one).
      */
     public static void purge(Logger log, String feature, Purge... purges) {
-        orNextRun(log, feature + ": purging old rows", () -> {
-            List<String> counts = new ArrayList<>();
-            int total = 0;
-            for (Purge purge : purges) {
-                int deleted = purge.delete().getAsInt();
-                counts.add(deleted + " " + purge.what());
-                total += deleted;
-            }
-            if (total > 0) {
-                log.info("{}: purged {}", feature, String.join(", ", counts));
-            }
-        });
+        List<String> counts = new ArrayList<>();
+        int total = 0;
+        for (Purge purge : purges) {
+            int deleted = purge.delete().getAsInt();
+            counts.add(deleted + " " + purge.what());
+            total += deleted;
+        }
+        if (total > 0) {
+            log.info("{}: purged {}", feature, String.join(", ", counts));
+        }
     }
 }
