@@ -104,19 +104,20 @@ class StoredApiKeys {
     }
 
     List<ApiKey> listLive(UUID projectId) {
-        return jdbc.sql("select " + LIST_COLUMNS
-                        + " from api_keys where project_id = ? and revoked_at is null order by created_at desc, id")
-                .param(projectId)
-                .query(StoredApiKeys::listItem)
+        return listItems("where project_id = ? and revoked_at is null order by created_at desc, id", projectId)
                 .list();
     }
 
     /** A key as the list shows it, revoked or not. */
     Optional<ApiKey> find(UUID keyId) {
-        return jdbc.sql("select " + LIST_COLUMNS + " from api_keys where id = ?")
-                .param(keyId)
-                .query(StoredApiKeys::listItem)
-                .optional();
+        return listItems("where id = ?", keyId).optional();
+    }
+
+    /** The keys as the list shows them: {@code select LIST_COLUMNS from api_keys}, then {@code rest}. */
+    private JdbcClient.MappedQuerySpec<ApiKey> listItems(String rest, Object... params) {
+        return jdbc.sql("select " + LIST_COLUMNS + " from api_keys " + rest)
+                .params(params)
+                .query(StoredApiKeys::listItem);
     }
 
     /** An unrevoked key that expires within a notice's lead and has not had that notice yet. */
@@ -168,10 +169,7 @@ class StoredApiKeys {
 
     /** Every live key of the organization's projects, locked until the end of the transaction. */
     List<ApiKey> lockLiveInOrganization(UUID organizationId) {
-        return jdbc.sql("select " + LIST_COLUMNS
-                        + " from api_keys where organization_id = ? and revoked_at is null order by id for update")
-                .param(organizationId)
-                .query(StoredApiKeys::listItem)
+        return listItems("where organization_id = ? and revoked_at is null order by id for update", organizationId)
                 .list();
     }
 
@@ -193,13 +191,6 @@ class StoredApiKeys {
                 .params(name, postgresArray(permissions), Timestamp.from(expiresAt), keyId)
                 .query(StoredApiKeys::listItem)
                 .single();
-    }
-
-    Optional<String> nameOf(UUID keyId) {
-        return jdbc.sql("select name from api_keys where id = ?")
-                .param(keyId)
-                .query(String.class)
-                .optional();
     }
 
     void revoke(UUID keyId) {
