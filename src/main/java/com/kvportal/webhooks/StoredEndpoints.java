@@ -54,25 +54,25 @@ class StoredEndpoints {
     }
 
     List<WebhookEndpoint> list(UUID organizationId) {
-        return jdbc.sql("select " + COLUMNS
-                        + " from webhook_endpoints where organization_id = ? order by created_at, id")
-                .param(organizationId)
-                .query(StoredEndpoints::endpoint)
+        return endpoints("where organization_id = ? order by created_at, id", organizationId)
                 .list();
     }
 
     Optional<WebhookEndpoint> find(UUID organizationId, UUID id) {
-        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints where id = ? and organization_id = ?")
-                .params(id, organizationId)
-                .query(StoredEndpoints::endpoint)
+        return endpoints("where id = ? and organization_id = ?", id, organizationId)
                 .optional();
     }
 
     Optional<WebhookEndpoint> lock(UUID organizationId, UUID id) {
-        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints where id = ? and organization_id = ? for update")
-                .params(id, organizationId)
-                .query(StoredEndpoints::endpoint)
+        return endpoints("where id = ? and organization_id = ? for update", id, organizationId)
                 .optional();
+    }
+
+    /** The endpoints as the API shows them: {@code select COLUMNS from webhook_endpoints}, then {@code rest}. */
+    private JdbcClient.MappedQuerySpec<WebhookEndpoint> endpoints(String rest, Object... params) {
+        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints " + rest)
+                .params(params)
+                .query(StoredEndpoints::endpoint);
     }
 
     WebhookEndpoint update(UUID id, String url, @Nullable List<String> events, String description, boolean disabled) {
