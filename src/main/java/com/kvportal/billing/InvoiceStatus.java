@@ -1,7 +1,5 @@
 package com.kvportal.billing;
 
-import java.util.Optional;
-
 /** Stripe's invoice statuses, written in lower case on the wire and in the database, with their rules. */
 public enum InvoiceStatus implements WireName {
     DRAFT,
@@ -9,11 +7,6 @@ public enum InvoiceStatus implements WireName {
     PAID,
     UNCOLLECTIBLE,
     VOID;
-
-    /** The status with exactly this name; empty for anything else. */
-    public static Optional<InvoiceStatus> of(String name) {
-        return WireName.of(InvoiceStatus.class, name);
-    }
 
     /** Settled: the invoice does not go back to being payable. */
     public boolean isSettled() {

@@ -26,10 +26,10 @@ class BillingStatesTest {
                         "unpaid",
                         "paused");
         for (SubscriptionStatus status : SubscriptionStatus.values()) {
-            assertThat(SubscriptionStatus.of(status.wire())).contains(status);
+            assertThat(WireName.of(SubscriptionStatus.class, status.wire())).contains(status);
         }
-        assertThat(SubscriptionStatus.of("Active")).isEmpty();
-        assertThat(SubscriptionStatus.of("")).isEmpty();
+        assertThat(WireName.of(SubscriptionStatus.class, "Active")).isEmpty();
+        assertThat(WireName.of(SubscriptionStatus.class, "")).isEmpty();
     }
 
     @Test
@@ -50,7 +50,7 @@ class BillingStatesTest {
         assertThat(Arrays.stream(InvoiceStatus.values()).filter(InvoiceStatus::isSettled))
                 .containsExactlyInAnyOrder(InvoiceStatus.PAID, InvoiceStatus.VOID);
         for (InvoiceStatus status : InvoiceStatus.values()) {
-            assertThat(InvoiceStatus.of(status.wire())).contains(status);
+            assertThat(WireName.of(InvoiceStatus.class, status.wire())).contains(status);
         }
     }
 

@@ -4,6 +4,7 @@ import com.kvportal.account.Accounts;
 import com.kvportal.billing.CheckoutStarted;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
+import com.kvportal.billing.WireName;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderCustomerId;
 import com.kvportal.billing.stripe.StripeGateway;
@@ -69,7 +70,8 @@ public class Checkouts {
 
     /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
     public CheckoutSession start(Caller caller, CheckoutRequest request) {
-        Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
+        Tier tier = WireName.of(Tier.class, Objects.requireNonNull(request.tier()))
+                .orElseThrow(() -> new UnknownTier(request.tier()));
         if (tier == Tier.FREE) {
             throw new TierNotPurchasable(tier);
         }

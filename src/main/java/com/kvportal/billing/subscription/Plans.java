@@ -77,7 +77,7 @@ public class Plans {
         return new Plan(
                 rs.getObject(prefix + "id", UUID.class),
                 rs.getString(prefix + "name"),
-                Tier.of(rs.getString(prefix + "tier")).orElseThrow(),
+                Sql.wire(rs, prefix + "tier", Tier.class),
                 rs.getLong(prefix + "storage_bytes"),
                 rs.getLong(prefix + "price_cents"),
                 rs.getLong(prefix + "overage_bytes"),

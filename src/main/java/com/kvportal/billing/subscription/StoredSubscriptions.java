@@ -170,7 +170,7 @@ public class StoredSubscriptions {
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),
                         rs.getObject("plan_id", UUID.class),
-                        Tier.of(rs.getString("tier")).orElseThrow(),
+                        Sql.wire(rs, "tier", Tier.class),
                         Sql.wire(rs, "status", SubscriptionStatus.class),
                         Sql.nullableInstant(rs, "current_period_start"),
                         Sql.nullableInstant(rs, "current_period_end"),
