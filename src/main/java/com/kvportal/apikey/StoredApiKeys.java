@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.database.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import lombok.RequiredArgsConstructor;
-import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -46,8 +46,8 @@ class StoredApiKeys {
                 rs.getObject("project_id", UUID.class),
                 rs.getObject("organization_id", UUID.class),
                 strings(rs.getArray("permissions")),
-                instant(rs, "expires_at"),
-                nullableInstant(rs, "revoked_at"));
+                Sql.instant(rs, "expires_at"),
+                Sql.nullableInstant(rs, "revoked_at"));
     }
 
     /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
@@ -217,9 +217,9 @@ class StoredApiKeys {
                 rs.getObject("project_id", UUID.class),
                 rs.getString("name"),
                 strings(rs.getArray("permissions")),
-                instant(rs, "expires_at"),
-                nullableInstant(rs, "last_used_at"),
-                instant(rs, "created_at"));
+                Sql.instant(rs, "expires_at"),
+                Sql.nullableInstant(rs, "last_used_at"),
+                Sql.instant(rs, "created_at"));
     }
 
     /**
@@ -232,15 +232,6 @@ class StoredApiKeys {
     }
 
     private static final ConcurrentHashMap<List<String>, List<String>> PERMISSION_LISTS = new ConcurrentHashMap<>();
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        return rs.getTimestamp(column).toInstant();
-    }
-
-    private static @Nullable Instant nullableInstant(ResultSet rs, String column) throws SQLException {
-        Timestamp value = rs.getTimestamp(column);
-        return value == null ? null : value.toInstant();
-    }
 
     /** Permissions are a closed set of plain words, so the array literal needs no escaping. */
     private static String postgresArray(List<String> values) {

@@ -1,5 +1,7 @@
 package com.kvportal.billing;
 
+import com.kvportal.common.WireName;
+
 /** Stripe's invoice statuses, written in lower case on the wire and in the database, with their rules. */
 public enum InvoiceStatus implements WireName {
     DRAFT,

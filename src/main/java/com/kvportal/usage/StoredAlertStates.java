@@ -1,6 +1,6 @@
 package com.kvportal.usage;
 
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;

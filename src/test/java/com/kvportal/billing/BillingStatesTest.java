@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.common.WireName;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,7 +3,7 @@ package com.kvportal.billing.stripe;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.Plan;
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
 import java.time.Instant;

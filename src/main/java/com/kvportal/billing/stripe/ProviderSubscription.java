@@ -1,7 +1,7 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.SubscriptionStatus;
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package com.kvportal.billing.subscription;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.common.database.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;

@@ -6,6 +6,7 @@ import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.common.database.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

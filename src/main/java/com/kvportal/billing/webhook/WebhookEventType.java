@@ -1,8 +1,8 @@
 package com.kvportal.billing.webhook;
 
 import com.kvportal.billing.SubscriptionStatus;
-import com.kvportal.billing.WireName;
 import com.kvportal.billing.stripe.ProviderSubscription;
+import com.kvportal.common.WireName;
 import java.util.Optional;
 
 /**

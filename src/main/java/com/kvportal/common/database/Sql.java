@@ -1,13 +1,16 @@
-package com.kvportal.billing.subscription;
+package com.kvportal.common.database;
 
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
-/** Conversions between the records' instants and wire names and the database's columns. */
+/**
+ * What the row mappers and parameters of the features' explicit SQL convert: instants to and from timestamp columns,
+ * and a column of {@link WireName}s to its constant.
+ */
 public final class Sql {
 
     private Sql() {}

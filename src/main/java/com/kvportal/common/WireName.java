@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.common;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
