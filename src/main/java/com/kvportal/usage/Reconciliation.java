@@ -2,6 +2,7 @@ package com.kvportal.usage;
 
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.ProviderInvoiceItem;
+import com.kvportal.common.WireName;
 import com.kvportal.usage.BilledPeriods.Recorded;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,18 +30,14 @@ class Reconciliation {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciliation.class);
 
-    /** What differs. */
-    enum Kind {
+    /** What differs, as a difference names it ({@code missing_at_provider}). */
+    enum Kind implements WireName {
         /** The service billed the period, the provider has no item for it: money lost. */
         MISSING_AT_PROVIDER,
         /** An item at the provider that no recorded period accounts for (or a second one): billed twice. */
         EXTRA_AT_PROVIDER,
         /** The item's quantity or amount is not the recorded units and cents. */
-        WRONG_AMOUNT;
-
-        String wire() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+        WRONG_AMOUNT
     }
 
     /**
