@@ -97,7 +97,7 @@ class StoredApiKeys {
                         customerId,
                         name,
                         digest.bytes(),
-                        postgresArray(permissions),
+                        Sql.arrayLiteral(permissions),
                         Timestamp.from(expiresAt))
                 .query(StoredApiKeys::listItem)
                 .single();
@@ -188,7 +188,7 @@ class StoredApiKeys {
     ApiKey update(UUID keyId, String name, List<String> permissions, Instant expiresAt) {
         return jdbc.sql("update api_keys set name = ?, permissions = ?::text[], expires_at = ? where id = ?"
                         + " returning " + LIST_COLUMNS)
-                .params(name, postgresArray(permissions), Timestamp.from(expiresAt), keyId)
+                .params(name, Sql.arrayLiteral(permissions), Timestamp.from(expiresAt), keyId)
                 .query(StoredApiKeys::listItem)
                 .single();
     }
@@ -232,9 +232,4 @@ class StoredApiKeys {
     }
 
     private static final ConcurrentHashMap<List<String>, List<String>> PERMISSION_LISTS = new ConcurrentHashMap<>();
-
-    /** Permissions are a closed set of plain words, so the array literal needs no escaping. */
-    private static String postgresArray(List<String> values) {
-        return "{" + String.join(",", values) + "}";
-    }
 }
