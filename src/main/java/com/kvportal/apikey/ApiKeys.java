@@ -237,7 +237,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
 
     /** The name of a key, e.g. to name the key that acted in an audit line. */
     public Optional<String> nameOf(UUID keyId) {
-        return keys.nameOf(keyId);
+        return keys.find(keyId).map(ApiKey::name);
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.database.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import lombok.RequiredArgsConstructor;
-import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -46,8 +46,8 @@ class StoredApiKeys {
                 rs.getObject("project_id", UUID.class),
                 rs.getObject("organization_id", UUID.class),
                 strings(rs.getArray("permissions")),
-                instant(rs, "expires_at"),
-                nullableInstant(rs, "revoked_at"));
+                Sql.instant(rs, "expires_at"),
+                Sql.nullableInstant(rs, "revoked_at"));
     }
 
     /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
@@ -97,26 +97,27 @@ class StoredApiKeys {
                         customerId,
                         name,
                         digest.bytes(),
-                        postgresArray(permissions),
+                        Sql.arrayLiteral(permissions),
                         Timestamp.from(expiresAt))
                 .query(StoredApiKeys::listItem)
                 .single();
     }
 
     List<ApiKey> listLive(UUID projectId) {
-        return jdbc.sql("select " + LIST_COLUMNS
-                        + " from api_keys where project_id = ? and revoked_at is null order by created_at desc, id")
-                .param(projectId)
-                .query(StoredApiKeys::listItem)
+        return listItems("where project_id = ? and revoked_at is null order by created_at desc, id", projectId)
                 .list();
     }
 
     /** A key as the list shows it, revoked or not. */
     Optional<ApiKey> find(UUID keyId) {
-        return jdbc.sql("select " + LIST_COLUMNS + " from api_keys where id = ?")
-                .param(keyId)
-                .query(StoredApiKeys::listItem)
-                .optional();
+        return listItems("where id = ?", keyId).optional();
+    }
+
+    /** The keys as the list shows them: {@code select LIST_COLUMNS from api_keys}, then {@code rest}. */
+    private JdbcClient.MappedQuerySpec<ApiKey> listItems(String rest, Object... params) {
+        return jdbc.sql("select " + LIST_COLUMNS + " from api_keys " + rest)
+                .params(params)
+                .query(StoredApiKeys::listItem);
     }
 
     /** An unrevoked key that expires within a notice's lead and has not had that notice yet. */
@@ -168,10 +169,7 @@ class StoredApiKeys {
 
     /** Every live key of the organization's projects, locked until the end of the transaction. */
     List<ApiKey> lockLiveInOrganization(UUID organizationId) {
-        return jdbc.sql("select " + LIST_COLUMNS
-                        + " from api_keys where organization_id = ? and revoked_at is null order by id for update")
-                .param(organizationId)
-                .query(StoredApiKeys::listItem)
+        return listItems("where organization_id = ? and revoked_at is null order by id for update", organizationId)
                 .list();
     }
 
@@ -190,16 +188,9 @@ class StoredApiKeys {
     ApiKey update(UUID keyId, String name, List<String> permissions, Instant expiresAt) {
         return jdbc.sql("update api_keys set name = ?, permissions = ?::text[], expires_at = ? where id = ?"
                         + " returning " + LIST_COLUMNS)
-                .params(name, postgresArray(permissions), Timestamp.from(expiresAt), keyId)
+                .params(name, Sql.arrayLiteral(permissions), Timestamp.from(expiresAt), keyId)
                 .query(StoredApiKeys::listItem)
                 .single();
-    }
-
-    Optional<String> nameOf(UUID keyId) {
-        return jdbc.sql("select name from api_keys where id = ?")
-                .param(keyId)
-                .query(String.class)
-                .optional();
     }
 
     void revoke(UUID keyId) {
@@ -226,9 +217,9 @@ class StoredApiKeys {
                 rs.getObject("project_id", UUID.class),
                 rs.getString("name"),
                 strings(rs.getArray("permissions")),
-                instant(rs, "expires_at"),
-                nullableInstant(rs, "last_used_at"),
-                instant(rs, "created_at"));
+                Sql.instant(rs, "expires_at"),
+                Sql.nullableInstant(rs, "last_used_at"),
+                Sql.instant(rs, "created_at"));
     }
 
     /**
@@ -241,18 +232,4 @@ class StoredApiKeys {
     }
 
     private static final ConcurrentHashMap<List<String>, List<String>> PERMISSION_LISTS = new ConcurrentHashMap<>();
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        return rs.getTimestamp(column).toInstant();
-    }
-
-    private static @Nullable Instant nullableInstant(ResultSet rs, String column) throws SQLException {
-        Timestamp value = rs.getTimestamp(column);
-        return value == null ? null : value.toInstant();
-    }
-
-    /** Permissions are a closed set of plain words, so the array literal needs no escaping. */
-    private static String postgresArray(List<String> values) {
-        return "{" + String.join(",", values) + "}";
-    }
 }

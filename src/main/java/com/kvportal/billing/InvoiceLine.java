@@ -1,5 +1,6 @@
 package com.kvportal.billing;
 
+import com.kvportal.common.WireName;
 import org.jspecify.annotations.Nullable;
 
 /**

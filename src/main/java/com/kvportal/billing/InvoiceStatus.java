@@ -1,6 +1,6 @@
 package com.kvportal.billing;
 
-import java.util.Optional;
+import com.kvportal.common.WireName;
 
 /** Stripe's invoice statuses, written in lower case on the wire and in the database, with their rules. */
 public enum InvoiceStatus implements WireName {
@@ -9,11 +9,6 @@ public enum InvoiceStatus implements WireName {
     PAID,
     UNCOLLECTIBLE,
     VOID;
-
-    /** The status with exactly this name; empty for anything else. */
-    public static Optional<InvoiceStatus> of(String name) {
-        return WireName.of(InvoiceStatus.class, name);
-    }
 
     /** Settled: the invoice does not go back to being payable. */
     public boolean isSettled() {

@@ -1,6 +1,6 @@
 package com.kvportal.billing;
 
-import java.util.Optional;
+import com.kvportal.common.WireName;
 
 /** Stripe's subscription statuses, written in lower case on the wire and in the database, with their rules. */
 public enum SubscriptionStatus implements WireName {
@@ -12,11 +12,6 @@ public enum SubscriptionStatus implements WireName {
     CANCELED,
     UNPAID,
     PAUSED;
-
-    /** The status with exactly this name; empty for anything else. */
-    public static Optional<SubscriptionStatus> of(String name) {
-        return WireName.of(SubscriptionStatus.class, name);
-    }
 
     /** Over for good: the organization is on free again, and no later news brings the subscription back. */
     public boolean hasEnded() {

@@ -13,7 +13,6 @@ import com.kvportal.usage.StorageModel.Period;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Map;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -36,11 +35,6 @@ class OverageBiller {
 
     private static final Logger log = LoggerFactory.getLogger(OverageBiller.class);
     private static final long GIB = 1L << 30;
-    static final String KIND = "storage_overage";
-    /** The metadata keys of an overage item that name what it bills (with {@code kind}). */
-    static final String ORGANIZATION_KEY = "organization_id";
-
-    static final String PERIOD_START_KEY = "period_start";
 
     private final StoredSamples samples;
     private final BilledPeriods billed;
@@ -170,13 +164,7 @@ class OverageBiller {
                 description(plan, overage, period),
                 period.start(),
                 period.end(),
-                Map.of(
-                        ORGANIZATION_KEY,
-                        organizationId.toString(),
-                        PERIOD_START_KEY,
-                        period.start().toString(),
-                        "kind",
-                        KIND),
+                OverageKey.metadata(organizationId, period.start()),
                 idempotencyKey);
     }
 

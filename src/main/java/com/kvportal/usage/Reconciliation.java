@@ -2,19 +2,17 @@ package com.kvportal.usage;
 
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.ProviderInvoiceItem;
+import com.kvportal.common.WireName;
 import com.kvportal.usage.BilledPeriods.Recorded;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,18 +30,14 @@ class Reconciliation {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciliation.class);
 
-    /** What differs. */
-    enum Kind {
+    /** What differs, as a difference names it ({@code missing_at_provider}). */
+    enum Kind implements WireName {
         /** The service billed the period, the provider has no item for it: money lost. */
         MISSING_AT_PROVIDER,
         /** An item at the provider that no recorded period accounts for (or a second one): billed twice. */
         EXTRA_AT_PROVIDER,
         /** The item's quantity or amount is not the recorded units and cents. */
-        WRONG_AMOUNT;
-
-        String wire() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+        WRONG_AMOUNT
     }
 
     /**
@@ -85,11 +79,11 @@ class Reconciliation {
      */
     Report run(Instant from, Instant to) {
         List<Recorded> recorded = billed.startingBetween(from, to);
-        List<ProviderInvoiceItem> items = billing.providerInvoiceItems(OverageBiller.KIND);
-        Map<Key, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();
+        List<ProviderInvoiceItem> items = billing.providerInvoiceItems(OverageKey.KIND);
+        Map<OverageKey, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();
         int inRange = 0;
         for (ProviderInvoiceItem item : items) {
-            Key key = Key.of(item);
+            OverageKey key = OverageKey.of(item);
             if (key.periodStart() == null || key.inRange(from, to)) {
                 atProvider.computeIfAbsent(key, k -> new ArrayList<>()).add(item);
                 inRange++;
@@ -98,7 +92,7 @@ class Reconciliation {
         List<Difference> differences = new ArrayList<>();
         for (Recorded period : recorded) {
             List<ProviderInvoiceItem> matching =
-                    atProvider.remove(new Key(period.organizationId(), period.periodStart()));
+                    atProvider.remove(new OverageKey(period.organizationId(), period.periodStart()));
             compare(period, matching == null ? List.of() : matching, differences);
         }
         atProvider.forEach((key, extra) -> extra.forEach(item -> differences.add(extra(key, item))));
@@ -148,7 +142,7 @@ class Reconciliation {
                 item == null ? 0 : item.amountCents());
     }
 
-    private static Difference extra(Key key, ProviderInvoiceItem item) {
+    private static Difference extra(OverageKey key, ProviderInvoiceItem item) {
         return new Difference(
                 Kind.EXTRA_AT_PROVIDER.wire(),
                 key.organizationId(),
@@ -159,30 +153,5 @@ class Reconciliation {
                 0,
                 item.quantity(),
                 item.amountCents());
-    }
-
-    /** What an item bills: the organization and the start of the period, as its metadata names them. */
-    private record Key(@Nullable UUID organizationId, @Nullable Instant periodStart) {
-
-        static Key of(ProviderInvoiceItem item) {
-            return new Key(
-                    parse(item.metadata().get(OverageBiller.ORGANIZATION_KEY), UUID::fromString),
-                    parse(item.metadata().get(OverageBiller.PERIOD_START_KEY), Instant::parse));
-        }
-
-        boolean inRange(Instant from, Instant to) {
-            return periodStart != null && !periodStart.isBefore(from) && periodStart.isBefore(to);
-        }
-
-        private static <T> @Nullable T parse(@Nullable String value, Function<String, T> parser) {
-            if (value == null) {
-                return null;
-            }
-            try {
-                return parser.apply(value);
-            } catch (IllegalArgumentException | DateTimeParseException e) {
-                return null;
-            }
-        }
     }
 }

@@ -1,6 +1,7 @@
 package com.kvportal.usage;
 
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
+import com.kvportal.common.database.Sql;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -50,7 +51,7 @@ class StoredAlertStates {
                         set crossed_percent = ?::integer[], writes_refused = ?, updated_at = now()
                         where organization_id = ?""")
                 .params(
-                        StoredLimits.arrayLiteral(state.crossedPercent()),
+                        Sql.arrayLiteral(state.crossedPercent()),
                         state.writesRefused() == null
                                 ? null
                                 : state.writesRefused().wire(),

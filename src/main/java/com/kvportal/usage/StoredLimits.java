@@ -1,5 +1,6 @@
 package com.kvportal.usage;
 
+import com.kvportal.common.database.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,7 +51,7 @@ class StoredLimits {
                             txid = pg_current_xact_id()""")
                 .params(
                         organizationId,
-                        arrayLiteral(limits.alertThresholdsPercent()),
+                        Sql.arrayLiteral(limits.alertThresholdsPercent()),
                         limits.storageCapBytes(),
                         limits.overageCapCents())
                 .update();
@@ -88,10 +89,5 @@ class StoredLimits {
     /** A PostgreSQL integer[] as a list. */
     static List<Integer> integers(Array array) throws SQLException {
         return List.copyOf(Arrays.asList((Integer[]) array.getArray()));
-    }
-
-    /** A list of integers as a PostgreSQL array literal, for {@code ?::integer[]}. */
-    static String arrayLiteral(List<Integer> values) {
-        return "{" + String.join(",", values.stream().map(String::valueOf).toList()) + "}";
     }
 }

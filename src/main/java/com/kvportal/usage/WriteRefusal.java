@@ -1,7 +1,7 @@
 package com.kvportal.usage;
 
 import com.kvportal.billing.Entitlement;
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
 import org.jspecify.annotations.Nullable;
 
 /**

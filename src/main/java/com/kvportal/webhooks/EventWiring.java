@@ -25,28 +25,25 @@ import org.springframework.stereotype.Component;
 @RequiredArgsConstructor
 class EventWiring {
 
+    /** The outgoing type of each key event that goes out (an update or a roll does not). */
+    private static final Map<Class<? extends ApiKeyEvent>, String> KEY_TYPES = Map.of(
+            ApiKeyEvent.Created.class, "api_key.created",
+            ApiKeyEvent.Revoked.class, "api_key.revoked",
+            ApiKeyEvent.Leaked.class, "api_key.leaked",
+            ApiKeyEvent.Expiring.class, "api_key.expiring");
+
     private final OutgoingEvents outgoing;
     private final ApiKeys apiKeys;
     private final Billing billing;
 
+    /** The key's list item (never the raw key or its digest), read in the transaction of the change. */
     @EventListener
-    void keyCreated(ApiKeyEvent.Created e) {
-        key(e, "api_key.created");
-    }
-
-    @EventListener
-    void keyRevoked(ApiKeyEvent.Revoked e) {
-        key(e, "api_key.revoked");
-    }
-
-    @EventListener
-    void keyLeaked(ApiKeyEvent.Leaked e) {
-        key(e, "api_key.leaked");
-    }
-
-    @EventListener
-    void keyExpiring(ApiKeyEvent.Expiring e) {
-        key(e, "api_key.expiring");
+    void key(ApiKeyEvent e) {
+        String type = KEY_TYPES.get(e.getClass());
+        if (type != null) {
+            ApiKey key = apiKeys.listItem(e.keyId()).orElseThrow();
+            outgoing.publish(e.organizationId(), type, key);
+        }
     }
 
     @EventListener
@@ -106,11 +103,5 @@ class EventWiring {
             data.put("how", how);
         }
         outgoing.publish(organizationId, type, data);
-    }
-
-    /** The key's list item (never the raw key or its digest), read in the transaction of the change. */
-    private void key(ApiKeyEvent e, String type) {
-        ApiKey key = apiKeys.listItem(e.keyId()).orElseThrow();
-        outgoing.publish(e.organizationId(), type, key);
     }
 }

@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.database.Sql;
 import com.kvportal.common.web.PageCursor;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -149,7 +150,7 @@ class StoredDeliveries {
                                 responseStatus,
                                 (int) Math.min(Integer.MAX_VALUE, durationMs),
                                 keepSchedule,
-                                next == null ? null : Timestamp.from(next),
+                                Sql.timestamp(next),
                                 id,
                                 attempt)
                         .update()
@@ -165,13 +166,8 @@ class StoredDeliveries {
                 rs.getInt("attempts"),
                 (Integer) rs.getObject("response_status"),
                 (Integer) rs.getObject("duration_ms"),
-                instant(rs, "last_attempt_at"),
-                instant(rs, "next_attempt_at"),
-                rs.getTimestamp("created_at").toInstant());
-    }
-
-    private static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp value = rs.getTimestamp(column);
-        return value == null ? null : value.toInstant();
+                Sql.nullableInstant(rs, "last_attempt_at"),
+                Sql.nullableInstant(rs, "next_attempt_at"),
+                Sql.instant(rs, "created_at"));
     }
 }

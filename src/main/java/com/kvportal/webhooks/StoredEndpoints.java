@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.database.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -48,31 +49,31 @@ class StoredEndpoints {
             String secret) {
         return jdbc.sql("insert into webhook_endpoints (id, organization_id, url, events, description, secret)"
                         + " values (?, ?, ?, ?::text[], ?, ?) returning " + COLUMNS)
-                .params(id, organizationId, url, postgresArray(events), description, secret)
+                .params(id, organizationId, url, typesLiteral(events), description, secret)
                 .query(StoredEndpoints::endpoint)
                 .single();
     }
 
     List<WebhookEndpoint> list(UUID organizationId) {
-        return jdbc.sql("select " + COLUMNS
-                        + " from webhook_endpoints where organization_id = ? order by created_at, id")
-                .param(organizationId)
-                .query(StoredEndpoints::endpoint)
+        return endpoints("where organization_id = ? order by created_at, id", organizationId)
                 .list();
     }
 
     Optional<WebhookEndpoint> find(UUID organizationId, UUID id) {
-        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints where id = ? and organization_id = ?")
-                .params(id, organizationId)
-                .query(StoredEndpoints::endpoint)
+        return endpoints("where id = ? and organization_id = ?", id, organizationId)
                 .optional();
     }
 
     Optional<WebhookEndpoint> lock(UUID organizationId, UUID id) {
-        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints where id = ? and organization_id = ? for update")
-                .params(id, organizationId)
-                .query(StoredEndpoints::endpoint)
+        return endpoints("where id = ? and organization_id = ? for update", id, organizationId)
                 .optional();
+    }
+
+    /** The endpoints as the API shows them: {@code select COLUMNS from webhook_endpoints}, then {@code rest}. */
+    private JdbcClient.MappedQuerySpec<WebhookEndpoint> endpoints(String rest, Object... params) {
+        return jdbc.sql("select " + COLUMNS + " from webhook_endpoints " + rest)
+                .params(params)
+                .query(StoredEndpoints::endpoint);
     }
 
     WebhookEndpoint update(UUID id, String url, @Nullable List<String> events, String description, boolean disabled) {
@@ -83,7 +84,7 @@ class StoredEndpoints {
                             failing_since = case when disabled and not ? then null else failing_since end
                         where id = ? returning\s"""
                                 + COLUMNS)
-                .params(url, postgresArray(events), description, disabled, disabled, id)
+                .params(url, typesLiteral(events), description, disabled, disabled, id)
                 .query(StoredEndpoints::endpoint)
                 .single();
     }
@@ -154,8 +155,8 @@ class StoredEndpoints {
                 rs.getTimestamp("created_at").toInstant());
     }
 
-    private static @Nullable String postgresArray(@Nullable List<String> values) {
-        // the types are of a closed list of [a-z_.] words: no quoting needed
-        return values == null ? null : "{" + String.join(",", values) + "}";
+    /** The types, or null for every type. */
+    private static @Nullable String typesLiteral(@Nullable List<String> types) {
+        return types == null ? null : Sql.arrayLiteral(types);
     }
 }

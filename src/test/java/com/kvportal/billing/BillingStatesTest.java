@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.common.WireName;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,10 +27,10 @@ class BillingStatesTest {
                         "unpaid",
                         "paused");
         for (SubscriptionStatus status : SubscriptionStatus.values()) {
-            assertThat(SubscriptionStatus.of(status.wire())).contains(status);
+            assertThat(WireName.of(SubscriptionStatus.class, status.wire())).contains(status);
         }
-        assertThat(SubscriptionStatus.of("Active")).isEmpty();
-        assertThat(SubscriptionStatus.of("")).isEmpty();
+        assertThat(WireName.of(SubscriptionStatus.class, "Active")).isEmpty();
+        assertThat(WireName.of(SubscriptionStatus.class, "")).isEmpty();
     }
 
     @Test
@@ -50,7 +51,7 @@ class BillingStatesTest {
         assertThat(Arrays.stream(InvoiceStatus.values()).filter(InvoiceStatus::isSettled))
                 .containsExactlyInAnyOrder(InvoiceStatus.PAID, InvoiceStatus.VOID);
         for (InvoiceStatus status : InvoiceStatus.values()) {
-            assertThat(InvoiceStatus.of(status.wire())).contains(status);
+            assertThat(WireName.of(InvoiceStatus.class, status.wire())).contains(status);
         }
     }
 

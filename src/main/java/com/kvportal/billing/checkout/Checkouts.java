@@ -17,6 +17,7 @@ import com.kvportal.billing.web.BillingProblems.EmailUnverified;
 import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
 import com.kvportal.billing.web.BillingProblems.UnknownTier;
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.WireName;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
@@ -69,7 +70,8 @@ public class Checkouts {
 
     /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
     public CheckoutSession start(Caller caller, CheckoutRequest request) {
-        Tier tier = Tier.of(Objects.requireNonNull(request.tier())).orElseThrow(() -> new UnknownTier(request.tier()));
+        Tier tier = WireName.of(Tier.class, Objects.requireNonNull(request.tier()))
+                .orElseThrow(() -> new UnknownTier(request.tier()));
         if (tier == Tier.FREE) {
             throw new TierNotPurchasable(tier);
         }

@@ -1,6 +1,6 @@
 package com.kvportal.billing.checkout;
 
-import com.kvportal.billing.WireName;
+import com.kvportal.common.WireName;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;

@@ -4,7 +4,7 @@ import com.kvportal.billing.Invoice;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.stripe.ProviderInvoice;
-import com.kvportal.billing.subscription.Sql;
+import com.kvportal.common.database.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

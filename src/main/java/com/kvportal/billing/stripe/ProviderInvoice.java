@@ -3,6 +3,7 @@ package com.kvportal.billing.stripe;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.Plan;
+import com.kvportal.common.WireName;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
 import java.time.Instant;
@@ -56,7 +57,7 @@ public record ProviderInvoice(
         Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(invoice.getCustomer());
         Optional<InvoiceStatus> status = impliedStatus != null
                 ? Optional.of(impliedStatus)
-                : Optional.ofNullable(invoice.getStatus()).flatMap(InvoiceStatus::of);
+                : Optional.ofNullable(invoice.getStatus()).flatMap(wire -> WireName.of(InvoiceStatus.class, wire));
         if (!ProviderIds.wellFormed(invoice.getId(), "in_") || customer.isEmpty() || status.isEmpty()) {
             log.warn(
                     "Ignoring a provider invoice without a usable id, customer or status: {} {} {}",

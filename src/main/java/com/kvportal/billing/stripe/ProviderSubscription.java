@@ -1,6 +1,7 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.common.WireName;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import java.time.Instant;
@@ -39,8 +40,8 @@ public record ProviderSubscription(
     static Optional<ProviderSubscription> of(Subscription subscription) {
         Optional<ProviderSubscriptionId> id = ProviderSubscriptionId.parse(subscription.getId());
         Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(subscription.getCustomer());
-        Optional<SubscriptionStatus> status =
-                Optional.ofNullable(subscription.getStatus()).flatMap(SubscriptionStatus::of);
+        Optional<SubscriptionStatus> status = Optional.ofNullable(subscription.getStatus())
+                .flatMap(wire -> WireName.of(SubscriptionStatus.class, wire));
         if (id.isEmpty() || customer.isEmpty() || status.isEmpty()) {
             log.warn(
                     "Ignoring a provider subscription without a usable id, customer or status: {} {} {}",

@@ -6,6 +6,7 @@ import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.ProviderInvoiceItem;
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.common.WireName;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
@@ -338,7 +339,7 @@ public class StripeGateway {
     private boolean isNoLongerDraft(String invoiceId) {
         Invoice invoice = call("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId));
         return invoice.getStatus() != null
-                && InvoiceStatus.of(invoice.getStatus())
+                && WireName.of(InvoiceStatus.class, invoice.getStatus())
                         .filter(status -> status != InvoiceStatus.DRAFT)
                         .isPresent();
     }

@@ -3,6 +3,7 @@ package com.kvportal.billing.subscription;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.common.PaymentProvider;
+import com.kvportal.common.database.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -77,7 +78,7 @@ public class Plans {
         return new Plan(
                 rs.getObject(prefix + "id", UUID.class),
                 rs.getString(prefix + "name"),
-                Tier.of(rs.getString(prefix + "tier")).orElseThrow(),
+                Sql.wire(rs, prefix + "tier", Tier.class),
                 rs.getLong(prefix + "storage_bytes"),
                 rs.getLong(prefix + "price_cents"),
                 rs.getLong(prefix + "overage_bytes"),

@@ -6,6 +6,7 @@ import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.common.database.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -170,7 +171,7 @@ public class StoredSubscriptions {
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),
                         rs.getObject("plan_id", UUID.class),
-                        Tier.of(rs.getString("tier")).orElseThrow(),
+                        Sql.wire(rs, "tier", Tier.class),
                         Sql.wire(rs, "status", SubscriptionStatus.class),
                         Sql.nullableInstant(rs, "current_period_start"),
                         Sql.nullableInstant(rs, "current_period_end"),

@@ -2,14 +2,14 @@ package com.kvportal.billing.webhook;
 
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.stripe.ProviderSubscription;
-import java.util.Arrays;
+import com.kvportal.common.WireName;
 import java.util.Optional;
 
 /**
  * The provider's event types billing handles (CONTRACT 6), by their wire names; any other type is answered 200 and
  * ignored.
  */
-public enum WebhookEventType {
+public enum WebhookEventType implements WireName {
     CHECKOUT_SESSION_COMPLETED("checkout.session.completed"),
     CUSTOMER_SUBSCRIPTION_CREATED("customer.subscription.created"),
     CUSTOMER_SUBSCRIPTION_UPDATED("customer.subscription.updated"),
@@ -25,13 +25,14 @@ public enum WebhookEventType {
     }
 
     /** The type as the provider names it ({@code invoice.paid}). */
+    @Override
     public String wire() {
         return wire;
     }
 
     /** The handled type of this wire name; empty for any other type. */
     public static Optional<WebhookEventType> of(String wire) {
-        return Arrays.stream(values()).filter(type -> type.wire.equals(wire)).findFirst();
+        return WireName.of(WebhookEventType.class, wire);
     }
 
     /**

@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.common;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * An enum written on the wire and in the database as its constant's name in lower case ({@code PAST_DUE} is
- * {@code past_due}): the one place that maps a constant to its wire name and back.
+ * An enum written on the wire and in the database by a name of its own: its constant's name in lower case
+ * ({@code PAST_DUE} is {@code past_due}) unless it overrides {@link #wire()} (the provider's event types,
+ * {@code invoice.paid}). The one place that maps a constant to its wire name and back.
  */
 public interface WireName {
 
