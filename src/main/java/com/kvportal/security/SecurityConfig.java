@@ -6,6 +6,7 @@ import com.kvportal.common.web.RoutedPath;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -29,10 +30,6 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 @EnableWebSecurity
 class SecurityConfig {
 
-    /**
-     * Calls that need no credential at all. Matched for every method, so that a wrong method on them answers 405
-     * (from Spring MVC), not 401: these paths have no handler that needs a credential.
-     */
     /** GitHub secret scanning reports leaked keys here; its ECDSA signature over the body is the credential. */
     private static final String LEAKED_KEYS_PATH = "/api/v1/security/leaked-keys";
 
@@ -47,22 +44,23 @@ class SecurityConfig {
             "/api/v1/auth/email-change/confirm",
             "/api/v1/auth/login/totp");
 
-    private static final String[] PUBLIC = {
-        "/api/v1/auth/signup",
-        "/api/v1/auth/login",
-        "/api/v1/auth/verify-email",
-        "/api/v1/auth/password-reset",
-        "/api/v1/auth/password-reset/confirm",
-        "/api/v1/auth/email-change/confirm",
-        "/api/v1/auth/login/totp",
-        CallerFilter.VERIFY_PATH,
-        CallerFilter.USAGE_REPORTING_PATH,
-        "/api/v1/billing/webhook",
-        "/api/v1/billing/plans",
-        "/api/v1/billing/checkout/success",
-        "/api/v1/billing/checkout/cancel",
-        LEAKED_KEYS_PATH
-    };
+    /**
+     * Calls that need no credential at all: the token calls and these. Matched for every method, so that a wrong
+     * method on them answers 405 (from Spring MVC), not 401: these paths have no handler that needs a credential.
+     */
+    private static final String[] PUBLIC = Stream.concat(
+                    TOKEN_CALLS.stream(),
+                    Stream.of(
+                            "/api/v1/auth/signup",
+                            "/api/v1/auth/login",
+                            CallerFilter.VERIFY_PATH,
+                            CallerFilter.USAGE_REPORTING_PATH,
+                            "/api/v1/billing/webhook",
+                            "/api/v1/billing/plans",
+                            "/api/v1/billing/checkout/success",
+                            "/api/v1/billing/checkout/cancel",
+                            LEAKED_KEYS_PATH))
+            .toArray(String[]::new);
 
     /** Calls that need a session or an admin key. Any other path is public or does not exist (404). */
     private static final String[] PORTAL = {
