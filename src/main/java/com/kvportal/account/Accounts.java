@@ -11,9 +11,9 @@ import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
+import com.kvportal.common.validation.Required;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.NotNull;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,7 +55,6 @@ public class Accounts {
                     @Nullable
                     String email,
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "12 to 128 characters.",
                             minLength = 12,
                             maxLength = 128,
@@ -106,12 +105,7 @@ public class Accounts {
                     String name) {}
 
     record ProjectSelection(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "A project of the customer's organizations.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    UUID projectId) {}
+            @Schema(description = "A project of the customer's organizations.") @Required @Nullable UUID projectId) {}
 
     /** What the session view shows: the customer, the active project and every project in reach. */
     public record SessionView(
