@@ -62,21 +62,15 @@ class AccountSecurity {
 
     record ResetConfirmation(
             @Schema(description = "The token of the mailed link.") @Required @Nullable String token,
-            @Schema(description = "The new password: 12 to 128 characters.", minLength = 12, maxLength = 128)
-                    @NewPassword
-                    @Nullable
-                    String password) {}
+            @Schema(description = "The new password: 12 to 128 characters.") @NewPassword @Nullable String password) {}
 
     record PasswordChange(
             @Required @Nullable String currentPassword,
-            @Schema(description = "12 to 128 characters.", minLength = 12, maxLength = 128) @NewPassword @Nullable
-                    String newPassword) {}
+            @Schema(description = "12 to 128 characters.") @NewPassword @Nullable String newPassword) {}
 
     record EmailChange(
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "A valid address of at most 254 characters, not taken.",
-                            maxLength = 254,
                             example = "ada@new.example.com")
                     @EmailAddress
                     @Nullable

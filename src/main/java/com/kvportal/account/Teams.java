@@ -60,12 +60,7 @@ class Teams {
     private final ApplicationEventPublisher events;
 
     record NewOrganization(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "1-100 characters once trimmed, no control characters.",
-                            minLength = 1,
-                            maxLength = 100,
-                            example = "Acme")
+            @Schema(description = "1-100 characters once trimmed, no control characters.", example = "Acme")
                     @DisplayName(max = Accounts.MAX_NAME_LENGTH)
                     @Nullable
                     String name) {}
@@ -98,13 +93,7 @@ class Teams {
     static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
 
     record NewInvitation(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "The address to invite.",
-                            maxLength = 254,
-                            example = "bob@example.com")
-                    @EmailAddress
-                    @Nullable
+            @Schema(description = "The address to invite.", example = "bob@example.com") @EmailAddress @Nullable
                     String email,
             @Schema(
                             description = "The role offered; not owner.",
