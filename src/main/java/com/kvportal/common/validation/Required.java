@@ -13,8 +13,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
 
 /**
- * A field the request must carry: a missing value answers {@code is required}, and the API document lists the field
- * as required (it reads a constraint composed of {@code @NotNull} as {@code @NotNull}).
+ * A field the request must carry: a missing (null) value answers {@code is required}, and the API document lists the
+ * field as required (its model resolver reads a constraint composed of {@code @NotNull} as {@code @NotNull}).
  */
 @Documented
 @Retention(RUNTIME)
