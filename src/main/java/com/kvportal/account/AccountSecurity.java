@@ -5,6 +5,7 @@ import com.kvportal.account.AccountTokens.Purpose;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
+import com.kvportal.common.validation.Required;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
@@ -13,7 +14,6 @@ import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -56,55 +56,26 @@ class AccountSecurity {
     private final ApplicationEventPublisher events;
     private final JdbcClient jdbc;
 
-    record TokenBody(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The token of the mailed link.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    String token) {}
+    record TokenBody(@Schema(description = "The token of the mailed link.") @Required @Nullable String token) {}
 
-    record ResetRequest(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "ada@example.com")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    String email) {}
+    record ResetRequest(@Schema(example = "ada@example.com") @Required @Nullable String email) {}
 
     record ResetConfirmation(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The token of the mailed link.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    String token,
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "The new password: 12 to 128 characters.",
-                            minLength = 12,
-                            maxLength = 128)
-                    @NewPassword
-                    @Nullable
-                    String password) {}
+            @Schema(description = "The token of the mailed link.") @Required @Nullable String token,
+            @Schema(description = "The new password: 12 to 128 characters.") @NewPassword @Nullable String password) {}
 
     record PasswordChange(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
-                    String currentPassword,
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "12 to 128 characters.",
-                            minLength = 12,
-                            maxLength = 128)
-                    @NewPassword
-                    @Nullable
-                    String newPassword) {}
+            @Required @Nullable String currentPassword,
+            @Schema(description = "12 to 128 characters.") @NewPassword @Nullable String newPassword) {}
 
     record EmailChange(
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "A valid address of at most 254 characters, not taken.",
-                            maxLength = 254,
                             example = "ada@new.example.com")
                     @EmailAddress
                     @Nullable
                     String newEmail,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
-                    String currentPassword) {}
+            @Required @Nullable String currentPassword) {}
 
     record EmailVerified(String email, boolean emailVerified) {}
 

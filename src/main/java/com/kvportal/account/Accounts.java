@@ -11,9 +11,9 @@ import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
+import com.kvportal.common.validation.Required;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.NotNull;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,27 +47,14 @@ public class Accounts {
     /** A signup as sent; the password's length counts characters as a person does (an emoji is one). */
     record Signup(
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "A valid address of at most 254 characters, unique case-insensitively.",
-                            maxLength = 254,
                             example = "ada@example.com")
                     @EmailAddress
                     @Nullable
                     String email,
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "12 to 128 characters.",
-                            minLength = 12,
-                            maxLength = 128,
-                            example = "correct horse battery")
-                    @NewPassword
-                    @Nullable
+            @Schema(description = "12 to 128 characters.", example = "correct horse battery") @NewPassword @Nullable
                     String password,
-            @Schema(
-                            description = "1-100 characters once trimmed; default: derived from the email.",
-                            minLength = 1,
-                            maxLength = 100,
-                            example = "Acme")
+            @Schema(description = "1-100 characters once trimmed; default: derived from the email.", example = "Acme")
                     @DisplayName(max = MAX_NAME_LENGTH, required = false)
                     @Nullable
                     String organizationName,
@@ -84,9 +71,7 @@ public class Accounts {
      */
     record Login(
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "A valid address of at most 254 characters, as signup takes it.",
-                            maxLength = 254,
                             example = "ada@example.com")
                     @EmailAddress
                     @Nullable
@@ -95,23 +80,13 @@ public class Accounts {
                     String password) {}
 
     record NewProject(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "1-100 characters once trimmed, no control characters.",
-                            minLength = 1,
-                            maxLength = 100,
-                            example = "Staging")
+            @Schema(description = "1-100 characters once trimmed, no control characters.", example = "Staging")
                     @DisplayName(max = MAX_NAME_LENGTH)
                     @Nullable
                     String name) {}
 
     record ProjectSelection(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "A project of the customer's organizations.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    UUID projectId) {}
+            @Schema(description = "A project of the customer's organizations.") @Required @Nullable UUID projectId) {}
 
     /** What the session view shows: the customer, the active project and every project in reach. */
     public record SessionView(

@@ -14,6 +14,7 @@ import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.common.validation.Required;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
 import com.kvportal.mail.Mail;
@@ -22,7 +23,6 @@ import com.kvportal.security.Caller;
 import com.kvportal.security.InsufficientRole;
 import com.kvportal.security.OrganizationKeys;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,12 +60,7 @@ class Teams {
     private final ApplicationEventPublisher events;
 
     record NewOrganization(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "1-100 characters once trimmed, no control characters.",
-                            minLength = 1,
-                            maxLength = 100,
-                            example = "Acme")
+            @Schema(description = "1-100 characters once trimmed, no control characters.", example = "Acme")
                     @DisplayName(max = Accounts.MAX_NAME_LENGTH)
                     @Nullable
                     String name) {}
@@ -98,55 +93,34 @@ class Teams {
     static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
 
     record NewInvitation(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            description = "The address to invite.",
-                            maxLength = 254,
-                            example = "bob@example.com")
-                    @EmailAddress
-                    @Nullable
+            @Schema(description = "The address to invite.", example = "bob@example.com") @EmailAddress @Nullable
                     String email,
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "The role offered; not owner.",
                             allowableValues = {"admin", "developer", "billing", "viewer"})
-                    @NotNull(message = "is required")
+                    @Required
                     @Pattern(regexp = INVITABLE_ROLES, message = "must be one of admin, developer, billing, viewer")
                     @Nullable
                     String role) {}
 
     record RoleChange(
-            @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
-                            allowableValues = {"owner", "admin", "developer", "billing", "viewer"})
-                    @NotNull(message = "is required")
+            @Schema(allowableValues = {"owner", "admin", "developer", "billing", "viewer"})
+                    @Required
                     @Pattern(regexp = ROLES, message = "must be one of owner, admin, developer, billing, viewer")
                     @Nullable
                     String role) {}
 
-    record Acceptance(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The token of the invitation's link.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    String token) {}
+    record Acceptance(@Schema(description = "The token of the invitation's link.") @Required @Nullable String token) {}
 
     record Joined(UUID organizationId, Role role) {}
 
     record Transfer(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The member who becomes owner.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    UUID customerId,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
-                    String currentPassword) {}
+            @Schema(description = "The member who becomes owner.") @Required @Nullable UUID customerId,
+            @Required @Nullable String currentPassword) {}
 
     record Deletion(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "The organization's name, repeated.")
-                    @NotNull(message = "is required")
-                    @Nullable
-                    String name,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = "is required") @Nullable
-                    String currentPassword) {}
+            @Schema(description = "The organization's name, repeated.") @Required @Nullable String name,
+            @Required @Nullable String currentPassword) {}
 
     record Deleted(UUID id, String name) {}
 

@@ -29,12 +29,7 @@ import org.jspecify.annotations.Nullable;
  * once with the field they belong to.
  */
 public record NewApiKey(
-        @Schema(
-                        requiredMode = Schema.RequiredMode.REQUIRED,
-                        description = "1-100 characters once trimmed, no control characters.",
-                        minLength = 1,
-                        maxLength = 100,
-                        example = "ci-deploy")
+        @Schema(description = "1-100 characters once trimmed, no control characters.", example = "ci-deploy")
                 @DisplayName(max = MAX_NAME_LENGTH)
                 @Nullable
                 String name,

@@ -18,9 +18,9 @@ import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
 import com.kvportal.billing.web.BillingProblems.UnknownTier;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.WireName;
+import com.kvportal.common.validation.Required;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.NotNull;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -60,11 +60,10 @@ public class Checkouts {
 
     public record CheckoutRequest(
             @Schema(
-                            requiredMode = Schema.RequiredMode.REQUIRED,
                             description = "The tier to buy; free cannot be bought.",
                             allowableValues = {"free", "pro"},
                             example = "pro")
-                    @NotNull(message = "is required")
+                    @Required
                     @Nullable
                     String tier) {}
 

@@ -1,9 +1,7 @@
 package com.kvportal.common.openapi;
 
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.kvportal.common.AppBaseUrl;
 import io.swagger.v3.core.jackson.ModelResolver;
-import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
@@ -111,10 +109,10 @@ class OpenApiConfiguration {
                 .description(description);
     }
 
-    /** Property names as the API writes them (snake_case), for the schemas springdoc derives from records. */
+    /** The schemas springdoc derives from records: snake_case names, {@code @Required} fields required. */
     @Bean
-    ModelResolver snakeCaseModelResolver() {
-        return new ModelResolver(Json.mapper().copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE));
+    ModelResolver apiModelResolver() {
+        return new ApiModelResolver();
     }
 
     /** Read at start: a malformed {@value OperationTexts#RESOURCE} stops it. */

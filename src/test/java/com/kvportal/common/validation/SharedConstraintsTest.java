@@ -20,6 +20,8 @@ class SharedConstraintsTest {
 
     record Person(@EmailAddress @Nullable String email) {}
 
+    record Token(@Required @Nullable String token) {}
+
     private static final ValidatorFactory FACTORY = Validation.buildDefaultValidatorFactory();
     private static final Validator VALIDATOR = FACTORY.getValidator();
 
@@ -50,6 +52,12 @@ class SharedConstraintsTest {
         assertThat(messages(new OptionallyNamed(null))).isEmpty();
         assertThat(messages(new OptionallyNamed(""))).containsExactly("is required");
         assertThat(messages(new OptionallyNamed("abcdef"))).containsExactly("must be at most 5 characters");
+    }
+
+    @Test
+    void aRequiredFieldAnswersIsRequiredWhenAbsentAndNothingElse() {
+        assertThat(messages(new Token(null))).containsExactly("is required");
+        assertThat(messages(new Token(""))).isEmpty();
     }
 
     @Test
