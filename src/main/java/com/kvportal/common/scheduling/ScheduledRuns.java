@@ -18,12 +18,16 @@ public final class ScheduledRuns {
 
     private ScheduledRuns() {}
 
-    /** Runs {@code run}; a failure is logged as a warning naming {@code job}, and the next run tries again. */
+    /**
+     * Runs {@code run}; a failure is logged as a one-line warning naming {@code job} (a database away for a minute
+     * fails every run of a one-second job), its stack trace at debug, and the next run tries again.
+     */
     public static void orNextRun(Logger log, String job, Runnable run) {
         try {
             run.run();
         } catch (RuntimeException e) {
             log.warn("{} failed; the next run tries again: {}", job, e.toString());
+            log.debug("{} failed", job, e);
         }
     }
 
