@@ -232,6 +232,8 @@ class EmbeddedDatabaseCrashIT {
                         statuses.merge(response.status(), 1, Integer::sum);
                         if (response.status() == 201) {
                             acknowledged.add(name);
+                        } else {
+                            System.out.printf("Key creation answered %s%n", response);
                         }
                     } catch (UncheckedIOException | IllegalStateException e) {
                         // the service is gone or not listening any more: not an answer
