@@ -51,6 +51,7 @@ class AccountSecurity {
     private final CustomerSessions sessions;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
+    private final PasswordCheck passwordCheck;
     private final Mailer mailer;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
@@ -337,7 +338,7 @@ class AccountSecurity {
         if (locked.isPresent()) {
             throw new AccountProblems.TooManyAttempts(locked.get());
         }
-        if (password == null || !passwords.matches(password, customer.passwordHash())) {
+        if (password == null || !passwordCheck.matches(password, Optional.of(customer))) {
             throw new ReauthenticationFailed();
         }
         throttle.succeeded(customer.email());

@@ -84,6 +84,16 @@ class Customers {
                 .update();
     }
 
+    /**
+     * The same password hashed anew, unless the hash changed meanwhile (a new password set by a concurrent change
+     * stays).
+     */
+    void replacePasswordHash(UUID customerId, String previousHash, String passwordHash) {
+        jdbc.sql("update customers set password_hash = ? where id = ? and password_hash = ?")
+                .params(passwordHash, customerId, previousHash)
+                .update();
+    }
+
     /** A new address, verified by the link that confirmed it. */
     void setVerifiedEmail(UUID customerId, String email) {
         jdbc.sql("update customers set email = ?, email_verified_at = now() where id = ?")

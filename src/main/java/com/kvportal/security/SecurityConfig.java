@@ -150,10 +150,13 @@ class SecurityConfig {
         return repository;
     }
 
-    /** bcrypt behind an id prefix ({@code {bcrypt}...}), so that the hash can be upgraded later. */
+    /**
+     * Argon2id behind an id prefix ({@code {argon2}...}) for every new hash; the {@code {bcrypt}} hashes of before
+     * still verify, and {@code upgradeEncoding} tells the login to store the password anew.
+     */
     @Bean
     PasswordEncoder passwordEncoder() {
-        return new DelegatingPasswordEncoder("bcrypt", Map.of("bcrypt", new LongPasswordBcrypt()));
+        return new DelegatingPasswordEncoder("argon2", Map.of("argon2", new Argon2id(), "bcrypt", new LegacyBcrypt()));
     }
 
     /** A state-changing call made with a session; bearer calls carry no ambient credential to forge. */

@@ -108,7 +108,7 @@ class SignupTest extends IntegrationTest {
     }
 
     @Test
-    void shouldStoreThePasswordAsBcryptHashOnly() {
+    void shouldStoreThePasswordAsArgon2idHashOnly() {
         String email = uniqueEmail();
         api().post("/api/v1/auth/signup", signup(email, PASSWORD));
 
@@ -116,7 +116,7 @@ class SignupTest extends IntegrationTest {
                 .param(email)
                 .query(String.class)
                 .single();
-        assertThat(hash).startsWith("{bcrypt}$2").doesNotContain(PASSWORD);
+        assertThat(hash).startsWith("{argon2}$argon2id$v=19$m=19456,t=2,p=1$").doesNotContain(PASSWORD);
     }
 
     /** Passwords at both ends of the allowed length, counted as a person counts characters. */
