@@ -99,7 +99,7 @@ class AccountController {
 
     @ApiContract(credentials = {})
     @AccountProblem.Codes({AccountProblem.INVALID_LOGIN_CODE, AccountProblem.TOO_MANY_ATTEMPTS})
-    @CommonProblem.Codes(CommonProblem.UNAUTHENTICATED)
+    @CommonProblem.Codes({CommonProblem.UNAUTHENTICATED, CommonProblem.TOO_MANY_REQUESTS})
     @PostMapping(path = "/api/v1/auth/login/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
     LoginAnswer logInSecondStep(
             @RequestBody TwoStepLogin.SecondStep body, HttpServletRequest request, HttpServletResponse response) {

@@ -120,7 +120,8 @@ public enum AccountProblem implements ProblemCode {
     TOO_MANY_ATTEMPTS(define(
                     HttpStatus.TOO_MANY_REQUESTS,
                     "too_many_attempts",
-                    "Too many failed logins for this email address; retry after the given delay.",
+                    "Too many failed logins for this email address, or too many wrong two-step login codes for this"
+                            + " account; retry after the given delay.",
                     "Too many failed logins for this email address; try again in 900 s.")
             .withHeader(HttpHeaders.RETRY_AFTER, "900"));
 

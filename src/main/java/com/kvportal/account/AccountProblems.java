@@ -22,11 +22,15 @@ final class AccountProblems {
         }
     }
 
-    static final class TooManyAttempts extends ProblemException {
+    static class TooManyAttempts extends ProblemException {
         TooManyAttempts(Duration retryAfter) {
-            super(
-                    AccountProblem.TOO_MANY_ATTEMPTS,
+            this(
+                    retryAfter,
                     "Too many failed logins for this email address; try again in " + retryAfter.toSeconds() + " s.");
+        }
+
+        TooManyAttempts(Duration retryAfter, String detail) {
+            super(AccountProblem.TOO_MANY_ATTEMPTS, detail);
             withHeader("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
         }
     }

@@ -140,10 +140,15 @@ class AccountSecurityController {
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
-    @AccountProblem.Codes({AccountProblem.TOTP_ALREADY_ENABLED, AccountProblem.SESSION_REQUIRED})
-    @PostMapping("/api/v1/account/totp")
-    TwoStepLogin.Setup setUpTotp(Caller caller) {
-        return twoStep.setup(caller);
+    @AccountProblem.Codes({
+        AccountProblem.REAUTHENTICATION_FAILED,
+        AccountProblem.TOTP_ALREADY_ENABLED,
+        AccountProblem.TOO_MANY_ATTEMPTS,
+        AccountProblem.SESSION_REQUIRED
+    })
+    @PostMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
+    TwoStepLogin.Setup setUpTotp(Caller caller, @Valid @RequestBody TwoStepLogin.Start body) {
+        return twoStep.setup(caller, body);
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)

@@ -86,7 +86,8 @@ class LoginThrottle implements PeriodicJob {
         return new Schedule("login-throttle-cleanup", Duration.ofMinutes(1), Duration.ofMinutes(10), this::forgetStale);
     }
 
-    private static org.postgresql.util.PGInterval interval(Duration duration) {
+    /** A duration as a PostgreSQL interval parameter. */
+    static org.postgresql.util.PGInterval interval(Duration duration) {
         try {
             return new org.postgresql.util.PGInterval(duration.toSeconds() + " seconds");
         } catch (java.sql.SQLException e) {

@@ -8,8 +8,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The per-email lock of login ({@code kvportal.login.*}): after {@code maxFailures} failed attempts within
- * {@code window}, the address is locked for {@code lock}, even for the right password.
+ * The locks of login ({@code kvportal.login.*}): after {@code maxFailures} failed attempts within {@code window}, the
+ * email address is locked for {@code lock}, even for the right password ({@link LoginThrottle}); the {@code
+ * maxFailures}-th wrong second-factor code within {@code window} locks every code of the customer for {@code lock}
+ * ({@link WrongCodes}).
  */
 @ConfigurationProperties("kvportal.login")
 @Validated

@@ -1,7 +1,11 @@
 package com.kvportal.account;
 
+import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.validation.Required;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
+import com.kvportal.mail.Mail;
+import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -28,29 +33,36 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Two-step login with TOTP: setting it up (a secret, confirmed by a first code, then ten recovery codes shown once),
- * turning it off, and the login's second step. Between password and code the browser holds an intermediate session
- * that carries no caller, so it can do nothing but {@code POST /api/v1/auth/login/totp}; five wrong codes end it and
- * lock the address as five wrong passwords do. A code's time step is accepted once, ever.
+ * turning it off, and the login's second step. Setting it up takes the current password; turning it on and off each
+ * mail the customer a notice. Between password and code the browser holds an intermediate session that carries no
+ * caller, so it can do nothing but {@code POST /api/v1/auth/login/totp}. Wrong codes, at login and when turning it
+ * off, count per customer ({@link WrongCodes}), never against the password's lock. A code's time step is accepted
+ * once, ever.
  */
 @Service
 @RequiredArgsConstructor
 class TwoStepLogin {
 
     static final Duration PENDING_LIFETIME = Duration.ofMinutes(5);
-    static final int MAX_WRONG_CODES = 5;
     static final int RECOVERY_CODES = 10;
     private static final String PENDING = "kvportal.login.pending_second_step";
 
     private final JdbcClient jdbc;
     private final TotpCodes totp;
     private final Customers customers;
-    private final LoginThrottle throttle;
+    private final WrongCodes wrongCodes;
     private final AccountSecurity security;
+    private final Mailer mailer;
+    private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
     /** A password checked, its second step due. */
-    record Pending(Caller caller, Instant startedAt, int wrongCodes) implements Serializable {}
+    record Pending(Caller caller, Instant startedAt) implements Serializable {}
+
+    record Start(
+            @Schema(description = "The customer's password: turning two-step login on needs it.") @Required @Nullable
+                    String currentPassword) {}
 
     record Setup(
             @Schema(description = "The shared secret, base32.") String secret,
@@ -105,14 +117,14 @@ class TwoStepLogin {
             old.invalidate();
         }
         HttpSession session = request.getSession(true);
-        session.setAttribute(PENDING, new Pending(caller, clock.instant(), 0));
+        session.setAttribute(PENDING, new Pending(caller, clock.instant()));
         session.setAttribute(
                 FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME,
                 caller.customerId().toString());
     }
 
-    /** The second step: the caller to sign in, or a failure (counted toward the address's login lock). */
-    @Transactional(noRollbackFor = InvalidCode.class)
+    /** The second step: the caller to sign in, or a failure (counted toward the customer's lock of codes). */
+    @Transactional(noRollbackFor = {InvalidCode.class, WrongCodes.CodesLocked.class})
     Caller complete(HttpServletRequest request, SecondStep step) {
         HttpSession session = request.getSession(false);
         if (session == null
@@ -122,14 +134,10 @@ class TwoStepLogin {
         }
         UUID customerId = pending.caller().customerId();
         Customers.Credentials customer = customers.lock(customerId).orElseThrow(NoPendingLogin::new);
-        Optional<Duration> locked = throttle.attempt(customer.email());
-        if (locked.isPresent()) {
-            session.invalidate();
-            throw new AccountProblems.TooManyAttempts(locked.get());
-        }
+        wrongCodes.refuseWhileLocked(customerId);
         if (step.recoveryCode() != null && !step.recoveryCode().isBlank()) {
             if (useRecoveryCode(customerId, step.recoveryCode())) {
-                throttle.succeeded(customer.email());
+                wrongCodes.forget(customerId);
                 events.publishEvent(new AccountEvent.RecoveryCodeUsed(
                         customerId,
                         customer.email(),
@@ -138,29 +146,24 @@ class TwoStepLogin {
                 return pending.caller();
             }
         } else if (acceptCode(customerId, step.code())) {
-            throttle.succeeded(customer.email());
+            wrongCodes.forget(customerId);
             return pending.caller();
-        }
-        int wrong = pending.wrongCodes() + 1;
-        if (wrong >= MAX_WRONG_CODES) {
-            session.invalidate();
-        } else {
-            session.setAttribute(PENDING, new Pending(pending.caller(), pending.startedAt(), wrong));
         }
         events.publishEvent(new AccountEvent.LoginFailed(
                 customerId, customer.email(), pending.caller().organizationId(), "invalid_code"));
+        wrongCodes.count(customer);
         throw new InvalidCode(AccountProblem.INVALID_LOGIN_CODE);
     }
 
-    /** A new secret, not yet in force: the first code from it confirms it. */
-    @Transactional
-    Setup setup(Caller caller) {
+    /** A new secret, not yet in force, for the customer who knows the password: the first code from it confirms it. */
+    @Transactional(noRollbackFor = AccountSecurity.ReauthenticationFailed.class)
+    Setup setup(Caller caller, Start body) {
         AccountSecurity.requireSession(caller);
-        Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
-        if (enabled(customer.id())) {
+        if (enabled(caller.customerId())) {
             throw new TotpState(
                     AccountProblem.TOTP_ALREADY_ENABLED, "Two-step login is on already; turn it off first.");
         }
+        Customers.Credentials customer = security.reauthenticate(caller, body.currentPassword());
         String secret = totp.newSecret();
         jdbc.sql("update customers set totp_secret = ?, totp_last_step = null where id = ?")
                 .params(secret, customer.id())
@@ -193,24 +196,45 @@ class TwoStepLogin {
                     .update();
         }
         events.publishEvent(new AccountEvent.TotpEnabled(customer.id(), customer.email(), caller.organizationId()));
+        notice(customer.email(), "on");
         return new RecoveryCodes(codes);
     }
 
-    @Transactional(noRollbackFor = AccountSecurity.ReauthenticationFailed.class)
+    /** Turns it off for the customer who knows the password and has a code; a wrong code counts as at login. */
+    @Transactional(
+            noRollbackFor = {
+                AccountSecurity.ReauthenticationFailed.class,
+                InvalidCode.class,
+                WrongCodes.CodesLocked.class
+            })
     void disable(Caller caller, Disable body) {
         AccountSecurity.requireSession(caller);
         if (!enabled(caller.customerId())) {
             throw new TotpState(AccountProblem.TOTP_NOT_ENABLED, "Two-step login is off.");
         }
+        customers.lock(caller.customerId()).orElseThrow();
+        wrongCodes.refuseWhileLocked(caller.customerId());
         Customers.Credentials customer = security.reauthenticate(caller, body.currentPassword());
         if (!acceptCode(customer.id(), body.code())) {
+            wrongCodes.count(customer);
             throw new InvalidCode(AccountProblem.INVALID_CODE);
         }
+        wrongCodes.forget(customer.id());
         jdbc.sql("update customers set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = ?")
                 .param(customer.id())
                 .update();
         dropRecoveryCodes(customer.id());
         events.publishEvent(new AccountEvent.TotpDisabled(customer.id(), customer.email(), caller.organizationId()));
+        notice(customer.email(), "off");
+    }
+
+    /** Tells the customer that two-step login was turned on or off ({@code how}), in the change's transaction. */
+    private void notice(String email, String how) {
+        mailer.send(new Mail(
+                email,
+                "Two-step login was turned " + how,
+                "two-step-login-changed",
+                Map.of("email", email, "how", how, "link", baseUrl.resolve("/forgot-password"))));
     }
 
     /** A code of an unused time step, later than the last one accepted; the step is used up in the same statement. */

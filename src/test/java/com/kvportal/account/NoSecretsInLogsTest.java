@@ -62,8 +62,10 @@ class NoSecretsInLogsTest extends IntegrationTest {
         secrets.add(changeToken);
         api().post("/api/v1/auth/email-change/confirm", Map.of("token", changeToken));
 
-        String secret =
-                session.post("/api/v1/account/totp").json().get("secret").asString();
+        String secret = session.post("/api/v1/account/totp", Map.of("current_password", third))
+                .json()
+                .get("secret")
+                .asString();
         secrets.add(secret);
         DefaultCodeGenerator codes = new DefaultCodeGenerator(HashingAlgorithm.SHA1, 6);
         long step = System.currentTimeMillis() / 30_000;

@@ -1,17 +1,26 @@
 package com.kvportal.account;
 
+import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
+import com.kvportal.support.Inbox;
 import com.kvportal.support.SignedInTest;
 import dev.samstevens.totp.code.DefaultCodeGenerator;
 import dev.samstevens.totp.code.HashingAlgorithm;
+import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -40,10 +49,24 @@ class TwoStepLoginTest extends SignedInTest {
         }
     }
 
+    /** A code of none of the steps the service accepts now: certainly wrong. */
+    private String wrongCode(String secret, int i) {
+        Set<String> right = Set.of(code(secret, step - 1), code(secret, step), code(secret, step + 1));
+        return IntStream.range(i, i + 10)
+                .mapToObj(n -> String.format("%06d", (n * 7919L) % 1_000_000))
+                .filter(candidate -> !right.contains(candidate))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private Api.Response setUp() {
+        return session.post("/api/v1/account/totp", Map.of("current_password", PASSWORD));
+    }
+
     /** Turns TOTP on with the code of the step before this one, answering the secret and the recovery codes. */
     private String enable(List<String> recoveryCodes) {
-        String secret =
-                session.post("/api/v1/account/totp").json().get("secret").asString();
+        session.verifyEmail();
+        String secret = setUp().json().get("secret").asString();
         Api.Response confirmed = session.post("/api/v1/account/totp/confirm", Map.of("code", code(secret, step - 1)));
         assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
         confirmed.json().get("recovery_codes").forEach(c -> recoveryCodes.add(c.asString()));
@@ -67,7 +90,8 @@ class TwoStepLoginTest extends SignedInTest {
 
     @Test
     void shouldSetUpASecretWithItsUriAndQrCode() {
-        Api.Response setup = session.post("/api/v1/account/totp");
+        session.verifyEmail();
+        Api.Response setup = setUp();
 
         assertThat(setup.status()).as(setup.toString()).isEqualTo(200);
         String secret = setup.json().get("secret").asString();
@@ -89,8 +113,8 @@ class TwoStepLoginTest extends SignedInTest {
 
     @Test
     void shouldTurnOnWithAFirstCodeAndHandOutTenRecoveryCodesKeptAsDigests() {
-        String secret =
-                session.post("/api/v1/account/totp").json().get("secret").asString();
+        session.verifyEmail();
+        String secret = setUp().json().get("secret").asString();
         assertProblem(session.post("/api/v1/account/totp/confirm", Map.of("code", "000000")), 400, "invalid_code");
         List<String> codes = new ArrayList<>();
 
@@ -105,7 +129,7 @@ class TwoStepLoginTest extends SignedInTest {
                             code))
                     .isZero();
         }
-        assertProblem(session.post("/api/v1/account/totp"), 409, "totp_already_enabled");
+        assertProblem(setUp(), 409, "totp_already_enabled");
         assertProblem(
                 session.post("/api/v1/account/totp/confirm", Map.of("code", code(secret, step))),
                 409,
@@ -159,18 +183,212 @@ class TwoStepLoginTest extends SignedInTest {
     }
 
     @Test
-    void shouldEndTheIntermediateSessionAndLockTheAddressAfterFiveWrongCodes() {
+    void shouldCheckNoMoreThanFourWrongCodesHoweverOftenThePasswordIsRightAndFromWhichAddress() {
         String secret = enable(new ArrayList<>());
-        Api browser = passwordStep();
-        for (int i = 0; i < 5; i++) {
-            assertProblem(secondStep(browser, "code", "00000" + i), 401, "invalid_code");
+        Inbox inbox = new Inbox(baseUrl(), account.email());
+        List<String> answers = new ArrayList<>();
+
+        // the brute force: a right password, then a guess, again and again, from ever other addresses
+        for (int attempt = 0; attempt < 12; attempt++) {
+            String address = "198.51.100." + (attempt + 1);
+            Api attacker = api();
+            Api.Response password = from(
+                    attacker, address, "/api/v1/auth/login", Map.of("email", account.email(), "password", PASSWORD));
+            assertThat(password.status())
+                    .as("the password is never what is locked here: " + password)
+                    .isEqualTo(200);
+            Api.Response guess =
+                    from(attacker, address, "/api/v1/auth/login/totp", Map.of("code", wrongCode(secret, attempt)));
+            answers.add(guess.status() + " " + guess.code());
         }
 
-        assertProblem(secondStep(browser, "code", code(secret, step)), 401, "unauthenticated");
+        assertThat(answers)
+                .as("the codes actually checked (401) before every further one is refused (429)")
+                .containsExactly(
+                        "401 invalid_code",
+                        "401 invalid_code",
+                        "401 invalid_code",
+                        "401 invalid_code",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts",
+                        "429 too_many_attempts");
+        // a right code is refused too, from yet another address, with the time to wait
+        Api owner = passwordStep();
+        Api.Response right = from(owner, "203.0.113.9", "/api/v1/auth/login/totp", Map.of("code", code(secret, step)));
+        assertProblem(right, 429, "too_many_attempts");
+        assertThat(right.setCookie("SESSION")).isNull();
+        assertThat(Long.parseLong(right.header("Retry-After"))).isBetween(15 * 60L - 60, 15 * 60L);
+        assertProblem(owner.get("/api/v1/session"), 401, "unauthenticated");
+        assertThat(inbox.awaitMessage("Two-step login of your account is locked")
+                        .get("text")
+                        .asString())
+                .contains("5 wrong two-step login codes")
+                .contains("15 minutes");
+        assertThat(inbox.count("Two-step login of your account is locked"))
+                .as("one notice per lock")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldLetNoMoreThanFourOfTwentyWrongCodesAtOnceBeChecked() throws Exception {
+        String secret = enable(new ArrayList<>());
+        List<Api> pending = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            pending.add(passwordStep());
+        }
+        AtomicInteger next = new AtomicInteger();
+
+        List<Integer> statuses = Concurrently.run(20, () -> {
+            int i = next.getAndIncrement();
+            return secondStep(pending.get(i), "code", wrongCode(secret, i)).status();
+        });
+
+        assertThat(statuses).filteredOn(status -> status == 401).hasSize(4);
+        assertThat(statuses).filteredOn(status -> status == 429).hasSize(16);
+        assertThat(new Inbox(baseUrl(), account.email()).count("Two-step login of your account is locked"))
+                .isLessThanOrEqualTo(1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        new Inbox(baseUrl(), account.email()).count("Two-step login of your account is locked") == 1);
+    }
+
+    @Test
+    void shouldAcceptCodesAgainOnceTheLockHasPassed() {
+        String secret = enable(new ArrayList<>());
+        lockCodes(secret);
+        assertProblem(secondStep(passwordStep(), "code", code(secret, step)), 429, "too_many_attempts");
+
+        jdbc.sql("update customers set codes_locked_until = now() - interval '1 second' where id = ?")
+                .param(account.customerId())
+                .update();
+
+        Api.Response right = secondStep(passwordStep(), "code", code(secret, step));
+        assertThat(right.status()).as(right.toString()).isEqualTo(200);
+        // the count started afresh: four wrong codes are answered as wrong again
+        for (int i = 0; i < 4; i++) {
+            assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, i)), 401, "invalid_code");
+        }
+    }
+
+    @Test
+    void shouldForgetWrongCodesOlderThanFifteenMinutes() {
+        String secret = enable(new ArrayList<>());
+        for (int i = 0; i < 4; i++) {
+            assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, i)), 401, "invalid_code");
+        }
+        jdbc.sql("update wrong_codes set failed_at = failed_at - interval '16 minutes' where customer_id = ?")
+                .param(account.customerId())
+                .update();
+
+        assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, 4)), 401, "invalid_code");
+        assertThat(count("select count(*) from wrong_codes where customer_id = ?", account.customerId()))
+                .isEqualTo(5);
+    }
+
+    @Test
+    void shouldCountWrongRecoveryCodesAndRefuseAGoodOneWhileLocked() {
+        List<String> codes = new ArrayList<>();
+        enable(codes);
+        for (int i = 0; i < 4; i++) {
+            assertProblem(secondStep(passwordStep(), "recovery_code", "aaaaa-bbbb" + i), 401, "invalid_code");
+        }
+
+        assertProblem(secondStep(passwordStep(), "recovery_code", "aaaaa-bbbbz"), 429, "too_many_attempts");
+        assertProblem(secondStep(passwordStep(), "recovery_code", codes.get(0)), 429, "too_many_attempts");
+
+        assertThat(count(
+                        "select count(*) from recovery_codes where customer_id = ? and used_at is null",
+                        account.customerId()))
+                .as("the good one was not used up")
+                .isEqualTo(10);
+    }
+
+    @Test
+    void shouldCountWrongCodesWhenTurningOffTogetherWithThoseAtLogin() {
+        String secret = enable(new ArrayList<>());
+        for (int i = 0; i < 2; i++) {
+            assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, i)), 401, "invalid_code");
+        }
+        for (int i = 2; i < 4; i++) {
+            assertProblem(
+                    session.delete(
+                            "/api/v1/account/totp", Map.of("current_password", PASSWORD, "code", wrongCode(secret, i))),
+                    400,
+                    "invalid_code");
+        }
+
+        Api.Response fifth = session.delete(
+                "/api/v1/account/totp", Map.of("current_password", PASSWORD, "code", wrongCode(secret, 4)));
+        Api.Response right = session.delete(
+                "/api/v1/account/totp", Map.of("current_password", PASSWORD, "code", code(secret, step)));
+
+        assertProblem(fifth, 429, "too_many_attempts");
+        assertProblem(right, 429, "too_many_attempts");
+        assertThat(right.header("Retry-After")).matches("\\d+");
+        assertThat(session.get("/api/v1/session").json().get("totp_enabled").asBoolean())
+                .as("still on")
+                .isTrue();
+        assertProblem(secondStep(passwordStep(), "code", code(secret, step)), 429, "too_many_attempts");
+        assertThat(new Inbox(baseUrl(), account.email()).awaitMessage("Two-step login of your account is locked"))
+                .isNotNull();
+    }
+
+    @Test
+    void shouldNeedTheCurrentPasswordToTurnTwoStepLoginOn() {
+        session.verifyEmail();
+
         assertProblem(
-                api().post("/api/v1/auth/login", Map.of("email", account.email(), "password", PASSWORD)),
-                429,
-                "too_many_attempts");
+                session.post("/api/v1/account/totp", Map.of("current_password", "not my password")),
+                403,
+                "reauthentication_failed");
+        assertFieldErrors(session.post("/api/v1/account/totp", Map.of()), "current_password");
+
+        assertThat(count("select count(*) from customers where id = ? and totp_secret is null", account.customerId()))
+                .as("nothing changed")
+                .isEqualTo(1);
+        assertThat(setUp().status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldMailANoticeWhenTurnedOnAndWhenTurnedOff() {
+        Inbox inbox = new Inbox(baseUrl(), account.email());
+        String secret = enable(new ArrayList<>());
+        assertThat(inbox.awaitMessage("Two-step login was turned on")
+                        .get("text")
+                        .asString())
+                .contains(account.email())
+                .contains("/forgot-password");
+
+        assertThat(session.delete(
+                                "/api/v1/account/totp",
+                                Map.of("current_password", PASSWORD, "code", code(secret, step)))
+                        .status())
+                .isEqualTo(204);
+
+        inbox.awaitMessage("Two-step login was turned off");
+        assertThat(inbox.count("Two-step login was turned")).isEqualTo(2);
+    }
+
+    /** Five wrong codes at login: every code of the customer is locked. */
+    private void lockCodes(String secret) {
+        for (int i = 0; i < 4; i++) {
+            assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, i)), 401, "invalid_code");
+        }
+        assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, 4)), 429, "too_many_attempts");
+    }
+
+    /** A request as it reaches the service through a trusted proxy for the client {@code address}. */
+    private static Api.Response from(Api api, String address, String path, Object body) {
+        return api.sendRaw(
+                "POST",
+                path,
+                HttpRequest.BodyPublishers.ofString(Api.JSON.writeValueAsString(body)),
+                Map.of("Content-Type", "application/json", "X-Forwarded-For", address));
     }
 
     @Test

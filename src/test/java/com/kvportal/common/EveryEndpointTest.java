@@ -62,6 +62,7 @@ class EveryEndpointTest extends IntegrationTest {
             entry("confirmPasswordReset", "{\"token\":\"walk\",\"password\":\"correct horse battery\"}"),
             entry("changePassword", "{\"current_password\":\"walk\",\"new_password\":\"correct horse battery\"}"),
             entry("changeEmail", "{\"new_email\":\"nobody@example.com\",\"current_password\":\"walk\"}"),
+            entry("setUpTotp", "{\"current_password\":\"walk\"}"),
             entry("confirmTotp", "{\"code\":\"123456\"}"),
             entry("disableTotp", "{\"current_password\":\"walk\",\"code\":\"123456\"}"),
             entry("createOrganization", "{\"name\":\"walk\"}"),

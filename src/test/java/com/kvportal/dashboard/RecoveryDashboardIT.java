@@ -89,7 +89,10 @@ class RecoveryDashboardIT extends BrowserIntegration {
         // turned on through the API (the account page does not offer it yet)
         Api api = new Api(baseUrl());
         api.post("/api/v1/auth/login", Map.of("email", email, "password", PASSWORD));
-        String secret = api.post("/api/v1/account/totp").json().get("secret").asString();
+        String secret = api.post("/api/v1/account/totp", Map.of("current_password", PASSWORD))
+                .json()
+                .get("secret")
+                .asString();
         long step = System.currentTimeMillis() / 30_000;
         DefaultCodeGenerator codes = new DefaultCodeGenerator(HashingAlgorithm.SHA1, 6);
         api.post("/api/v1/account/totp/confirm", Map.of("code", codes.generate(secret, step - 1)));

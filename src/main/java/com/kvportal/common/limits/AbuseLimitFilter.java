@@ -20,8 +20,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * reaches the same endpoint, so it meets the same limit). Signup and login attempts beyond the {@link LimitProperties}
  * answer 429 {@code too_many_requests} with {@code Retry-After}, before any body is read or password hashed: per
  * client address first; the overall login circuit then counts only addresses that are not known (nobody signed up or
- * logged in from them lately), so that a flood cannot lock customers out of their own address. Verify's budget is
- * per lookup that misses ({@link MissBudget}); the per-email lock of login ({@code too_many_attempts}) comes on top.
+ * logged in from them lately), so that a flood cannot lock customers out of their own address. A login's second step
+ * (the TOTP or recovery code) takes from the same per-address budget as the password step; it costs no password hash,
+ * so the overall circuit leaves it alone. Verify's budget is per lookup that misses ({@link MissBudget}); the
+ * per-email lock of login and the per-customer lock of codes ({@code too_many_attempts}) come on top.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -30,6 +32,7 @@ class AbuseLimitFilter extends OncePerRequestFilter {
 
     static final String SIGNUP = "/api/v1/auth/signup";
     static final String LOGIN = "/api/v1/auth/login";
+    static final String LOGIN_SECOND_STEP = "/api/v1/auth/login/totp";
 
     private final RequestLimits limits;
     private final KnownAddresses known;
@@ -39,7 +42,8 @@ class AbuseLimitFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = RoutedPath.of(request);
-        return !"POST".equals(request.getMethod()) || !(SIGNUP.equals(path) || LOGIN.equals(path));
+        return !"POST".equals(request.getMethod())
+                || !(SIGNUP.equals(path) || LOGIN.equals(path) || LOGIN_SECOND_STEP.equals(path));
     }
 
     @Override
@@ -47,8 +51,11 @@ class AbuseLimitFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String client = ClientAddress.of(request);
         Optional<Duration> wait;
-        if (SIGNUP.equals(RoutedPath.of(request))) {
+        String path = RoutedPath.of(request);
+        if (SIGNUP.equals(path)) {
             wait = limits.take("signup:" + client, settings.signupsPerAddress(), settings.signupWindow());
+        } else if (LOGIN_SECOND_STEP.equals(path)) {
+            wait = limits.take("login:" + client, settings.loginsPerAddress(), settings.loginWindow());
         } else {
             wait = limits.take("login:" + client, settings.loginsPerAddress(), settings.loginWindow())
                     .or(() -> known.isKnown(client)

@@ -15,10 +15,11 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param signupsPerAddress signups per client address within {@code signupWindow}
  * @param signupWindow the window of the signup limit
- * @param loginsPerAddress login attempts per client address within {@code loginWindow}
+ * @param loginsPerAddress login attempts (password and second steps alike) per client address within {@code
+ *     loginWindow}
  * @param loginWindow the window of the per-address login limit
  * @param loginsOverall login attempts from addresses that are not known (see {@code knownAddressTtl}) together within
- *     {@code overallLoginWindow}: each costs a bcrypt check, so this keeps a distributed flood from starving the rest
+ *     {@code overallLoginWindow}: each costs a password hash, so this keeps a distributed flood from starving the rest
  *     of the service, without locking anyone out of an address they used lately
  * @param overallLoginWindow the window of the overall login limit
  * @param knownAddressTtl how long an address from which someone signed up or logged in stays known
