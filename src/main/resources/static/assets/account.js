@@ -96,19 +96,18 @@ async function main() {
     });
   });
 
-  $('totp-start').addEventListener('click', async (event) => {
-    await busy(event.currentTarget, 'Preparing…', async () => {
-      try {
-        const setup = await api('POST', '/api/v1/account/totp');
-        $('totp-secret').textContent = setup.secret;
-        $('totp-qr').src = setup.qr_code;
-        $('totp-off').hidden = true;
-        $('totp-setup-form').hidden = false;
-        $('totp-code').focus();
-      } catch (error) {
-        showAlert($('totp-notice'), 'error', messageOf(error, 'Two-step login could not be set up.'));
-      }
-    });
+  $('totp-off').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const setup = await submit(form, 'POST', '/api/v1/account/totp', 'Preparing…', { reauthentication_failed: 'current_password' });
+    if (setup) {
+      form.reset();
+      $('totp-secret').textContent = setup.secret;
+      $('totp-qr').src = setup.qr_code;
+      form.hidden = true;
+      $('totp-setup-form').hidden = false;
+      $('totp-code').focus();
+    }
   });
 
   $('totp-setup-form').addEventListener('submit', async (event) => {

@@ -27,8 +27,8 @@ public sealed interface AccountEvent {
     record LoggedIn(UUID customerId, String email, UUID organizationId, UUID projectId) implements OfCustomer {}
 
     /**
-     * A login for a known email address failed: {@code reason} is {@code invalid_credentials} or {@code
-     * too_many_attempts}. Logins for unknown addresses belong to no organization and are not published.
+     * A login for a known email address failed: {@code reason} is {@code invalid_credentials}, {@code
+     * too_many_attempts} or, at the second step, {@code invalid_code}. Logins for unknown addresses belong to no organization and are not published.
      */
     record LoginFailed(UUID customerId, String email, UUID organizationId, String reason) implements OfCustomer {}
 

@@ -86,10 +86,15 @@ class AccountSettingsDashboardIT extends BrowserIntegration {
     }
 
     @Test
-    void shouldTurnOnTwoStepLoginWithTheQrCodeAndShowTheRecoveryCodesOnce() throws Exception {
-        signUpInPage();
+    void shouldTurnOnTwoStepLoginWithThePasswordAndTheQrCodeAndShowTheRecoveryCodesOnce() throws Exception {
+        String email = signUpInPage();
+        Api.verifyEmail(baseUrl(), email);
         openAccountPage();
 
+        browser.type("totp-start-password", "not my password");
+        browser.byId("totp-start").click();
+        assertThat(browser.visible("totp-start-password-error").getText()).contains("wrong");
+        browser.type("totp-start-password", PASSWORD);
         browser.byId("totp-start").click();
         assertThat(browser.visible("totp-qr").getAttribute("src")).startsWith("data:image/png;base64,");
         String secret = browser.visible("totp-secret").getText();

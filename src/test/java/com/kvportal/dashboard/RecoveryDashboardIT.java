@@ -86,7 +86,8 @@ class RecoveryDashboardIT extends BrowserIntegration {
     void shouldAskForTheSecondStepAtLoginWhenTwoStepLoginIsOn() throws Exception {
         String email = signUpInPage();
         logOut();
-        // turned on through the API (the account page does not offer it yet)
+        // turned on through the API (AccountSettingsDashboardIT turns it on in the page)
+        Api.verifyEmail(baseUrl(), email);
         Api api = new Api(baseUrl());
         api.post("/api/v1/auth/login", Map.of("email", email, "password", PASSWORD));
         String secret = api.post("/api/v1/account/totp", Map.of("current_password", PASSWORD))

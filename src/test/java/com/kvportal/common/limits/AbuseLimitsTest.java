@@ -127,6 +127,25 @@ class AbuseLimitsTest {
     }
 
     @Test
+    void shouldLimitALoginsSecondStepPerAddressFromTheSameBudgetAsThePasswordStep() {
+        String client = "203.0.113.30";
+        String body = Api.JSON.writeValueAsString(Map.of("code", "123456"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(send(behindProxyBase, "/api/v1/auth/login/totp", body, client)
+                            .code())
+                    .as("no login waits for its second step here")
+                    .isEqualTo("unauthenticated");
+        }
+
+        assertRateLimited(send(behindProxyBase, "/api/v1/auth/login/totp", body, client), 600);
+        assertRateLimited(login(behindProxyBase, client, "nobody-" + UUID.randomUUID() + "@example.com"), 600);
+        // another address has its own budget
+        assertThat(send(behindProxyBase, "/api/v1/auth/login/totp", body, "203.0.113.31")
+                        .code())
+                .isEqualTo("unauthenticated");
+    }
+
+    @Test
     void shouldAnswerARepeatedUnknownKeyFromMemoryWithoutSpendingAnyBudget() {
         Api api = Api.withKey(behindProxyBase, "kv_AAAAAAAAAAAAAAAAAAAAAAAAAA36zwQ7");
         for (int i = 0; i < 60; i++) {
