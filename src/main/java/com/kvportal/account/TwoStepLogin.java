@@ -134,7 +134,11 @@ class TwoStepLogin {
         }
         UUID customerId = pending.caller().customerId();
         Customers.Credentials customer = customers.lock(customerId).orElseThrow(NoPendingLogin::new);
-        wrongCodes.refuseWhileLocked(customerId);
+        Optional<Duration> locked = wrongCodes.lockedFor(customerId);
+        if (locked.isPresent()) {
+            loginFailed(pending, customer, "too_many_attempts");
+            throw new WrongCodes.CodesLocked(locked.get());
+        }
         if (step.recoveryCode() != null && !step.recoveryCode().isBlank()) {
             if (useRecoveryCode(customerId, step.recoveryCode())) {
                 wrongCodes.forget(customerId);
@@ -149,10 +153,14 @@ class TwoStepLogin {
             wrongCodes.forget(customerId);
             return pending.caller();
         }
-        events.publishEvent(new AccountEvent.LoginFailed(
-                customerId, customer.email(), pending.caller().organizationId(), "invalid_code"));
+        loginFailed(pending, customer, "invalid_code");
         wrongCodes.count(customer);
         throw new InvalidCode(AccountProblem.INVALID_LOGIN_CODE);
+    }
+
+    private void loginFailed(Pending pending, Customers.Credentials customer, String reason) {
+        events.publishEvent(new AccountEvent.LoginFailed(
+                customer.id(), customer.email(), pending.caller().organizationId(), reason));
     }
 
     /** A new secret, not yet in force, for the customer who knows the password: the first code from it confirms it. */

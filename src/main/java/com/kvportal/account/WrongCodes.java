@@ -52,7 +52,15 @@ class WrongCodes implements PeriodicJob {
 
     /** Refuses any code while the customer's codes are locked. */
     void refuseWhileLocked(UUID customerId) {
-        Optional<Duration> locked = jdbc.sql(
+        Optional<Duration> locked = lockedFor(customerId);
+        if (locked.isPresent()) {
+            throw new CodesLocked(locked.get());
+        }
+    }
+
+    /** How long the customer's codes stay locked, if they are. */
+    Optional<Duration> lockedFor(UUID customerId) {
+        return jdbc.sql(
                         """
                         select ceil(extract(epoch from codes_locked_until - now()))::bigint from customers
                         where id = ? and codes_locked_until > now()""")
@@ -60,9 +68,6 @@ class WrongCodes implements PeriodicJob {
                 .query(Long.class)
                 .optional()
                 .map(Duration::ofSeconds);
-        if (locked.isPresent()) {
-            throw new CodesLocked(locked.get());
-        }
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 class TwoStepLoginTest extends SignedInTest {
@@ -232,6 +233,10 @@ class TwoStepLoginTest extends SignedInTest {
         assertThat(inbox.count("Two-step login of your account is locked"))
                 .as("one notice per lock")
                 .isEqualTo(1);
+        assertThat(session.get("/api/v1/audit-events").body())
+                .as("the refusals are audited as failed logins")
+                .contains("\"reason\":\"invalid_code\"")
+                .contains("\"reason\":\"too_many_attempts\"");
     }
 
     @Test
@@ -288,6 +293,26 @@ class TwoStepLoginTest extends SignedInTest {
         assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, 4)), 401, "invalid_code");
         assertThat(count("select count(*) from wrong_codes where customer_id = ?", account.customerId()))
                 .isEqualTo(5);
+    }
+
+    @Test
+    void shouldPurgeWrongCodesOlderThanTheWindowOnASchedule(@Autowired WrongCodes wrongCodes) {
+        String secret = enable(new ArrayList<>());
+        for (int i = 0; i < 2; i++) {
+            assertProblem(secondStep(passwordStep(), "code", wrongCode(secret, i)), 401, "invalid_code");
+        }
+        jdbc.sql(
+                        """
+                        update wrong_codes set failed_at = now() - interval '16 minutes'
+                        where customer_id = ? and failed_at = (select min(failed_at) from wrong_codes where customer_id = ?)""")
+                .params(account.customerId(), account.customerId())
+                .update();
+
+        wrongCodes.forgetStale();
+
+        assertThat(count("select count(*) from wrong_codes where customer_id = ?", account.customerId()))
+                .isEqualTo(1);
+        assertThat(wrongCodes.schedule().interval()).isEqualTo(Duration.ofMinutes(10));
     }
 
     @Test
