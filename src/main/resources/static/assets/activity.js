@@ -74,7 +74,8 @@ function sentence(event) {
     case 'customer.logged_out': return [actor + ' logged out'];
     case 'customer.login_failed':
       return ['Failed login for ' + (target && target.label ? target.label : actor)
-        + (details.reason === 'too_many_attempts' ? ' (locked after too many attempts)' : ' (wrong password)')];
+        + ({ too_many_attempts: ' (locked after too many attempts)', invalid_code: ' (wrong two-step login code)' }[details.reason]
+          || ' (wrong password)')];
     case 'project.created': return [actor + ' created project ', what(target)];
     case 'api_key.created': return [actor + ' created key ', what(target)];
     case 'api_key.updated': return [actor + ' changed key ', what(target), changes(details.changes)];

@@ -48,9 +48,7 @@ async function main() {
         return true;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        if (error.code === 'too_many_attempts' && error.retryAfter) {
-          error.message = error.message + ' Try again in ' + waitText(error.retryAfter) + '.';
-        }
+        withWaitText(error);
         showErrors(form, error, { email_taken: 'email' });
         return false;
       }
@@ -85,7 +83,8 @@ function secondStep(login) {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         if (error.code === 'unauthenticated' || error.code === 'too_many_attempts') {
-          // the intermediate session is over: start again with the password
+          // the intermediate session is over, or every code is refused for a while: start again with the password
+          withWaitText(error);
           form.hidden = true;
           login.hidden = false;
           showErrors(login, error);
@@ -97,6 +96,13 @@ function secondStep(login) {
     });
     if (done) location.replace(destination());
   });
+}
+
+/** A lock's message says how long to wait, as a person says it. */
+function withWaitText(error) {
+  if (error.code === 'too_many_attempts' && error.retryAfter) {
+    error.message = error.message + ' Try again in ' + waitText(error.retryAfter) + '.';
+  }
 }
 
 function waitText(retryAfter) {
