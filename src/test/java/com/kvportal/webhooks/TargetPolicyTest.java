@@ -146,6 +146,8 @@ class TargetPolicyTest {
                         Duration.ofHours(10));
         assertThat(defaults.disableAfter()).isEqualTo(Duration.ofDays(5));
         assertThat(defaults.secretOverlap()).isEqualTo(Duration.ofHours(24));
+        assertThat(defaults.manualAttemptsPerMinute()).isEqualTo(10);
+        assertThat(defaults.inFlightPerOrganization()).isLessThan(defaults.workers());
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         assertThat(DeliveryWorker.nextAttempt(defaults.retrySchedule(), 1, now)).isEqualTo(now.plusSeconds(5));
         assertThat(DeliveryWorker.nextAttempt(defaults.retrySchedule(), 7, now))
@@ -165,6 +167,8 @@ class TargetPolicyTest {
                 Duration.ofHours(24),
                 Duration.ofDays(30),
                 Duration.ofHours(1),
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1),
+                1,
+                10);
     }
 }
