@@ -96,14 +96,18 @@ class StoredDeliveries {
         return jdbc.sql(
                         """
                         with in_flight as (
-                            select p.organization_id, count(*) as n
+                            select d.endpoint_id, p.organization_id, count(*) as n
                             from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
                             where d.leased_until > now()
-                            group by p.organization_id
+                            group by d.endpoint_id, p.organization_id
+                        ), organization_in_flight as (
+                            select organization_id, sum(n) as n from in_flight group by organization_id
                         ), due as (
-                            -- each enabled endpoint's oldest due deliveries, at most what its organization may start
+                            -- each enabled endpoint's oldest due deliveries, at most what its organization may start,
+                            -- numbered after the endpoint's attempts in flight
                             select c.id, c.due_at, c.scheduled, p.organization_id,
-                                   row_number() over (partition by p.id order by c.due_at, c.id) as endpoint_turn
+                                   coalesce(f.n, 0) + row_number() over (partition by p.id order by c.due_at, c.id)
+                                       as endpoint_turn
                             from webhook_endpoints p cross join lateral (
                                 (select d.id, d.next_attempt_at as due_at, true as scheduled
                                  from webhook_deliveries d
@@ -118,13 +122,14 @@ class StoredDeliveries {
                                    and (d.leased_until is null or d.leased_until < now())
                                  order by d.retry_requested_at limit :perOrganization)
                             ) c
+                            left join in_flight f on f.endpoint_id = p.id
                             where not p.disabled
                         ), turns as (
                             -- the organization's endpoints in turn; its attempts in flight have had their turns
                             select due.*, coalesce(f.n, 0) + row_number() over (
                                        partition by due.organization_id order by due.endpoint_turn, due.due_at, due.id)
                                    as turn
-                            from due left join in_flight f on f.organization_id = due.organization_id
+                            from due left join organization_in_flight f on f.organization_id = due.organization_id
                         ), picked as (
                             select id, scheduled from turns
                             where turn <= :perOrganization
