@@ -21,7 +21,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Delivers the outbox: right after each commit that queued a delivery, and every {@code poll-interval} for what is
  * due (retries, other instances' deliveries, deliveries a crashed instance held). Claims only as many as it has free
- * workers ({@link DeliveryPool}). Each attempt is signed as Standard Webhooks says, with every secret that signs now.
+ * workers ({@link DeliveryPool}), fairly across organizations ({@link StoredDeliveries#claimDue}): one organization's
+ * slow endpoints hold at most {@code in-flight-per-organization} workers of the cluster. Each attempt is signed as Standard Webhooks says, with every secret that signs now.
  */
 @Slf4j
 @Component
@@ -61,8 +62,8 @@ class DeliveryWorker implements PeriodicJob, DisposableBean {
             if (available == 0) {
                 return; // a finishing attempt calls soon() again
             }
-            List<StoredDeliveries.Claimed> claimed =
-                    transactions.execute(status -> deliveries.claimDue(available, settings.lease()));
+            List<StoredDeliveries.Claimed> claimed = transactions.execute(
+                    status -> deliveries.claimDue(available, settings.inFlightPerOrganization(), settings.lease()));
             if (claimed == null || claimed.isEmpty()) {
                 return;
             }

@@ -24,7 +24,8 @@ class StoredDeliveries {
             """
             d.id, d.event_id, e.type as event_type, d.status, d.attempts, d.response_status, d.duration_ms,
             d.last_attempt_at, case when d.status = 'pending' then greatest(d.next_attempt_at, d.leased_until)
-                                    when d.retry_requested then now() end as next_attempt_at, d.created_at""";
+                                    when d.retry_requested_at is not null then d.retry_requested_at end
+                               as next_attempt_at, d.created_at""";
 
     private final JdbcClient jdbc;
 
@@ -55,10 +56,13 @@ class StoredDeliveries {
         return statement.param(limit).query(StoredDeliveries::delivery).list();
     }
 
-    /** Asks for one more attempt of the endpoint's delivery, whatever its status: its event, or empty if none. */
+    /**
+     * Asks for one more attempt of the endpoint's delivery, whatever its status: its event, or empty if none. The
+     * attempt waits its turn from now (asking again keeps the first turn).
+     */
     Optional<String> requestRetry(UUID endpointId, UUID deliveryId) {
-        return jdbc.sql("update webhook_deliveries set retry_requested = true where id = ? and endpoint_id = ?"
-                        + " returning event_id")
+        return jdbc.sql("update webhook_deliveries set retry_requested_at = coalesce(retry_requested_at, now())"
+                        + " where id = ? and endpoint_id = ? returning event_id")
                 .params(deliveryId, endpointId)
                 .query(String.class)
                 .optional();
@@ -77,36 +81,76 @@ class StoredDeliveries {
             boolean manual) {}
 
     /**
-     * Claims due deliveries of enabled endpoints for an attempt each, in a transaction of its own: rows another
-     * instance is claiming are skipped, and each claimed one is leased (not due again until the lease ends, i.e. when
-     * this instance died mid-attempt). An attempt due by the schedule counts on it; a retry asked for does not.
+     * Claims due deliveries of enabled endpoints for an attempt each, in a transaction of its own, fairly across
+     * organizations: an organization never has more than {@code perOrganization} attempts in flight (leased) across
+     * the instances, and each claim serves the organizations with the fewest in flight first, each its oldest due
+     * delivery (by when it became due; a retry asked for, by when it was asked for), taking the organization's
+     * endpoints in turn. Claims are serialized across instances (a transaction-scoped advisory lock, held for the one
+     * statement), so the counts are exact. Each claimed delivery is leased (not due again until the lease ends, i.e.
+     * when this instance died mid-attempt). An attempt due by the schedule counts on it; a retry asked for does not.
      */
-    List<Claimed> claimDue(int limit, Duration lease) {
+    List<Claimed> claimDue(int limit, int perOrganization, Duration lease) {
+        jdbc.sql("select pg_advisory_xact_lock(hashtextextended('webhook_deliveries:claim', 0))")
+                .query((rs, n) -> 1)
+                .single();
         return jdbc.sql(
                         """
-                        with due as (
-                            select d.id, (d.status = 'pending' and d.next_attempt_at <= now()) as scheduled
+                        with in_flight as (
+                            select d.endpoint_id, p.organization_id, count(*) as n
                             from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
-                            where ((d.status = 'pending' and d.next_attempt_at <= now()) or d.retry_requested)
-                              and (d.leased_until is null or d.leased_until < now())
-                              and not p.disabled
-                            order by d.next_attempt_at nulls first
+                            where d.leased_until > now()
+                            group by d.endpoint_id, p.organization_id
+                        ), organization_in_flight as (
+                            select organization_id, sum(n) as n from in_flight group by organization_id
+                        ), due as (
+                            -- each enabled endpoint's oldest due deliveries, at most what its organization may start,
+                            -- numbered after the endpoint's attempts in flight
+                            select c.id, c.due_at, c.scheduled, p.organization_id,
+                                   coalesce(f.n, 0) + row_number() over (partition by p.id order by c.due_at, c.id)
+                                       as endpoint_turn
+                            from webhook_endpoints p cross join lateral (
+                                (select d.id, d.next_attempt_at as due_at, true as scheduled
+                                 from webhook_deliveries d
+                                 where d.endpoint_id = p.id and d.status = 'pending' and d.next_attempt_at <= now()
+                                   and (d.leased_until is null or d.leased_until < now())
+                                 order by d.next_attempt_at limit :perOrganization)
+                                union all
+                                (select d.id, d.retry_requested_at, false
+                                 from webhook_deliveries d
+                                 where d.endpoint_id = p.id and d.retry_requested_at is not null
+                                   and not (d.status = 'pending' and d.next_attempt_at <= now())
+                                   and (d.leased_until is null or d.leased_until < now())
+                                 order by d.retry_requested_at limit :perOrganization)
+                            ) c
+                            left join in_flight f on f.endpoint_id = p.id
+                            where not p.disabled
+                        ), turns as (
+                            -- the organization's endpoints in turn; its attempts in flight have had their turns
+                            select due.*, coalesce(f.n, 0) + row_number() over (
+                                       partition by due.organization_id order by due.endpoint_turn, due.due_at, due.id)
+                                   as turn
+                            from due left join organization_in_flight f on f.organization_id = due.organization_id
+                        ), picked as (
+                            select id, scheduled from turns
+                            where turn <= :perOrganization
+                            order by turn, due_at, id
                             limit :limit
-                            for update of d skip locked
                         ), claimed as (
                             update webhook_deliveries d
-                            set attempts = d.attempts + 1, retry_requested = false,
-                                scheduled_attempts = d.scheduled_attempts + case when due.scheduled then 1 else 0 end,
+                            set attempts = d.attempts + 1, retry_requested_at = null,
+                                scheduled_attempts = d.scheduled_attempts
+                                    + case when picked.scheduled then 1 else 0 end,
                                 last_attempt_at = now(), leased_until = now() + :lease * interval '1 millisecond'
-                            from due where d.id = due.id
+                            from picked where d.id = picked.id
                             returning d.id, d.endpoint_id, d.event_id, d.attempts, d.scheduled_attempts,
-                                      not due.scheduled as manual
+                                      not picked.scheduled as manual
                         )
                         select c.*, p.url, e.body, p.secret,
                                case when p.previous_secret_until > now() then p.previous_secret end as previous_secret
                         from claimed c join webhook_endpoints p on p.id = c.endpoint_id
                                        join webhook_events e on e.id = c.event_id""")
                 .param("limit", limit)
+                .param("perOrganization", perOrganization)
                 .param("lease", lease.toMillis())
                 .query((rs, n) -> {
                     String previous = rs.getString("previous_secret");

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -15,7 +16,8 @@ import org.springframework.stereotype.Component;
  * Where deliveries may go (no SSRF): {@code https://} only, and never an address that is loopback, private,
  * link-local, multicast, unspecified ({@code 0.0.0.0}, {@code ::}) or otherwise not on the public internet. An IPv6
  * form of an IPv4 address (mapped {@code ::ffff:a.b.c.d}, compatible {@code ::a.b.c.d}, NAT64 {@code
- * 64:ff9b::a.b.c.d}) counts as the IPv4 address. The check is made when the URL is saved and again at send time on
+ * 64:ff9b::a.b.c.d}) and a tunnel address (6to4 {@code 2002::/16}, Teredo {@code 2001::/32}) count as the IPv4
+ * addresses they carry. The check is made when the URL is saved and again at send time on
  * the address actually connected to ({@link WebhookClient}). {@code allow-private-targets} also allows {@code http://}
  * and every address (local testing only).
  */
@@ -93,17 +95,22 @@ class TargetPolicy {
     static boolean isPublic(InetAddress address) {
         byte[] bytes = address.getAddress();
         if (address instanceof Inet6Address) {
-            byte[] v4 = embeddedIpv4(bytes);
-            if (v4 != null) {
-                return isPublicIpv4(v4);
+            List<byte[]> carried = carriedIpv4(bytes);
+            if (!carried.isEmpty()) {
+                return carried.stream().allMatch(TargetPolicy::isPublicIpv4);
             }
             return isPublicIpv6(address, bytes);
         }
         return address instanceof Inet4Address && isPublicIpv4(bytes);
     }
 
-    /** The IPv4 address an IPv6 form stands for (mapped, compatible, NAT64), or null. */
-    private static byte[] embeddedIpv4(byte[] v6) {
+    /**
+     * The IPv4 addresses an IPv6 address stands for or carries, or none: mapped {@code ::ffff:a.b.c.d}, compatible
+     * {@code ::a.b.c.d}, NAT64 {@code 64:ff9b::a.b.c.d}, 6to4 {@code 2002:AABB:CCDD::/48} (bits 16-47), and Teredo
+     * {@code 2001:0::/32}, which carries two: its server's (bits 32-63) and its client's (the last 32 bits, inverted).
+     * Each tunnel reaches what it carries, so every address carried must be public.
+     */
+    private static List<byte[]> carriedIpv4(byte[] v6) {
         byte[] prefix = Arrays.copyOf(v6, 12);
         byte[] tail = Arrays.copyOfRange(v6, 12, 16);
         byte[] mapped = new byte[12];
@@ -111,13 +118,23 @@ class TargetPolicy {
         mapped[11] = (byte) 0xff;
         byte[] nat64 = {0, 0x64, (byte) 0xff, (byte) 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
         if (Arrays.equals(prefix, mapped) || Arrays.equals(prefix, nat64)) {
-            return tail;
+            return List.of(tail);
         }
         // compatible ::a.b.c.d (deprecated), but not :: and ::1, which are IPv6's own
         if (Arrays.equals(prefix, new byte[12]) && !(tail[0] == 0 && tail[1] == 0 && tail[2] == 0)) {
-            return tail;
+            return List.of(tail);
         }
-        return null;
+        if (v6[0] == 0x20 && v6[1] == 0x02) { // 6to4
+            return List.of(Arrays.copyOfRange(v6, 2, 6));
+        }
+        if (v6[0] == 0x20 && v6[1] == 0x01 && v6[2] == 0 && v6[3] == 0) { // Teredo
+            byte[] client = new byte[4];
+            for (int i = 0; i < 4; i++) {
+                client[i] = (byte) ~tail[i];
+            }
+            return List.of(Arrays.copyOfRange(v6, 4, 8), client);
+        }
+        return List.of();
     }
 
     private static boolean isPublicIpv4(byte[] b) {

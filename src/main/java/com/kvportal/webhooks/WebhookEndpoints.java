@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.limits.WindowLimits;
 import com.kvportal.common.web.FieldErrors;
 import com.kvportal.common.web.PageCursor;
 import com.kvportal.security.Caller;
@@ -8,6 +9,7 @@ import com.kvportal.webhooks.WebhookProblems.EndpointLimitReached;
 import com.kvportal.webhooks.WebhookProblems.EndpointNotFound;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +36,7 @@ class WebhookEndpoints {
     private final TargetPolicy policy;
     private final OutgoingEvents outgoing;
     private final WebhookProperties settings;
+    private final WindowLimits limits;
     private final ApplicationEventPublisher events;
 
     /** A new endpoint and its secret, which exists in this answer only. */
@@ -135,6 +138,7 @@ class WebhookEndpoints {
     public OutgoingEvents.Queued retry(Caller caller, UUID id, UUID deliveryId) {
         endpoints.find(caller.organizationId(), id).orElseThrow(EndpointNotFound::new);
         String eventId = deliveries.requestRetry(id, deliveryId).orElseThrow(DeliveryNotFound::new);
+        takeManualAttempt(id);
         outgoing.deliverAfterCommit();
         return new OutgoingEvents.Queued(eventId, deliveryId);
     }
@@ -143,10 +147,23 @@ class WebhookEndpoints {
     @Transactional
     public OutgoingEvents.Queued test(Caller caller, UUID id) {
         WebhookEndpoint endpoint = endpoints.find(caller.organizationId(), id).orElseThrow(EndpointNotFound::new);
+        takeManualAttempt(id);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("endpoint_id", endpoint.id());
         data.put("message", "A test event sent from kv-portal.");
         return outgoing.publishTo(caller.organizationId(), endpoint.id(), EventTypes.TEST, data);
+    }
+
+    /**
+     * Counts a test or a retry asked for against the endpoint's {@code manual-attempts-per-minute}, across every
+     * instance, in the request's transaction: a refusal (429) rolls back what the request queued.
+     */
+    private void takeManualAttempt(UUID endpointId) {
+        limits.take(
+                "webhook-manual-attempts:" + endpointId,
+                settings.manualAttemptsPerMinute(),
+                Duration.ofMinutes(1),
+                "tests and retries of one webhook endpoint");
     }
 
     /** {@code whsec_} and the base64 of 32 random bytes, as Standard Webhooks secrets are written. */

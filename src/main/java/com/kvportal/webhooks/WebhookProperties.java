@@ -19,6 +19,9 @@ import org.springframework.validation.annotation.Validated;
  * @param disableAfter an endpoint that has failed every attempt for this long is disabled
  * @param workers attempts in flight per instance at most (a bounded pool: hanging receivers never reach the API's
  *     threads)
+ * @param inFlightPerOrganization attempts of one organization in flight at once, across every instance: its slow or
+ *     hanging endpoints hold at most this many workers, and the rest serve other organizations (keep it well below
+ *     {@code workers})
  * @param pollInterval how often each instance looks for due deliveries (besides right after each commit)
  * @param responseBodyCap how much of an answer's body is read before the connection is closed
  * @param secretOverlap how long a rotated-out secret keeps signing beside the new one
@@ -26,6 +29,7 @@ import org.springframework.validation.annotation.Validated;
  *     does); a pending one is never deleted
  * @param purgeInterval how often each instance deletes what is older than the retention
  * @param purgeInitialDelay when the first purge runs after start-up
+ * @param manualAttemptsPerMinute tests and retries asked for per endpoint within any minute, across every instance
  */
 @ConfigurationProperties("kvportal.webhooks")
 @Validated
@@ -40,7 +44,9 @@ record WebhookProperties(
         @DefaultValue("24h") @NotNull Duration secretOverlap,
         @DefaultValue("30d") @NotNull Duration retention,
         @DefaultValue("1h") @NotNull Duration purgeInterval,
-        @DefaultValue("1m") @NotNull Duration purgeInitialDelay) {
+        @DefaultValue("1m") @NotNull Duration purgeInitialDelay,
+        @DefaultValue("4") @Min(1) int inFlightPerOrganization,
+        @DefaultValue("10") @Min(1) int manualAttemptsPerMinute) {
 
     /** How long a claimed delivery is held by its instance: past it (the instance died), another one may try. */
     Duration lease() {

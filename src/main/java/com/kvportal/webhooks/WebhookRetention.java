@@ -39,7 +39,7 @@ class WebhookRetention implements PeriodicJob {
         return jdbc.sql(
                         """
                         delete from webhook_deliveries
-                        where status <> 'pending' and not retry_requested
+                        where status <> 'pending' and retry_requested_at is null
                           and (leased_until is null or leased_until < now())
                           and created_at < now() - ? * interval '1 second'""")
                 .param(settings.retention().toSeconds())

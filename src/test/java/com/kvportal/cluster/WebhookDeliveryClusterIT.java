@@ -29,7 +29,10 @@ class WebhookDeliveryClusterIT {
         "--kvportal.webhooks.allow-private-targets=true",
         "--kvportal.webhooks.timeout=2s",
         "--kvportal.webhooks.retry-schedule=1s,1s,1s,1s,1s,1s,1s",
-        "--kvportal.webhooks.poll-interval=200ms"
+        "--kvportal.webhooks.poll-interval=200ms",
+        // more tests of one endpoint than a customer may ask for, and all at once: this is about the outbox
+        "--kvportal.webhooks.manual-attempts-per-minute=1000",
+        "--kvportal.webhooks.in-flight-per-organization=16"
     };
 
     private static final Duration WAIT = Duration.ofSeconds(90);

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,6 +70,32 @@ class TargetPolicyTest {
     }
 
     @Test
+    void shouldCountTunnelAddressesAsTheIpv4AddressesTheyCarry() throws Exception {
+        Map<String, Boolean> allowed = new LinkedHashMap<>();
+        // 6to4: bits 16-47 are the IPv4 address
+        allowed.put("2002:7f00:0001::", false); // 127.0.0.1
+        allowed.put("2002:7f00:1::1", false); // 127.0.0.1
+        allowed.put("2002:0a00:0001::", false); // 10.0.0.1
+        allowed.put("2002:a9fe:a9fe::1", false); // 169.254.169.254
+        allowed.put("2002:c0a8:0101:1::1", false); // 192.168.1.1
+        allowed.put("2002:0808:0808::1", true); // 8.8.8.8
+        // Teredo: bits 32-63 are the server's IPv4 address, the last 32 bits the client's, inverted
+        allowed.put("2001:0:4136:e378:8000:63bf:80ff:fffe", false); // client 127.0.0.1
+        allowed.put("2001:0:4136:e378:8000:63bf:f5ff:fffe", false); // client 10.0.0.1
+        allowed.put("2001:0:4136:e378:8000:63bf:5601:5601", false); // client 169.254.169.254
+        allowed.put("2001:0:a00:1:8000:63bf:f7f7:f7f7", false); // server 10.0.0.1, client 8.8.8.8
+        allowed.put("2001:0:7f00:1:8000:63bf:f7f7:f7f7", false); // server 127.0.0.1, client 8.8.8.8
+        allowed.put("2001:0:4136:e378:8000:63bf:f7f7:f7f7", true); // server 65.54.227.120, client 8.8.8.8
+        // other /32s of 2001::/16 are not Teredo
+        allowed.put("2001:4860:4860::8888", true);
+        for (Map.Entry<String, Boolean> address : allowed.entrySet()) {
+            assertThat(STRICT.allowed(InetAddress.getByName(address.getKey())))
+                    .as(address.getKey())
+                    .isEqualTo(address.getValue());
+        }
+    }
+
+    @Test
     void shouldNeverConnectToANonPublicAddressAtSendTime() throws Exception {
         AtomicInteger accepted = new AtomicInteger();
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getByName("127.0.0.1"))) {
@@ -119,6 +146,8 @@ class TargetPolicyTest {
                         Duration.ofHours(10));
         assertThat(defaults.disableAfter()).isEqualTo(Duration.ofDays(5));
         assertThat(defaults.secretOverlap()).isEqualTo(Duration.ofHours(24));
+        assertThat(defaults.manualAttemptsPerMinute()).isEqualTo(10);
+        assertThat(defaults.inFlightPerOrganization()).isLessThan(defaults.workers());
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         assertThat(DeliveryWorker.nextAttempt(defaults.retrySchedule(), 1, now)).isEqualTo(now.plusSeconds(5));
         assertThat(DeliveryWorker.nextAttempt(defaults.retrySchedule(), 7, now))
@@ -138,6 +167,8 @@ class TargetPolicyTest {
                 Duration.ofHours(24),
                 Duration.ofDays(30),
                 Duration.ofHours(1),
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1),
+                1,
+                10);
     }
 }

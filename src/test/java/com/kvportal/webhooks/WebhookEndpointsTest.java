@@ -330,6 +330,49 @@ class WebhookEndpointsTest extends SignedInTest {
                 .doesNotContain(rotated);
     }
 
+    @Test
+    void shouldRefuseTheEleventhTestOrRetryOfAnEndpointWithinAMinuteAndQueueNothing() {
+        session.verifyEmail();
+        String id = create();
+        String other = create();
+        // disabled: nothing is attempted, so a retry asked for stays asked for until an attempt takes it
+        assertThat(session.patch(PATH + "/" + id, Map.of("disabled", true)).status())
+                .isEqualTo(200);
+        List<String> deliveries = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            Api.Response queued = session.post(PATH + "/" + id + "/test");
+            assertThat(queued.status()).as(queued.toString()).isEqualTo(202);
+            deliveries.add(queued.json().get("delivery_id").asString());
+        }
+        Api.Response tenth = session.post(PATH + "/" + id + "/deliveries/" + deliveries.get(1) + "/retry");
+        assertThat(tenth.status()).as(tenth.toString()).isEqualTo(202);
+
+        Api.Response test = session.post(PATH + "/" + id + "/test");
+        Api.Response retry = session.post(PATH + "/" + id + "/deliveries/" + deliveries.get(0) + "/retry");
+
+        for (Api.Response refused : List.of(test, retry)) {
+            JsonNode problem = assertProblem(refused, 429, "too_many_requests");
+            assertThat(problem.get("detail").asString())
+                    .startsWith("At most 10 tests and retries of one webhook endpoint within a minute.");
+            assertThat(Integer.parseInt(refused.header("Retry-After"))).isBetween(30, 60);
+        }
+        assertThat(count("select count(*) from webhook_deliveries where endpoint_id = ?::uuid", id))
+                .isEqualTo(9);
+        assertThat(count(
+                        "select count(*) from webhook_events where organization_id = ? and type = 'webhook.test'",
+                        account.organizationId()))
+                .isEqualTo(9);
+        assertThat(single(
+                        String.class,
+                        "select id::text from webhook_deliveries where endpoint_id = ?::uuid"
+                                + " and retry_requested_at is not null",
+                        id))
+                .as("only the retry that was accepted is asked for")
+                .isEqualTo(deliveries.get(1));
+        // another endpoint of the organization has a budget of its own
+        assertThat(session.post(PATH + "/" + other + "/test").status()).isEqualTo(202);
+    }
+
     private String create() {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("url", PUBLIC_URL);

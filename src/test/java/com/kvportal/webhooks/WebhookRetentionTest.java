@@ -55,9 +55,10 @@ class WebhookRetentionTest extends SignedInTest {
                 .update();
         jdbc.sql(
                         """
-                        insert into webhook_deliveries (id, endpoint_id, event_id, status, retry_requested, created_at,
-                                                        next_attempt_at)
-                        values (?, ?, ?, ?, ?, now() - cast(? as interval), now() + interval '1 day')""")
+                        insert into webhook_deliveries (id, endpoint_id, event_id, status, retry_requested_at,
+                                                        created_at, next_attempt_at)
+                        values (?, ?, ?, ?, case when ? then now() end, now() - cast(? as interval),
+                                now() + interval '1 day')""")
                 .params(UUID.randomUUID(), endpoint, event, status, retryRequested, age)
                 .update();
         return event;

@@ -8,15 +8,20 @@ import java.io.IOException;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
 
-/** 429 {@code too_many_requests} with {@code Retry-After}: a client address spent a budget. */
+/** 429 {@code too_many_requests} with {@code Retry-After}: a client address, or whatever a limit counts, spent a budget. */
 public final class TooManyRequests extends ProblemException {
 
     TooManyRequests(Duration wait) {
-        this(Math.max(1, wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0)));
+        this("Too many requests from this address.", wait);
     }
 
-    private TooManyRequests(long seconds) {
-        super(CommonProblem.TOO_MANY_REQUESTS, "Too many requests from this address; try again in " + seconds + " s.");
+    /** @param limit the limit that was reached, as a sentence; the detail adds when to try again */
+    TooManyRequests(String limit, Duration wait) {
+        this(limit, Math.max(1, wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0)));
+    }
+
+    private TooManyRequests(String limit, long seconds) {
+        super(CommonProblem.TOO_MANY_REQUESTS, limit + " Try again in " + seconds + " s.");
         withHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
     }
 

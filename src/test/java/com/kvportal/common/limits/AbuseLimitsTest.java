@@ -31,7 +31,7 @@ class AbuseLimitsTest {
 
     private static final String PASSWORD = "correct horse battery";
 
-    /** Trusts loopback as its proxy (the default: loopback and private ranges). */
+    /** Trusts loopback as its proxy, as the default does (loopback only). */
     private static ConfigurableApplicationContext behindProxy;
     /**
      * Trusts no proxy that a test can be: X-Forwarded-For from 127.0.0.1 is the client's own claim. Runs without
