@@ -9,6 +9,9 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  */
 final class EncryptionRefused extends IllegalStateException {
 
+    static final String LOST_KEY = "If a key is lost, so are its secrets: docs/operations.md, \"A lost encryption"
+            + " key\", says how to let those customers set up two-step login again and roll the webhook secrets.";
+
     static final String MAKE_A_KEY = "Make a key with `openssl rand -base64 32` and set it in KVPORTAL_ENCRYPTION_KEYS"
             + " (keep it outside the database, and back it up: without it the stored secrets are lost).";
 
@@ -27,6 +30,15 @@ final class EncryptionRefused extends IllegalStateException {
         @Override
         protected FailureAnalysis analyze(Throwable rootFailure, EncryptionRefused cause) {
             return new FailureAnalysis(cause.reason, cause.action, cause);
+        }
+    }
+
+    /** A secret read at start-up (the sandbox's key) that does not open: what it is and what to do. */
+    static final class UnreadableAnalyzer extends AbstractFailureAnalyzer<SecretBox.UnreadableSecret> {
+
+        @Override
+        protected FailureAnalysis analyze(Throwable rootFailure, SecretBox.UnreadableSecret cause) {
+            return new FailureAnalysis(cause.getMessage(), LOST_KEY, cause);
         }
     }
 }

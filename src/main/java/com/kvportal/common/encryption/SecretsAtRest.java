@@ -54,9 +54,8 @@ class SecretsAtRest {
                 throw new EncryptionRefused(
                         "Stored secrets are sealed under keys that " + EncryptionKeys.VARIABLE + " does not hold: "
                                 + unreadable + ".",
-                        "Put those keys back into " + EncryptionKeys.VARIABLE + " (after the first key). If a key is"
-                                + " lost, so are its secrets: docs/operations.md, \"A lost encryption key\", says how"
-                                + " to let those customers set up two-step login again and roll the webhook secrets.");
+                        "Put those keys back into " + EncryptionKeys.VARIABLE + " (after the first key). "
+                                + EncryptionRefused.LOST_KEY);
             }
             if (changed > 0) {
                 log.info("Secrets at rest: {} stored secret(s) sealed under the key {}", changed, box.sealingKeyId());
