@@ -34,13 +34,7 @@ class SecretsAtRest {
                 for (SecretColumn column : owner.encryptedColumns()) {
                     for (Row row : rows(jdbc, column, box)) {
                         try {
-                            var resealed = box.resealed(row.value(), column, row.id());
-                            if (resealed.isPresent()) {
-                                changed += jdbc.sql("update " + column.table() + " set " + column.column()
-                                                + " = ? where id = ? and " + column.column() + " = ?")
-                                        .params(resealed.get(), row.id(), row.value())
-                                        .update();
-                            }
+                            changed += reseal(jdbc, box, column, row);
                         } catch (SecretBox.UnreadableSecret e) {
                             unreadable.merge(
                                     column.table() + "." + column.column() + " under key " + e.keyId(),
@@ -61,6 +55,16 @@ class SecretsAtRest {
                 log.info("Secrets at rest: {} stored secret(s) sealed under the key {}", changed, box.sealingKeyId());
             }
         });
+    }
+
+    /** Seals the row's value under the first key, unless it changed since it was read: the rows changed (0 or 1). */
+    private static int reseal(JdbcClient jdbc, SecretBox box, SecretColumn column, Row row) {
+        return box.resealed(row.value(), column, row.id())
+                .map(resealed -> jdbc.sql("update " + column.table() + " set " + column.column() + " = ? where id = ?"
+                                + " and " + column.column() + " = ?")
+                        .params(resealed, row.id(), row.value())
+                        .update())
+                .orElse(0);
     }
 
     private record Row(Object id, String value) {}
