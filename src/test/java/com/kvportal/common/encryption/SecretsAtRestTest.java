@@ -144,6 +144,48 @@ class SecretsAtRestTest {
     }
 
     @Test
+    void shouldStartWithANewKeyOnceTheLostKeysSecretsAreClearedAsTheOperationsGuideSays() {
+        Stored stored;
+        try (ConfigurableApplicationContext app = start(keys(a))) {
+            stored = storeSecrets(app);
+        }
+
+        // docs/operations.md, "A lost encryption key"
+        jdbc.sql(
+                        "delete from recovery_codes where customer_id in (select id from customers where totp_secret is not null)")
+                .update();
+        jdbc.sql("update customers set totp_secret = null, totp_enabled_at = null, totp_last_step = null"
+                        + " where totp_secret is not null")
+                .update();
+        jdbc.sql("update webhook_endpoints set secret = 'whsec_lost', previous_secret = null,"
+                        + " previous_secret_until = null, disabled = true")
+                .update();
+        jdbc.sql("delete from sandbox.sandbox_api_key").update();
+
+        try (ConfigurableApplicationContext app = start(keys(b))) {
+            // two-step login is off: the password alone signs in, and it can be set up again
+            Api api = new Api(base(app));
+            Api.Response login =
+                    api.post("/api/v1/auth/login", Map.of("email", stored.email(), "password", Api.PASSWORD));
+            assertThat(login.status()).as(login.toString()).isEqualTo(200);
+            assertThat(login.json().path("mfa_required").asBoolean()).isFalse();
+            assertThat(api.post("/api/v1/account/totp").status()).isEqualTo(200);
+            // the disabled endpoint's secret is rolled, under the new key
+            String path = "/api/v1/webhook-endpoints/" + stored.endpointId();
+            Api.Response rolled = api.post(path + "/secret/rotate");
+            assertThat(rolled.status()).as(rolled.toString()).isEqualTo(200);
+            assertThat(new SecretBox(List.of(b))
+                            .open(
+                                    column("secret", "webhook_endpoints", stored.endpointId()),
+                                    WEBHOOK,
+                                    stored.endpointId()))
+                    .isEqualTo(rolled.json().get("secret").asString());
+            // the sandbox made itself a new key
+            assertThat(app.getBean(PaymentProvider.class).secretKey()).isNotEqualTo(stored.sandboxKey());
+        }
+    }
+
+    @Test
     void shouldRefuseToStartOnDatabaseUrlWithoutKeys() {
         assertThatThrownBy(() -> start("").close())
                 .satisfies(e -> assertThat(NestedExceptionUtils.getMostSpecificCause(e))
