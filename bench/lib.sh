@@ -4,6 +4,8 @@
 
 # every actuator endpoint but health needs it (docs/operations.md, "Metrics")
 METRICS_TOKEN=${METRICS_TOKEN:-bench-metrics-token}
+# the key that seals the stored secrets: with DATABASE_URL the service refuses to start without one (one per run)
+KVPORTAL_ENCRYPTION_KEYS=${KVPORTAL_ENCRYPTION_KEYS:-$(head -c 32 /dev/urandom | base64)}
 
 as_postgres() { runuser -u postgres -- "$@"; }
 
@@ -40,7 +42,8 @@ launch() {
   local options=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do options+=("$1"); shift; done
   [ $# -gt 0 ] && shift
-  DATABASE_URL=$DATABASE_URL METRICS_TOKEN=$METRICS_TOKEN STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
+  DATABASE_URL=$DATABASE_URL METRICS_TOKEN=$METRICS_TOKEN KVPORTAL_ENCRYPTION_KEYS=$KVPORTAL_ENCRYPTION_KEYS \
+    STRIPE_SECRET_KEY=sk_test_bench STRIPE_PRICE_PRO=price_bench \
     PAYMENT_WEBHOOK_SECRET=whsec_bench java "${options[@]}" -jar "$JAR" --server.port="$port" \
     --server.address=127.0.0.1 --logging.level.root=warn \
     --management.metrics.distribution.percentiles-histogram.http.server.requests=true \

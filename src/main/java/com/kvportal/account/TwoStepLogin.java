@@ -1,6 +1,9 @@
 package com.kvportal.account;
 
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.encryption.EncryptedColumns;
+import com.kvportal.common.encryption.SecretBox;
+import com.kvportal.common.encryption.SecretColumn;
 import com.kvportal.common.validation.Required;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
@@ -41,11 +44,13 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor
-class TwoStepLogin {
+class TwoStepLogin implements EncryptedColumns {
 
     static final Duration PENDING_LIFETIME = Duration.ofMinutes(5);
     static final int RECOVERY_CODES = 10;
     private static final String PENDING = "kvportal.login.pending_second_step";
+    /** The shared secret, sealed for its customer's row. */
+    private static final SecretColumn SECRET = SecretColumn.of("customers", "totp_secret");
 
     private final JdbcClient jdbc;
     private final TotpCodes totp;
@@ -56,6 +61,7 @@ class TwoStepLogin {
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final SecretBox box;
 
     /** A password checked, its second step due. */
     record Pending(Caller caller, Instant startedAt) implements Serializable {}
@@ -104,6 +110,11 @@ class TwoStepLogin {
         TotpState(AccountProblem problem, String detail) {
             super(problem, detail);
         }
+    }
+
+    @Override
+    public List<SecretColumn> encryptedColumns() {
+        return List.of(SECRET);
     }
 
     boolean enabled(UUID customerId) {
@@ -174,7 +185,7 @@ class TwoStepLogin {
         Customers.Credentials customer = security.reauthenticate(caller, body.currentPassword());
         String secret = totp.newSecret();
         jdbc.sql("update customers set totp_secret = ?, totp_last_step = null where id = ?")
-                .params(secret, customer.id())
+                .params(box.seal(secret, SECRET, customer.id()), customer.id())
                 .update();
         return new Setup(secret, totp.uri(secret, customer.email()), totp.qrCode(secret, customer.email()));
     }
@@ -289,7 +300,8 @@ class TwoStepLogin {
         return jdbc.sql("select totp_secret from customers where id = ? and totp_secret is not null")
                 .param(customerId)
                 .query(String.class)
-                .optional();
+                .optional()
+                .map(stored -> box.open(stored, SECRET, customerId));
     }
 
     /** Recovery codes are compared case-insensitively, with or without their dashes and spaces. */

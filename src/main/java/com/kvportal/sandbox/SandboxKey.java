@@ -1,6 +1,8 @@
 package com.kvportal.sandbox;
 
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.encryption.SecretBox;
+import com.kvportal.common.encryption.SecretColumn;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.sandbox.api.StripeApiController;
 import com.kvportal.sandbox.stripe.StripeError;
@@ -31,6 +33,8 @@ public class SandboxKey {
     private static final String PREFIX = "sk_test_";
     private static final String BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The generated key, sealed for its one row. */
+    private static final SecretColumn KEPT = SecretColumn.of("sandbox.sandbox_api_key", "key");
 
     private final String key;
     private final byte[] digest;
@@ -38,10 +42,10 @@ public class SandboxKey {
     private final AppBaseUrl baseUrl;
 
     /** Made after {@link SandboxExposure}'s check (through {@link SandboxDatabase}): a refused start generates no key. */
-    SandboxKey(SandboxProperties properties, SandboxDatabase database, AppBaseUrl baseUrl) {
+    SandboxKey(SandboxProperties properties, SandboxDatabase database, SecretBox box, AppBaseUrl baseUrl) {
         this.baseUrl = baseUrl;
         this.configured = !properties.apiKey().isBlank();
-        this.key = configured ? properties.apiKey().strip() : kept(database);
+        this.key = configured ? properties.apiKey().strip() : kept(database, box);
         this.digest = digest(key);
     }
 
@@ -89,15 +93,28 @@ public class SandboxKey {
         }
     }
 
-    /** The key kept in the database; this instance's new one if none is kept yet (the first writer wins). */
-    static String kept(SandboxDatabase database) {
+    /**
+     * The key kept in the database; this instance's new one if none is kept yet (the first writer wins). It is kept
+     * sealed ({@link SecretBox}); one an older version kept in clear, or an older encryption key sealed, is sealed
+     * anew under the current key (unless another instance did so first).
+     */
+    static String kept(SandboxDatabase database, SecretBox box) {
         database.sql("insert into sandbox.sandbox_api_key (key) values (?) on conflict do nothing")
-                .param(generate())
+                .param(box.seal(generate(), KEPT, true))
                 .update();
         // a statement of its own: it sees the row of a concurrent first writer once that one committed
-        return database.sql("select key from sandbox.sandbox_api_key")
+        String stored = database.sql("select key from sandbox.sandbox_api_key")
                 .query(String.class)
                 .single();
+        String current = box.resealed(stored, KEPT, true)
+                .map(resealed -> {
+                    database.sql("update sandbox.sandbox_api_key set key = ? where key = ?")
+                            .params(resealed, stored)
+                            .update();
+                    return resealed;
+                })
+                .orElse(stored);
+        return box.open(current, KEPT, true);
     }
 
     private static String generate() {

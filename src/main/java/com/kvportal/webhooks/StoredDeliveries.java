@@ -1,6 +1,7 @@
 package com.kvportal.webhooks;
 
 import com.kvportal.common.database.Sql;
+import com.kvportal.common.encryption.SecretBox;
 import com.kvportal.common.web.PageCursor;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,6 +29,7 @@ class StoredDeliveries {
                                as next_attempt_at, d.created_at""";
 
     private final JdbcClient jdbc;
+    private final SecretBox box;
 
     void insertEvent(String id, UUID organizationId, String type, String body, Instant createdAt) {
         jdbc.sql("insert into webhook_events (id, organization_id, type, body, created_at) values (?, ?, ?, ?, ?)")
@@ -153,15 +155,18 @@ class StoredDeliveries {
                 .param("perOrganization", perOrganization)
                 .param("lease", lease.toMillis())
                 .query((rs, n) -> {
+                    UUID endpointId = rs.getObject("endpoint_id", UUID.class);
                     String previous = rs.getString("previous_secret");
-                    String secret = rs.getString("secret");
+                    String secret = box.open(rs.getString("secret"), StoredEndpoints.SECRET, endpointId);
                     return new Claimed(
                             rs.getObject("id", UUID.class),
-                            rs.getObject("endpoint_id", UUID.class),
+                            endpointId,
                             rs.getString("event_id"),
                             rs.getString("url"),
                             rs.getString("body"),
-                            previous == null ? List.of(secret) : List.of(secret, previous),
+                            previous == null
+                                    ? List.of(secret)
+                                    : List.of(secret, box.open(previous, StoredEndpoints.PREVIOUS_SECRET, endpointId)),
                             rs.getInt("attempts"),
                             rs.getInt("scheduled_attempts"),
                             rs.getBoolean("manual"));

@@ -1,6 +1,9 @@
 package com.kvportal.webhooks;
 
 import com.kvportal.common.database.Sql;
+import com.kvportal.common.encryption.EncryptedColumns;
+import com.kvportal.common.encryption.SecretBox;
+import com.kvportal.common.encryption.SecretColumn;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,11 +22,26 @@ import org.springframework.stereotype.Repository;
 /** The SQL of webhook endpoints. {@code events} null in the table: every type (shown as {@code ["*"]}). */
 @Repository
 @RequiredArgsConstructor
-class StoredEndpoints {
+class StoredEndpoints implements EncryptedColumns {
 
     private static final String COLUMNS = "id, url, events, description, disabled, created_at";
 
+    /**
+     * The signing secrets, sealed for their endpoint's row: the current one and the one it replaced share their
+     * purpose, so that a rotation moves the current one aside in SQL alone.
+     */
+    static final SecretColumn SECRET = new SecretColumn("webhook_endpoints", "secret", "webhook_endpoints.secret");
+
+    static final SecretColumn PREVIOUS_SECRET =
+            new SecretColumn("webhook_endpoints", "previous_secret", SECRET.purpose());
+
     private final JdbcClient jdbc;
+    private final SecretBox box;
+
+    @Override
+    public List<SecretColumn> encryptedColumns() {
+        return List.of(SECRET, PREVIOUS_SECRET);
+    }
 
     /** Serializes the endpoint changes of one organization (the limit of 10 holds under concurrent creates). */
     void lockOrganization(UUID organizationId) {
@@ -49,7 +67,7 @@ class StoredEndpoints {
             String secret) {
         return jdbc.sql("insert into webhook_endpoints (id, organization_id, url, events, description, secret)"
                         + " values (?, ?, ?, ?::text[], ?, ?) returning " + COLUMNS)
-                .params(id, organizationId, url, typesLiteral(events), description, secret)
+                .params(id, organizationId, url, typesLiteral(events), description, box.seal(secret, SECRET, id))
                 .query(StoredEndpoints::endpoint)
                 .single();
     }
@@ -100,7 +118,7 @@ class StoredEndpoints {
                         update webhook_endpoints set previous_secret = secret, secret = ?,
                             previous_secret_until = now() + ? * interval '1 millisecond'
                         where id = ?""")
-                .params(secret, overlap.toMillis(), id)
+                .params(box.seal(secret, SECRET, id), overlap.toMillis(), id)
                 .update();
     }
 

@@ -3,6 +3,7 @@ package com.kvportal.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.kvportal.common.encryption.SecretBox;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import com.stripe.exception.StripeException;
@@ -28,6 +29,9 @@ class SandboxAccessTest extends SandboxTest {
     @Autowired
     SandboxDatabase database;
 
+    @Autowired
+    SecretBox box;
+
     @Test
     void shouldUseTheConfiguredKeyForItsOwnClient() {
         assertThat(provider.secretKey()).isEqualTo(IntegrationTest.SANDBOX_KEY);
@@ -35,14 +39,18 @@ class SandboxAccessTest extends SandboxTest {
 
     @Test
     void shouldKeepOneGeneratedKeyThatEveryInstanceReadsWhenTheyStartTogether() throws Exception {
-        List<String> keys = Concurrently.run(6, () -> SandboxKey.kept(database));
+        List<String> keys = Concurrently.run(6, () -> SandboxKey.kept(database, box));
 
         assertThat(keys).allMatch(key -> key.equals(keys.get(0)));
         assertThat(keys.get(0)).matches("sk_test_[0-9A-Za-z]{24}");
+        // kept sealed: the row holds no key in clear
         assertThat(jdbc.sql("select key from sandbox.sandbox_api_key")
                         .query(String.class)
                         .list())
-                .containsExactly(keys.get(0));
+                .singleElement()
+                .asString()
+                .startsWith("enc:")
+                .doesNotContain(keys.get(0));
     }
 
     @Test

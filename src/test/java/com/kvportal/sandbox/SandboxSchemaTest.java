@@ -87,9 +87,14 @@ class SandboxSchemaTest {
                         "--server.address=127.0.0.1",
                         "--DATABASE_URL=" + url,
                         "--kvportal.database.pool-size=3")) {
-            // the sandbox's own key is the one it kept before the upgrade
+            // the sandbox's own key is the one it kept before the upgrade, now kept sealed
             assertThat(app.getBean(PaymentProvider.class).secretKey()).isEqualTo(KEY);
         }
+        assertThat(jdbc.sql("select key from sandbox.sandbox_api_key")
+                        .query(String.class)
+                        .single())
+                .startsWith("enc:")
+                .doesNotContain(KEY);
 
         assertThat(sandboxTables(jdbc)).hasSize(12).allMatch(table -> table.startsWith("sandbox."));
         assertThat(jdbc.sql("select email from sandbox.sandbox_customers")

@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
 
 /**
  * The database: the PostgreSQL named by {@code DATABASE_URL}, or, when it is unset, an embedded PostgreSQL whose
@@ -25,6 +26,9 @@ class DatabaseConfiguration {
      * a graceful shutdown (e.g. {@code last_used_at}) still reach it.
      */
     @Bean(destroyMethod = "close")
+    // the encryption keys first: a start refused for want of them touches no database (and the embedded database's
+    // first start finds its key file made)
+    @DependsOn("secretBox")
     HikariDataSource dataSource(DatabaseProperties settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("kv-portal");

@@ -22,7 +22,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("kvportal.database")
 @Validated
-record DatabaseProperties(
+public record DatabaseProperties(
         @DefaultValue("") String url,
         @DefaultValue("./data/postgres") @NotNull Path embeddedDataDir,
         @DefaultValue("0") @Min(0) @Max(65535) int embeddedPort,
@@ -30,7 +30,7 @@ record DatabaseProperties(
         @DefaultValue("2s") @NotNull Duration connectionTimeout,
         @DefaultValue("10s") @NotNull Duration socketTimeout) {
 
-    DatabaseProperties {
+    public DatabaseProperties {
         if (connectionTimeout.toMillis() < 250) {
             throw new IllegalArgumentException("kvportal.database.connection-timeout must be at least 250 ms");
         }
