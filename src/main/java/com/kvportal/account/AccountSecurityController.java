@@ -139,14 +139,14 @@ class AccountSecurityController {
         security.endOtherSessions(caller, request);
     }
 
-    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN, verifiedEmail = true)
     @AccountProblem.Codes({AccountProblem.TOTP_ALREADY_ENABLED, AccountProblem.SESSION_REQUIRED})
     @PostMapping("/api/v1/account/totp")
     TwoStepLogin.Setup setUpTotp(Caller caller) {
         return twoStep.setup(caller);
     }
 
-    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN, verifiedEmail = true)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,
         AccountProblem.TOTP_ALREADY_ENABLED,
