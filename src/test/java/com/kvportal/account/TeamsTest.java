@@ -270,7 +270,7 @@ class TeamsTest extends SignedInTest {
     @Test
     void shouldAcceptAnInvitationOnlyForTheVerifiedInvitedAddress() {
         Api existing = api();
-        Api.Account other = existing.signup();
+        Api.Account other = existing.signupUnverified();
         invite(session, other.email(), "developer");
         String token = invitationToken(other.email());
 
