@@ -29,9 +29,10 @@ async function main() {
   mayManage = shell.may('manage_keys');
   mayGrantAdmin = shell.may('manage_admin_keys');
   $('create-card').hidden = !mayManage;
-  for (const box of [$('perm-admin'), $('edit-perm-admin')]) {
-    box.disabled = !mayGrantAdmin;
-    if (!mayGrantAdmin) box.parentElement.title = 'Only owners and admins may give a key admin.';
+  for (const box of [$('perm-admin'), $('edit-perm-admin')]) box.disabled = !mayGrantAdmin;
+  if (!mayGrantAdmin) {
+    $('admin-help').textContent = 'Only owners and admins may give a key admin: a key never does more than the person'
+      + ' who made it may.';
   }
   wireCreateForm();
   wireNewKeyPanel();

@@ -95,6 +95,7 @@ class TeamsDashboardIT extends BrowserIntegration {
                 .extracting(button -> button.getDomAttribute("data-action"))
                 .containsExactly("revoke");
         assertThat(browser.byId("perm-admin").isEnabled()).isFalse();
+        assertThat(browser.byId("admin-help").getText()).contains("Only owners and admins may give a key admin");
         createKeyInPage("developer's", "read", "write");
         assertThat(rowNamed("developer's").findElements(By.cssSelector("[data-action]")))
                 .extracting(button -> button.getDomAttribute("data-action"))
