@@ -26,7 +26,7 @@ class UnverifiedAccountTest extends IntegrationTest {
                         Map.of("email", "friend-" + UUID.randomUUID() + "@example.com", "role", "admin")),
                 api.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.com/kv")),
                 api.post("/api/v1/organizations", Map.of("name", "Second")),
-                api.post("/api/v1/account/totp"),
+                api.post("/api/v1/account/totp", Map.of("current_password", Api.PASSWORD)),
                 api.post("/api/v1/account/totp/confirm", Map.of("code", "123456")),
                 api.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
     }
