@@ -1,11 +1,19 @@
 // The dashboard's only way to the API: same-origin fetch with the session cookie, the CSRF echo, problem
 // details turned into ApiError, and any 401 sending the browser back to the log-in page.
 
+// Refusals whose API wording is written for scripts (it names API paths): what a person reads in the dashboard instead
+const DASHBOARD_WORDS = {
+  email_unverified: 'Please verify your email address first: open the link we mailed you, or choose “Send a new link” at'
+    + ' the top of the page. Until then you can look around, but not create keys, invite people, add webhook endpoints,'
+    + ' create organizations, turn on two-step login or upgrade.',
+};
+
 /** An error answer of the API (RFC 9457 problem details), or a network failure (status 0). */
 export class ApiError extends Error {
   constructor(status, problem) {
     const body = problem && typeof problem === 'object' ? problem : {};
-    super(typeof body.detail === 'string' && body.detail ? body.detail : defaultMessage(status));
+    const words = DASHBOARD_WORDS[body.code];
+    super(words || (typeof body.detail === 'string' && body.detail ? body.detail : defaultMessage(status)));
     this.status = status;
     this.code = typeof body.code === 'string' ? body.code : '';
     this.errors = Array.isArray(body.errors) ? body.errors : [];

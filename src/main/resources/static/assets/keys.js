@@ -12,6 +12,9 @@ const $ = (id) => document.getElementById(id);
 let keys = [];
 // whether the role in the current organization may create, edit, roll and revoke keys (else the page only lists)
 let mayManage = false;
+// whether it may give a key admin, and so edit or roll a key that has it (owners and admins: a key never holds more
+// than its creator may do)
+let mayGrantAdmin = false;
 
 async function main() {
   const shell = await startShell({
@@ -24,7 +27,13 @@ async function main() {
   });
   $('project-title').textContent = shell.activeProjectName();
   mayManage = shell.may('manage_keys');
+  mayGrantAdmin = shell.may('manage_admin_keys');
   $('create-card').hidden = !mayManage;
+  for (const box of [$('perm-admin'), $('edit-perm-admin')]) box.disabled = !mayGrantAdmin;
+  if (!mayGrantAdmin) {
+    $('admin-help').textContent = 'Only owners and admins may give a key admin: a key never does more than the person'
+      + ' who made it may.';
+  }
   wireCreateForm();
   wireNewKeyPanel();
   wireEditDialog();
@@ -68,7 +77,9 @@ function keyRow(key, now) {
     el('td', { class: 'num', 'data-label': 'Expires' }, el('span', { class: 'badges' }, timeEl(key.expires_at, new Date(key.expires_at).getTime() - now < 7 * DAY_MS),
       expired ? el('span', { class: 'badge badge-danger', 'data-expired': '' }, 'Expired') : null)),
     el('td', { class: 'num', 'data-label': 'Last used' }, key.last_used_at ? timeEl(key.last_used_at, true) : el('span', { class: 'muted' }, 'Never')),
-    el('td', { class: 'actions-cell' }, mayManage ? el('span', { class: 'row-actions' }, edit, roll, revoke) : null));
+    el('td', { class: 'actions-cell' }, mayManage ? el('span', { class: 'row-actions' },
+      // a key with admin is edited and rolled by owners and admins only; anyone who manages keys may revoke it
+      key.permissions.includes('admin') && !mayGrantAdmin ? [revoke] : [edit, roll, revoke]) : null));
 }
 
 function wireCreateForm() {

@@ -108,7 +108,9 @@ function verificationBanner(session) {
   const main = document.getElementById('main');
   main.insertBefore(banner, main.firstChild);
   const resend = el('button', { type: 'button', class: 'btn btn-secondary btn-small', id: 'resend-verification' }, 'Send a new link');
-  showAlert(banner, 'warning', 'Please verify ' + session.email + ': open the link we mailed you. Upgrading needs a verified address.', resend);
+  showAlert(banner, 'warning', 'Please verify ' + session.email + ': open the link we mailed you. Until then you can look around,'
+    + ' but creating API keys, inviting people, adding webhook endpoints, creating organizations, turning on two-step login'
+    + ' and upgrading wait for it.', resend);
   resend.addEventListener('click', async () => {
     await busy(resend, 'Sending…', async () => {
       try {

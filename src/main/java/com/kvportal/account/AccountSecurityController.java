@@ -139,7 +139,7 @@ class AccountSecurityController {
         security.endOtherSessions(caller, request);
     }
 
-    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN, verifiedEmail = true)
     @AccountProblem.Codes({
         AccountProblem.REAUTHENTICATION_FAILED,
         AccountProblem.TOTP_ALREADY_ENABLED,
@@ -151,7 +151,7 @@ class AccountSecurityController {
         return twoStep.setup(caller, body);
     }
 
-    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN, verifiedEmail = true)
     @AccountProblem.Codes({
         AccountProblem.INVALID_CODE,
         AccountProblem.TOTP_ALREADY_ENABLED,

@@ -13,6 +13,7 @@ import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
 import com.kvportal.common.validation.Required;
 import com.kvportal.security.Caller;
+import com.kvportal.security.CallerRoles;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +39,7 @@ public class Accounts {
     private final Customers customers;
     private final Projects projects;
     private final Members members;
+    private final CallerRoles roles;
     private final Teams teams;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
@@ -231,7 +233,7 @@ public class Accounts {
         List<OrganizationRef> organizations = caller.viaApiKey()
                 ? customers.organization(caller.organizationId()).stream()
                         .map(o -> new OrganizationRef(
-                                o.id(), o.name(), caller.keyRole().orElseThrow()))
+                                o.id(), o.name(), roles.of(caller).orElseThrow()))
                         .toList()
                 : members.organizationsOf(caller.customerId()).stream()
                         .map(o -> new OrganizationRef(o.id(), o.name(), o.role()))
@@ -271,11 +273,6 @@ public class Accounts {
         Project project = projects.insert(UUID.randomUUID(), caller.organizationId(), name);
         events.publishEvent(new AccountEvent.ProjectCreated(caller.organizationId(), project.id(), project.name()));
         return project;
-    }
-
-    /** Whether the customer opened the verification link sent to the current address (checkout needs it). */
-    public boolean emailVerified(UUID customerId) {
-        return customers.emailVerified(customerId);
     }
 
     /** The email address of a customer, e.g. to name who acted in an audit line. */

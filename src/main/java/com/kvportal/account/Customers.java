@@ -1,5 +1,6 @@
 package com.kvportal.account;
 
+import com.kvportal.security.EmailVerifications;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -9,7 +10,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of customers, organizations and memberships. */
 @Repository
 @RequiredArgsConstructor
-class Customers {
+class Customers implements EmailVerifications {
 
     record Credentials(UUID id, String email, String passwordHash) {}
 
@@ -64,7 +65,9 @@ class Customers {
         return credentials("select id, email, password_hash from customers where id = ? for update", customerId);
     }
 
-    boolean emailVerified(UUID customerId) {
+    /** Whether the customer opened the verification link sent to the current address. */
+    @Override
+    public boolean emailVerified(UUID customerId) {
         return holds("select email_verified_at is not null from customers where id = ?", customerId);
     }
 

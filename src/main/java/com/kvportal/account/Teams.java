@@ -20,6 +20,7 @@ import com.kvportal.common.web.Problems;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
+import com.kvportal.security.CallerRoles;
 import com.kvportal.security.InsufficientRole;
 import com.kvportal.security.OrganizationKeys;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -50,6 +51,7 @@ class Teams {
     static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
 
     private final Members members;
+    private final CallerRoles roles;
     private final Invitations invitations;
     private final Customers customers;
     private final Projects projects;
@@ -356,13 +358,6 @@ class Teams {
      * have waited for the lock while its caller was demoted or removed).
      */
     private Role actorRole(Caller caller, Permission permission) {
-        Role role = (caller.viaApiKey()
-                        ? caller.keyRole()
-                        : members.roleOf(caller.customerId(), caller.organizationId()))
-                .orElseThrow(() -> new InsufficientRole("You are no longer a member of this organization."));
-        if (!permission.allows(role)) {
-            throw new InsufficientRole();
-        }
-        return role;
+        return roles.require(caller, permission);
     }
 }

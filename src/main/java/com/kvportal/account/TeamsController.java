@@ -34,7 +34,11 @@ class TeamsController {
 
     private final Teams teams;
 
-    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
+    @ApiContract(
+            success = HttpStatus.CREATED,
+            credentials = Credential.PORTAL,
+            permission = Permission.SIGNED_IN,
+            verifiedEmail = true)
     @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED})
     @PostMapping(path = "/api/v1/organizations", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.CreatedOrganization createOrganization(Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
@@ -64,7 +68,11 @@ class TeamsController {
         teams.remove(caller, id);
     }
 
-    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
+    @ApiContract(
+            success = HttpStatus.CREATED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_MEMBERS,
+            verifiedEmail = true)
     @AccountProblem.Codes({AccountProblem.ALREADY_MEMBER, AccountProblem.MEMBER_LIMIT_REACHED})
     @PostMapping(path = "/api/v1/invitations", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.InvitationView inviteMember(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {

@@ -15,4 +15,9 @@ public record ApiKey(
         @ArraySchema(schema = @Schema(allowableValues = {"read", "write", "admin"})) List<String> permissions,
         Instant expiresAt,
         @Schema(nullable = true, description = "Null while the key has never been used.") @Nullable Instant lastUsedAt,
-        Instant createdAt) {}
+        Instant createdAt,
+        @Schema(
+                        description = "The customer who created the key (a rolled key: who rolled it). A key holds no"
+                                + " more than its creator may do: with admin, it acts as an admin only while its"
+                                + " creator is an owner or admin of the organization.")
+                UUID createdBy) {}

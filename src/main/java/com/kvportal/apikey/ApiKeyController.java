@@ -53,7 +53,11 @@ class ApiKeyController {
 
     record ApiKeyList(@Schema(description = "The unrevoked keys, newest first.") List<ApiKey> keys) {}
 
-    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+    @ApiContract(
+            success = HttpStatus.CREATED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_KEYS,
+            verifiedEmail = true)
     @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedApiKey> createApiKey(Caller caller, @Valid @RequestBody NewApiKey request) {
@@ -91,7 +95,11 @@ class ApiKeyController {
             Previous previous) {}
 
     /** The body is optional: a roll without one takes the defaults (one day of grace, 90 days of life). */
-    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
+    @ApiContract(
+            success = HttpStatus.CREATED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_KEYS,
+            verifiedEmail = true)
     @ApiKeyProblem.Codes({
         ApiKeyProblem.API_KEY_NOT_FOUND,
         ApiKeyProblem.API_KEY_REVOKED,

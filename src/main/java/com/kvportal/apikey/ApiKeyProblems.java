@@ -1,6 +1,7 @@
 package com.kvportal.apikey;
 
 import com.kvportal.common.web.ProblemException;
+import com.kvportal.security.InsufficientRole;
 
 /** The ways a key operation fails, each with its {@link ApiKeyProblem} code. */
 final class ApiKeyProblems {
@@ -11,6 +12,14 @@ final class ApiKeyProblems {
         ApiKeyNotFound() {
             super(ApiKeyProblem.API_KEY_NOT_FOUND);
         }
+    }
+
+    /** 403 {@code insufficient_role}: a key with admin is made, changed or rolled by a caller who may not hold it. */
+    static InsufficientRole adminNotYours() {
+        return new InsufficientRole(
+                "Only an owner or admin of the organization may create, change or roll a key with the admin"
+                        + " permission, since a key never holds more than its creator may do. Leave admin out, or ask an"
+                        + " owner or admin.");
     }
 
     static final class KeyRevoked extends ProblemException {

@@ -6,8 +6,10 @@ import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
 import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
+import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
+import com.kvportal.security.CallerRoles;
 import com.kvportal.security.OrganizationKeys;
 import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
@@ -46,6 +48,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
     private final StorageStanding storage;
     private final KeyMetrics metrics;
     private final MissBudget misses;
+    private final CallerRoles roles;
     private final Clock clock;
 
     /** A new key and its raw value, which exists only in this answer. */
@@ -54,6 +57,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
     @Transactional
     public Created create(Caller caller, NewApiKey request) {
         NewApiKey.Valid valid = request.resolve(clock.instant());
+        requireMayHold(caller, valid.permissions());
         keys.lockProject(caller.projectId());
         if (keys.countLive(caller.projectId()) >= MAX_LIVE_KEYS_PER_PROJECT) {
             throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);
@@ -78,6 +82,8 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         ApiKey old = locked.key();
         String name = Objects.requireNonNullElse(valid.name(), old.name());
         List<String> permissions = Objects.requireNonNullElse(valid.permissions(), old.permissions());
+        requireMayHold(caller, old.permissions());
+        requireMayHold(caller, permissions);
         Instant expiresAt = Objects.requireNonNullElse(valid.expiresAt(), old.expiresAt());
         Map<String, Map<String, Object>> changes = new LinkedHashMap<>();
         if (!name.equals(old.name())) {
@@ -120,6 +126,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         if (locked.revoked()) {
             throw new KeyRevoked();
         }
+        requireMayHold(caller, locked.key().permissions());
         boolean revokeNow = valid.grace().isZero();
         // the new key counts; an old key revoked at once makes room for it
         if (keys.countLive(caller.projectId()) - (revokeNow ? 1 : 0) >= MAX_LIVE_KEYS_PER_PROJECT) {
@@ -144,6 +151,16 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
                 previousExpiresAt,
                 valid.grace().toSeconds()));
         return new Rolled(created.rawKey(), key, old.id(), previousExpiresAt);
+    }
+
+    /**
+     * A key never holds more than its creator may do: a key that holds or would hold {@code admin} is created,
+     * changed or rolled only by an owner or admin (or by an admin key, which acts as one only while its creator is).
+     */
+    private void requireMayHold(Caller caller, List<String> permissions) {
+        if (permissions.contains("admin") && !roles.holds(caller, Permission.MANAGE_ADMIN_KEYS)) {
+            throw ApiKeyProblems.adminNotYours();
+        }
     }
 
     /** Stores a new key in the caller's active project; its raw value exists only in the answer. */

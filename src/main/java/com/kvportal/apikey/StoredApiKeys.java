@@ -23,7 +23,7 @@ import org.springframework.stereotype.Repository;
 class StoredApiKeys {
 
     private static final String LIST_COLUMNS =
-            "id, project_id, name, permissions, expires_at, last_used_at, created_at";
+            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id";
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -219,7 +219,8 @@ class StoredApiKeys {
                 strings(rs.getArray("permissions")),
                 Sql.instant(rs, "expires_at"),
                 Sql.nullableInstant(rs, "last_used_at"),
-                Sql.instant(rs, "created_at"));
+                Sql.instant(rs, "created_at"),
+                rs.getObject("customer_id", UUID.class));
     }
 
     /**

@@ -19,11 +19,6 @@ public enum BillingProblem implements ProblemCode {
             "already_subscribed",
             "The organization already has a live subscription on this tier.",
             "The organization already has a pro subscription.")),
-    EMAIL_UNVERIFIED(define(
-            HttpStatus.FORBIDDEN,
-            "email_unverified",
-            "Checkout needs a verified email address: the customer has not opened the verification link.",
-            "Verify your email address first: open the link we mailed you.")),
     MALFORMED_EVENT(define(
             HttpStatus.BAD_REQUEST,
             "malformed_event",

@@ -33,14 +33,20 @@ public record Caller(
     }
 
     /**
-     * The role an API key acts with in its project's organization: a key with {@code admin} as an admin, any other
-     * key as a developer (portal calls refuse it anyway, except revoking itself); empty for a session.
+     * The role an API key acts with in its project's organization, given its creator's role there now: a key with
+     * {@code admin} acts as the lesser of admin and its creator's role, that is as an admin while its creator is an
+     * owner or admin, and with no role at all once the creator is not (demoted, removed, left: its portal calls are
+     * refused); a key without {@code admin} as a developer (portal calls refuse it anyway, except revoking itself).
+     * Empty for a session.
      */
-    public Optional<Role> keyRole() {
+    public Optional<Role> keyRole(Optional<Role> creatorRole) {
         if (!viaApiKey()) {
             return Optional.empty();
         }
-        return Optional.of(can("admin") ? Role.ADMIN : Role.DEVELOPER);
+        if (!can("admin")) {
+            return Optional.of(Role.DEVELOPER);
+        }
+        return creatorRole.filter(Role::administers).map(creator -> Role.ADMIN);
     }
 
     public boolean can(String permission) {

@@ -18,6 +18,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class CallerWebConfig implements WebMvcConfigurer {
 
     private final Memberships memberships;
+    private final CallerRoles roles;
+    private final EmailVerifications emails;
 
     static {
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
@@ -30,6 +32,6 @@ class CallerWebConfig implements WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new PermissionInterceptor(memberships));
+        registry.addInterceptor(new PermissionInterceptor(memberships, roles, emails));
     }
 }

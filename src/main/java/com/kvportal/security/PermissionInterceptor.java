@@ -3,7 +3,6 @@ package com.kvportal.security;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
-import com.kvportal.common.openapi.Role;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,15 +16,19 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Enforces each portal operation's declaration, {@link ApiContract#credentials()} and {@link
- * ApiContract#permission()}, on every request: a caller is required, and the caller's role in the current
- * organization, read from the membership now (an API key: {@link Caller#keyRole()}), must be one the permission
- * lists; else 403 {@code insufficient_role}. A portal operation that declares no permission is refused (fail closed).
+ * Enforces each portal operation's declaration, {@link ApiContract#credentials()}, {@link ApiContract#permission()}
+ * and {@link ApiContract#verifiedEmail()}, on every request: a caller is required; the caller's role in the current
+ * organization, read from the membership now ({@link CallerRoles}), must be one the permission lists, else 403 {@code
+ * insufficient_role} (an API key needs its role for every portal call, its own revocation aside); then, where
+ * declared, a verified email address, else 403 {@code email_unverified}. A portal operation that declares no
+ * permission is refused (fail closed).
  */
 @RequiredArgsConstructor
 final class PermissionInterceptor implements HandlerInterceptor {
 
     private final Memberships memberships;
+    private final CallerRoles roles;
+    private final EmailVerifications emails;
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
@@ -42,29 +45,34 @@ final class PermissionInterceptor implements HandlerInterceptor {
             throw new InsufficientRole("This operation declares no permission.");
         }
         Permission permission = contract.permission()[0];
-        if (!permission.needsMembership()) {
-            // the customer's own calls: a session left in an organization the customer no longer belongs to moves on
-            // (so that nothing of theirs lands in that organization's audit log any more)
-            Caller current = memberships.current(caller);
-            if (!current.equals(caller)) {
-                SessionCaller.update(request, current);
-                var context = SecurityContextHolder.createEmptyContext();
-                context.setAuthentication(new CallerAuthentication(current));
-                SecurityContextHolder.setContext(context);
+        if (caller.viaApiKey()) {
+            // any key may revoke itself, even one whose creator no longer runs the organization
+            if (!PortalAccess.isSelfRevocation(caller, request)) {
+                roles.require(caller, permission);
             }
-            return true;
+        } else if (permission.needsMembership()) {
+            roles.require(caller, permission);
+        } else {
+            moveOn(request, caller);
         }
-        Optional<Role> role = caller.viaApiKey()
-                ? caller.keyRole()
-                : memberships.roleOf(caller.customerId(), caller.organizationId());
-        if (role.isEmpty()) {
-            throw new InsufficientRole("You are no longer a member of this organization.");
-        }
-        if (!permission.allows(role.get())) {
-            throw new InsufficientRole(
-                    "Your role in this organization (" + role.get().wire() + ") may not do this.");
+        if (contract.verifiedEmail() && !emails.emailVerified(caller.customerId())) {
+            throw new EmailUnverified();
         }
         return true;
+    }
+
+    /**
+     * The customer's own calls: a session left in an organization the customer no longer belongs to moves on (so
+     * that nothing of theirs lands in that organization's audit log any more).
+     */
+    private void moveOn(HttpServletRequest request, Caller caller) {
+        Caller current = memberships.current(caller);
+        if (!current.equals(caller)) {
+            SessionCaller.update(request, current);
+            var context = SecurityContextHolder.createEmptyContext();
+            context.setAuthentication(new CallerAuthentication(current));
+            SecurityContextHolder.setContext(context);
+        }
     }
 
     private static Optional<Caller> currentCaller() {

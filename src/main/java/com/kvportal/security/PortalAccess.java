@@ -1,6 +1,7 @@
 package com.kvportal.security;
 
 import com.kvportal.common.web.RoutedPath;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.http.HttpMethod;
@@ -25,11 +26,11 @@ final class PortalAccess implements AuthorizationManager<RequestAuthorizationCon
             return new AuthorizationDecision(false);
         }
         return new AuthorizationDecision(
-                !caller.viaApiKey() || caller.can("admin") || isSelfRevocation(caller, context));
+                !caller.viaApiKey() || caller.can("admin") || isSelfRevocation(caller, context.getRequest()));
     }
 
-    private static boolean isSelfRevocation(Caller caller, RequestAuthorizationContext context) {
-        var request = context.getRequest();
+    /** Whether the request is a key revoking itself ({@code DELETE /api/v1/api-keys/{its own id}}). */
+    static boolean isSelfRevocation(Caller caller, HttpServletRequest request) {
         String uri = RoutedPath.of(request);
         if (!HttpMethod.DELETE.matches(request.getMethod()) || !uri.startsWith(KEYS_PATH)) {
             return false;

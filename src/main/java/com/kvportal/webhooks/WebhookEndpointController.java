@@ -68,7 +68,11 @@ class WebhookEndpointController {
         }
     }
 
-    @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_WEBHOOKS)
+    @ApiContract(
+            success = HttpStatus.CREATED,
+            credentials = Credential.PORTAL,
+            permission = Permission.MANAGE_WEBHOOKS,
+            verifiedEmail = true)
     @WebhookProblem.Codes(WebhookProblem.ENDPOINT_LIMIT_REACHED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedEndpoint> createWebhookEndpoint(Caller caller, @RequestBody EndpointRequest.Create request) {

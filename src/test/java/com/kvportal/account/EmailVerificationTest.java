@@ -6,14 +6,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
-import com.kvportal.support.SignedInTest;
+import com.kvportal.support.IntegrationTest;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class EmailVerificationTest extends SignedInTest {
+class EmailVerificationTest extends IntegrationTest {
 
     private static final String SUBJECT = "Confirm your email address";
+
+    private Api session;
+    private Api.Account account;
+
+    @BeforeEach
+    void signUpUnverified() {
+        session = api();
+        account = session.signupUnverified();
+    }
 
     private Inbox inbox() {
         return new Inbox(baseUrl(), account.email());
@@ -102,7 +112,7 @@ class EmailVerificationTest extends SignedInTest {
     @Test
     void shouldRefuseAResendWithoutASessionOrWithAKey() {
         assertProblem(api().post("/api/v1/account/verification-email"), 401, "unauthenticated");
-        String key = session.createKey("admin", "admin");
+        String key = signedUp().createKey("admin", "admin");
         assertProblem(Api.withKey(baseUrl(), key).post("/api/v1/account/verification-email"), 400, "session_required");
         assertProblem(session.withoutCsrfEcho().post("/api/v1/account/verification-email"), 403, "csrf_failed");
     }

@@ -44,7 +44,7 @@ class PasswordResetTest extends IntegrationTest {
     @Test
     void shouldResetThePasswordAndEndEverySession() {
         Api first = api();
-        Api.Account account = first.signup();
+        Api.Account account = first.signupUnverified();
         Api second = api();
         assertThat(login(account.email(), PASSWORD).status()).isEqualTo(200);
         second.post("/api/v1/auth/login", Map.of("email", account.email(), "password", PASSWORD));

@@ -12,7 +12,8 @@ class ListApiKeysTest extends IntegrationTest {
 
     @Test
     void shouldListUnrevokedKeysNewestFirstWithoutSecrets() {
-        Api session = signedUp();
+        Api session = api();
+        Api.Account account = session.signup();
         String first = session.createKey("first");
         session.createKey("second");
         String revoked = session.post("/api/v1/api-keys", Map.of("name", "revoked"))
@@ -29,7 +30,16 @@ class ListApiKeysTest extends IntegrationTest {
         assertThat(keys.findValuesAsString("name")).containsExactly("second", "first");
         assertThat(keys.get(0).propertyNames())
                 .containsExactlyInAnyOrder(
-                        "id", "project_id", "name", "permissions", "expires_at", "last_used_at", "created_at");
+                        "id",
+                        "project_id",
+                        "name",
+                        "permissions",
+                        "expires_at",
+                        "last_used_at",
+                        "created_at",
+                        "created_by");
+        assertThat(keys.findValuesAsString("created_by"))
+                .containsOnly(account.customerId().toString());
         assertThat(response.body()).doesNotContain(first).doesNotContain("digest");
     }
 

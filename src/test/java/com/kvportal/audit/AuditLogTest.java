@@ -64,6 +64,7 @@ class AuditLogTest extends IntegrationTest {
                         "api_key.updated",
                         "api_key.created",
                         "api_key.created",
+                        "customer.email_verified",
                         "customer.signed_up");
         for (JsonNode event : events) {
             assertThat(event.get("ip").asString()).isEqualTo("127.0.0.1");
@@ -72,7 +73,7 @@ class AuditLogTest extends IntegrationTest {
             assertThat(event.get("occurred_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
         }
         JsonNode customer = party("customer", account.customerId().toString(), account.email());
-        JsonNode signedUp = events.get(9);
+        JsonNode signedUp = events.get(10);
         assertThat(signedUp.get("actor")).isEqualTo(customer);
         assertThat(signedUp.get("target")).isEqualTo(customer);
         assertThat(signedUp.get("project_id").asString())
@@ -156,9 +157,10 @@ class AuditLogTest extends IntegrationTest {
                 .isZero();
         assertThat(ada.keys().size()).isZero();
         assertThat(count(
-                        "select count(*) from audit_events where organization_id = ? and action <> ?",
+                        "select count(*) from audit_events where organization_id = ? and action not in (?, ?)",
                         account.organizationId(),
-                        "customer.signed_up"))
+                        "customer.signed_up",
+                        "customer.email_verified"))
                 .isZero();
     }
 
@@ -171,8 +173,10 @@ class AuditLogTest extends IntegrationTest {
 
         List<JsonNode> seenByBob = all(bob);
 
-        assertThat(seenByBob).hasSize(1);
-        assertThat(seenByBob.get(0).get("actor").get("label").asString()).isEqualTo(bobAccount.email());
+        assertThat(seenByBob).hasSize(2); // signed up, verified the address
+        assertThat(seenByBob)
+                .allSatisfy(event ->
+                        assertThat(event.get("actor").get("label").asString()).isEqualTo(bobAccount.email()));
         assertThat(Api.withKey(baseUrl(), bob.createKey("bob admin", "admin"))
                         .get("/api/v1/audit-events")
                         .json()
@@ -222,14 +226,13 @@ class AuditLogTest extends IntegrationTest {
         assertThat(pages).isGreaterThanOrEqualTo(26);
         assertThat(seen).doesNotHaveDuplicates();
         assertThat(seen).containsAll(seeded);
-        assertThat(all(ada)).hasSize(601);
+        assertThat(all(ada)).hasSize(602); // and the signup's two: signed up, verified the address
     }
 
     @Test
     void shouldAnswerTheLastPageWithoutCursorAndCheckLimitAndCursor() {
-        Api ada = signedUp();
+        Api ada = signedUp(); // signed up, verified the address
         ada.createKey("one");
-        ada.createKey("two");
 
         JsonNode first = ada.get("/api/v1/audit-events?limit=2").json();
         assertThat(first.get("events").size()).isEqualTo(2);
@@ -297,7 +300,7 @@ class AuditLogTest extends IntegrationTest {
     @Test
     void shouldPurgeEventsOlderThanTheRetention() {
         Api ada = api();
-        Api.Account account = ada.signup();
+        Api.Account account = ada.signupUnverified();
         jdbc.sql(
                         """
                         insert into audit_events (id, organization_id, occurred_at, action, actor_type)

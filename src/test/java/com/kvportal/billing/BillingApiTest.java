@@ -250,7 +250,8 @@ class BillingApiTest extends IntegrationTest {
 
     @Test
     void shouldAnswer403UntilTheEmailAddressIsVerified() {
-        Api session = signedUp();
+        Api session = api();
+        session.signupUnverified();
 
         assertProblem(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")), 403, "email_unverified");
         assertThat(count(

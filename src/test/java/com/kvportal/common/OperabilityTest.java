@@ -140,6 +140,7 @@ class OperabilityTest extends IntegrationTest {
         assertThat(api().post("/api/v1/auth/login", Map.of("email", email, "password", password))
                         .status())
                 .isEqualTo(200);
+        session.verifyEmail();
         String raw = session.createKey("logged?", "admin");
         Api key = Api.withKey(baseUrl(), raw);
         assertThat(key.post("/api/v1/api-keys/verify").status()).isEqualTo(200);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /** The account page and the unverified banner in a real browser; mailed links opened from the mail sandbox's page. */
@@ -22,9 +23,23 @@ class AccountSettingsDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldShowTheBannerUntilVerifiedAndSendANewLink() {
-        String email = signUpInPage();
+        String email = signUpUnverifiedInPage();
 
-        assertThat(browser.visible("verify-banner").getText()).contains("Please verify " + email);
+        assertThat(browser.visible("verify-banner").getText())
+                .contains("Please verify " + email)
+                .contains("creating API keys");
+        // a key is refused until then, in words a person reads (no API path), and nothing is created
+        submitKey("too early");
+        WebElement refusal = browser.waitUntil(driver -> browser.all("#create-key-form [data-form-error]").stream()
+                .filter(WebElement::isDisplayed)
+                .findFirst()
+                .orElse(null));
+        assertThat(refusal.getText())
+                .contains("verify your email address")
+                .contains("Send a new link")
+                .doesNotContain("/api/")
+                .doesNotContain("POST");
+        assertThat(browser.all("#keys-body tr")).isEmpty();
         browser.byId("resend-verification").click();
         browser.waitUntil(ExpectedConditions.textToBePresentInElementLocated(By.id("verify-banner"), "on its way"));
         checkLayout("keys-unverified");

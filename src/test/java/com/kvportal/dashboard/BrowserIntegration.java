@@ -2,6 +2,7 @@ package com.kvportal.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.Api;
 import com.kvportal.support.Browser;
 import com.kvportal.support.BrowserCondition;
 import com.kvportal.support.IntegrationTest;
@@ -48,8 +49,20 @@ abstract class BrowserIntegration extends IntegrationTest {
         browser.driver().manage().deleteAllCookies();
     }
 
-    /** Signs up a new person through the page and waits for the keys page; answers the email. */
+    /**
+     * Signs up a new person through the page, verifies the address with the mailed link (as the person would, in
+     * another tab) and waits for the keys page, reloaded; answers the email.
+     */
     String signUpInPage() {
+        String email = signUpUnverifiedInPage();
+        Api.verifyEmail(baseUrl(), email);
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+        return email;
+    }
+
+    /** Signs up a new person through the page, leaving the address unverified, and waits for the keys page. */
+    String signUpUnverifiedInPage() {
         String email = "person-" + UUID.randomUUID() + "@example.com";
         browser.open(baseUrl() + "/signup");
         browser.type("email", email);

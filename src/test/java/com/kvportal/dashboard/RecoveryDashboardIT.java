@@ -69,7 +69,7 @@ class RecoveryDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldVerifyTheEmailAddressThroughTheMailedLink() {
-        String email = signUpInPage();
+        String email = signUpUnverifiedInPage();
 
         clickMailedLink(email, "Confirm your email address");
 

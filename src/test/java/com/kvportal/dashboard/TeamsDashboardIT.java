@@ -3,6 +3,8 @@ package com.kvportal.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Inbox;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -65,6 +67,41 @@ class TeamsDashboardIT extends BrowserIntegration {
         asInvitee.post("/api/v1/auth/login", java.util.Map.of("email", invitee, "password", PASSWORD));
         assertThat(asInvitee.get("/api/v1/session").json().get("email_verified").asBoolean())
                 .isTrue();
+    }
+
+    @Test
+    void shouldOfferADeveloperNoAdminKeysButTheRevocationOfOne() {
+        String owner = signUpInPage();
+        createKeyInPage("owner's automation", "admin");
+        Api asOwner = new Api(baseUrl());
+        asOwner.post("/api/v1/auth/login", Map.of("email", owner, "password", PASSWORD));
+        String developer = "developer-" + UUID.randomUUID() + "@example.com";
+        assertThat(asOwner.post("/api/v1/invitations", Map.of("email", developer, "role", "developer"))
+                        .status())
+                .isEqualTo(201);
+        String token = Inbox.token(new Inbox(baseUrl(), developer).awaitMessage("You are invited"));
+        assertThat(new Api(baseUrl())
+                        .post(
+                                "/api/v1/auth/signup",
+                                Map.of("email", developer, "password", PASSWORD, "invitation_token", token))
+                        .status())
+                .isEqualTo(201);
+        logOut();
+
+        logInInPage(developer, PASSWORD);
+        awaitKeysPage();
+
+        assertThat(rowNamed("owner's automation").findElements(By.cssSelector("[data-action]")))
+                .extracting(button -> button.getDomAttribute("data-action"))
+                .containsExactly("revoke");
+        assertThat(browser.byId("perm-admin").isEnabled()).isFalse();
+        assertThat(browser.byId("admin-help").getText()).contains("Only owners and admins may give a key admin");
+        createKeyInPage("developer's", "read", "write");
+        assertThat(rowNamed("developer's").findElements(By.cssSelector("[data-action]")))
+                .extracting(button -> button.getDomAttribute("data-action"))
+                .containsExactly("edit", "roll", "revoke");
+        checkLayout("keys-as-developer");
+        assertThat(browser.scriptErrors()).isEmpty();
     }
 
     @Test

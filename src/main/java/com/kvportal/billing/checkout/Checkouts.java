@@ -1,6 +1,5 @@
 package com.kvportal.billing.checkout;
 
-import com.kvportal.account.Accounts;
 import com.kvportal.billing.CheckoutStarted;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
@@ -13,7 +12,6 @@ import com.kvportal.billing.subscription.BillingAccounts;
 import com.kvportal.billing.subscription.Plans;
 import com.kvportal.billing.subscription.StoredSubscriptions;
 import com.kvportal.billing.web.BillingProblems.AlreadySubscribed;
-import com.kvportal.billing.web.BillingProblems.EmailUnverified;
 import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
 import com.kvportal.billing.web.BillingProblems.UnknownTier;
 import com.kvportal.common.AppBaseUrl;
@@ -56,7 +54,6 @@ public class Checkouts {
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transaction;
-    private final Accounts accounts;
 
     public record CheckoutRequest(
             @Schema(
@@ -80,9 +77,6 @@ public class Checkouts {
                 .filter(s -> s.planId().equals(plan.id()))
                 .isPresent()) {
             throw new AlreadySubscribed(tier);
-        }
-        if (!accounts.emailVerified(caller.customerId())) {
-            throw new EmailUnverified();
         }
         UUID organizationId = caller.organizationId();
         ProviderCustomerId customer = customers.of(organizationId, caller.customerId());

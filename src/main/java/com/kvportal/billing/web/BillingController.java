@@ -79,12 +79,11 @@ class BillingController {
         return new InvoiceList(subscriptions.invoices(caller));
     }
 
-    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING, verifiedEmail = true)
     @BillingProblem.Codes({
         BillingProblem.UNKNOWN_TIER,
         BillingProblem.TIER_NOT_PURCHASABLE,
-        BillingProblem.ALREADY_SUBSCRIBED,
-        BillingProblem.EMAIL_UNVERIFIED
+        BillingProblem.ALREADY_SUBSCRIBED
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)

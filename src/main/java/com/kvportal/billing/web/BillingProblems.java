@@ -29,15 +29,6 @@ public final class BillingProblems {
         }
     }
 
-    public static final class EmailUnverified extends ProblemException {
-        public EmailUnverified() {
-            super(
-                    BillingProblem.EMAIL_UNVERIFIED,
-                    "Verify your email address first: open the link we mailed you, or ask for a new one with POST"
-                            + " /api/v1/account/verification-email.");
-        }
-    }
-
     public static final class AlreadySubscribed extends ProblemException {
         public AlreadySubscribed(Tier tier) {
             super(

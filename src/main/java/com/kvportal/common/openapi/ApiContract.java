@@ -38,7 +38,16 @@ public @interface ApiContract {
 
     /**
      * With {@link Credential#PORTAL} (exactly one, required there): what the caller's role in the current organization
-     * must allow, read from the membership on every request. Implies 403 {@code insufficient_role}.
+     * must allow, read from the membership on every request (an API key with {@code admin}: its creator's
+     * membership, on every portal call, whatever the permission). Implies 403 {@code insufficient_role}.
      */
     Permission[] permission() default {};
+
+    /**
+     * With {@link Credential#PORTAL}: the call needs a verified email address (the signed-in customer's; an API key:
+     * its creator's), as an operation that gives an account reach beyond itself does (keys, invitations, webhook
+     * endpoints, organizations, two-step login, checkout). Checked after the role. Implies 403 {@code
+     * email_unverified}.
+     */
+    boolean verifiedEmail() default false;
 }

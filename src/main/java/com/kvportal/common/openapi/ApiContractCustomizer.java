@@ -235,8 +235,13 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
             if (credential == Credential.PORTAL && changesState) {
                 problems.add(CommonProblem.CSRF_FAILED);
             }
-            if (credential == Credential.PORTAL && contract.permission()[0].needsMembership()) {
+            if (credential == Credential.PORTAL) {
+                // a role the permission does not list; with an API key, on any portal call, a creator who no longer
+                // runs the organization
                 problems.add(CommonProblem.INSUFFICIENT_ROLE);
+            }
+            if (credential == Credential.PORTAL && contract.verifiedEmail()) {
+                problems.add(CommonProblem.EMAIL_UNVERIFIED);
             }
         }
         problems.add(CommonProblem.MALFORMED_PARAMETERS);

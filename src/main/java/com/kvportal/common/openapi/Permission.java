@@ -21,6 +21,12 @@ public enum Permission {
     /** Create, update, roll and revoke keys; create projects. */
     MANAGE_KEYS(Role.OWNER, Role.ADMIN, Role.DEVELOPER),
 
+    /**
+     * Create, update or roll a key that holds (or would hold) {@code admin}: a key never holds more than its creator
+     * may do. Checked by the key feature on the request's permissions, beside {@link #MANAGE_KEYS}.
+     */
+    MANAGE_ADMIN_KEYS(Role.OWNER, Role.ADMIN),
+
     /** Checkout, the billing portal, cancel; usage limits. */
     MANAGE_BILLING(Role.OWNER, Role.ADMIN, Role.BILLING),
 

@@ -12,6 +12,11 @@ public enum Role {
     BILLING,
     VIEWER;
 
+    /** An owner or an admin: the roles that run the organization (and may give a key {@code admin}). */
+    public boolean administers() {
+        return this == OWNER || this == ADMIN;
+    }
+
     @JsonValue
     public String wire() {
         return name().toLowerCase();

@@ -25,7 +25,8 @@
  * public call); a {@link com.kvportal.common.openapi.Credential#PORTAL} operation also names the one {@link
  * com.kvportal.common.openapi.Permission} (a row of the roles table) that the caller's role must hold, which the
  * security layer enforces on every request and the document states as the operation's roles (implying {@code
- * insufficient_role}). The problem
+ * insufficient_role}), and, with {@code verifiedEmail = true}, that the caller's email address must be verified
+ * (implying {@code email_unverified}). The problem
  * codes it can answer are constants of its feature's enum of {@link com.kvportal.common.web.ProblemCode}s (code,
  * status, meaning, an example detail), named with the enum's nested {@code Codes} annotation (one per enum: the
  * shared ones with {@code @CommonProblem.Codes}); {@link com.kvportal.common.openapi.ProblemCatalogue} is every

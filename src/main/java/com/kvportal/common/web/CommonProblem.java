@@ -30,6 +30,13 @@ public enum CommonProblem implements ProblemCode {
                     "The database cannot be reached; retry after the given delay.",
                     "The database is unavailable; try again shortly.")
             .withHeader(HttpHeaders.RETRY_AFTER, "2")),
+    EMAIL_UNVERIFIED(define(
+            HttpStatus.FORBIDDEN,
+            "email_unverified",
+            "The call needs a verified email address (the customer's; an API key: its creator's), and the link we"
+                    + " mailed has not been opened yet; nothing changed.",
+            "Verify your email address first: open the link we mailed you, or ask for a new one with POST"
+                    + " /api/v1/account/verification-email.")),
     INSUFFICIENT_PERMISSIONS(define(
             HttpStatus.FORBIDDEN,
             "insufficient_permissions",
@@ -39,7 +46,8 @@ public enum CommonProblem implements ProblemCode {
             HttpStatus.FORBIDDEN,
             "insufficient_role",
             "The caller's role in the current organization may not make this call (or the caller is no longer a"
-                    + " member).",
+                    + " member; or the call uses an API key with admin whose creator is no longer an owner or admin"
+                    + " there).",
             "Your role in this organization may not do this.")),
     MALFORMED_JSON(define(
             HttpStatus.BAD_REQUEST,
