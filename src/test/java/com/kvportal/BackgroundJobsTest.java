@@ -53,7 +53,8 @@ class BackgroundJobsTest extends IntegrationTest {
                         "mail-sandbox-cleanup",
                         "login-throttle-cleanup",
                         "request-limits-cleanup",
-                        "known-addresses-cleanup");
+                        "known-addresses-cleanup",
+                        "mail-quotas-cleanup");
     }
 
     @Test

@@ -3,10 +3,11 @@ package com.kvportal.account;
 import com.kvportal.account.AccountProblems.EmailTaken;
 import com.kvportal.account.AccountTokens.Purpose;
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.limits.MailQuotas;
+import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
 import com.kvportal.common.validation.Required;
-import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
@@ -43,6 +44,7 @@ class AccountSecurity {
     static final Duration EMAIL_CHANGE_LIFETIME = Duration.ofHours(24);
     static final int MAX_RESENDS_PER_HOUR = 5;
     static final int MAX_RESETS_PER_HOUR = 5;
+    static final int MAX_EMAIL_CHANGES_PER_HOUR = 3;
     private static final Duration HOUR = Duration.ofHours(1);
 
     private final Customers customers;
@@ -52,6 +54,7 @@ class AccountSecurity {
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
     private final Mailer mailer;
+    private final MailQuotas mailQuotas;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final JdbcClient jdbc;
@@ -87,13 +90,6 @@ class AccountSecurity {
                     AccountProblem.TOKEN_INVALID,
                     "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
                             + " a new one.");
-        }
-    }
-
-    static final class TooManyRequests extends ProblemException {
-        TooManyRequests(String what) {
-            super(CommonProblem.TOO_MANY_REQUESTS, "Too many " + what + "; try again later.");
-            withHeader("Retry-After", Long.toString(HOUR.toSeconds()));
         }
     }
 
@@ -146,7 +142,7 @@ class AccountSecurity {
             throw new EmailAlreadyVerified();
         }
         if (tokens.resentWithin(customer.id(), Purpose.VERIFY_EMAIL, HOUR) >= MAX_RESENDS_PER_HOUR) {
-            throw new TooManyRequests("verification emails");
+            throw new TooManyRequests("Too many verification emails within the last hour", HOUR);
         }
         sendVerification(customer.id(), customer.email(), true);
     }
@@ -191,7 +187,7 @@ class AccountSecurity {
                 .query(Integer.class)
                 .single();
         if (forEmail >= MAX_RESETS_PER_HOUR || forClient >= MAX_RESETS_PER_HOUR) {
-            throw new TooManyRequests("password reset requests");
+            throw new TooManyRequests("Too many password reset requests within the last hour", HOUR);
         }
         jdbc.sql("insert into password_reset_requests (email, client) values (?, ?)")
                 .params(
@@ -215,8 +211,8 @@ class AccountSecurity {
     }
 
     /**
-     * Sets the password from a reset link: every session of the customer ends, the login lock is lifted and the
-     * address counts as verified (the link reached it). A weak password is refused before the token is used.
+     * Sets the password from a reset link: every session of the customer ends, a pending change of address ends, the
+     * login lock is lifted and the address counts as verified (the link reached it). A weak password is refused before the token is used.
      */
     @Transactional
     void confirmPasswordReset(ResetConfirmation confirmation) {
@@ -227,6 +223,8 @@ class AccountSecurity {
             throw new TokenInvalid();
         }
         customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(confirmation.password())));
+        // whoever asked for a new address may have known the old password: their link ends with it
+        tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         customers.markEmailVerified(customer.id());
         throttle.succeeded(customer.email());
         int ended = sessions.endAll(customer.id());
@@ -235,19 +233,27 @@ class AccountSecurity {
                 new AccountEvent.PasswordReset(customer.id(), customer.email(), organizationOf(customer.id()), ended));
     }
 
-    /** A new password for the signed-in customer; the customer's other sessions end, this one stays. */
+    /**
+     * A new password for the signed-in customer; the customer's other sessions end, this one stays, and so does a
+     * pending change of address (its link stops working).
+     */
     @Transactional(noRollbackFor = ReauthenticationFailed.class)
     void changePassword(Caller caller, PasswordChange change, HttpServletRequest request) {
         requireSession(caller);
         Customers.Credentials customer = reauthenticate(caller, change.currentPassword());
         customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(change.newPassword())));
+        tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         int ended = sessions.endOthers(customer.id(), request);
         passwordNotice(customer.email(), "changed");
         events.publishEvent(
                 new AccountEvent.PasswordChanged(customer.id(), customer.email(), caller.organizationId(), ended));
     }
 
-    /** A link to the new address (the change happens when it is opened) and a notice to the current one. */
+    /**
+     * A link to the new address (the change happens when it is opened) and a notice to the current one; the link of
+     * an earlier request stops working. At most {@value #MAX_EMAIL_CHANGES_PER_HOUR} an hour, since each one mails an
+     * address of the caller's choosing.
+     */
     @Transactional(noRollbackFor = ReauthenticationFailed.class)
     void requestEmailChange(Caller caller, EmailChange change) {
         requireSession(caller);
@@ -256,6 +262,12 @@ class AccountSecurity {
         if (customers.emailExists(newEmail)) {
             throw new EmailTaken();
         }
+        mailQuotas.take(new MailQuotas.Quota(
+                "email-changes:" + customer.id(),
+                MAX_EMAIL_CHANGES_PER_HOUR,
+                HOUR,
+                "You asked for " + MAX_EMAIL_CHANGES_PER_HOUR
+                        + " email changes within the last hour, the most one may; the newest link still works"));
         tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         String token = tokens.issue(customer.id(), Purpose.CHANGE_EMAIL, newEmail, EMAIL_CHANGE_LIFETIME, false);
         mailer.send(new Mail(

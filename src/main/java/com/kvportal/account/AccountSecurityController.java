@@ -104,6 +104,7 @@ class AccountSecurityController {
         AccountProblem.TOO_MANY_ATTEMPTS,
         AccountProblem.SESSION_REQUIRED
     })
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accepted changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
         security.requestEmailChange(caller, body);

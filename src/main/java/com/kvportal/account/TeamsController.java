@@ -35,7 +35,7 @@ class TeamsController {
     private final Teams teams;
 
     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
-    @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED})
+    @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED, AccountProblem.ORGANIZATION_LIMIT_REACHED})
     @PostMapping(path = "/api/v1/organizations", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.CreatedOrganization createOrganization(Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
         return teams.createOrganization(caller, body);
@@ -66,6 +66,7 @@ class TeamsController {
 
     @ApiContract(success = HttpStatus.CREATED, credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
     @AccountProblem.Codes({AccountProblem.ALREADY_MEMBER, AccountProblem.MEMBER_LIMIT_REACHED})
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/invitations", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.InvitationView inviteMember(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {
         return teams.invite(caller, body);

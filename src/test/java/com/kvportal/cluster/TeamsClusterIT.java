@@ -63,6 +63,9 @@ class TeamsClusterIT extends IntegrationTest {
         int slipped = 0;
         long worstNanos = 0;
         for (int trial = 0; trial < TRIALS; trial++) {
+            // 100 invitations of one address within minutes are far beyond the invitation mail quotas, which are not
+            // what this test is about (MailRelayTest pins them)
+            jdbc.sql("delete from mail_quota_events").update();
             long before = inbox.count("You are invited");
             owner.post("/api/v1/invitations", Map.of("email", member.email(), "role", "developer"));
             await().atMost(Duration.ofSeconds(10))

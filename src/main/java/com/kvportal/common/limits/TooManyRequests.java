@@ -8,15 +8,24 @@ import java.io.IOException;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
 
-/** 429 {@code too_many_requests} with {@code Retry-After}: a client address spent a budget. */
+/** 429 {@code too_many_requests} with {@code Retry-After}: a client address, or a customer, spent a budget. */
 public final class TooManyRequests extends ProblemException {
 
     TooManyRequests(Duration wait) {
-        this(Math.max(1, wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0)));
+        this("Too many requests from this address", wait);
     }
 
-    private TooManyRequests(long seconds) {
-        super(CommonProblem.TOO_MANY_REQUESTS, "Too many requests from this address; try again in " + seconds + " s.");
+    /**
+     * @param what what was too many, e.g. "Too many invitation mails to this address today"; the detail adds when to
+     *     try again
+     * @param wait until the next request fits (rounded up to whole seconds, at least one)
+     */
+    public TooManyRequests(String what, Duration wait) {
+        this(what, Math.max(1, wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0)));
+    }
+
+    private TooManyRequests(String what, long seconds) {
+        super(CommonProblem.TOO_MANY_REQUESTS, what + "; try again in " + seconds + " s.");
         withHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
     }
 
