@@ -43,13 +43,13 @@ class AccountSecurity {
     static final Duration RESET_LIFETIME = Duration.ofMinutes(30);
     static final Duration EMAIL_CHANGE_LIFETIME = Duration.ofHours(24);
     static final int MAX_RESENDS_PER_HOUR = 5;
-    static final int MAX_RESETS_PER_HOUR = 5;
     static final int MAX_EMAIL_CHANGES_PER_HOUR = 3;
     private static final Duration HOUR = Duration.ofHours(1);
 
     private final Customers customers;
     private final Projects projects;
     private final AccountTokens tokens;
+    private final PasswordResetRequests resetRequests;
     private final CustomerSessions sessions;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
@@ -158,42 +158,13 @@ class AccountSecurity {
 
     /**
      * A reset link for a known address; the same answer, after the same work of the database, for an unknown one.
-     * The limits count every request, known address or not, so that they reveal nothing either.
+     * The limits ({@link PasswordResetRequests}) come first and count every request, known address or not, so that
+     * they reveal nothing either.
      */
     @Transactional
     void requestPasswordReset(ResetRequest request, String client) {
         String email = Objects.requireNonNull(request.email()).strip();
-        // one at a time per address and per client, so that racing requests cannot slip past the limits together
-        jdbc.sql("select pg_advisory_xact_lock(hashtext('password_reset:' || lower(?)))")
-                .param(email)
-                .query()
-                .singleValue();
-        jdbc.sql("select pg_advisory_xact_lock(hashtext('password_reset_client:' || ?))")
-                .param(client)
-                .query()
-                .singleValue();
-        int forEmail = jdbc.sql(
-                        """
-                        select count(*) from password_reset_requests
-                        where lower(email) = lower(?) and requested_at > now() - interval '1 hour'""")
-                .param(email)
-                .query(Integer.class)
-                .single();
-        int forClient = jdbc.sql(
-                        """
-                        select count(*) from password_reset_requests
-                        where client = ? and requested_at > now() - interval '1 hour'""")
-                .param(client)
-                .query(Integer.class)
-                .single();
-        if (forEmail >= MAX_RESETS_PER_HOUR || forClient >= MAX_RESETS_PER_HOUR) {
-            throw new TooManyRequests("Too many password reset requests within the last hour", HOUR);
-        }
-        jdbc.sql("insert into password_reset_requests (email, client) values (?, ?)")
-                .params(
-                        email.length() > EmailAddress.MAX_LENGTH ? email.substring(0, EmailAddress.MAX_LENGTH) : email,
-                        client)
-                .update();
+        resetRequests.admit(email, client);
         Optional<Customers.Credentials> customer = customers.findByEmail(email);
         if (customer.isEmpty()) {
             return;
