@@ -38,6 +38,7 @@ class BackgroundJobsTest extends IntegrationTest {
         assertThat(runner.isRunning()).isTrue();
         assertTiming(byName.get("audit-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
         assertTiming(byName.get("mail-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
+        assertTiming(byName.get("link-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
         assertTiming(byName.get("webhook-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
         assertTiming(byName.get("daily-reconciliation"), Duration.ofMinutes(5), Duration.ofHours(1));
         assertTiming(byName.get("key-expiry-notices"), Duration.ofSeconds(30), Duration.ofMinutes(15));
@@ -53,7 +54,8 @@ class BackgroundJobsTest extends IntegrationTest {
                         "mail-sandbox-cleanup",
                         "login-throttle-cleanup",
                         "request-limits-cleanup",
-                        "known-addresses-cleanup");
+                        "known-addresses-cleanup",
+                        "window-limits-cleanup");
     }
 
     @Test

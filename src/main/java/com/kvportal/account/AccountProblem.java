@@ -72,6 +72,12 @@ public enum AccountProblem implements ProblemCode {
             "member_not_found",
             "No member with this customer id in the current organization.",
             "No member with this customer id in the current organization.")),
+    ORGANIZATION_LIMIT_REACHED(define(
+            HttpStatus.CONFLICT,
+            "organization_limit_reached",
+            "The customer owns 20 organizations already.",
+            "You own 20 organizations already, the most one customer may; delete one or hand its ownership to"
+                    + " another member first.")),
     PROJECT_LIMIT_REACHED(define(
             HttpStatus.CONFLICT,
             "project_limit_reached",

@@ -95,6 +95,15 @@ final class AccountProblems {
         }
     }
 
+    static final class OrganizationLimitReached extends ProblemException {
+        OrganizationLimitReached(int limit) {
+            super(
+                    AccountProblem.ORGANIZATION_LIMIT_REACHED,
+                    "You own " + limit + " organizations already, the most one customer may; delete one or hand its"
+                            + " ownership to another member first.");
+        }
+    }
+
     static final class InvitationEmailMismatch extends ProblemException {
         InvitationEmailMismatch() {
             super(AccountProblem.INVITATION_EMAIL_MISMATCH);

@@ -3,10 +3,11 @@ package com.kvportal.account;
 import com.kvportal.account.AccountProblems.EmailTaken;
 import com.kvportal.account.AccountTokens.Purpose;
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.limits.TooManyRequests;
+import com.kvportal.common.limits.WindowLimits;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
 import com.kvportal.common.validation.Required;
-import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
@@ -42,17 +43,19 @@ class AccountSecurity {
     static final Duration RESET_LIFETIME = Duration.ofMinutes(30);
     static final Duration EMAIL_CHANGE_LIFETIME = Duration.ofHours(24);
     static final int MAX_RESENDS_PER_HOUR = 5;
-    static final int MAX_RESETS_PER_HOUR = 5;
+    static final int MAX_EMAIL_CHANGES_PER_HOUR = 3;
     private static final Duration HOUR = Duration.ofHours(1);
 
     private final Customers customers;
     private final Projects projects;
     private final AccountTokens tokens;
+    private final PasswordResetRequests resetRequests;
     private final CustomerSessions sessions;
     private final LoginThrottle throttle;
     private final PasswordEncoder passwords;
     private final PasswordCheck passwordCheck;
     private final Mailer mailer;
+    private final WindowLimits windowLimits;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final JdbcClient jdbc;
@@ -88,13 +91,6 @@ class AccountSecurity {
                     AccountProblem.TOKEN_INVALID,
                     "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
                             + " a new one.");
-        }
-    }
-
-    static final class TooManyRequests extends ProblemException {
-        TooManyRequests(String what) {
-            super(CommonProblem.TOO_MANY_REQUESTS, "Too many " + what + "; try again later.");
-            withHeader("Retry-After", Long.toString(HOUR.toSeconds()));
         }
     }
 
@@ -147,7 +143,7 @@ class AccountSecurity {
             throw new EmailAlreadyVerified();
         }
         if (tokens.resentWithin(customer.id(), Purpose.VERIFY_EMAIL, HOUR) >= MAX_RESENDS_PER_HOUR) {
-            throw new TooManyRequests("verification emails");
+            throw new TooManyRequests("Too many verification emails within the last hour", HOUR);
         }
         sendVerification(customer.id(), customer.email(), true);
     }
@@ -163,42 +159,13 @@ class AccountSecurity {
 
     /**
      * A reset link for a known address; the same answer, after the same work of the database, for an unknown one.
-     * The limits count every request, known address or not, so that they reveal nothing either.
+     * The limits ({@link PasswordResetRequests}) come first and count every request, known address or not, so that
+     * they reveal nothing either.
      */
     @Transactional
     void requestPasswordReset(ResetRequest request, String client) {
         String email = Objects.requireNonNull(request.email()).strip();
-        // one at a time per address and per client, so that racing requests cannot slip past the limits together
-        jdbc.sql("select pg_advisory_xact_lock(hashtext('password_reset:' || lower(?)))")
-                .param(email)
-                .query()
-                .singleValue();
-        jdbc.sql("select pg_advisory_xact_lock(hashtext('password_reset_client:' || ?))")
-                .param(client)
-                .query()
-                .singleValue();
-        int forEmail = jdbc.sql(
-                        """
-                        select count(*) from password_reset_requests
-                        where lower(email) = lower(?) and requested_at > now() - interval '1 hour'""")
-                .param(email)
-                .query(Integer.class)
-                .single();
-        int forClient = jdbc.sql(
-                        """
-                        select count(*) from password_reset_requests
-                        where client = ? and requested_at > now() - interval '1 hour'""")
-                .param(client)
-                .query(Integer.class)
-                .single();
-        if (forEmail >= MAX_RESETS_PER_HOUR || forClient >= MAX_RESETS_PER_HOUR) {
-            throw new TooManyRequests("password reset requests");
-        }
-        jdbc.sql("insert into password_reset_requests (email, client) values (?, ?)")
-                .params(
-                        email.length() > EmailAddress.MAX_LENGTH ? email.substring(0, EmailAddress.MAX_LENGTH) : email,
-                        client)
-                .update();
+        resetRequests.admit(email, client);
         Optional<Customers.Credentials> customer = customers.findByEmail(email);
         if (customer.isEmpty()) {
             return;
@@ -216,8 +183,8 @@ class AccountSecurity {
     }
 
     /**
-     * Sets the password from a reset link: every session of the customer ends, the login lock is lifted and the
-     * address counts as verified (the link reached it). A weak password is refused before the token is used.
+     * Sets the password from a reset link: every session of the customer ends, a pending change of address ends, the
+     * login lock is lifted and the address counts as verified (the link reached it). A weak password is refused before the token is used.
      */
     @Transactional
     void confirmPasswordReset(ResetConfirmation confirmation) {
@@ -228,6 +195,8 @@ class AccountSecurity {
             throw new TokenInvalid();
         }
         customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(confirmation.password())));
+        // whoever asked for a new address may have known the old password: their link ends with it
+        tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         customers.markEmailVerified(customer.id());
         throttle.succeeded(customer.email());
         int ended = sessions.endAll(customer.id());
@@ -236,19 +205,27 @@ class AccountSecurity {
                 new AccountEvent.PasswordReset(customer.id(), customer.email(), organizationOf(customer.id()), ended));
     }
 
-    /** A new password for the signed-in customer; the customer's other sessions end, this one stays. */
+    /**
+     * A new password for the signed-in customer; the customer's other sessions end, this one stays, and so does a
+     * pending change of address (its link stops working).
+     */
     @Transactional(noRollbackFor = ReauthenticationFailed.class)
     void changePassword(Caller caller, PasswordChange change, HttpServletRequest request) {
         requireSession(caller);
         Customers.Credentials customer = reauthenticate(caller, change.currentPassword());
         customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(change.newPassword())));
+        tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         int ended = sessions.endOthers(customer.id(), request);
         passwordNotice(customer.email(), "changed");
         events.publishEvent(
                 new AccountEvent.PasswordChanged(customer.id(), customer.email(), caller.organizationId(), ended));
     }
 
-    /** A link to the new address (the change happens when it is opened) and a notice to the current one. */
+    /**
+     * A link to the new address (the change happens when it is opened) and a notice to the current one; the link of
+     * an earlier request stops working. At most {@value #MAX_EMAIL_CHANGES_PER_HOUR} an hour, since each one mails an
+     * address of the caller's choosing.
+     */
     @Transactional(noRollbackFor = ReauthenticationFailed.class)
     void requestEmailChange(Caller caller, EmailChange change) {
         requireSession(caller);
@@ -257,6 +234,12 @@ class AccountSecurity {
         if (customers.emailExists(newEmail)) {
             throw new EmailTaken();
         }
+        windowLimits.take(new WindowLimits.Limit(
+                "email-changes:" + customer.id(),
+                MAX_EMAIL_CHANGES_PER_HOUR,
+                HOUR,
+                "You asked for " + MAX_EMAIL_CHANGES_PER_HOUR
+                        + " email changes within the last hour, the most one may; the newest link still works."));
         tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         String token = tokens.issue(customer.id(), Purpose.CHANGE_EMAIL, newEmail, EMAIL_CHANGE_LIFETIME, false);
         mailer.send(new Mail(

@@ -1,5 +1,6 @@
 package com.kvportal.account;
 
+import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
@@ -66,13 +67,11 @@ class AccountSecurityController {
     @PostMapping(path = "/api/v1/auth/password-reset", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accepted requestPasswordReset(@Valid @RequestBody AccountSecurity.ResetRequest body, HttpServletRequest request) {
         long started = System.nanoTime();
-        try {
-            security.requestPasswordReset(body, request.getRemoteAddr());
-        } finally {
-            // a known address costs a token, a rendered message and an audit line more than an unknown one: every
-            // answer (429 too) waits until the same floor, so that the time tells nothing
-            pause(RESET_ANSWER_FLOOR.minusNanos(System.nanoTime() - started));
-        }
+        // a refusal (429) answers at once: the limits come before the address is looked up, so its time tells nothing
+        security.requestPasswordReset(body, ClientAddress.of(request));
+        // a known address costs a token, a rendered message and an audit line more than an unknown one: an admitted
+        // request (at most 5 an hour per client and per address) waits until the same floor, holding no connection
+        pause(RESET_ANSWER_FLOOR.minusNanos(System.nanoTime() - started));
         return new Accepted("If the address belongs to an account, a reset link is on its way.");
     }
 
@@ -104,6 +103,7 @@ class AccountSecurityController {
         AccountProblem.TOO_MANY_ATTEMPTS,
         AccountProblem.SESSION_REQUIRED
     })
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accepted changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
         security.requestEmailChange(caller, body);

@@ -86,6 +86,14 @@ class AccountTokens {
                 .single();
     }
 
+    /**
+     * Deletes the tokens whose links have expired, used or not (a used one is kept until then: the limits on resent
+     * links count it).
+     */
+    int deleteExpired() {
+        return jdbc.sql("delete from account_tokens where expires_at <= now()").update();
+    }
+
     /** 32 random bytes in base64url: the raw value of a link's token (also an invitation's). */
     static String newToken() {
         byte[] raw = new byte[TOKEN_BYTES];

@@ -92,6 +92,11 @@ class Invitations {
                 .update();
     }
 
+    /** Deletes the invitations whose links have expired (a used, replaced or revoked one is gone already). */
+    int deleteExpired() {
+        return jdbc.sql("delete from invitations where expires_at <= now()").update();
+    }
+
     /** The live invitation of a link, not used up. */
     Optional<Pending> find(@Nullable String token) {
         if (!AccountTokens.plausible(token)) {

@@ -111,6 +111,11 @@ class Members implements Memberships {
         return count("select count(*) from memberships where organization_id = ?", organizationId);
     }
 
+    /** The organizations the customer owns (a deleted one has no members left). */
+    int countOwned(UUID customerId) {
+        return count("select count(*) from memberships where customer_id = ? and role = 'owner'", customerId);
+    }
+
     int countOwners(UUID organizationId) {
         return count("select count(*) from memberships where organization_id = ? and role = 'owner'", organizationId);
     }
@@ -175,8 +180,8 @@ class Members implements Memberships {
                 .update();
     }
 
-    private int count(String sql, UUID organizationId) {
-        return jdbc.sql(sql).param(organizationId).query(Integer.class).single();
+    private int count(String sql, UUID id) {
+        return jdbc.sql(sql).param(id).query(Integer.class).single();
     }
 
     /** The members, with their address, that the where clause picks. */

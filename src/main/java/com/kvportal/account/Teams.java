@@ -6,10 +6,12 @@ import com.kvportal.account.AccountProblems.InvitationNotFound;
 import com.kvportal.account.AccountProblems.LastOwner;
 import com.kvportal.account.AccountProblems.MemberLimitReached;
 import com.kvportal.account.AccountProblems.MemberNotFound;
+import com.kvportal.account.AccountProblems.OrganizationLimitReached;
 import com.kvportal.account.AccountProblems.SessionRequired;
 import com.kvportal.account.AccountSecurity.ReauthenticationFailed;
 import com.kvportal.account.AccountSecurity.TokenInvalid;
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.limits.WindowLimits;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.openapi.Role;
 import com.kvportal.common.validation.DisplayName;
@@ -28,6 +30,7 @@ import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -49,6 +52,13 @@ class Teams {
 
     static final int MAX_MEMBERS = 100;
     static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
+    static final int MAX_OWNED_ORGANIZATIONS = 20;
+    static final int MAX_INVITATION_MAILS_PER_ORGANIZATION_HOUR = 20;
+    static final int MAX_INVITATION_MAILS_PER_ADDRESS_DAY = 3;
+
+    /** Characters that reorder the text around them on screen: a name could make the mail read otherwise. */
+    private static final java.util.regex.Pattern BIDI_CONTROLS =
+            java.util.regex.Pattern.compile("[\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]");
 
     private final Members members;
     private final CallerRoles roles;
@@ -58,6 +68,7 @@ class Teams {
     private final AccountSecurity security;
     private final OrganizationKeys organizationKeys;
     private final Mailer mailer;
+    private final WindowLimits windowLimits;
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
 
@@ -133,6 +144,11 @@ class Teams {
             throw new SessionRequired("An API key is bound to its project; creating an organization takes a session.");
         }
         String name = Objects.requireNonNull(request.name()).strip();
+        // the customer's row lock: two creations at once are counted one after the other
+        customers.lock(caller.customerId()).orElseThrow();
+        if (members.countOwned(caller.customerId()) >= MAX_OWNED_ORGANIZATIONS) {
+            throw new OrganizationLimitReached(MAX_OWNED_ORGANIZATIONS);
+        }
         UUID organizationId = UUID.randomUUID();
         customers.insertOrganization(organizationId, name, caller.customerId());
         Project project = projects.insert(UUID.randomUUID(), organizationId, "Default project");
@@ -163,15 +179,31 @@ class Teams {
         if (members.count(organization.id()) + invitations.countPending(organization.id(), email) >= MAX_MEMBERS) {
             throw new MemberLimitReached(MAX_MEMBERS);
         }
+        windowLimits.take(
+                new WindowLimits.Limit(
+                        "invitations-from:" + organization.id(),
+                        MAX_INVITATION_MAILS_PER_ORGANIZATION_HOUR,
+                        Duration.ofHours(1),
+                        "This organization sent " + MAX_INVITATION_MAILS_PER_ORGANIZATION_HOUR
+                                + " invitation mails within the last hour, the most it may."),
+                new WindowLimits.Limit(
+                        "invitations-to:" + email.toLowerCase(Locale.ROOT),
+                        MAX_INVITATION_MAILS_PER_ADDRESS_DAY,
+                        Duration.ofDays(1),
+                        "This address got " + MAX_INVITATION_MAILS_PER_ADDRESS_DAY
+                                + " invitation mails within the last day (re-invitations included), the most it may;"
+                                + " the pending invitation stays valid."));
         Invitations.Issued issued =
                 invitations.issue(organization.id(), email, role, caller.customerId(), INVITATION_LIFETIME);
+        // the organization's name is anybody's text: it stays out of the subject, and the body shows it quoted
         mailer.send(new Mail(
                 email,
-                "You are invited to " + organization.name() + " on kv-portal",
+                "You are invited to join an organization on kv-portal",
                 "invitation",
                 Map.of(
                         "email", email,
-                        "organization", organization.name(),
+                        "organization",
+                                BIDI_CONTROLS.matcher(organization.name()).replaceAll(""),
                         "role", role.wire(),
                         "inviter", customers.emailOf(caller.customerId()).orElse("A member"),
                         "link", baseUrl.resolveWithToken("/accept-invitation", issued.token()))));

@@ -39,7 +39,7 @@ class TeamsController {
             credentials = Credential.PORTAL,
             permission = Permission.SIGNED_IN,
             verifiedEmail = true)
-    @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED})
+    @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED, AccountProblem.ORGANIZATION_LIMIT_REACHED})
     @PostMapping(path = "/api/v1/organizations", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.CreatedOrganization createOrganization(Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
         return teams.createOrganization(caller, body);
@@ -74,6 +74,7 @@ class TeamsController {
             permission = Permission.MANAGE_MEMBERS,
             verifiedEmail = true)
     @AccountProblem.Codes({AccountProblem.ALREADY_MEMBER, AccountProblem.MEMBER_LIMIT_REACHED})
+    @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/invitations", consumes = MediaType.APPLICATION_JSON_VALUE)
     Teams.InvitationView inviteMember(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {
         return teams.invite(caller, body);

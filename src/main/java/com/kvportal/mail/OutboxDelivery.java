@@ -51,6 +51,7 @@ class OutboxDelivery implements PeriodicJob, DisposableBean {
         } else {
             SmtpUrl url = SmtpUrl.parse(settings.smtpUrl());
             log.info("Mail goes to {}", url);
+            url.clearTextWarning().ifPresent(log::warn);
             this.sender = url.sender(settings.smtpTimeout());
         }
         try {

@@ -1,18 +1,25 @@
 package com.kvportal.mail;
 
 import com.kvportal.common.UrlCredentials;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.jspecify.annotations.Nullable;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 
 /**
- * {@code SMTP_URL} read: {@code smtp://user:pass@host:587?starttls=required} (STARTTLS {@code required}, {@code
- * optional} or, by default, {@code off}) or {@code smtps://user:pass@host:465} (TLS from the first byte). User and
+ * {@code SMTP_URL} read: {@code smtp://user:pass@host:587?starttls=required} or {@code smtps://user:pass@host:465}
+ * (TLS from the first byte). Mail holds reset and invitation links, so it never crosses a network in clear unless
+ * asked to in so many words: to a host other than a loopback address, {@code smtp://} means STARTTLS {@code required}
+ * (also when {@code starttls} is not given), {@code optional} is refused (an attacker on the path could strip the
+ * offer), and only an explicit {@code starttls=off} sends in clear (then {@link #clearTextWarning} says so at start).
+ * To a loopback address (a relay on the same machine) {@code starttls} is {@code off} unless given. User and
  * password are percent-decoded. {@code ssl_trust=<host>} trusts that host's certificate without a CA and without a
  * name check (Jakarta Mail's {@code mail.smtp.ssl.trust}), e.g. for a test server with a self-signed one.
  */
@@ -49,8 +56,10 @@ record SmtpUrl(
         int port = uri.getPort() > 0 ? uri.getPort() : implicitTls ? 465 : 587;
         UrlCredentials credentials = UrlCredentials.of(uri, "SMTP_URL");
         Map<String, String> query = query(uri.getRawQuery());
+        boolean loopback = isLoopback(uri.getHost());
         Starttls starttls =
-                switch (query.getOrDefault("starttls", "off").toLowerCase()) {
+                switch (query.getOrDefault("starttls", implicitTls || loopback ? "off" : "required")
+                        .toLowerCase()) {
                     case "required" -> Starttls.REQUIRED;
                     case "optional" -> Starttls.OPTIONAL;
                     case "off" -> Starttls.OFF;
@@ -58,6 +67,10 @@ record SmtpUrl(
                 };
         if (implicitTls && starttls != Starttls.OFF) {
             throw invalid("smtps:// is TLS already; starttls belongs to smtp://");
+        }
+        if (starttls == Starttls.OPTIONAL && !loopback) {
+            throw invalid("starttls=optional would let anyone on the path strip STARTTLS; to a host that is not"
+                    + " loopback say starttls=required, or starttls=off to send in clear on purpose");
         }
         return new SmtpUrl(
                 implicitTls,
@@ -97,6 +110,35 @@ record SmtpUrl(
         }
         sender.setJavaMailProperties(properties);
         return sender;
+    }
+
+    /**
+     * The start-up warning when mail to a host beyond this machine travels in clear ({@code starttls=off} given
+     * explicitly), else empty.
+     */
+    Optional<String> clearTextWarning() {
+        if (implicitTls || starttls != Starttls.OFF || isLoopback(host)) {
+            return Optional.empty();
+        }
+        return Optional.of("SMTP_URL says starttls=off: mail to " + host + ":" + port
+                + " travels in clear, reset and invitation links and the SMTP password included; use"
+                + " starttls=required or smtps:// unless the network to it is your own");
+    }
+
+    /** {@code localhost} or a loopback IP literal (names are not resolved: a name may point elsewhere tomorrow). */
+    private static boolean isLoopback(String host) {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (bare.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        if (!bare.contains(":") && !bare.matches("[0-9.]+")) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(bare).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Where the messages go, for the start-up log: never the password. */

@@ -121,6 +121,65 @@ class AccountChangesTest extends SignedInTest {
         assertThat(session.get("/api/v1/audit-events").body()).contains("customer.email_changed");
     }
 
+    /** Someone who learnt the password asks to move the account to their address; the owner resets the password. */
+    @Test
+    void shouldEndAPendingEmailChangeWhenThePasswordIsReset() {
+        String attackers = "attacker-" + UUID.randomUUID() + "@example.com";
+        Api attacker = signedIn(account.email(), PASSWORD);
+        assertThat(changeEmail(attacker, attackers, PASSWORD).status()).isEqualTo(202);
+        String attackersToken =
+                Inbox.token(new Inbox(baseUrl(), attackers).awaitMessage("Confirm your new email address"));
+
+        Inbox owners = new Inbox(baseUrl(), account.email());
+        assertThat(api().post("/api/v1/auth/password-reset", Map.of("email", account.email()))
+                        .status())
+                .isEqualTo(202);
+        String reset = Inbox.token(owners.awaitMessage("Reset your password"));
+        assertThat(api().post("/api/v1/auth/password-reset/confirm", Map.of("token", reset, "password", NEW_PASSWORD))
+                        .status())
+                .isEqualTo(204);
+
+        assertProblem(confirmEmail(attackersToken), 400, "token_invalid");
+        assertThat(signedIn(account.email(), NEW_PASSWORD)
+                        .get("/api/v1/session")
+                        .json()
+                        .get("email")
+                        .asString())
+                .isEqualTo(account.email());
+        assertThat(count("select count(*) from customers where lower(email) = lower(?)", attackers))
+                .isZero();
+    }
+
+    @Test
+    void shouldEndAPendingEmailChangeWhenThePasswordIsChanged() {
+        String attackers = "attacker-" + UUID.randomUUID() + "@example.com";
+        Api attacker = signedIn(account.email(), PASSWORD);
+        assertThat(changeEmail(attacker, attackers, PASSWORD).status()).isEqualTo(202);
+        String attackersToken =
+                Inbox.token(new Inbox(baseUrl(), attackers).awaitMessage("Confirm your new email address"));
+
+        assertThat(changePassword(session, PASSWORD, NEW_PASSWORD).status()).isEqualTo(204);
+
+        assertProblem(confirmEmail(attackersToken), 400, "token_invalid");
+        assertThat(session.get("/api/v1/session").json().get("email").asString())
+                .isEqualTo(account.email());
+    }
+
+    @Test
+    void shouldEndAPendingEmailChangeWhenANewerOneIsRequested() {
+        String first = "first-" + UUID.randomUUID() + "@example.com";
+        String second = "second-" + UUID.randomUUID() + "@example.com";
+        assertThat(changeEmail(session, first, PASSWORD).status()).isEqualTo(202);
+        String older = Inbox.token(new Inbox(baseUrl(), first).awaitMessage("Confirm your new email address"));
+        assertThat(changeEmail(session, second, PASSWORD).status()).isEqualTo(202);
+        String newer = Inbox.token(new Inbox(baseUrl(), second).awaitMessage("Confirm your new email address"));
+
+        assertProblem(confirmEmail(older), 400, "token_invalid");
+        assertThat(session.get("/api/v1/session").json().get("email").asString())
+                .isEqualTo(account.email());
+        assertThat(confirmEmail(newer).json().get("email").asString()).isEqualTo(second);
+    }
+
     @Test
     void shouldRefuseATakenAddressAtRequestAndAtConfirmation() {
         Api.Account other = api().signup();

@@ -3,15 +3,24 @@ package com.kvportal.account;
 import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.Inbox;
 import com.kvportal.support.IntegrationTest;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class PasswordResetTest extends IntegrationTest {
@@ -19,6 +28,7 @@ class PasswordResetTest extends IntegrationTest {
     private static final String PASSWORD = "correct horse battery";
     private static final String NEW_PASSWORD = "a brand new passphrase";
     private static final String SUBJECT = "Reset your password";
+    private static final int FLOOD = 300;
 
     /** Each request from its own client address (X-Forwarded-For from loopback, a trusted proxy). */
     private Api.Response requestReset(String email) {
@@ -31,6 +41,15 @@ class PasswordResetTest extends IntegrationTest {
                         "/api/v1/auth/password-reset",
                         HttpRequest.BodyPublishers.ofString(Api.JSON.writeValueAsString(Map.of("email", email))),
                         Map.of("Content-Type", "application/json", "X-Forwarded-For", client));
+    }
+
+    private static Api.Response logIn(Api api, String email, String client) {
+        return api.sendRaw(
+                "POST",
+                "/api/v1/auth/login",
+                HttpRequest.BodyPublishers.ofString(
+                        Api.JSON.writeValueAsString(Map.of("email", email, "password", PASSWORD))),
+                Map.of("Content-Type", "application/json", "X-Forwarded-For", client));
     }
 
     private Api.Response confirm(String token, String password) {
@@ -156,6 +175,79 @@ class PasswordResetTest extends IntegrationTest {
                     .isEqualTo(202);
         }
         assertProblem(requestReset("someone-" + UUID.randomUUID() + "@example.com", client), 429, "too_many_requests");
+    }
+
+    /**
+     * A flood of reset requests from one client (hundreds at once) slows nobody else: another client's logins, made
+     * while it lasts, each answer within 1 s. The flood gets at most the client's 5 an hour, the rest 429 at once.
+     */
+    @Test
+    void shouldKeepAnsweringOtherClientsWithinASecondDuringAResetFloodFromOneClient() throws Exception {
+        Api.Account account = api().signup();
+        String flooder = "192.0.2." + (1 + (int) (Math.random() * 250));
+        String other = "100.64.0." + (1 + (int) (Math.random() * 250));
+        Api login = api();
+        long quiet = 0;
+        for (int i = 0; i < 3; i++) {
+            long started = System.nanoTime();
+            assertThat(logIn(login, account.email(), other).status()).isEqualTo(200);
+            quiet = Math.max(quiet, System.nanoTime() - started);
+        }
+        // the attacker's own client: its answers are not checked against the API document as they come
+        HttpClient attacker =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        long floodStarted = System.nanoTime();
+        AtomicInteger answered = new AtomicInteger();
+        CompletableFuture<List<HttpResponse<String>>> flood = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Concurrently.run(FLOOD, () -> {
+                    HttpResponse<String> response = attacker.send(
+                            HttpRequest.newBuilder(URI.create(baseUrl() + "/api/v1/auth/password-reset"))
+                                    .header("Content-Type", "application/json")
+                                    .header("X-Forwarded-For", flooder)
+                                    .POST(HttpRequest.BodyPublishers.ofString(Api.JSON.writeValueAsString(
+                                            Map.of("email", "flood-" + UUID.randomUUID() + "@example.com"))))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    answered.incrementAndGet();
+                    return response;
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        // from the flood's first answer (its requests are all sent by then) until its last: each login started
+        // meanwhile
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> answered.get() > 0);
+        List<Long> duringFlood = new ArrayList<>();
+        while (answered.get() < FLOOD && duringFlood.size() < 25) { // the login limit: 30 a minute per client address
+            long started = System.nanoTime();
+            Api.Response answer = logIn(login, account.email(), other);
+            duringFlood.add(System.nanoTime() - started);
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        }
+        List<HttpResponse<String>> floodAnswers = flood.get(60, TimeUnit.SECONDS);
+        long floodTook = System.nanoTime() - floodStarted;
+        long slowest = duringFlood.stream().mapToLong(Long::longValue).max().orElseThrow();
+        System.out.printf(
+                "reset flood of %d answered in %.1f ms: %d logins of another client while it lasted, the slowest"
+                        + " %.1f ms (%.1f ms before it)%n",
+                FLOOD, floodTook / 1e6, duringFlood.size(), slowest / 1e6, quiet / 1e6);
+
+        assertThat(duringFlood).isNotEmpty();
+        assertThat(slowest).isLessThan(TimeUnit.SECONDS.toNanos(1));
+        assertThat(floodAnswers.stream().filter(r -> r.statusCode() == 202)).hasSizeLessThanOrEqualTo(5);
+        assertThat(floodAnswers).allSatisfy(r -> {
+            if (r.statusCode() != 202) {
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(429);
+                assertThat(r.body()).contains("\"code\":\"too_many_requests\"");
+                assertThat(r.headers().firstValue("Retry-After")).isPresent();
+            }
+        });
+        assertThat(count("select count(*) from password_reset_requests where client = ?", flooder))
+                .isLessThanOrEqualTo(5);
     }
 
     /** No enumeration by timing: the medians for known and unknown addresses lie within 50 ms. */

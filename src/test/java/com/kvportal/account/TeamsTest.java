@@ -77,6 +77,29 @@ class TeamsTest extends SignedInTest {
     }
 
     @Test
+    void shouldRefuseTheTwentyFirstOrganizationACustomerWouldOwn() {
+        session.verifyEmail();
+        for (int i = 2; i <= 20; i++) { // the signup's organization is the first
+            Api.Response created = session.post("/api/v1/organizations", Map.of("name", "Owned " + i));
+            assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        }
+
+        JsonNode refused = assertProblem(
+                session.post("/api/v1/organizations", Map.of("name", "One too many")),
+                409,
+                "organization_limit_reached");
+
+        assertThat(refused.get("detail").asString()).contains("20 organizations");
+        assertThat(count("select count(*) from organizations where name = 'One too many'"))
+                .isZero();
+        assertThat(count(
+                        "select count(*) from memberships where customer_id = ? and role = 'owner'",
+                        account.customerId()))
+                .isEqualTo(20);
+        assertThat(session.get("/api/v1/session").json().get("organizations")).hasSize(20);
+    }
+
+    @Test
     void shouldRefuseAnOrganizationWithoutAName() {
         assertFieldErrors(session.post("/api/v1/organizations", Map.of("name", " ")), "name");
     }
@@ -256,7 +279,16 @@ class TeamsTest extends SignedInTest {
 
     @Test
     void shouldRefuseTheHundredAndFirstMemberOrInvitation() {
-        for (int i = 0; i < 99; i++) { // the owner is the first member
+        // 90 pending invitations written as they are stored (more than an hour's invitation mails may invite)
+        jdbc.sql(
+                        """
+                        insert into invitations (id, organization_id, email, role, invited_by, digest, expires_at)
+                        select gen_random_uuid(), ?, 'seeded' || n || '@example.com', 'viewer', ?,
+                               sha256(gen_random_uuid()::text::bytea), now() + interval '7 days'
+                        from generate_series(1, 90) n""")
+                .params(account.organizationId(), account.customerId())
+                .update();
+        for (int i = 0; i < 9; i++) { // the owner is the first member
             assertThat(invite(session, "n" + i + "@example.com", "viewer").status())
                     .isEqualTo(201);
         }

@@ -34,7 +34,7 @@ class TeamsDashboardIT extends BrowserIntegration {
         assertThat(browser.byId("owner-card").isDisplayed()).isTrue();
         logOut();
 
-        clickMailedLink(invitee, "You are invited to " + organization + " on kv-portal");
+        clickMailedLink(invitee, "You are invited to join an organization on kv-portal");
         browser.waitUntil(ExpectedConditions.urlContains("/accept-invitation?token="));
         browser.visible("invitation-signup-form");
         checkLayout("accept-invitation");

@@ -7,6 +7,9 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mail.javamail.MimeMessageHelper;
 
 class SmtpUrlTest {
@@ -85,6 +88,67 @@ class SmtpUrlTest {
         } finally {
             server.stop();
         }
+    }
+
+    @Test
+    void shouldRequireStarttlsToAHostBeyondLoopbackUnlessSwitchedOffOutright() {
+        SmtpUrl unsaid = SmtpUrl.parse("smtp://user:secret@mail.example.com:587");
+
+        assertThat(unsaid.starttls()).isEqualTo(SmtpUrl.Starttls.REQUIRED);
+        var properties = unsaid.sender(Duration.ofSeconds(3)).getJavaMailProperties();
+        assertThat(properties.getProperty("mail.smtp.starttls.enable")).isEqualTo("true");
+        assertThat(properties.getProperty("mail.smtp.starttls.required")).isEqualTo("true");
+        assertThat(unsaid.clearTextWarning()).isEmpty();
+        assertThatThrownBy(() -> SmtpUrl.parse("smtp://user:secret@mail.example.com:587?starttls=optional"))
+                .hasMessageContaining("starttls=required")
+                .message()
+                .doesNotContain("secret@");
+        assertThat(SmtpUrl.parse("smtp://10.0.0.5:25").starttls()).isEqualTo(SmtpUrl.Starttls.REQUIRED);
+
+        SmtpUrl clear = SmtpUrl.parse("smtp://user:secret@mail.example.com:587?starttls=off");
+
+        assertThat(clear.starttls()).isEqualTo(SmtpUrl.Starttls.OFF);
+        assertThat(clear.sender(Duration.ofSeconds(3)).getJavaMailProperties().getProperty("mail.smtp.starttls.enable"))
+                .isNull();
+        assertThat(clear.clearTextWarning()).hasValueSatisfying(warning -> assertThat(warning)
+                .contains("in clear")
+                .contains("mail.example.com:587")
+                .doesNotContain("secret"));
+    }
+
+    @Test
+    void shouldLeaveARelayOnLoopbackInClearUnlessAsked() {
+        for (String host : new String[] {"localhost", "127.0.0.1", "127.0.0.2", "[::1]"}) {
+            SmtpUrl url = SmtpUrl.parse("smtp://" + host + ":2525");
+
+            assertThat(url.starttls()).as(host).isEqualTo(SmtpUrl.Starttls.OFF);
+            assertThat(url.clearTextWarning()).as(host).isEmpty();
+        }
+        assertThat(SmtpUrl.parse("smtp://localhost:2525?starttls=optional").starttls())
+                .isEqualTo(SmtpUrl.Starttls.OPTIONAL);
+        assertThat(SmtpUrl.parse("smtp://localhost.example.com:25").starttls()).isEqualTo(SmtpUrl.Starttls.REQUIRED);
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void shouldWarnAtStartWhenMailTravelsInClear(CapturedOutput output) {
+        new OutboxDelivery(null, null, settings("smtp://mail.example.com:25?starttls=off"), null);
+
+        assertThat(output.getAll()).contains("WARN").contains("travels in clear");
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void shouldNotWarnWhenMailIsEncrypted(CapturedOutput output) {
+        new OutboxDelivery(null, null, settings("smtp://mail.example.com:587"), null);
+
+        assertThat(output.getAll()).contains("Mail goes to").doesNotContain("travels in clear");
+    }
+
+    private static MailProperties settings(String smtpUrl) {
+        Duration any = Duration.ofSeconds(1);
+        return new MailProperties(
+                smtpUrl, "kv-portal <no-reply@localhost>", any, any, any, any, any, any, any, any, any, true);
     }
 
     @Test

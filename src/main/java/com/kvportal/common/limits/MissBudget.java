@@ -1,10 +1,6 @@
 package com.kvportal.common.limits;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
@@ -18,21 +14,10 @@ import org.springframework.stereotype.Component;
 @Component
 public class MissBudget {
 
-    /** Enough for every address of a busy instance; an evicted bucket starts full again. */
-    private static final int MAX_ADDRESSES = 100_000;
-
-    private final long intervalNanos;
-    private final long windowNanos;
-    private final Cache<String, AtomicLong> arrivals;
+    private final LocalBuckets buckets;
 
     MissBudget(LimitProperties settings) {
-        int misses = settings.keyMissesPerAddress();
-        this.windowNanos = settings.keyMissWindow().toNanos();
-        this.intervalNanos = misses <= 0 ? 0 : Math.max(1, windowNanos / misses);
-        this.arrivals = Caffeine.newBuilder()
-                .maximumSize(MAX_ADDRESSES)
-                .expireAfterAccess(settings.keyMissWindow())
-                .build();
+        this.buckets = new LocalBuckets(settings.keyMissesPerAddress(), settings.keyMissWindow());
     }
 
     /**
@@ -41,36 +26,19 @@ public class MissBudget {
      * @throws TooManyRequests when the client has no lookup left that may find nothing
      */
     public <T> Optional<T> lookUp(String client, Supplier<Optional<T>> database) {
-        if (intervalNanos == 0) {
-            return database.get();
-        }
-        // a bucket is a theoretical arrival time (the generic cell rate algorithm); a new one is full
-        AtomicLong arrival = arrivals.get(client, address -> new AtomicLong(System.nanoTime()));
-        take(arrival);
+        buckets.take(client).ifPresent(wait -> {
+            throw new TooManyRequests(wait);
+        });
         Optional<T> found;
         try {
             found = database.get();
         } catch (RuntimeException e) {
-            arrival.addAndGet(-intervalNanos);
+            buckets.giveBack(client);
             throw e;
         }
         if (found.isPresent()) {
-            arrival.addAndGet(-intervalNanos);
+            buckets.giveBack(client);
         }
         return found;
-    }
-
-    private void take(AtomicLong arrival) {
-        while (true) {
-            long now = System.nanoTime();
-            long current = arrival.get();
-            long next = Math.max(current - now, 0) + now + intervalNanos;
-            if (next - now > windowNanos) {
-                throw new TooManyRequests(Duration.ofNanos(next - windowNanos - now));
-            }
-            if (arrival.compareAndSet(current, next)) {
-                return;
-            }
-        }
     }
 }

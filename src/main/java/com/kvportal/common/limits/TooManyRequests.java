@@ -16,7 +16,7 @@ public final class TooManyRequests extends ProblemException {
     }
 
     /** @param limit the limit that was reached, as a sentence; the detail adds when to try again */
-    TooManyRequests(String limit, Duration wait) {
+    public TooManyRequests(String limit, Duration wait) {
         this(limit, Math.max(1, wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0)));
     }
 
