@@ -28,7 +28,7 @@ class PasswordResetTest extends IntegrationTest {
     private static final String PASSWORD = "correct horse battery";
     private static final String NEW_PASSWORD = "a brand new passphrase";
     private static final String SUBJECT = "Reset your password";
-    private static final int FLOOD = 300;
+    private static final int FLOOD = 600;
 
     /** Each request from its own client address (X-Forwarded-For from loopback, a trusted proxy). */
     private Api.Response requestReset(String email) {
