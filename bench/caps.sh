@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Verify with the usage limits (CONTRACT 14) in memory: the database transactions verify causes per 1,000 warm
+# Verify with the usage limits in memory: the database transactions verify causes per 1,000 warm
 # verifies (pg_stat_database.xact_commit, idle rate subtracted, as bench/verify.sh counts them) and warm verify's
 # throughput as a ratio of the no-I/O floor (a key refused by its checksum), for one organization with a storage cap
 # set (skipped by a service that has no limits). Run it on the jar before and after a change to compare.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes N raw API keys in the service's format (CONTRACT section 4), for the benchmark.
+"""Makes N raw API keys in the service's format, for the benchmark.
 
 Usage: keys.py N KEYS_FILE DIGESTS_FILE
 Writes the raw keys, one a line, to KEYS_FILE, and their SHA-256 digests as PostgreSQL bytea literals, one a line

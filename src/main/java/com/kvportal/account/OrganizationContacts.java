@@ -7,8 +7,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Who hears about an organization: its owners and billing members about usage and billing (CONTRACT 14), its owners
- * about the organization's integrations (CONTRACT 15). The one place that names them, so that other features (usage
+ * Who hears about an organization: its owners and billing members about usage and billing, its owners
+ * about the organization's integrations. The one place that names them, so that other features (usage
  * alerts, webhooks) need not know how memberships are kept.
  */
 @Repository

@@ -7,7 +7,7 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The one path of every change that narrows a key (CONTRACT 4 and 11): revoke, fewer permissions, an earlier
+ * The one path of every change that narrows a key: revoke, fewer permissions, an earlier
  * expiry, the end of a roll's grace, a leaked key's revocation. It is called inside the transaction that wrote the
  * narrower state, after the write: it writes the key's invalidation into the same transaction, and once that
  * transaction has committed, it waits until every instance dropped the key from memory or lost its lease (at most

@@ -3,7 +3,7 @@ package com.kvportal.billing;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an organization is entitled to now, as billing decides it (CONTRACT 6 and 10): its effective plan, the status
+ * What an organization is entitled to now, as billing decides it: its effective plan, the status
  * of the subscription that grants it, and whether the plan lets it write. The one place these rules meet: usage
  * and verify ask it, and the dashboard shows what the server answers.
  *

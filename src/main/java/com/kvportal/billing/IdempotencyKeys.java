@@ -12,7 +12,7 @@ public final class IdempotencyKeys {
 
     private IdempotencyKeys() {}
 
-    /** The storage overage item of a renewal draft invoice: at most one per invoice, ever (CONTRACT 10). */
+    /** The storage overage item of a renewal draft invoice: at most one per invoice, ever. */
     public static String renewalOverage(String providerInvoiceId) {
         return "overage:" + providerInvoiceId;
     }

@@ -21,7 +21,7 @@ public record Plan(
 
     /**
      * The currency of every price and bill (ISO 4217, lower case, as the provider writes it): the plans are priced in
-     * it, and billing bills in it only (CONTRACT 10).
+     * it, and billing bills in it only.
      */
     public static final String CURRENCY = "usd";
 }

@@ -8,7 +8,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.stereotype.Component;
 
 /**
- * Where the sandbox may run (CONTRACT 7.1), checked at start-up: where {@code APP_BASE_URL} is a loopback address,
+ * Where the sandbox may run, checked at start-up: where {@code APP_BASE_URL} is a loopback address,
  * or anywhere with {@code SANDBOX=on} (with a warning, since anyone who reaches the service may then subscribe
  * without paying). Anywhere else the service does not start.
  */

@@ -20,7 +20,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The sandbox's own secret key, {@code SANDBOX_API_KEY} (CONTRACT 7.1): the only key its Stripe API and its test
+ * The sandbox's own secret key, {@code SANDBOX_API_KEY}: the only key its Stripe API and its test
  * clock take, and the key of this service's own Stripe client while the sandbox is the provider. Unset, it is
  * {@code sk_test_} + 24 random base62 characters generated at the first start and kept in the database (the first
  * of several instances to store one wins). Another sandbox (mail) asks {@link #authorizes} whether a request

@@ -5,7 +5,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an organization was last alerted about (CONTRACT 14), and the rules that move it on with each evaluation of
+ * What an organization was last alerted about, and the rules that move it on with each evaluation of
  * its storage.
  *
  * @param crossedPercent the thresholds crossed and alerted about, not re-armed since, ascending

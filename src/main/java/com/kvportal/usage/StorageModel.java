@@ -13,7 +13,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The arithmetic of storage usage (CONTRACT 10), pure: a project's storage is a step function of its samples (the
+ * The arithmetic of storage usage, pure: a project's storage is a step function of its samples (the
  * latest sample at or before a time, 0 before the first), the organization's storage is the sum over its projects,
  * the average over {@code [start, end)} is the integral in byte-seconds divided by the length in seconds, and the
  * overage is {@code ceil(max(0, floor(average) - storage_bytes) / overage_bytes)} units of
@@ -58,7 +58,7 @@ final class StorageModel {
     }
 
     /**
-     * The overage as billed under an overage cap (CONTRACT 14): {@code units = min(units, floor(cap /
+     * The overage as billed under an overage cap: {@code units = min(units, floor(cap /
      * overage_price_cents))}, so the amount never exceeds the cap and equals the uncapped amount when that is within
      * it. No cap (null), or a plan whose overage costs nothing: the overage unchanged.
      */

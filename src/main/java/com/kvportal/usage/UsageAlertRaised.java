@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * An alert about an organization's usage (CONTRACT 14), published inside the transaction that records it (with its
+ * An alert about an organization's usage, published inside the transaction that records it (with its
  * mail in the outbox), once per alert whatever instance raised it and however often it crashed. The audit log writes
- * it as a line; a feature that forwards events (outgoing webhooks, CONTRACT 15) listens to it as well, e.g. with
+ * it as a line; a feature that forwards events (outgoing webhooks) listens to it as well, e.g. with
  * {@code @TransactionalEventListener} or by writing its own outbox row in the same transaction.
  *
  * @param type {@value #THRESHOLD_CROSSED}, {@value #WRITES_REFUSED} or {@value #WRITES_ALLOWED}, the audit action and

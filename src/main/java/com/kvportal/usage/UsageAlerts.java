@@ -20,7 +20,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Usage alerts (CONTRACT 14): a crossed threshold, writes refused, writes allowed again. An evaluation holds the
+ * Usage alerts: a crossed threshold, writes refused, writes allowed again. An evaluation holds the
  * organization's alert state row, reads its storage, plan and limits as committed now, and in the same transaction
  * moves the state on, mails the owners and billing members (through the outbox) and publishes
  * {@link UsageAlertRaised} (the audit line; outgoing webhooks). Any instance may evaluate any organization at any

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * An organization's usage limits (CONTRACT 14): the alert thresholds (percent of the allowance), a storage cap in
+ * An organization's usage limits: the alert thresholds (percent of the allowance), a storage cap in
  * bytes (any plan) and an overage cap in cents (plans with overage). A null cap is no cap.
  */
 @Schema(name = "UsageLimits")

@@ -104,7 +104,7 @@ class UsageReading {
     /** The current period's storage so far: samples up to now, none ahead, so today's storage holds to its end. */
     private record SoFar(Instant now, OrganizationPlans.PlanPeriod period, Timeline timeline) {
 
-        /** The period's overage if the storage of now holds until the period ends (CONTRACT 10's projection). */
+        /** The period's overage if the storage of now holds until the period ends (the projection docs/design.md describes). */
         Overage projected() {
             return StorageModel.overage(timeline.average(period.start(), period.end()), period.plan());
         }

@@ -5,7 +5,7 @@ import com.kvportal.common.WireName;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Why verify tells the storage backend to refuse writes (CONTRACT 14): the first that applies, in this order, the
+ * Why verify tells the storage backend to refuse writes: the first that applies, in this order, the
  * customer's own limits first.
  */
 public enum WriteRefusal implements WireName {

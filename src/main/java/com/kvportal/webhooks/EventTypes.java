@@ -2,7 +2,7 @@ package com.kvportal.webhooks;
 
 import java.util.List;
 
-/** The event types an endpoint may subscribe to (CONTRACT 15); {@code *} stands for every type, now and future. */
+/** The event types an endpoint may subscribe to; {@code *} stands for every type, now and future. */
 final class EventTypes {
 
     static final String ALL = "*";

@@ -29,7 +29,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One subscription per organization at a time (CONTRACT 5), against the real sandbox through stripe-java: an earlier
+ * One subscription per organization at a time, against the real sandbox through stripe-java: an earlier
  * open session is expired when a checkout starts; a second subscription completed all the same (an old session paid
  * late, in either order, or two paid at once) is canceled at the provider with its payment refunded, audited, and
  * billed nowhere; the public success callback asks the provider only about open sessions the service started.

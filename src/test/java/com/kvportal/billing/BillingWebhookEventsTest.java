@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The provider's news of invoices and subscriptions reaches the organization's webhook endpoints (CONTRACT 15):
+ * The provider's news of invoices and subscriptions reaches the organization's webhook endpoints:
  * {@code invoice.payment_failed} and {@code subscription.updated}, once per change, verified as a receiver would.
  */
 @WebhookReceiver.Reachable

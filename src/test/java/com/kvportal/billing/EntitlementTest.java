@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Billing's rule for writes (CONTRACT 10): without a database, without Spring. */
+/** Billing's rule for writes: without a database, without Spring. */
 class EntitlementTest {
 
     private static final Plan FREE = new Plan(UUID.randomUUID(), "Free", Tier.FREE, 1000, 0, 0, 0);

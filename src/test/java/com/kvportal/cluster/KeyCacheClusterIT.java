@@ -32,7 +32,7 @@ import org.springframework.beans.factory.annotation.Value;
 
 /**
  * Verify answers from memory on every instance, and a narrowing change is still refused by all of them on the very
- * next request after its answer (CONTRACT section 4). Three instances on one PostgreSQL: this test's own, and two
+ * next request after its answer. Three instances on one PostgreSQL: this test's own, and two
  * separate JVM processes shared by the test methods; the last methods freeze one with {@code SIGSTOP} (once while the
  * log it misses is purged) and kill one with {@code kill -9}.
  */

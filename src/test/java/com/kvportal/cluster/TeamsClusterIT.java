@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 
 /**
- * A role is read from the membership on every request, on every instance (CONTRACT 13): three instances on one
+ * A role is read from the membership on every request, on every instance: three instances on one
  * PostgreSQL, this test's own (A) and two separate JVM processes (B, C). A member removed on A is refused at their
  * session's very next call on B and on C, and so is an admin key whose creator was demoted on A; an organization
  * deleted on A leaves no key that verifies anywhere once the 202 is answered.

@@ -18,7 +18,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * Usage alerts survive {@code kill -9} (CONTRACT 14): separate JVM processes on one PostgreSQL, killed between the
+ * Usage alerts survive {@code kill -9}: separate JVM processes on one PostgreSQL, killed between the
  * sample and its alert, restarted, and racing each other for the same organization; every alert is raised once
  * (one audit line, one mail per threshold), never twice, never lost. This test's own instance evaluates no alerts (its
  * interval is an hour), so that only the processes do.

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 
 /**
- * A usage limit changed on one instance reaches verify on every instance within 2 seconds (CONTRACT 14): three
+ * A usage limit changed on one instance reaches verify on every instance within 2 seconds: three
  * instances on one PostgreSQL, this test's own and two separate JVM processes; each in turn takes the PUT.
  */
 class UsageLimitsClusterIT extends IntegrationTest {

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deliveries across real processes (CONTRACT 15): an instance killed with {@code kill -9} in the middle of its
+ * Deliveries across real processes: an instance killed with {@code kill -9} in the middle of its
  * attempts loses none of them (another instance attempts them once their lease has run out), and two instances
  * delivering from one outbox never attempt a delivery twice at once.
  */

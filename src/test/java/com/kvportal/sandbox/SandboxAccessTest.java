@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Who may use the sandbox (CONTRACT 7.1): its Stripe API and its test clock ({@code advance}, {@code card}) take
+ * Who may use the sandbox: its Stripe API and its test clock ({@code advance}, {@code card}) take
  * only the sandbox's own key; a made-up {@code sk_test_} key reads nothing and changes nothing. Redirects go
  * nowhere but under the service's base URL.
  */

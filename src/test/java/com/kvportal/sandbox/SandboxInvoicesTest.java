@@ -23,7 +23,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Invoice items, standalone invoices and the event log (CONTRACT 7.1) through stripe-java, against the sandbox with
+ * Invoice items, standalone invoices and the event log through stripe-java, against the sandbox with
  * the billing webhook answering its events.
  */
 class SandboxInvoicesTest extends SandboxTest {

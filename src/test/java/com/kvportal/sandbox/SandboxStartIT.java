@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where the sandbox runs (CONTRACT 7.1), with the service as a separate process: a public base URL without Stripe
+ * Where the sandbox runs, with the service as a separate process: a public base URL without Stripe
  * and without {@code SANDBOX=on} is refused at start-up; {@code SANDBOX=on} starts with a warning; the generated
  * {@code SANDBOX_API_KEY} is kept with the data, so a restart keeps it.
  */

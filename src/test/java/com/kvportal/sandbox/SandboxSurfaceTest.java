@@ -14,7 +14,7 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** The sandbox's scriptable surface (CONTRACT 7.1): pay, advance, card, with the events Stripe would send. */
+/** The sandbox's scriptable surface: pay, advance, card, with the events Stripe would send. */
 class SandboxSurfaceTest extends SandboxTest {
 
     private long subscriptionsOf(String customer) {

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * CONTRACT section 10 written out again, on purpose apart from the product's {@code StorageModel}: each project's
+ * The storage and overage rules of docs/design.md written out again, on purpose apart from the product's {@code StorageModel}: each project's
  * storage is a step function of its samples (the latest at or before a second, 0 before the first), integrated in
  * byte-seconds over {@code [start, end)} project by project; the organization's average is the sum divided by the
  * length, rounded down; the overage is {@code ceil(max(0, floor(average) - 100 GiB) / 10 GiB)} units of 200 cents.

@@ -46,8 +46,8 @@ import tools.jackson.databind.JsonNode;
  * through several billing periods of the sandbox's test clock; random storage reports from a printed seed with
  * duplicates, reorders, late samples, strays and malformed batches, sent to either instance; the sandbox's events
  * replayed newest first to both instances at once; one instance killed with {@code kill -9} in the middle and
- * started again. At the end, per organization and period, what the provider was asked to bill against CONTRACT
- * section 10 computed here ({@link ExpectedOverage}), to the cent.
+ * started again. At the end, per organization and period, what the provider was asked to bill against the storage
+ * rules computed here ({@link ExpectedOverage}), to the cent.
  *
  * <p>{@code -Dsoak.seed=N} replays a run's organizations and reports ({@code soak.organizations}, {@code
  * soak.periods} scale it; bench/soak.sh runs a long one). Timestamps follow the real clock, as the service checks

@@ -7,7 +7,7 @@ import com.kvportal.usage.AlertState.WritesChange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The rules of usage alerts (CONTRACT 14), on the state alone: crossings, re-arming, removed thresholds, writes. */
+/** The rules of usage alerts, on the state alone: crossings, re-arming, removed thresholds, writes. */
 class AlertStateTest {
 
     static final long ALLOWANCE = 1L << 30;

@@ -16,7 +16,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bill never exceeds the overage cap (CONTRACT 14), over random storage histories and caps: the billed amount is
+ * The bill never exceeds the overage cap, over random storage histories and caps: the billed amount is
  * at most the cap, equals the uncapped amount to the cent when that is within the cap, and otherwise is the most whole
  * units the cap pays for. The uncapped amount is checked against a second-by-second sum, written apart from the
  * model.

@@ -252,7 +252,7 @@ class OverageEndToEndTest extends IntegrationTest {
     }
 
     /**
-     * CONTRACT 13: deleting the organization cancels its subscription at once at the provider, and its last period's
+     * Deleting the organization cancels its subscription at once at the provider, and its last period's
      * overage is billed on a final invoice as when a subscription ends, before the 202; invoices stay.
      */
     @Test

@@ -20,7 +20,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Usage alerts (CONTRACT 14) on the free plan (1 GiB): each threshold a sample passes, once, with its audit line and a
+ * Usage alerts on the free plan (1 GiB): each threshold a sample passes, once, with its audit line and a
  * mail to the owners and billing members; re-armed 5 % of the allowance below; none for a removed threshold; writes
  * refused and allowed again. Each test evaluates the organization itself after a sample (as every instance does each
  * second), so that what was not raised is known not to be coming.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The usage limits enforced at verify (CONTRACT 14): {@code storage.reason} names the first refusal that applies
+ * The usage limits enforced at verify: {@code storage.reason} names the first refusal that applies
  * (storage_cap, overage_cap, allowance_reached), and a changed limit reaches verify within 2 seconds.
  */
 class VerifyCapsTest extends SignedInTest {
@@ -50,7 +50,7 @@ class VerifyCapsTest extends SignedInTest {
                 .isEqualTo(reason == null);
     }
 
-    /** Waits for samples (their lag is the 5 s of CONTRACT 10) until verify sees the storage. */
+    /** Waits for samples (their lag is at most 5 s) until verify sees the storage. */
     void awaitUsed(String key, long bytes) {
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(50))

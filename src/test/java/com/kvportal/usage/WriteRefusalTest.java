@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Why verify refuses writes: the first refusal that applies, the customer's own limits first (CONTRACT 14). */
+/** Why verify refuses writes: the first refusal that applies, the customer's own limits first. */
 class WriteRefusalTest {
 
     static final Plan FREE = new Plan(UUID.randomUUID(), "Free", Tier.FREE, 1000, 0, 0, 0);
@@ -40,7 +40,7 @@ class WriteRefusalTest {
                 "pro, 5000, -, 800, 800, overage_cap",
                 "pro, 5000, -, 800, 2000, overage_cap",
                 // a cap above 0 refuses once the projected overage reaches it, below the allowance too (storage
-                // earlier in the period already cost that much): CONTRACT 14, docs/design.md
+                // earlier in the period already cost that much): docs/design.md
                 "pro, 999, -, 800, 2000, overage_cap",
                 "pro, 999, -, 800, 800, overage_cap",
                 "pro, 0, -, 800, 799, -",

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Members joining and leaving, and usage alerts, reach the organization's webhook endpoints (CONTRACT 15), once each,
+ * Members joining and leaving, and usage alerts, reach the organization's webhook endpoints, once each,
  * signed as a receiver verifies them; an event type the endpoint did not choose does not.
  */
 @WebhookReceiver.Reachable

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The endpoints API (CONTRACT 15) with the default settings: only https:// URLs of public addresses. Every outcome of
+ * The endpoints API with the default settings: only https:// URLs of public addresses. Every outcome of
  * every operation, with its code. Deliveries themselves: {@link WebhookDeliveryTest}.
  */
 class WebhookEndpointsTest extends SignedInTest {

@@ -6,7 +6,7 @@ import com.kvportal.common.WireName;
 import java.util.Optional;
 
 /**
- * The provider's event types billing handles (CONTRACT 6), by their wire names; any other type is answered 200 and
+ * The provider's event types billing handles, by their wire names; any other type is answered 200 and
  * ignored.
  */
 public enum WebhookEventType implements WireName {

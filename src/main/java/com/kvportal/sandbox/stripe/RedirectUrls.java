@@ -7,7 +7,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The URLs the sandbox sends a browser to ({@code success_url}, {@code cancel_url}, {@code return_url}): only under
- * {@code APP_BASE_URL} (CONTRACT 7.1), so that its hosted pages never redirect anywhere else.
+ * {@code APP_BASE_URL}, so that its hosted pages never redirect anywhere else.
  */
 @Component
 @RequiredArgsConstructor

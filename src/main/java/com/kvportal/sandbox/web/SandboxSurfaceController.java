@@ -23,7 +23,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The sandbox's own surface for people, scripts and tests (CONTRACT 7.1): pay a checkout session, move a
+ * The sandbox's own surface for people, scripts and tests: pay a checkout session, move a
  * subscription to its period end, set the card a customer's next charges meet. Paying needs no key (the session's id
  * is unguessable, as on Stripe's hosted page); the test clock ({@code advance}, {@code card}) takes only the
  * sandbox's key. Bodies are a form or JSON; answers are JSON (errors in Stripe's shape), or HTML for a browser's form
