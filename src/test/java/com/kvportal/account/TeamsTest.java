@@ -37,14 +37,6 @@ class TeamsTest extends SignedInTest {
         return ids;
     }
 
-    private String roleOf(UUID customerId) {
-        return jdbc.sql("select role from memberships where organization_id = ? and customer_id = ?")
-                .params(account.organizationId(), customerId)
-                .query(String.class)
-                .optional()
-                .orElse("none");
-    }
-
     // --- session, organizations ---
 
     @Test

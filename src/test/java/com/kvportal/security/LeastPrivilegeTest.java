@@ -8,7 +8,6 @@ import com.kvportal.support.SignedInTest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -27,14 +26,6 @@ class LeastPrivilegeTest extends SignedInTest {
                 "select count(*) from audit_events where organization_id = ? and action = ?",
                 account.organizationId(),
                 action);
-    }
-
-    private String roleOf(UUID customerId) {
-        return jdbc.sql("select role from memberships where organization_id = ? and customer_id = ?")
-                .params(account.organizationId(), customerId)
-                .query(String.class)
-                .optional()
-                .orElse("none");
     }
 
     private Instant expiryOf(String keyId) {

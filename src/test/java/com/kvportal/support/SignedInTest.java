@@ -42,4 +42,13 @@ public abstract class SignedInTest extends IntegrationTest {
         return new Member(
                 member, UUID.fromString(signup.json().get("customer_id").asString()), email);
     }
+
+    /** The customer's role in {@link #account}'s organization as stored, or {@code none}. */
+    protected String roleOf(UUID customerId) {
+        return jdbc.sql("select role from memberships where organization_id = ? and customer_id = ?")
+                .params(account.organizationId(), customerId)
+                .query(String.class)
+                .optional()
+                .orElse("none");
+    }
 }
