@@ -143,7 +143,7 @@ class AccountSecurity {
             throw new EmailAlreadyVerified();
         }
         if (tokens.resentWithin(customer.id(), Purpose.VERIFY_EMAIL, HOUR) >= MAX_RESENDS_PER_HOUR) {
-            throw new TooManyRequests("Too many verification emails within the last hour", HOUR);
+            throw new TooManyRequests("Too many verification emails within the last hour.", HOUR);
         }
         sendVerification(customer.id(), customer.email(), true);
     }

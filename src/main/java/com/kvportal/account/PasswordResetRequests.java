@@ -11,8 +11,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The SQL of password reset requests and their limits: at most {@code kvportal.limits.password-resets} (5) within
- * {@code password-reset-window} (1 h) per email address and per client address, known address or not (so that the
+ * The SQL of password reset requests and their limits: at most {@code kvportal.limits.password-resets} (5) per email
+ * address and {@code password-resets-per-address} (5) per client address within {@code password-reset-window} (1 h), known address or not (so that the
  * limits reveal nothing), on every instance together. Nothing here ever waits: a
  * request beyond a limit is refused by one read before anything else happens, and two requests racing for the same
  * address or from the same client are decided with {@code pg_try_advisory_xact_lock}, the later one refused at once,
@@ -44,7 +44,7 @@ class PasswordResetRequests {
                 .single();
         if (!alone) {
             throw new TooManyRequests(
-                    "Another password reset request for this address, or from this client, is being handled",
+                    "Another password reset request for this address, or from this client, is being handled.",
                     Duration.ofSeconds(1));
         }
         refuseBeyondTheLimits(email, client);
@@ -63,16 +63,17 @@ class PasswordResetRequests {
                                    >= :max
                             or (select count(*) from password_reset_requests
                                 where client = :client and requested_at > now() - :window * interval '1 second')
-                                   >= :max""")
+                                   >= :perClient""")
                 .param("email", email)
                 .param("client", client)
                 .param("window", limits.passwordResetWindow().toSeconds())
                 .param("max", limits.passwordResets())
+                .param("perClient", limits.passwordResetsPerAddress())
                 .query(Boolean.class)
                 .single();
         if (spent) {
             throw new TooManyRequests(
-                    "Too many password reset requests for this address or from this client",
+                    "Too many password reset requests for this address or from this client.",
                     limits.passwordResetWindow());
         }
     }

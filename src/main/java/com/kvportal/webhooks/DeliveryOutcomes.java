@@ -35,6 +35,16 @@ class DeliveryOutcomes {
     private final Clock clock;
 
     void record(StoredDeliveries.Claimed delivery, WebhookClient.Outcome outcome) {
+        // the endpoint's row first, then the delivery's: the order a deletion of the endpoint takes them in (it locks
+        // the endpoint, then its deliveries go with it), so that the two wait for each other instead of deadlocking
+        if (!endpoints.lockForOutcome(delivery.endpointId())) {
+            log.info(
+                    "Webhooks: endpoint {} was deleted during attempt {} of {}",
+                    delivery.endpointId(),
+                    delivery.attempt(),
+                    delivery.eventId());
+            return;
+        }
         Instant now = clock.instant();
         boolean recorded;
         if (outcome.delivered()) {

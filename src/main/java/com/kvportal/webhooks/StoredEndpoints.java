@@ -133,6 +133,18 @@ class StoredEndpoints implements EncryptedColumns {
                 .list();
     }
 
+    /**
+     * Locks the endpoint's row for an attempt's outcome (its standing is updated, not its key), or answers false when
+     * the endpoint is gone.
+     */
+    boolean lockForOutcome(UUID id) {
+        return jdbc.sql("select 1 from webhook_endpoints where id = ? for no key update")
+                .param(id)
+                .query(Integer.class)
+                .optional()
+                .isPresent();
+    }
+
     /** A failed attempt: when the endpoint started failing everything (now, if it was not failing). */
     Instant failed(UUID id) {
         return jdbc.sql("update webhook_endpoints set failing_since = coalesce(failing_since, now()) where id = ?"

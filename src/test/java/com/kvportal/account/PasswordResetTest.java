@@ -22,7 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
 
+/** The reset flow and its limits, with the per-client limit at its default (the suite's configuration lifts it). */
+@TestPropertySource(properties = "kvportal.limits.password-resets-per-address=5")
 class PasswordResetTest extends IntegrationTest {
 
     private static final String PASSWORD = "correct horse battery";

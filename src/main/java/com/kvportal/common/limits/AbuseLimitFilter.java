@@ -23,7 +23,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * (the TOTP or recovery code) takes from the same per-address budget as the password step; it costs no password hash,
  * so the overall circuit leaves it alone. Verify's budget is per lookup that misses ({@link MissBudget}); the
  * per-email lock of login and the per-customer lock of codes ({@code too_many_attempts}) come on top.
- * Password reset requests beyond {@code kvportal.limits.password-resets} per client address are refused from this
+ * Password reset requests beyond {@code kvportal.limits.password-resets-per-address} per client address are refused from this
  * instance's memory ({@link LocalBuckets}), so that a flood from one client costs neither a query nor a thread for
  * long; the exact limits, across instances, are counted in the database behind it.
  */
@@ -47,7 +47,7 @@ class AbuseLimitFilter extends OncePerRequestFilter {
         this.known = known;
         this.settings = settings;
         this.problems = problems;
-        this.resets = new LocalBuckets(settings.passwordResets(), settings.passwordResetWindow());
+        this.resets = new LocalBuckets(settings.passwordResetsPerAddress(), settings.passwordResetWindow());
     }
 
     @Override

@@ -26,9 +26,11 @@ import org.springframework.validation.annotation.Validated;
  * @param keyMissesPerAddress API-key lookups per client address within {@code keyMissWindow} that reach the database
  *     and find nothing (a well-formed key with a valid checksum that is not ours), per instance
  * @param keyMissWindow the window of the key-miss budget
- * @param passwordResets password reset requests within {@code passwordResetWindow} per email address and per client
- *     address, counted in the database (known address or not); each instance also refuses a client's requests beyond
- *     this many in memory, before any other work, so that a flood from one client costs no query
+ * @param passwordResets password reset requests within {@code passwordResetWindow} per email address, counted in the
+ *     database
+ * @param passwordResetsPerAddress password reset requests within {@code passwordResetWindow} per client address,
+ *     counted in the database (known address or not); each instance also refuses a client's requests beyond this many
+ *     in memory, before any other work, so that a flood from one client costs no query
  * @param passwordResetWindow the window of the password reset limits
  */
 @ConfigurationProperties("kvportal.limits")
@@ -44,6 +46,7 @@ public record LimitProperties(
         @DefaultValue("100") @Min(0) int keyMissesPerAddress,
         @DefaultValue("1m") @NotNull Duration keyMissWindow,
         @DefaultValue("5") @Min(1) int passwordResets,
+        @DefaultValue("5") @Min(1) int passwordResetsPerAddress,
         @DefaultValue("1h") @NotNull Duration passwordResetWindow) {
 
     public LimitProperties {
