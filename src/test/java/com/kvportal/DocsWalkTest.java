@@ -159,7 +159,11 @@ class DocsWalkTest extends IntegrationTest {
         return blocks;
     }
 
-    private String run(Path file, List<Block> blocks) throws Exception {
+    /**
+     * The blocks as one bash script ({@code set -euo pipefail}), each announced by its place, ending with
+     * {@code ### end of walk}.
+     */
+    static String script(List<Block> blocks) {
         StringBuilder script = new StringBuilder("set -euo pipefail\n");
         script.append("trap 'echo \"### failed: line $LINENO: $BASH_COMMAND\" >&2' ERR\n");
         for (Block block : blocks) {
@@ -167,6 +171,11 @@ class DocsWalkTest extends IntegrationTest {
             script.append(block.text());
         }
         script.append("echo '### end of walk' >&2\n");
+        return script.toString();
+    }
+
+    private String run(Path file, List<Block> blocks) throws Exception {
+        String script = script(blocks);
         Path dir = Files.createDirectories(ROOT.resolve("target/docs-walk"));
         Path scriptFile =
                 dir.resolve(ROOT.relativize(file).toString().replace('/', '_').replace(".md", ".sh"));
