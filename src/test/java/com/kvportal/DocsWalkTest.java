@@ -28,8 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * file in docs/ continues the README's first walk, so the README's blocks run first in its process. The blocks check
  * their documented answers themselves ({@code is "$(… | field code)" api_key_revoked}); any failing command fails the
  * test. The service is the suite's ({@link IntegrationTest}): the blocks find its address in {@code B}, the sandbox
- * key in {@code SK}, and the tokens in {@code USAGE_API_TOKEN} and {@code METRICS_TOKEN}, which a reader sets
- * by hand. A block that cannot run here (real Stripe, the Stripe CLI, starting the service, a long benchmark) says
+ * key in {@code SK}, and the tokens in {@code USAGE_API_TOKEN} and {@code METRICS_TOKEN}, as a reader who
+ * configured them sets them by hand (after a bare start the README's walk reads the local ones instead: the whole
+ * walk in one shell from a bare start is {@link DocsWalkIT}'s). A block that cannot run here (real Stripe, the Stripe CLI, starting the service, a long benchmark) says
  * so in its fence: {@code ```sh no-run <why>}; the test counts and lists those. The scripts as run are kept in
  * {@code target/docs-walk/}.
  */

@@ -36,6 +36,13 @@ class DeliveryOutcomes {
 
     void record(StoredDeliveries.Claimed delivery, WebhookClient.Outcome outcome) {
         Instant now = clock.instant();
+        if (!endpoints.lockForOutcome(delivery.endpointId())) {
+            log.info(
+                    "Webhooks: attempt {} of {} ended after its endpoint was deleted",
+                    delivery.attempt(),
+                    delivery.eventId());
+            return;
+        }
         boolean recorded;
         if (outcome.delivered()) {
             recorded = deliveries.recordAttempt(

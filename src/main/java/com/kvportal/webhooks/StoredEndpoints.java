@@ -133,6 +133,19 @@ class StoredEndpoints implements EncryptedColumns {
                 .list();
     }
 
+    /**
+     * Locks the endpoint for an attempt's outcome, before its delivery, as a deletion locks it before deleting its
+     * deliveries: in the other order the two deadlock. False when it was deleted, its deliveries with it. The lock
+     * is the one the outcome's update of the endpoint takes anyway ({@code for no key update}).
+     */
+    boolean lockForOutcome(UUID id) {
+        return jdbc.sql("select 1 from webhook_endpoints where id = ? for no key update")
+                .param(id)
+                .query(Integer.class)
+                .optional()
+                .isPresent();
+    }
+
     /** A failed attempt: when the endpoint started failing everything (now, if it was not failing). */
     Instant failed(UUID id) {
         return jdbc.sql("update webhook_endpoints set failing_since = coalesce(failing_since, now()) where id = ?"
