@@ -28,8 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * file in docs/ continues the README's first walk, so the README's blocks run first in its process. The blocks check
  * their documented answers themselves ({@code is "$(… | field code)" api_key_revoked}); any failing command fails the
  * test. The service is the suite's ({@link IntegrationTest}): the blocks find its address in {@code B}, the sandbox
- * key in {@code SK}, and the tokens in {@code USAGE_API_TOKEN} and {@code METRICS_TOKEN}, which a reader sets
- * by hand. A block that cannot run here (real Stripe, the Stripe CLI, starting the service, a long benchmark) says
+ * key in {@code SK}, and the tokens in {@code USAGE_API_TOKEN} and {@code METRICS_TOKEN}, as a reader who
+ * configured them sets them by hand (after a bare start the README's walk reads the local ones instead: the whole
+ * walk in one shell from a bare start is {@link DocsWalkIT}'s). A block that cannot run here (real Stripe, the Stripe CLI, starting the service, a long benchmark) says
  * so in its fence: {@code ```sh no-run <why>}; the test counts and lists those. The scripts as run are kept in
  * {@code target/docs-walk/}.
  */
@@ -159,7 +160,11 @@ class DocsWalkTest extends IntegrationTest {
         return blocks;
     }
 
-    private String run(Path file, List<Block> blocks) throws Exception {
+    /**
+     * The blocks as one bash script ({@code set -euo pipefail}), each announced by its place, ending with
+     * {@code ### end of walk}.
+     */
+    static String script(List<Block> blocks) {
         StringBuilder script = new StringBuilder("set -euo pipefail\n");
         script.append("trap 'echo \"### failed: line $LINENO: $BASH_COMMAND\" >&2' ERR\n");
         for (Block block : blocks) {
@@ -167,6 +172,11 @@ class DocsWalkTest extends IntegrationTest {
             script.append(block.text());
         }
         script.append("echo '### end of walk' >&2\n");
+        return script.toString();
+    }
+
+    private String run(Path file, List<Block> blocks) throws Exception {
+        String script = script(blocks);
         Path dir = Files.createDirectories(ROOT.resolve("target/docs-walk"));
         Path scriptFile =
                 dir.resolve(ROOT.relativize(file).toString().replace('/', '_').replace(".md", ".sh"));

@@ -1,6 +1,7 @@
 package com.kvportal.sandbox;
 
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.LocalTokens;
 import com.kvportal.common.encryption.SecretBox;
 import com.kvportal.common.encryption.SecretColumn;
 import com.kvportal.common.web.BearerToken;
@@ -24,7 +25,8 @@ import org.springframework.stereotype.Component;
  * clock take, and the key of this service's own Stripe client while the sandbox is the provider. Unset, it is
  * {@code sk_test_} + 24 random base62 characters generated at the first start and kept in the database (the first
  * of several instances to store one wins). Another sandbox (mail) asks {@link #authorizes} whether a request
- * presents it. Keys are compared through their SHA-256 digests in constant time.
+ * presents it. A generated key is also written to the local tokens of a bare start ({@link LocalTokens}). Keys are
+ * compared through their SHA-256 digests in constant time.
  */
 @Component
 public class SandboxKey {
@@ -42,10 +44,18 @@ public class SandboxKey {
     private final AppBaseUrl baseUrl;
 
     /** Made after {@link SandboxExposure}'s check (through {@link SandboxDatabase}): a refused start generates no key. */
-    SandboxKey(SandboxProperties properties, SandboxDatabase database, SecretBox box, AppBaseUrl baseUrl) {
+    SandboxKey(
+            SandboxProperties properties,
+            SandboxDatabase database,
+            SecretBox box,
+            AppBaseUrl baseUrl,
+            LocalTokens local) {
         this.baseUrl = baseUrl;
         this.configured = !properties.apiKey().isBlank();
         this.key = configured ? properties.apiKey().strip() : kept(database, box);
+        if (!configured) {
+            local.publish(LocalTokens.SANDBOX_KEY, key);
+        }
         this.digest = digest(key);
     }
 

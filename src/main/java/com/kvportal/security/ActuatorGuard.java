@@ -1,5 +1,6 @@
 package com.kvportal.security;
 
+import com.kvportal.common.LocalTokens;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.RoutedPath;
 import jakarta.servlet.FilterChain;
@@ -19,7 +20,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Every actuator endpoint but health ({@code /actuator/prometheus}, {@code /actuator/info}, any custom one) answers
  * only {@code Authorization: Bearer <METRICS_TOKEN>}; without the token configured, or with a missing or wrong one,
  * it answers 404 exactly as a path that does not exist, so that a scanner learns nothing. Health and its probes stay
- * public. Matched on the {@link RoutedPath}, so {@code /%61ctuator/prometheus} is guarded too.
+ * public. Unset on a bare start, the token is a generated local one ({@link LocalTokens}). Matched on the {@link RoutedPath}, so {@code /%61ctuator/prometheus} is guarded too.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 5)
@@ -28,9 +29,13 @@ class ActuatorGuard extends OncePerRequestFilter {
     private final String base;
     private final List<byte[]> token;
 
-    ActuatorGuard(MetricsProperties properties, @Value("${management.endpoints.web.base-path:/actuator}") String base) {
+    ActuatorGuard(
+            MetricsProperties properties,
+            LocalTokens local,
+            @Value("${management.endpoints.web.base-path:/actuator}") String base) {
         this.base = base;
-        this.token = properties.token().isBlank() ? List.of() : List.of(BearerToken.digest(properties.token()));
+        String token = local.orGenerated(LocalTokens.METRICS_TOKEN, properties.token());
+        this.token = token.isBlank() ? List.of() : List.of(BearerToken.digest(token));
     }
 
     @Override

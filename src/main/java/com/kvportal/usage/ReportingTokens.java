@@ -1,5 +1,6 @@
 package com.kvportal.usage;
 
+import com.kvportal.common.LocalTokens;
 import com.kvportal.common.web.BearerToken;
 import java.util.Arrays;
 import java.util.List;
@@ -13,7 +14,8 @@ import org.springframework.stereotype.Component;
 /**
  * The storage backend's bearer tokens ({@code USAGE_API_TOKEN}). A presented token is compared with every
  * configured one through their SHA-256 digests, in constant time and without stopping at the first match, so that
- * neither its content nor its length shows in the timing.
+ * neither its content nor its length shows in the timing. Unset on a bare start, the token is a generated local one
+ * ({@link LocalTokens}).
  */
 @Component
 class ReportingTokens {
@@ -22,8 +24,9 @@ class ReportingTokens {
 
     private final List<byte[]> digests;
 
-    ReportingTokens(UsageProperties properties) {
-        this.digests = Arrays.stream(properties.apiToken().split(","))
+    ReportingTokens(UsageProperties properties, LocalTokens local) {
+        this.digests = Arrays.stream(local.orGenerated(LocalTokens.USAGE_API_TOKEN, properties.apiToken())
+                        .split(","))
                 .map(String::strip)
                 .filter(token -> !token.isEmpty())
                 .map(BearerToken::digest)

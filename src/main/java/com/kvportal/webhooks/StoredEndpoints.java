@@ -134,8 +134,9 @@ class StoredEndpoints implements EncryptedColumns {
     }
 
     /**
-     * Locks the endpoint's row for an attempt's outcome (its standing is updated, not its key), or answers false when
-     * the endpoint is gone.
+     * Locks the endpoint for an attempt's outcome, before its delivery, as a deletion locks it before deleting its
+     * deliveries: in the other order the two deadlock. False when it was deleted, its deliveries with it. The lock
+     * is the one the outcome's update of the endpoint takes anyway ({@code for no key update}).
      */
     boolean lockForOutcome(UUID id) {
         return jdbc.sql("select 1 from webhook_endpoints where id = ? for no key update")

@@ -1,5 +1,6 @@
 package com.kvportal.support;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -12,9 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The service as a separate operating-system process ({@code java -cp <the test class path>
@@ -41,11 +44,7 @@ public final class ServiceProcess implements AutoCloseable {
             int port = freePort();
             Path log = dataDir.resolveSibling(dataDir.getFileName() + "-" + port + ".log");
             List<String> command = new ArrayList<>(List.of(
-                    ProcessHandle.current()
-                            .info()
-                            .command()
-                            .orElse(Path.of(System.getProperty("java.home"), "bin", "java")
-                                    .toString()),
+                    java(),
                     "-Xmx384m",
                     "-XX:TieredStopAtLevel=1",
                     "-XX:+UseSerialGC",
@@ -70,6 +69,68 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Every variable of the README's configuration table: a bare start has none of them. */
+    private static final List<String> VARIABLES = List.of(
+            "PORT",
+            "APP_BASE_URL",
+            "DATABASE_URL",
+            "KVPORTAL_ENCRYPTION_KEYS",
+            "STRIPE_SECRET_KEY",
+            "STRIPE_PRICE_PRO",
+            "PAYMENT_WEBHOOK_SECRET",
+            "SANDBOX",
+            "SANDBOX_API_KEY",
+            "USAGE_API_TOKEN",
+            "METRICS_TOKEN",
+            "SMTP_URL",
+            "MAIL_FROM",
+            "SECRET_SCANNING_PUBLIC_KEYS");
+
+    /**
+     * Starts the service as {@code ./mvnw spring-boot:run} does on a fresh clone: in {@code workDir} (its data in
+     * {@code workDir/data}), on the main class path alone (not the tests' settings), with none of the documented
+     * variables set and no setting but a free port (so that it does not take 8080), and waits until it is ready.
+     */
+    public static ServiceProcess bare(Path workDir) {
+        try {
+            int port = freePort();
+            Path log = workDir.resolveSibling(workDir.getFileName() + "-" + port + ".log");
+            List<String> command = List.of(
+                    java(),
+                    "-Xmx384m",
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
+                    "-cp",
+                    mainClassPath(),
+                    "com.kvportal.KvPortalApplication",
+                    "--server.port=" + port);
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            VARIABLES.forEach(builder.environment()::remove);
+            ServiceProcess service = new ServiceProcess(builder.start(), port, log, workDir.resolve("data/postgres"));
+            service.awaitReady(Duration.ofSeconds(150));
+            return service;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The class path without the tests' classes and resources (their config/application.yml sets tokens). */
+    private static String mainClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !Path.of(entry).endsWith("test-classes"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    private static String java() {
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     /** Launches the service and waits until its readiness probe says UP. */

@@ -2,6 +2,7 @@ package com.kvportal.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.common.LocalTokens;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,8 @@ class ReportingTokensTest {
 
     static ReportingTokens tokens(String configured) {
         return new ReportingTokens(
-                new UsageProperties(configured, Duration.ofSeconds(1), Duration.ofMinutes(5), Duration.ofSeconds(1)));
+                new UsageProperties(configured, Duration.ofSeconds(1), Duration.ofMinutes(5), Duration.ofSeconds(1)),
+                LocalTokens.none());
     }
 
     @Test
