@@ -3,6 +3,7 @@ package com.kvportal.mail;
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.SoonRunner;
+import com.kvportal.common.validation.Addresses;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
@@ -166,7 +167,8 @@ class OutboxDelivery implements PeriodicJob, DisposableBean {
         MimeMessage mime = sender.createMimeMessage();
         MimeMessageHelper helper = new MimeMessageHelper(mime, MimeMessageHelper.MULTIPART_MODE_MIXED_RELATED, "UTF-8");
         helper.setFrom(from);
-        helper.setTo(message.recipient());
+        // an internationalized domain goes out in its ASCII (punycode) form, which every SMTP server takes
+        helper.setTo(Addresses.forSending(message.recipient()));
         helper.setSubject(message.subject());
         helper.setText(message.textBody(), message.htmlBody());
         // the same Message-ID at every attempt: a receiver can tell a repeated delivery

@@ -1,5 +1,6 @@
 package com.kvportal.mail;
 
+import com.kvportal.common.validation.Addresses;
 import jakarta.mail.BodyPart;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
@@ -50,7 +51,10 @@ class SandboxMailbox {
                 .update();
     }
 
-    /** The newest messages first, all or those to one address (case-insensitively). */
+    /**
+     * The newest messages first, all or those to one address (case-insensitively; an internationalized domain
+     * either as typed or in the ASCII form it was sent to).
+     */
     List<Message> newest(@Nullable String to) {
         return jdbc.sql(
                         """
@@ -60,7 +64,7 @@ class SandboxMailbox {
                         where (cast(:to as text) is null or lower(recipient) = lower(cast(:to as text)))
                         order by received_at desc, id
                         limit :limit""")
-                .param("to", to)
+                .param("to", to == null ? null : Addresses.forSending(to))
                 .param("limit", MAX_LISTED)
                 .query(Message.class)
                 .list();

@@ -36,8 +36,12 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
             errors.add("body", "must be an object {samples: [...]}").throwIfAny();
         }
         errors.unknownFields(body, "", REPORT_FIELDS);
-        if (samples == null || !samples.isArray()) {
+        if (samples == null || samples.isNull()) {
             errors.add("samples", "is required: an array of 1 to " + MAX_SAMPLES + " samples")
+                    .throwIfAny();
+        }
+        if (!samples.isArray()) {
+            errors.add("samples", "must be an array of 1 to " + MAX_SAMPLES + " samples")
                     .throwIfAny();
         }
         if (samples.isEmpty() || samples.size() > MAX_SAMPLES) {

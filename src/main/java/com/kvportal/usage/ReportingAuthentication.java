@@ -34,7 +34,7 @@ class ReportingAuthentication {
                     return;
                 }
                 response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-                problems.write(response, Problems.unauthenticated());
+                problems.write(response, Problems.unauthenticatedReporter());
             }
         };
         FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(filter);

@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.validation.ReadableText;
 import com.kvportal.common.web.FieldErrors;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -86,6 +87,8 @@ final class EndpointRequest {
             errors.add("description", "must be at most " + MAX_DESCRIPTION_LENGTH + " characters");
         } else if (description.codePoints().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t')) {
             errors.add("description", "must not hold control characters (but line breaks and tabs)");
+        } else if (ReadableText.hasHiddenCharacters(description)) {
+            errors.add("description", ReadableText.HIDDEN_CHARACTERS);
         }
     }
 }

@@ -115,6 +115,47 @@ class ErrorsTest extends IntegrationTest {
     }
 
     @Test
+    void shouldRefuseAStringOrFractionWhereANumberOrBooleanBelongsAndChangeNothing() {
+        Api session = signedIn();
+        String keyId = session.newKeyId("rolled");
+        Api.Response hook =
+                session.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/strict"));
+        assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
+        String hookId = hook.json().get("id").asString();
+
+        for (Object grace : new Object[] {"60", 60.0, 60.5, true}) {
+            assertFieldErrors(
+                    session.post("/api/v1/api-keys/" + keyId + "/roll", Map.of("grace_seconds", grace)),
+                    "grace_seconds");
+        }
+        for (Object disabled : new Object[] {"true", 1, 0}) {
+            assertFieldErrors(
+                    session.patch("/api/v1/webhook-endpoints/" + hookId, Map.of("disabled", disabled)), "disabled");
+        }
+        assertFieldErrors(
+                session.put("/api/v1/usage/limits", Map.of("storage_cap_bytes", "1000")), "storage_cap_bytes");
+
+        assertThat(session.keyNames()).containsExactly("rolled");
+        assertThat(session.keyId("rolled")).isEqualTo(keyId);
+        assertThat(single(Boolean.class, "select disabled from webhook_endpoints where id = ?::uuid", hookId))
+                .isFalse();
+    }
+
+    @Test
+    void shouldRefuseAKeyTwiceInOneObjectAndChangeNothing() {
+        Api session = signedIn();
+
+        JsonNode problem = assertProblem(
+                session.send("POST", "/api/v1/projects", "{\"name\":\"a\",\"name\":\"b\"}", "application/json"),
+                400,
+                "malformed_json");
+
+        assertThat(problem.get("detail").asString()).contains("\"name\"").contains("twice");
+        assertThat(session.get("/api/v1/projects").json().get("projects").size())
+                .isEqualTo(1);
+    }
+
+    @Test
     void shouldWriteTimestampsInWholeSecondsUtcWithZ() {
         Api session = signedIn();
         session.post("/api/v1/projects", Map.of("name", "second"));
@@ -191,6 +232,38 @@ class ErrorsTest extends IntegrationTest {
                 413,
                 "payload_too_large");
         assertThat(projectsOf(account)).isEqualTo(projects);
+    }
+
+    @Test
+    void shouldWordA413AndA415ForTheirReader() {
+        Api session = signedIn();
+        byte[] body = jsonOf(64 * KIB + 1);
+
+        JsonNode tooLarge = assertProblem(
+                session.sendRaw("POST", "/api/v1/projects", HttpRequest.BodyPublishers.ofByteArray(body), json()),
+                413,
+                "payload_too_large");
+        JsonNode tooLargeReport = assertProblem(
+                Api.withKey(baseUrl(), USAGE_TOKEN)
+                        .sendRaw(
+                                "POST",
+                                "/api/v1/usage/storage",
+                                HttpRequest.BodyPublishers.ofByteArray(jsonOf(1024 * KIB + 1)),
+                                json()),
+                413,
+                "payload_too_large");
+        JsonNode noType =
+                assertProblem(session.send("POST", "/api/v1/projects", "{}", null), 415, "unsupported_media_type");
+
+        // only a usage report is told about samples
+        assertThat(tooLarge.get("detail").asString())
+                .isEqualTo("The request body is larger than 64 KiB: send at most 64 KiB.");
+        assertThat(tooLargeReport.get("detail").asString())
+                .isEqualTo("The request body is larger than 1024 KiB: send at most 1024 KiB, reporting fewer samples"
+                        + " per request.");
+        assertThat(noType.get("detail").asString())
+                .isEqualTo(
+                        "The request has no Content-Type: send the body as JSON with Content-Type: application/json.");
     }
 
     @Test
@@ -372,9 +445,15 @@ class ErrorsTest extends IntegrationTest {
         assertThat(rawGet("/api/v1/{x}")).contains("Content-Type: application/problem+json\r\n");
         assertThat(types).containsExactly("application/problem+json");
         // one wording per code, whichever layer answers (a 405 or 415 names the method or type sent: one template)
-        for (String code : List.of("unauthenticated", "payload_too_large", "malformed_json", "validation_failed")) {
+        for (String code : List.of("payload_too_large", "malformed_json", "validation_failed")) {
             assertThat(wordings.get(code)).as(code).hasSize(1);
         }
+        // a 401 speaks to its reader: the storage backend's token is named to usage reporting only
+        assertThat(wordings.get("unauthenticated"))
+                .containsExactlyInAnyOrder(
+                        "Sign in, or send Authorization: Bearer with an API key (kv_...).",
+                        "Send Authorization: Bearer with one of the tokens set in USAGE_API_TOKEN (the storage"
+                                + " backend's).");
         assertThat(wordings.get("unsupported_media_type"))
                 .hasSize(2)
                 .allMatch(detail -> detail.endsWith(

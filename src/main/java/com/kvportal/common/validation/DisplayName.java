@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A display name (of a project, a key, an organization): present, 1 to {@link #max} characters once trimmed (as a
- * person counts them: an emoji is one), no control characters. The one message says which rule failed.
+ * person counts them: an emoji is one), no control characters, no invisible or bidirectional ones (see {@link
+ * ReadableText}). The one message says which rule failed.
  */
 @Documented
 @Retention(RUNTIME)
@@ -69,6 +70,9 @@ public @interface DisplayName {
             }
             if (trimmed.codePoints().anyMatch(Character::isISOControl)) {
                 return "must not contain control characters";
+            }
+            if (ReadableText.hasHiddenCharacters(trimmed)) {
+                return ReadableText.HIDDEN_CHARACTERS;
             }
             return null;
         }

@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An email address a person can sign up with: present, at most 254 characters once trimmed, one {@code @}, a dot in
- * the domain, no white space or control characters.
+ * the domain, no white space or control characters; the part before the {@code @} in ASCII (few mail servers take
+ * anything else there), the domain as typed, internationalized or not, as long as it has an ASCII (punycode) form
+ * of at most 254 characters (see {@link Addresses}).
  */
 @Documented
 @Retention(RUNTIME)
@@ -45,7 +47,20 @@ public @interface EmailAddress {
                 context.buildConstraintViolationWithTemplate("is required").addConstraintViolation();
                 return false;
             }
-            return email.length() <= MAX_LENGTH && EMAIL.matcher(email).matches();
+            if (email.length() > MAX_LENGTH || !EMAIL.matcher(email).matches()) {
+                return false;
+            }
+            if (!email.substring(0, email.lastIndexOf('@')).chars().allMatch(c -> c < 0x80)) {
+                context.disableDefaultConstraintViolation();
+                context.buildConstraintViolationWithTemplate(
+                                "must have only ASCII letters, digits and punctuation before the @ (the domain may"
+                                        + " hold other letters, e.g. ada@exämple.com)")
+                        .addConstraintViolation();
+                return false;
+            }
+            return Addresses.ascii(email)
+                    .filter(ascii -> ascii.length() <= MAX_LENGTH)
+                    .isPresent();
         }
     }
 }

@@ -35,7 +35,7 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
         long limit = limitOf(request);
         if (request.getContentLengthLong() > limit) {
             response.setHeader("Connection", "close");
-            problems.write(response, Problems.payloadTooLarge(limit));
+            problems.write(response, Problems.payloadTooLarge(request));
             return;
         }
         chain.doFilter(CheckedBody.of(request, body -> new LimitedStream(body, limit)), response);
@@ -47,13 +47,15 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
         return WEBHOOK_PATH.equals(path) || USAGE_REPORTING_PATH.equals(path) ? WEBHOOK_LIMIT : API_LIMIT;
     }
 
+    /** A usage report, the storage backend's call: the one body a sender can shrink by sending fewer samples. */
+    static boolean isUsageReport(HttpServletRequest request) {
+        return USAGE_REPORTING_PATH.equals(RoutedPath.of(request));
+    }
+
     /** Thrown while reading a body that turns out larger than the limit. */
     static final class BodyTooLarge extends IOException {
-        final long limit;
-
         BodyTooLarge(long limit) {
             super("request body larger than " + limit + " bytes");
-            this.limit = limit;
         }
     }
 

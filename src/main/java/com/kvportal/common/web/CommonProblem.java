@@ -16,9 +16,10 @@ public enum CommonProblem implements ProblemCode {
     BAD_REQUEST(define(
             HttpStatus.BAD_REQUEST,
             "bad_request",
-            "The request was refused before it reached the operation (e.g. a control character in a"
-                    + " parameter name).",
-            "Bad Request")),
+            "The request was refused before any endpoint was chosen: a path with //, ; (e.g. ;jsessionid=), an"
+                    + " encoded slash or a dot segment, or a header or parameter name with a control character; the"
+                    + " detail says what to send instead.",
+            RefusedRequests.badPathDetail("/api/v1/session;jsessionid=0"))),
     CSRF_FAILED(define(
             HttpStatus.FORBIDDEN,
             "csrf_failed",
@@ -69,7 +70,7 @@ public enum CommonProblem implements ProblemCode {
             HttpStatus.CONTENT_TOO_LARGE,
             "payload_too_large",
             "The request body is over 64 KiB (the webhook: 1 MiB).",
-            Problems.payloadTooLargeDetail(64 * 1024))),
+            Problems.payloadTooLargeDetail(64 * 1024, false))),
     PAYMENT_PROVIDER_UNAVAILABLE(define(
             HttpStatus.BAD_GATEWAY,
             "payment_provider_unavailable",
@@ -90,8 +91,7 @@ public enum CommonProblem implements ProblemCode {
                     HttpStatus.UNAUTHORIZED,
                     "unauthenticated",
                     "No credential, or one that is not valid.",
-                    "Sign in, or send Authorization: Bearer with an API key (kv_...); usage reporting takes the storage"
-                            + " backend's USAGE_API_TOKEN instead.")
+                    "Sign in, or send Authorization: Bearer with an API key (kv_...).")
             .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer")),
     UNSUPPORTED_MEDIA_TYPE(define(
             HttpStatus.UNSUPPORTED_MEDIA_TYPE,

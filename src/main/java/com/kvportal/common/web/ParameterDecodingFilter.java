@@ -44,7 +44,7 @@ class ParameterDecodingFilter extends OncePerRequestFilter {
         } catch (InvalidParameterException e) {
             HttpStatus status = HttpStatus.resolve(e.getErrorCode());
             if (status == HttpStatus.CONTENT_TOO_LARGE) {
-                problems.write(response, Problems.payloadTooLarge(BodySizeLimitFilter.limitOf(request)));
+                problems.write(response, Problems.payloadTooLarge(request));
             } else {
                 problems.write(
                         response,

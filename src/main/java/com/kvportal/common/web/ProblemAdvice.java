@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -37,6 +39,7 @@ import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
@@ -51,6 +54,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
     private static final String INVALID_FIELDS = "The request has invalid fields.";
+    /** How Jackson's parser words a key met twice in one object ({@code STRICT_DUPLICATE_DETECTION}). */
+    private static final Pattern DUPLICATE_KEY = Pattern.compile("Duplicate Object property \"(.*)\"");
 
     private final MisplacedIds misplacedIds;
 
@@ -150,12 +155,16 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        BodySizeLimitFilter.BodyTooLarge tooLarge = cause(ex, BodySizeLimitFilter.BodyTooLarge.class);
-        if (tooLarge != null) {
-            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(Problems.payloadTooLarge(tooLarge.limit));
+        if (cause(ex, BodySizeLimitFilter.BodyTooLarge.class) != null) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+                    .body(Problems.payloadTooLarge(((ServletWebRequest) request).getRequest()));
         }
         if (cause(ex, StrictTextFilter.MalformedText.class) != null) {
             return ResponseEntity.badRequest().body(Problems.malformedJson());
+        }
+        String duplicate = duplicateKey(ex);
+        if (duplicate != null) {
+            return ResponseEntity.badRequest().body(Problems.duplicateKey(duplicate));
         }
         if (ex.getCause() instanceof UnrecognizedPropertyException unknown) {
             return invalidBodyField(fieldPath(unknown), FieldErrors.unknownField(knownFields(unknown)));
@@ -165,6 +174,16 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             return invalidBodyField(fieldPath(mismatch), "must be " + expected(mismatch.getTargetType()));
         }
         return ResponseEntity.badRequest().body(Problems.malformedJson());
+    }
+
+    /** The key an object of the body holds twice (the parser refuses such a body), or null. */
+    private static @Nullable String duplicateKey(HttpMessageNotReadableException ex) {
+        StreamReadException read = cause(ex, StreamReadException.class);
+        if (read == null || read.getOriginalMessage() == null) {
+            return null;
+        }
+        Matcher duplicate = DUPLICATE_KEY.matcher(read.getOriginalMessage());
+        return duplicate.matches() ? duplicate.group(1) : null;
     }
 
     /** 400 {@code validation_failed} for one field of the body, named by its path as the API names it. */

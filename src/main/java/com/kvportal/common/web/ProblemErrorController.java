@@ -29,8 +29,11 @@ class ProblemErrorController implements ErrorController {
                     ? HttpStatus.valueOf(value)
                     : HttpStatus.INTERNAL_SERVER_ERROR;
         }
+        ProblemDetail problem = status == HttpStatus.BAD_REQUEST
+                ? RefusedRequests.badPath((String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI))
+                : Problems.of(status, Problems.defaultCode(status), status.getReasonPhrase());
         return ResponseEntity.status(status)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(Problems.of(status, Problems.defaultCode(status), status.getReasonPhrase()));
+                .body(problem);
     }
 }

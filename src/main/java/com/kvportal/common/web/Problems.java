@@ -1,5 +1,6 @@
 package com.kvportal.common.web;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
@@ -63,14 +64,27 @@ public class Problems {
                 CommonProblem.UNAUTHENTICATED.getDefinition().exampleDetail());
     }
 
-    /** 413: the body is over the endpoint's limit ({@code limit} bytes); names the limit. */
-    public static ProblemDetail payloadTooLarge(long limit) {
-        return of(CommonProblem.PAYLOAD_TOO_LARGE, payloadTooLargeDetail(limit));
+    /**
+     * 401 on usage reporting, the storage backend's call: names the token it takes (and only there: a person signed
+     * in to the dashboard never set up that token, see {@link #unauthenticated()}).
+     */
+    public static ProblemDetail unauthenticatedReporter() {
+        return of(
+                CommonProblem.UNAUTHENTICATED,
+                "Send Authorization: Bearer with one of the tokens set in USAGE_API_TOKEN (the storage backend's).");
     }
 
-    static String payloadTooLargeDetail(long limit) {
-        return "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024
-                + " KiB (usage reports: fewer samples per request).";
+    /** 413: the body is over the limit of the request's endpoint; names the limit (and, to a usage report, the cure). */
+    public static ProblemDetail payloadTooLarge(HttpServletRequest request) {
+        return of(
+                CommonProblem.PAYLOAD_TOO_LARGE,
+                payloadTooLargeDetail(
+                        BodySizeLimitFilter.limitOf(request), BodySizeLimitFilter.isUsageReport(request)));
+    }
+
+    static String payloadTooLargeDetail(long limit, boolean usageReport) {
+        return "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024 + " KiB"
+                + (usageReport ? ", reporting fewer samples per request." : ".");
     }
 
     /** 400: the body is missing, is not JSON, or is not valid Unicode text (see {@link StrictTextFilter}). */
@@ -80,14 +94,23 @@ public class Problems {
                 CommonProblem.MALFORMED_JSON.getDefinition().exampleDetail());
     }
 
+    /** 400 {@code malformed_json}: an object of the body holds {@code key} twice; nobody can tell which was meant. */
+    public static ProblemDetail duplicateKey(String key) {
+        return of(
+                CommonProblem.MALFORMED_JSON,
+                "The request body holds the key \"" + key + "\" twice in one object: send each key once.");
+    }
+
     /** 415: the body is not JSON; names what to send. {@code sent}: the Content-Type sent, or null for none. */
     public static ProblemDetail unsupportedMediaType(@Nullable String sent) {
         return of(CommonProblem.UNSUPPORTED_MEDIA_TYPE, unsupportedMediaTypeDetail(sent));
     }
 
     static String unsupportedMediaTypeDetail(@Nullable String sent) {
-        return (sent == null || sent.isBlank() ? "The request has no Content-Type" : "Content-Type '" + sent + "'")
-                + " is not supported: send the body as JSON with Content-Type: application/json.";
+        return (sent == null || sent.isBlank()
+                        ? "The request has no Content-Type"
+                        : "Content-Type '" + sent + "' is not supported")
+                + ": send the body as JSON with Content-Type: application/json.";
     }
 
     /** 404: no endpoint answers this path; says where the endpoints are listed. */
@@ -116,6 +139,7 @@ public class Problems {
             case CONTENT_TOO_LARGE -> CommonProblem.PAYLOAD_TOO_LARGE.code();
             case UNAUTHORIZED -> CommonProblem.UNAUTHENTICATED.code();
             case INTERNAL_SERVER_ERROR -> "internal_error";
+            case REQUEST_HEADER_FIELDS_TOO_LARGE -> "headers_too_large";
             default -> status.name().toLowerCase();
         };
     }

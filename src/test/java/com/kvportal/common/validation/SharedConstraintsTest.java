@@ -48,6 +48,36 @@ class SharedConstraintsTest {
     }
 
     @Test
+    void aDisplayNameHoldsNoInvisibleCharacterNorBidirectionalControl() {
+        for (int c : new int[] {
+            0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200B, 0x200C, 0x200D, 0x2060,
+            0xFEFF
+        }) {
+            assertThat(messages(new Named("a" + Character.toString(c) + "b")))
+                    .as("U+%04X", c)
+                    .containsExactly(ReadableText.HIDDEN_CHARACTERS);
+        }
+        // letters of right-to-left scripts and accents are letters as typed
+        assertThat(messages(new Named("שלום"))).isEmpty();
+        assertThat(messages(new Named("café"))).isEmpty();
+    }
+
+    @Test
+    void anEmailAddressHasAnAsciiLocalPartAndMayHaveAnInternationalizedDomain() {
+        assertThat(messages(new Person("ünï@example.com")))
+                .containsExactly("must have only ASCII letters, digits and punctuation before the @ (the domain may"
+                        + " hold other letters, e.g. ada@exämple.com)");
+        assertThat(messages(new Person("ada@exämple.com"))).isEmpty();
+        assertThat(messages(new Person("ada@例え.jp"))).isEmpty();
+        assertThat(Addresses.ascii("ada@exämple.com")).contains("ada@xn--exmple-cua.com");
+        assertThat(Addresses.forSending("ada@EXÄMPLE.com")).isEqualTo("ada@xn--exmple-cua.com");
+        assertThat(Addresses.forSending("ada@example.com")).isEqualTo("ada@example.com");
+        // a domain label over 63 characters has no ASCII form
+        assertThat(messages(new Person("ada@" + "ä".repeat(64) + ".com")))
+                .containsExactly("must be a valid email address of at most 254 characters");
+    }
+
+    @Test
     void anOptionalDisplayNameMayBeAbsentButNotBlank() {
         assertThat(messages(new OptionallyNamed(null))).isEmpty();
         assertThat(messages(new OptionallyNamed(""))).containsExactly("is required");
