@@ -141,7 +141,7 @@ class DashboardController {
     private static String render(String path) {
         String file = file(path);
         return withFragments(file, read(file))
-                .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
+                .replace("<a href=\"" + path + "\"", "<a href=\"" + path + "\" aria-current=\"page\"");
     }
 
     /** The file of the page at the path: its last segment, {@code /dashboard} the keys page. */
