@@ -170,7 +170,7 @@ function sentence(event) {
     case 'usage.overage_billed': return ['Storage overage was billed on invoice ', what(target)];
     case 'usage.limits_updated': return [actor + ' changed the storage limits and alerts of ', what(target), limitsChange(details)];
     case 'usage.threshold_crossed': return ['The storage of ', what(target), ' reached '
-      + (details.threshold_percent ? details.threshold_percent + ' % of' : 'an alert threshold of') + ' the plan\u2019s allowance'];
+      + (details.threshold_percent ? details.threshold_percent + '\u00a0% of' : 'an alert threshold of') + ' the plan\u2019s allowance'];
     case 'usage.writes_refused': return ['The storage backend began refusing writes for ', what(target)];
     case 'usage.writes_allowed': return ['The storage backend takes writes again for ', what(target)];
     default: return [actor + ' ' + unknownAction(event.action) + ' ', what(target)];
@@ -193,7 +193,7 @@ function limitsChange(details) {
   if (!to) return '';
   const parts = [];
   parts.push(to.alert_thresholds_percent && to.alert_thresholds_percent.length
-    ? 'alerts at ' + to.alert_thresholds_percent.map((p) => p + ' %').join(', ') : 'no alerts');
+    ? 'alerts at ' + to.alert_thresholds_percent.map((p) => p + '\u00a0%').join(', ') : 'no alerts');
   parts.push(to.storage_cap_bytes === null || to.storage_cap_bytes === undefined
     ? 'no storage cap' : 'storage cap ' + formatGiB(to.storage_cap_bytes));
   if (to.overage_cap_cents !== null && to.overage_cap_cents !== undefined) parts.push('overage cap ' + formatMoney(to.overage_cap_cents));

@@ -110,7 +110,7 @@ class WebhooksDashboardIT extends BrowserIntegration {
                         """
                 const broken = [];
                 for (const node of document.querySelectorAll('#endpoints-body td.state, #endpoints-body button,'
-                    + ' #deliveries-body button')) {
+                    + ' #deliveries-body button, #deliveries-body .event-type')) {
                   for (const text of node.childNodes) {
                     if (text.nodeType !== Node.TEXT_NODE || !text.textContent.trim()) continue;
                     for (const word of text.textContent.trim().split(/\\s+/)) {
