@@ -4,10 +4,12 @@ import { busy, clearErrors, showAlert, showErrors } from './ui.js';
 
 const params = new URLSearchParams(location.search);
 
-/** Only our own dashboard pages may be the destination after signing in (no open redirect). */
+/** The dashboard's own pages, the only destinations after signing in (no open redirect). */
+const PAGES = ['/dashboard', '/dashboard/billing', '/dashboard/webhooks', '/dashboard/activity', '/dashboard/members', '/dashboard/account'];
+
 function destination() {
   const next = params.get('next');
-  return next === '/dashboard' || next === '/dashboard/billing' ? next : '/dashboard';
+  return PAGES.includes(next) ? next : '/dashboard';
 }
 
 const notices = {

@@ -191,11 +191,19 @@ function linesRow(invoice) {
         el('span', { class: 'num' }, formatMoney(line.amount_cents, invoice.currency)))))))];
 }
 
-/** An invoice's billing period; the first invoice of a subscription covers an instant (Stripe's start = end). */
+/**
+ * An invoice's billing period as a range. The first invoice of a subscription states an instant (the payment
+ * provider's start = end): it pays for the month that starts then, and shows as that month.
+ */
 function periodOf(invoice) {
   if (!invoice.period_start || !invoice.period_end) return '—';
-  if (formatDate(invoice.period_start) === formatDate(invoice.period_end)) return timeEl(invoice.period_start);
-  return el('span', {}, timeEl(invoice.period_start), ' – ', timeEl(invoice.period_end));
+  let end = invoice.period_end;
+  if (formatDate(invoice.period_start) === formatDate(end)) {
+    const month = new Date(invoice.period_start);
+    month.setUTCMonth(month.getUTCMonth() + 1);
+    end = month.toISOString();
+  }
+  return el('span', { class: 'period' }, timeEl(invoice.period_start), ' – ', timeEl(end));
 }
 
 function showCheckoutBanner() {

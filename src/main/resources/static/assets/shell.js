@@ -130,7 +130,7 @@ function current(session) {
 function renderOrganizations(select, session) {
   select.replaceChildren(...session.organizations.map((organization) =>
     el('option', { value: organization.id, selected: organization.id === session.organization_id },
-      organization.name + ' (' + organization.role + ')')));
+      organization.name)));
   select.value = session.organization_id || '';
   const badge = document.getElementById('role-badge');
   badge.textContent = current(session).role;

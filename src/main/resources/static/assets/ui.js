@@ -1,6 +1,6 @@
 // Small DOM helpers. Data from the API only ever reaches the page as text (textContent, attributes set
 // one by one), never as markup, so a key named <img src=x onerror=...> shows literally.
-import { ApiError } from './api.js';
+import { ApiError, forPeople } from './api.js';
 
 /** Creates an element: `attrs` are attributes (booleans toggle), children are nodes or strings (as text). */
 export function el(tag, attrs = {}, ...children) {
@@ -104,7 +104,7 @@ export function showErrors(form, error, fieldOfCode = {}) {
   const leftovers = [];
   let first = null;
   const fieldErrors = error.errors && error.errors.length ? error.errors
-    : fieldOfCode[error.code] ? [{ field: fieldOfCode[error.code], message: error.message }] : [];
+    : fieldOfCode[error.code] ? [{ field: fieldOfCode[error.code], message: error.message, ownWords: true }] : [];
   for (const item of fieldErrors) {
     const slot = form.querySelector('[data-error-for="' + CSS.escape(String(item.field)) + '"]');
     const message = sentence(slot, item);
@@ -129,9 +129,14 @@ export function showErrors(form, error, fieldOfCode = {}) {
   else if (formError && !formError.hidden) formError.focus();
 }
 
-/** "is required" becomes "Name is required."; messages that already read as a sentence stay as they are. */
+/**
+ * "is required" becomes "Name is required."; messages that already read as a sentence stay as they are. A field
+ * whose slot has a `data-hint` (what to type, in the form's own terms: GiB, dollars, percentages) shows that
+ * instead of the API's words, which speak of the request (bytes, cents, arrays).
+ */
 function sentence(slot, item) {
-  const message = String(item.message || 'is invalid');
+  if (slot && slot.dataset.hint && !item.ownWords) return slot.dataset.hint;
+  const message = forPeople(String(item.message || '')) || 'is not valid';
   const label = slot ? slot.dataset.label : String(item.field);
   const text = /^[a-z]/.test(message) ? label + ' ' + message : message;
   return /[.!?]$/.test(text) ? text : text + '.';

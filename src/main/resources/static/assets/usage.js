@@ -131,6 +131,8 @@ function renderLimits(usage) {
         + ' allowance (on the period\u2019s average); writes are refused once the projected overage reaches it.'));
   }
   $('limits-meaning').replaceChildren(...items);
+  // a plan without overage has nothing to cap
+  $('limits-overage-cap-field').hidden = !(plan.overage_bytes > 0);
   const form = $('limits-form');
   if (form.dataset.dirty !== 'true') {
     $('limits-thresholds').value = limits.alert_thresholds.map((level) => level.percent).join(', ');
@@ -161,13 +163,13 @@ async function saveLimits(event) {
   const body = {
     alert_thresholds_percent: thresholds,
     storage_cap_bytes: amount($('limits-storage-cap').value, GIB),
-    overage_cap_cents: amount($('limits-overage-cap').value, 100),
+    overage_cap_cents: $('limits-overage-cap-field').hidden ? null : amount($('limits-overage-cap').value, 100),
   };
   await busy($('limits-save'), 'Saving…', async () => {
     try {
       await api('PUT', '/api/v1/usage/limits', body);
       form.dataset.dirty = 'false';
-      showAlert($('limits-saved'), 'success', 'Limits saved. Verify applies them within 2 seconds.');
+      showAlert($('limits-saved'), 'success', 'Limits saved. The storage backend follows them within a few seconds.');
       await loadUsage();
     } catch (error) {
       showErrors(form, error, { not_on_this_plan: 'overage_cap_cents' });

@@ -92,14 +92,14 @@ function row(endpoint) {
   return el('tr', { 'data-endpoint-id': endpoint.id },
     el('td', { class: 'sentence', 'data-label': 'URL' }, endpoint.url,
       endpoint.description ? el('div', { class: 'muted' }, endpoint.description) : ''),
-    el('td', { 'data-label': 'Events' }, endpoint.events.includes('*') ? 'All' : endpoint.events.join(', ')),
-    el('td', { 'data-label': 'State' }, endpoint.disabled ? 'Disabled' : 'Enabled'),
-    el('td', { class: 'row-actions' },
+    el('td', { class: 'events', 'data-label': 'Events' }, endpoint.events.includes('*') ? 'All' : endpoint.events.join(', ')),
+    el('td', { class: 'state', 'data-label': 'State' }, endpoint.disabled ? 'Disabled' : 'Enabled'),
+    el('td', { class: 'actions-cell' }, el('span', { class: 'row-actions' },
       action('test', 'Send test event', sendTest),
       action('deliveries', 'Deliveries', (e) => { selected = e; return loadDeliveries(); }),
       action('toggle', endpoint.disabled ? 'Enable' : 'Disable', toggle),
       action('rotate', 'Rotate secret', rotate),
-      action('delete', 'Delete', remove)));
+      action('delete', 'Delete', remove))));
 }
 
 async function sendTest(endpoint) {
@@ -150,18 +150,31 @@ async function loadDeliveries() {
   }
 }
 
+/** What the endpoint answered, and why that is a failure when it is one. */
+function response(delivery) {
+  if (!delivery.attempts) return 'Not sent yet';
+  if (delivery.response_status === null) {
+    return el('span', { class: 'delivery-reason' }, 'No answer: the endpoint could not be reached, or it closed the'
+      + ' connection or took longer than the time allowed without answering.');
+  }
+  const status = delivery.response_status;
+  if (status >= 200 && status < 300) return String(status) + ' (accepted)';
+  return el('span', { class: 'delivery-reason' }, String(status) + ': the endpoint refused the event'
+    + (status >= 300 && status < 400 ? ' (a redirect, which deliveries do not follow)' : '') + '; it must answer 2xx.');
+}
+
 function deliveryRow(delivery) {
   const endpoint = selected;
   return el('tr', { 'data-delivery-id': delivery.id, 'data-status': delivery.status },
-    el('td', { 'data-label': 'Event' }, delivery.event_type, el('div', { class: 'muted' }, delivery.event_id)),
+    el('td', { 'data-label': 'Event' }, el('div', {},
+      el('span', { class: 'event-type' }, delivery.event_type), el('div', { class: 'muted' }, delivery.event_id))),
     el('td', { 'data-label': 'Status' }, delivery.status + ' (' + delivery.attempts
       + (delivery.attempts === 1 ? ' attempt)' : ' attempts)')),
-    el('td', { class: 'num', 'data-label': 'Response' },
-      delivery.response_status === null ? (delivery.attempts ? 'no answer' : '—') : String(delivery.response_status)),
+    el('td', { 'data-label': 'Response' }, response(delivery)),
     el('td', { class: 'num', 'data-label': 'Time' }, delivery.duration_ms === null ? '—' : delivery.duration_ms + ' ms'),
     el('td', { class: 'num', 'data-label': 'Last attempt' },
       delivery.last_attempt_at ? timeEl(delivery.last_attempt_at, true) : '—'),
-    el('td', { class: 'row-actions' }, button('retry', 'Retry', async () => {
+    el('td', { class: 'actions-cell' }, button('retry', 'Retry', async () => {
       try {
         await api('POST', '/api/v1/webhook-endpoints/' + endpoint.id + '/deliveries/' + delivery.id + '/retry');
         showAlert($('deliveries-status'), 'success', 'One more attempt is on its way.');

@@ -1,11 +1,15 @@
 package com.kvportal.dashboard;
 
+import com.kvportal.security.SessionCaller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +32,10 @@ import org.springframework.web.servlet.HandlerMapping;
  * with a line of its own, {@code <!--#topbar-->} for {@code fragments/topbar.html}; the line may name values,
  * {@code <!--#head title="Log in" script="auth"-->}, that fill the fragment's {@code {title}} and {@code {script}}.
  * A fragment may take in others, and takes the indentation of the line that names it.
+ *
+ * <p>A page in the dashboard's frame is for a signed-in person: without one, its path leads to the log-in page, which
+ * says "Your session has ended" only when the browser still sent the cookie of a session that has ended. Any other
+ * path under {@code /dashboard/} answers an HTML page "not found" with a way back.
  */
 @Controller
 class DashboardController {
@@ -41,12 +49,20 @@ class DashboardController {
     /** Each page by the path it is served at: the paths of {@link #page}'s mapping, listed there once. */
     private final Map<String, String> pages = new HashMap<>();
 
+    /** The paths of the pages in the dashboard's frame (top bar, navigation): they need a signed-in person. */
+    private final Set<String> signedIn = new HashSet<>();
+
+    private final String notFound = read("errors/not-found.html");
+
     DashboardController() throws NoSuchMethodException {
         GetMapping mapping = DashboardController.class
                 .getDeclaredMethod("page", HttpServletRequest.class)
                 .getAnnotation(GetMapping.class);
         for (String path : mapping.value()) {
             pages.put(path, render(path));
+            if (read(file(path)).startsWith("<!--#dashboard-page-start")) {
+                signedIn.add(path);
+            }
         }
     }
 
@@ -84,7 +100,33 @@ class DashboardController {
     })
     ResponseEntity<String> page(HttpServletRequest request) {
         String path = (String) request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+        if (signedIn.contains(path) && SessionCaller.of(request).isEmpty()) {
+            return toLogin(request, path);
+        }
         return html(pages.get(path));
+    }
+
+    /** A mistyped or outdated address under the dashboard: a page a person can read, with a way back. */
+    @GetMapping("/dashboard/**")
+    ResponseEntity<String> notFound() {
+        return ResponseEntity.status(HttpStatus.NOT_FOUND)
+                .contentType(HTML)
+                .cacheControl(CacheControl.noCache())
+                .body(notFound);
+    }
+
+    /**
+     * The log-in page, which brings the person back to {@code path} afterwards. A session id that no longer names a
+     * session (it expired, or every session was ended) is a session that ended; no session id is a first visit.
+     */
+    private static ResponseEntity<String> toLogin(HttpServletRequest request, String path) {
+        boolean ended = request.getRequestedSessionId() != null && !request.isRequestedSessionIdValid();
+        String location = "/login?" + (ended ? "reason=expired&" : "") + "next="
+                + URLEncoder.encode(path, StandardCharsets.UTF_8);
+        return ResponseEntity.status(HttpStatus.FOUND)
+                .header(HttpHeaders.LOCATION, location)
+                .cacheControl(CacheControl.noStore())
+                .build();
     }
 
     /** Pages change with each release and carry no data, so the browser revalidates them every time. */
@@ -97,9 +139,14 @@ class DashboardController {
 
     /** The page served at the path, its own link in the main navigation marked as current. */
     private static String render(String path) {
-        String file = path.equals("/dashboard") ? "keys.html" : path.substring(path.lastIndexOf('/') + 1) + ".html";
+        String file = file(path);
         return withFragments(file, read(file))
-                .replace("<a href=\"" + path + "\">", "<a href=\"" + path + "\" aria-current=\"page\">");
+                .replace("<a href=\"" + path + "\"", "<a href=\"" + path + "\" aria-current=\"page\"");
+    }
+
+    /** The file of the page at the path: its last segment, {@code /dashboard} the keys page. */
+    private static String file(String path) {
+        return path.equals("/dashboard") ? "keys.html" : path.substring(path.lastIndexOf('/') + 1) + ".html";
     }
 
     /** The text with each fragment line replaced by the fragment; a missing fragment or value fails at start. */

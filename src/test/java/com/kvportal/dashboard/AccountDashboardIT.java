@@ -2,9 +2,11 @@ package com.kvportal.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.Browser;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 
@@ -12,11 +14,13 @@ import org.openqa.selenium.support.ui.Select;
 class AccountDashboardIT extends BrowserIntegration {
 
     @Test
-    void shouldLeadFromTheRootToTheLogInPageWhenSignedOut() {
+    void shouldLeadAFirstVisitFromTheRootToTheLogInPageWithoutSayingThatASessionEnded() {
         browser.open(baseUrl() + "/");
 
-        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?reason=expired&next=%2Fdashboard"));
-        assertThat(browser.visible("notice").getText()).contains("Your session has ended");
+        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?next=%2Fdashboard"));
+        browser.visible("login-form");
+        assertThat(browser.byId("notice").isDisplayed()).isFalse();
+        assertThat(browser.driver().getPageSource()).doesNotContain("session has ended");
         checkLayout("login");
 
         browser.byId("to-signup").click();
@@ -35,7 +39,8 @@ class AccountDashboardIT extends BrowserIntegration {
         browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?reason=signed_out"));
         assertThat(browser.visible("notice").getText()).isEqualTo("You have been logged out.");
         browser.open(baseUrl() + "/dashboard");
-        browser.waitUntil(ExpectedConditions.urlContains("/login?reason=expired"));
+        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?next=%2Fdashboard"));
+        assertThat(browser.byId("notice").isDisplayed()).isFalse();
 
         logInInPage(email, "not the password at all");
         browser.waitUntil(ExpectedConditions.textToBe(
@@ -46,6 +51,63 @@ class AccountDashboardIT extends BrowserIntegration {
         logInInPage(email, PASSWORD);
         awaitKeysPage();
         assertThat(browser.byId("account-email").getText()).isEqualTo(email);
+    }
+
+    @Test
+    void shouldShowAPageNotFoundWithAWayBackForAnUnknownDashboardAddress() {
+        browser.open(baseUrl() + "/dashboard/typo");
+
+        assertThat(browser.visible("title").getText()).isEqualTo("Page not found");
+        assertThat(browser.driver().getPageSource()).doesNotContain("\"code\"");
+        checkLayout("not-found");
+        browser.byId("back-to-dashboard").click();
+        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?next=%2Fdashboard"));
+    }
+
+    /**
+     * The account page (password, sessions, two-step login) from the main navigation at every width; at 1440 px the top
+     * bar is one row and names the role once.
+     */
+    @Test
+    void shouldReachEveryPageFromTheTopBarAtBothWidthsWithTheBarOnOneRowOnADesktop() {
+        signUpInPage();
+        // one row: every part of the bar starts above the end of every other
+        assertThat(
+                        (Boolean)
+                                browser.script(
+                                        """
+                        const boxes = [...document.querySelector('.topbar-inner').children]
+                          .filter((c) => c.offsetParent !== null).map((c) => c.getBoundingClientRect());
+                        return Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));"""))
+                .as("the top bar on one row at 1440 px")
+                .isTrue();
+        String bar = browser.driver().findElement(By.className("topbar")).getText();
+        assertThat(Pattern.compile("\\bowner\\b").matcher(bar).results().count())
+                .as("the role, once: " + bar)
+                .isEqualTo(1);
+
+        for (String[] page : new String[][] {
+            {"Billing", "/dashboard/billing"},
+            {"Webhooks", "/dashboard/webhooks"},
+            {"Activity", "/dashboard/activity"},
+            {"Members", "/dashboard/members"},
+            {"Account", "/dashboard/account"},
+            {"API keys", "/dashboard"}
+        }) {
+            browser.setWidth(Browser.PHONE_WIDTH);
+            browser.driver().findElement(By.linkText(page[0])).click();
+            browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + page[1]));
+            browser.visible("content");
+            checkLayout("page-" + page[1].substring(1).replace('/', '-'));
+        }
+        browser.open(baseUrl() + "/dashboard/account");
+        browser.setWidth(Browser.PHONE_WIDTH);
+        browser.visible("content");
+        for (String id : new String[] {"password-form", "sessions-table", "totp-start"}) {
+            WebElement section = browser.byId(id);
+            browser.script("arguments[0].scrollIntoView()", section);
+            assertThat(section.isDisplayed()).as(id).isTrue();
+        }
     }
 
     @Test
@@ -85,7 +147,7 @@ class AccountDashboardIT extends BrowserIntegration {
 
         browser.driver().manage().deleteAllCookies();
         browser.open(baseUrl() + "/dashboard/billing");
-        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?reason=expired&next=%2Fdashboard%2Fbilling"));
+        browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/login?next=%2Fdashboard%2Fbilling"));
         logInInPage(email, PASSWORD);
         browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/dashboard/billing"));
     }

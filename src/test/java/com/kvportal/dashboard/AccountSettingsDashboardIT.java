@@ -103,7 +103,6 @@ class AccountSettingsDashboardIT extends BrowserIntegration {
     @Test
     void shouldTurnOnTwoStepLoginWithThePasswordAndTheQrCodeAndShowTheRecoveryCodesOnce() throws Exception {
         String email = signUpInPage();
-        Api.verifyEmail(baseUrl(), email);
         openAccountPage();
 
         browser.type("totp-start-password", "not my password");

@@ -6,6 +6,7 @@ import com.kvportal.support.Api;
 import com.kvportal.support.StorageSamples;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
@@ -81,6 +82,12 @@ class BillingDashboardIT extends BrowserIntegration {
         assertThat(invoice.getText()).contains("$20.00", "Paid");
         assertThat(invoice.findElement(By.cssSelector("a[target=_blank]")).getDomAttribute("href"))
                 .startsWith("http");
+        // the first invoice pays for the month that starts with it: shown as that month, start – end
+        WebElement period = invoice.findElement(By.cssSelector("td[data-label=Period]"));
+        List<WebElement> dates = period.findElements(By.tagName("time"));
+        assertThat(dates).hasSize(2);
+        assertThat(period.getText()).contains(" – ");
+        assertThat(dates.get(0).getText()).isNotEqualTo(dates.get(1).getText());
         checkLayout("billing-pro");
 
         browser.byId("cancel-subscription").click();
@@ -176,6 +183,28 @@ class BillingDashboardIT extends BrowserIntegration {
 
     /** A subscription bought in the page, as the API shows it, and the project the page had selected. */
     private record Bought(JsonNode subscription, UUID projectId) {}
+
+    /** An unverified person pressing Upgrade is told what to do in the page's words: no API path, no method. */
+    @Test
+    void shouldTellAnUnverifiedPersonWhatToDoBeforeUpgradingInWordsForAPerson() {
+        signUpUnverifiedInPage();
+        openBillingPage();
+
+        plan("pro");
+        browser.byId("upgrade-pro").click();
+
+        String message = browser.waitUntil(driver -> {
+            String text = browser.byId("billing-status").getText();
+            return text.isEmpty() ? null : text;
+        });
+        assertThat(message)
+                .startsWith("Please verify your email address first")
+                .contains("Send a new link")
+                .doesNotContain("/api/", "POST");
+        assertThat(browser.driver().findElement(By.tagName("body")).getText())
+                .doesNotContainPattern("/api/v1|\\b(GET|POST|PUT|PATCH|DELETE) /");
+        checkLayout("billing-unverified-upgrade");
+    }
 
     /** Signs up, buys pro through the hosted checkout in the page and waits until the page says so. */
     private Bought buyProInPage() {

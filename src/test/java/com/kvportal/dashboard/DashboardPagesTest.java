@@ -46,8 +46,9 @@ class DashboardPagesTest extends IntegrationTest {
                         .distinct())
                 .as("the page files, each served at a path")
                 .containsExactlyInAnyOrderElementsOf(pageFiles());
+        Api signedIn = signedUp();
         for (String path : paths) {
-            Api.Response page = api().get(path);
+            Api.Response page = signedIn.get(path);
 
             assertThat(page.status()).as(path).isEqualTo(200);
             assertThat(page.header("Content-Type")).as(path).startsWith("text/html");
@@ -97,8 +98,53 @@ class DashboardPagesTest extends IntegrationTest {
         assertThat(css.header("Content-Type")).startsWith("text/css");
     }
 
+    /** A first visit: the log-in page, which then brings the person to the page asked for, without a word of an end. */
     @Test
-    void shouldAnswer404ForAnUnknownDashboardPage() {
-        assertThat(api().get("/dashboard/nothing-here").status()).isEqualTo(404);
+    void shouldLeadAFirstVisitToTheLogInPageWithoutSayingThatASessionEnded() {
+        for (String path : List.of(
+                "/dashboard",
+                "/dashboard/billing",
+                "/dashboard/webhooks",
+                "/dashboard/activity",
+                "/dashboard/members",
+                "/dashboard/account")) {
+            Api.Response page = api().get(path);
+
+            assertThat(page.status()).as(path).isEqualTo(302);
+            assertThat(page.header("Location"))
+                    .as(path)
+                    .isEqualTo("/login?next=" + path.replace("/", "%2F"))
+                    .doesNotContain("reason");
+        }
+        Api.Response root = api().follow(api().get("/"));
+        assertThat(root.status()).isEqualTo(302);
+        assertThat(root.header("Location")).isEqualTo("/login?next=%2Fdashboard");
+    }
+
+    /** The browser still sends the cookie of a session that has ended (expired, or ended everywhere): so it says. */
+    @Test
+    void shouldSayThatTheSessionEndedWhenTheCookieNamesASessionThatIsGone() {
+        Api session = signedUp();
+        assertThat(session.get("/dashboard/billing").status()).isEqualTo(200);
+
+        jdbc.sql("delete from spring_session").update();
+
+        Api.Response page = session.get("/dashboard/billing");
+        assertThat(page.status()).isEqualTo(302);
+        assertThat(page.header("Location")).isEqualTo("/login?reason=expired&next=%2Fdashboard%2Fbilling");
+    }
+
+    @Test
+    void shouldAnswerAnUnknownDashboardPageWithAnHtmlPageAndAWayBack() {
+        for (String path : List.of("/dashboard/nothing-here", "/dashboard/typo/deeper", "/dashboard/billing/")) {
+            Api.Response page = api().get(path);
+
+            assertThat(page.status()).as(path).isEqualTo(404);
+            assertThat(page.header("Content-Type")).as(path).startsWith("text/html");
+            assertThat(page.header("Content-Security-Policy")).as(path).contains("default-src 'self'");
+            assertThat(page.body()).as(path).contains("<h1 id=\"title\">Page not found</h1>");
+            assertThat(page.body()).as(path).contains("href=\"/dashboard\"");
+            assertThat(page.body()).as(path).doesNotContain("\"code\"");
+        }
     }
 }

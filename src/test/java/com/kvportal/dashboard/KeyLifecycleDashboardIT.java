@@ -3,8 +3,10 @@ package com.kvportal.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import java.net.http.HttpRequest;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -122,6 +124,19 @@ class KeyLifecycleDashboardIT extends BrowserIntegration {
         for (int i = 0; i < 30; i++) {
             same.createKey("batch " + i);
         }
+        // from the IPv6 loopback, as Java writes an IPv6 client's address (in full: 0:0:0:0:0:0:0:1); the service
+        // takes X-Forwarded-For from a proxy on loopback, which the test is
+        Map<String, String> fromIpv6 = Map.of("X-Forwarded-For", "0:0:0:0:0:0:0:1", "Content-Type", "application/json");
+        same.sendRaw(
+                "POST",
+                "/api/v1/invitations",
+                HttpRequest.BodyPublishers.ofString("{\"email\": \"colleague@example.com\", \"role\": \"developer\"}"),
+                fromIpv6);
+        same.sendRaw(
+                "PUT",
+                "/api/v1/usage/limits",
+                HttpRequest.BodyPublishers.ofString("{\"alert_thresholds_percent\": [50, 80]}"),
+                fromIpv6);
 
         browser.driver().findElement(By.linkText("Activity")).click();
         browser.waitUntil(ExpectedConditions.urlToBe(baseUrl() + "/dashboard/activity"));
@@ -131,14 +146,32 @@ class KeyLifecycleDashboardIT extends BrowserIntegration {
                         .getDomAttribute("aria-current"))
                 .isEqualTo("page");
         assertThat(browser.all("#activity-body tr")).hasSize(25);
-        assertThat(browser.all("#activity-body tr").get(0).getText())
-                .contains(email + " created key batch 29", "127.0.0.1");
+        List<String> rows = browser.all("#activity-body tr").stream()
+                .map(WebElement::getText)
+                .toList();
+        assertThat(rows.get(0))
+                .contains(email + " changed the storage limits and alerts of " + email
+                        + "'s organization: alerts at 50 %, 80 %")
+                .contains("::1")
+                .doesNotContain("0:0:0:0");
+        assertThat(rows.get(1)).contains(email + " invited colleague@example.com as developer", "::1");
+        assertThat(rows.get(2)).contains(email + " created key batch 29", "127.0.0.1");
+        assertThat(String.join("\n", rows).replace(email, "the person"))
+                .as("no action code, no bare id")
+                .doesNotContain("usage.limits_updated", "member.invited", "api_key.")
+                .doesNotContainPattern("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
         checkLayout("activity");
 
         browser.visible("load-more").click();
-        browser.waitUntil(driver -> browser.all("#activity-body tr").size() == 34 ? Boolean.TRUE : null);
+        browser.waitUntil(driver -> browser.all("#activity-body tr").size() > 25 ? Boolean.TRUE : null);
         browser.waitForHidden("load-more");
         String page = browser.byId("activity-body").getText();
+        assertThat(browser.byId("activity-count").getText())
+                .isEqualTo(browser.all("#activity-body tr").size() + " events");
+        assertThat(page.replace(email, "the person").replace("colleague@example.com", "a colleague"))
+                .as("no action code, no bare id, on any line")
+                .doesNotContainPattern("\\b[a-z_]+\\.[a-z_]+\\b")
+                .doesNotContainPattern("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
         assertThat(page)
                 .contains(email + " revoked key billing-worker")
                 .contains(email + " created key billing-worker")

@@ -10,7 +10,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * The billing page's "Limits and alerts" panel in a real browser: the limits in force in GiB (as the server states
@@ -68,7 +70,8 @@ class LimitsDashboardIT extends BrowserIntegration {
         browser.type("limits-thresholds", "50, 80");
         browser.type("limits-storage-cap", "0.5");
         browser.byId("limits-save").click();
-        browser.visible("limits-saved");
+        assertThat(browser.visible("limits-saved").getText())
+                .isEqualTo("Limits saved. The storage backend follows them within a few seconds.");
         browser.waitUntil(driver -> meaning().contains("Writes are refused once storage reaches 512 MiB."));
         assertThat(meaning())
                 .startsWith(
@@ -92,14 +95,21 @@ class LimitsDashboardIT extends BrowserIntegration {
         browser.type("limits-thresholds", "75, 75");
         browser.byId("limits-save").click();
         WebElement error = browser.visible("limits-thresholds-error");
-        assertThat(error.getText()).startsWith("Alert thresholds must be an array of 0 to 5 distinct integers");
+        // the form's own words (percentages typed with commas), not the API's (an array of integers)
+        assertThat(error.getText())
+                .isEqualTo("Enter up to 5 different whole percentages from 1 to 100, separated by commas, e.g. 50, 80,"
+                        + " 100; or leave it empty for no alerts.");
         assertThat(browser.byId("limits-thresholds").getDomAttribute("aria-invalid"))
                 .isEqualTo("true");
 
-        browser.type("limits-thresholds", "75");
-        browser.type("limits-overage-cap", "10");
+        browser.type("limits-storage-cap", "-1");
         browser.byId("limits-save").click();
-        assertThat(browser.visible("limits-overage-cap-error").getText()).contains("The current plan has no overage");
+        browser.waitUntil(ExpectedConditions.textToBe(
+                By.id("limits-storage-cap-error"),
+                "Enter the storage cap in GiB (0 or more, e.g. 5 or 2.5), or leave it empty for no cap."));
+        // the free plan has no overage: nothing to cap
+        assertThat(browser.byId("limits-overage-cap").isDisplayed()).isFalse();
+        assertThat(browser.byId("limits-meaning").getText()).doesNotContain("verage");
         assertThat(api.get("/api/v1/usage/limits")
                         .json()
                         .get("alert_thresholds_percent")

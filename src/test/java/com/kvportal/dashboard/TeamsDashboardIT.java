@@ -46,8 +46,11 @@ class TeamsDashboardIT extends BrowserIntegration {
         assertThat(new Select(browser.byId("organization-select"))
                         .getFirstSelectedOption()
                         .getText())
-                .isEqualTo(organization + " (viewer)");
+                .isEqualTo(organization);
+        // the role, once: beside the switcher
         assertThat(browser.byId("role-badge").getText()).isEqualTo("viewer");
+        assertThat(browser.driver().findElement(By.className("topbar")).getText())
+                .containsOnlyOnce("viewer");
         assertThat(browser.byId("create-card").isDisplayed())
                 .as("a viewer sees no Create key")
                 .isFalse();

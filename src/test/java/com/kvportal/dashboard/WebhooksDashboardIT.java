@@ -2,6 +2,7 @@ package com.kvportal.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.Browser;
 import com.kvportal.support.WebhookReceiver;
 import com.kvportal.support.WebhookReceiver.Received;
 import java.time.Duration;
@@ -25,6 +26,17 @@ class WebhooksDashboardIT extends BrowserIntegration {
             signUpInPage();
             browser.open(baseUrl() + "/dashboard/webhooks");
             assertThat(browser.visible("endpoints-empty").getText()).contains("No endpoints yet");
+            // the URL field holds an address of 30 characters and more, and looks like the other fields
+            assertThat(
+                            (Number)
+                                    browser.script(
+                                            """
+                            const input = document.getElementById('endpoint-url');
+                            const context = document.createElement('canvas').getContext('2d');
+                            context.font = getComputedStyle(input).font;
+                            return input.clientWidth - context.measureText('https://example.com/hooks/kv-p').width;"""))
+                    .satisfies(room -> assertThat(room.doubleValue()).isPositive());
+            assertThat(style("endpoint-url")).isEqualTo(style("endpoint-description"));
 
             browser.type("endpoint-url", receiver.url());
             browser.type("endpoint-description", "<b>orders</b>");
@@ -34,6 +46,7 @@ class WebhooksDashboardIT extends BrowserIntegration {
             assertThat(secret).startsWith("whsec_");
             WebElement row = browser.waitUntil(d -> d.findElement(By.cssSelector("#endpoints-body tr")));
             assertThat(row.getText()).contains(receiver.url(), "<b>orders</b>", "All", "Enabled");
+            assertThat(wordsBrokenInTwo()).isEmpty();
             checkLayout("webhooks-new-endpoint");
             browser.byId("dismiss-secret").click();
             browser.driver().navigate().refresh();
@@ -62,7 +75,54 @@ class WebhooksDashboardIT extends BrowserIntegration {
             browser.waitUntil(Duration.ofSeconds(20), d -> receiver.received().size() == 2);
             awaitDelivery("2 attempts", "delivered");
             assertThat(receiver.received().get(1).id()).isEqualTo(delivery.id());
+
+            // a failed attempt says why
+            receiver.answer(WebhookReceiver.Mode.FAIL);
+            action("test").click();
+            assertThat(awaitDelivery("1 attempt", "pending", "500"))
+                    .contains("500: the endpoint refused the event; it must answer 2xx.");
+            receiver.answer(WebhookReceiver.Mode.CLOSE);
+            action("test").click();
+            assertThat(awaitDelivery("1 attempt", "pending", "No answer"))
+                    .contains("No answer: the endpoint could not be reached, or it closed the connection");
+            for (int width : new int[] {Browser.DESKTOP_WIDTH, Browser.PHONE_WIDTH}) {
+                browser.setWidth(width);
+                assertThat(wordsBrokenInTwo()).as("at %d px", width).isEmpty();
+            }
+            checkLayout("webhooks-failed-delivery");
         }
+    }
+
+    /** What makes a field look as it does. */
+    private String style(String id) {
+        return (String) browser.script(
+                """
+                const style = getComputedStyle(document.getElementById(arguments[0]));
+                return [style.borderRadius, style.borderColor, style.padding, style.minHeight, style.fontSize].join(' ');""",
+                id);
+    }
+
+    /** The single words of the tables (states, buttons) that wrap onto a second line: none may. */
+    @SuppressWarnings("unchecked")
+    private List<String> wordsBrokenInTwo() {
+        return (List<String>)
+                browser.script(
+                        """
+                const broken = [];
+                for (const node of document.querySelectorAll('#endpoints-body td.state, #endpoints-body button,'
+                    + ' #deliveries-body button, #deliveries-body .event-type')) {
+                  for (const text of node.childNodes) {
+                    if (text.nodeType !== Node.TEXT_NODE || !text.textContent.trim()) continue;
+                    for (const word of text.textContent.trim().split(/\\s+/)) {
+                      const range = document.createRange();
+                      const start = text.textContent.indexOf(word);
+                      range.setStart(text, start);
+                      range.setEnd(text, start + word.length);
+                      if (range.getClientRects().length > 1) broken.push(word);
+                    }
+                  }
+                }
+                return broken;""");
     }
 
     private WebElement action(String name) {
