@@ -150,12 +150,26 @@ async function loadDeliveries() {
   }
 }
 
+/** Why no answer came, in a person's words, by the reason the service recorded (`last_error`). */
+const NO_ANSWER = {
+  timeout: 'No answer: the endpoint took longer than the time allowed to answer.',
+  connection_refused: 'No answer: the endpoint\'s server refused the connection (nothing listens on that port).',
+  connection_closed: 'No answer: the endpoint closed the connection without answering.',
+  unreachable: 'No answer: the endpoint\'s server could not be reached (no network route to it).',
+  dns: 'Not sent: the host name of the URL did not resolve; check its spelling and its DNS records.',
+  tls: 'No answer: the secure connection failed (the certificate is not valid for the host name, or not trusted).',
+  target_refused: 'Not sent: the URL\'s host is not a public address, or the URL is no longer allowed.',
+  invalid_response: 'The endpoint answered something that is not HTTP.',
+  network: 'No answer: a network error interrupted the delivery.',
+};
+
 /** What the endpoint answered, and why that is a failure when it is one. */
 function response(delivery) {
   if (!delivery.attempts) return 'Not sent yet';
   if (delivery.response_status === null) {
-    return el('span', { class: 'delivery-reason' }, 'No answer: the endpoint could not be reached, or it closed the'
-      + ' connection or took longer than the time allowed without answering.');
+    return el('span', { class: 'delivery-reason' }, NO_ANSWER[delivery.last_error]
+      || 'No answer: the endpoint could not be reached, or it closed the connection or took longer than the time'
+      + ' allowed without answering.');
   }
   const status = delivery.response_status;
   if (status >= 200 && status < 300) return String(status) + ' (accepted)';

@@ -55,11 +55,19 @@ class DeliveryOutcomes {
                     outcome.status(),
                     outcome.durationMs(),
                     null,
+                    null,
                     false);
         } else if (delivery.manual()) {
             // a retry asked for: one more attempt; its failure leaves the status and the schedule as they were
             recorded = deliveries.recordAttempt(
-                    delivery.id(), delivery.attempt(), null, outcome.status(), outcome.durationMs(), null, true);
+                    delivery.id(),
+                    delivery.attempt(),
+                    null,
+                    outcome.status(),
+                    outcome.durationMs(),
+                    outcome.error(),
+                    null,
+                    true);
         } else {
             Instant next = DeliveryWorker.nextAttempt(settings.retrySchedule(), delivery.scheduledAttempts(), now);
             recorded = deliveries.recordAttempt(
@@ -68,6 +76,7 @@ class DeliveryOutcomes {
                     next == null ? "failed" : "pending",
                     outcome.status(),
                     outcome.durationMs(),
+                    outcome.error(),
                     next,
                     false);
         }

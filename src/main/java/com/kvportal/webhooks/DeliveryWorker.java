@@ -88,7 +88,7 @@ class DeliveryWorker implements PeriodicJob, DisposableBean {
                         delivery.attempt(),
                         delivery.eventId(),
                         delivery.endpointId(),
-                        outcome.error() != null ? outcome.error() : "status " + outcome.status());
+                        outcome.detail() != null ? outcome.detail() : "status " + outcome.status());
             }
             transactions.executeWithoutResult(status -> outcomes.record(delivery, outcome));
         } catch (RuntimeException e) {

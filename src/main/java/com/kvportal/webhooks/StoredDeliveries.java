@@ -24,7 +24,7 @@ class StoredDeliveries {
     private static final String COLUMNS =
             """
             d.id, d.event_id, e.type as event_type, d.status, d.attempts, d.response_status, d.duration_ms,
-            d.last_attempt_at, case when d.status = 'pending' then greatest(d.next_attempt_at, d.leased_until)
+            d.last_error,             d.last_attempt_at, case when d.status = 'pending' then greatest(d.next_attempt_at, d.leased_until)
                                     when d.retry_requested_at is not null then d.retry_requested_at end
                                as next_attempt_at, d.created_at""";
 
@@ -178,6 +178,7 @@ class StoredDeliveries {
      * Records an attempt's outcome, unless the delivery has been claimed again since (its lease ran out): false then.
      *
      * @param status the status it takes; null: it keeps its status (a retry asked for that failed)
+     * @param error why no answer came; null when one did (a delivered attempt clears the last one's)
      * @param next when the schedule's next attempt is due (pending), else null
      * @param keepSchedule true: {@code next} is ignored, the schedule stays as it was
      */
@@ -187,17 +188,19 @@ class StoredDeliveries {
             @Nullable String status,
             @Nullable Integer responseStatus,
             long durationMs,
+            @Nullable DeliveryError error,
             @Nullable Instant next,
             boolean keepSchedule) {
         return jdbc.sql(
                                 """
                         update webhook_deliveries set status = coalesce(?, status), response_status = ?, duration_ms = ?,
-                            next_attempt_at = case when ? then next_attempt_at else ? end, leased_until = null
+                            last_error = ?, next_attempt_at = case when ? then next_attempt_at else ? end, leased_until = null
                         where id = ? and attempts = ?""")
                         .params(
                                 status,
                                 responseStatus,
                                 (int) Math.min(Integer.MAX_VALUE, durationMs),
+                                error == null ? null : error.code(),
                                 keepSchedule,
                                 Sql.timestamp(next),
                                 id,
@@ -215,6 +218,7 @@ class StoredDeliveries {
                 rs.getInt("attempts"),
                 (Integer) rs.getObject("response_status"),
                 (Integer) rs.getObject("duration_ms"),
+                rs.getString("last_error"),
                 Sql.nullableInstant(rs, "last_attempt_at"),
                 Sql.nullableInstant(rs, "next_attempt_at"),
                 Sql.instant(rs, "created_at"));

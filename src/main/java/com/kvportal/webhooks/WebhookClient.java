@@ -5,15 +5,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -22,6 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import org.jspecify.annotations.Nullable;
@@ -48,10 +55,23 @@ class WebhookClient implements DisposableBean {
     private static final int MAX_HEAD_BYTES = 16 * 1024;
     private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.[01] (\\d{3})(?: .*)?$");
 
-    /** What an attempt came to: the answer's status (null when none came) and why it failed, if it did. */
-    record Outcome(@Nullable Integer status, long durationMs, @Nullable String error) {
+    /**
+     * What an attempt came to: the answer's status, or when none came, why ({@code error}, and the exception's own
+     * words in {@code detail}, for the log only).
+     */
+    record Outcome(@Nullable Integer status, long durationMs, @Nullable DeliveryError error, @Nullable String detail) {
         boolean delivered() {
             return status != null && status >= 200 && status < 300;
+        }
+    }
+
+    /** A failure whose reason is known where it is thrown. */
+    private static final class Failure extends IOException {
+        private final DeliveryError error;
+
+        Failure(DeliveryError error, String message) {
+            super(message);
+            this.error = error;
         }
     }
 
@@ -71,25 +91,54 @@ class WebhookClient implements DisposableBean {
         long started = System.nanoTime();
         try {
             Integer status = exchange(URI.create(url), headers, body, started);
-            return new Outcome(status, elapsedMs(started), null);
+            return new Outcome(status, elapsedMs(started), null, null);
         } catch (IOException | RuntimeException | NoSuchAlgorithmException e) {
             String why = e.getClass().getSimpleName() + ": " + e.getMessage();
-            return new Outcome(null, elapsedMs(started), why.replaceAll("\\s+", " "));
+            DeliveryError error = reason(e, remainingMs(started) <= 0);
+            return new Outcome(null, elapsedMs(started), error, why.replaceAll("\\s+", " "));
         }
+    }
+
+    /**
+     * Why an attempt failed: past the deadline, whatever broke (the deadline closes the socket) is a timeout; else
+     * what the exception's type tells.
+     */
+    private static DeliveryError reason(Exception e, boolean pastDeadline) {
+        if (e instanceof Failure failure) {
+            return failure.error;
+        }
+        if (pastDeadline || e instanceof SocketTimeoutException) {
+            return DeliveryError.TIMEOUT;
+        }
+        if (e instanceof UnknownHostException) {
+            return DeliveryError.DNS;
+        }
+        if (e instanceof ConnectException && String.valueOf(e.getMessage()).contains("refused")) {
+            return DeliveryError.CONNECTION_REFUSED;
+        }
+        if (e instanceof ConnectException || e instanceof NoRouteToHostException) {
+            return DeliveryError.UNREACHABLE;
+        }
+        if (e instanceof SSLException) {
+            return DeliveryError.TLS;
+        }
+        return e instanceof SocketException ? DeliveryError.CONNECTION_CLOSED : DeliveryError.NETWORK;
     }
 
     private Integer exchange(URI uri, Map<String, String> headers, byte[] body, long started)
             throws IOException, NoSuchAlgorithmException {
-        policy.formRefusal(uri).ifPresent(why -> {
-            throw new IllegalArgumentException("URL " + why);
-        });
+        Optional<String> refused = policy.formRefusal(uri);
+        if (refused.isPresent()) {
+            throw new Failure(DeliveryError.TARGET_REFUSED, "URL " + refused.get());
+        }
         boolean tls = uri.getScheme().equalsIgnoreCase("https");
         String host = TargetPolicy.host(uri);
         int port = uri.getPort() == -1 ? (tls ? 443 : 80) : uri.getPort();
         InetAddress[] resolved = InetAddress.getAllByName(host);
         for (InetAddress address : resolved) {
             if (!policy.allowed(address)) {
-                throw new IllegalArgumentException(
+                throw new Failure(
+                        DeliveryError.TARGET_REFUSED,
                         host + " resolves to " + address.getHostAddress() + ", which is not a public address");
             }
         }
@@ -100,7 +149,7 @@ class WebhookClient implements DisposableBean {
         try (plain) {
             plain.connect(new InetSocketAddress(target, port), (int) Math.max(1, remainingMs(started)));
             if (!policy.allowed(plain.getInetAddress())) {
-                throw new IllegalArgumentException("connected to a non-public address");
+                throw new Failure(DeliveryError.TARGET_REFUSED, "connected to a non-public address");
             }
             Socket socket = tls ? secure(plain, host, port) : plain;
             socket.setSoTimeout((int) Math.max(1, remainingMs(started)));
@@ -161,11 +210,12 @@ class WebhookClient implements DisposableBean {
         while (matched < 4) {
             int b = in.read();
             if (b < 0) {
-                throw new IOException("connection closed before the answer's head ended");
+                throw new Failure(DeliveryError.CONNECTION_CLOSED, "connection closed before the answer's head ended");
             }
             head.write(b);
             if (head.size() > MAX_HEAD_BYTES) {
-                throw new IOException("answer's head longer than " + MAX_HEAD_BYTES + " bytes");
+                throw new Failure(
+                        DeliveryError.INVALID_RESPONSE, "answer's head longer than " + MAX_HEAD_BYTES + " bytes");
             }
             matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
         }
@@ -173,7 +223,7 @@ class WebhookClient implements DisposableBean {
         String statusLine = text.substring(0, text.indexOf("\r\n"));
         Matcher matcher = STATUS_LINE.matcher(statusLine);
         if (!matcher.matches()) {
-            throw new IOException("not an HTTP/1.x status line");
+            throw new Failure(DeliveryError.INVALID_RESPONSE, "not an HTTP/1.x status line");
         }
         return Integer.parseInt(matcher.group(1));
     }

@@ -84,7 +84,15 @@ class WebhooksDashboardIT extends BrowserIntegration {
             receiver.answer(WebhookReceiver.Mode.CLOSE);
             action("test").click();
             assertThat(awaitDelivery("1 attempt", "pending", "No answer"))
-                    .contains("No answer: the endpoint could not be reached, or it closed the connection");
+                    .contains("No answer: the endpoint closed the connection without answering.");
+            receiver.answer(WebhookReceiver.Mode.HANG);
+            action("test").click();
+            // the newest row is the closed connection's until the new delivery is listed: wait for its words
+            assertThat(awaitDelivery(
+                            "1 attempt",
+                            "pending",
+                            "No answer: the endpoint took longer than the time allowed to answer."))
+                    .doesNotContain("closed the connection");
             for (int width : new int[] {Browser.DESKTOP_WIDTH, Browser.PHONE_WIDTH}) {
                 browser.setWidth(width);
                 assertThat(wordsBrokenInTwo()).as("at %d px", width).isEmpty();

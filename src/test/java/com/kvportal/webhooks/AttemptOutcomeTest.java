@@ -77,8 +77,10 @@ class AttemptOutcomeTest extends IntegrationTest {
                             .update();
                 }));
         assertThat(endpointLocked.await(10, TimeUnit.SECONDS)).isTrue();
-        transactions.executeWithoutResult(
-                status -> outcomes.record(attempt, new WebhookClient.Outcome(null, 5, "connection refused")));
+        transactions.executeWithoutResult(status -> outcomes.record(
+                attempt,
+                new WebhookClient.Outcome(
+                        null, 5, DeliveryError.CONNECTION_REFUSED, "ConnectException: Connection refused")));
         deletion.get(10, TimeUnit.SECONDS);
 
         assertThat(count("select count(*) from webhook_endpoints where id = ?", endpoint))

@@ -87,6 +87,7 @@ class WebhookDeliveryTest extends SignedInTest {
                     assertThat(d.get("duration_ms").isNumber()).isTrue();
                     assertThat(d.get("last_attempt_at").isNull()).isFalse();
                     assertThat(d.get("next_attempt_at").isNull()).isTrue();
+                    assertThat(d.get("last_error").isNull()).isTrue();
                 }));
     }
 
@@ -113,6 +114,7 @@ class WebhookDeliveryTest extends SignedInTest {
         JsonNode failing = deliveries(endpoint.id()).get(0);
         assertThat(failing.get("status").asString()).isEqualTo("pending");
         assertThat(failing.get("response_status").asInt()).isEqualTo(500);
+        assertThat(failing.get("last_error").isNull()).as("the status tells").isTrue();
         receiver.answer(Mode.OK);
 
         awaitLatestDelivery(endpoint, "delivered");
@@ -153,6 +155,7 @@ class WebhookDeliveryTest extends SignedInTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(timedOut.get("response_status").isNull()).isTrue();
+        assertThat(timedOut.get("last_error").asString()).isEqualTo("timeout");
         assertThat(timedOut.get("status").asString()).isEqualTo("pending");
         assertThat(timedOut.get("duration_ms").asInt()).isBetween(1900, 2900);
         // hanging receivers hold delivery workers only: the API goes on answering
@@ -168,7 +171,31 @@ class WebhookDeliveryTest extends SignedInTest {
                         !deliveries(endpoint.id()).get(0).get("duration_ms").isNull());
         JsonNode closed = deliveries(endpoint.id()).get(0);
         assertThat(closed.get("response_status").isNull()).isTrue();
+        assertThat(closed.get("last_error").asString()).isEqualTo("connection_closed");
         assertThat(closed.get("status").asString()).isEqualTo("pending");
+    }
+
+    @Test
+    void shouldRecordARefusedConnectionAndClearItOnceAnAttemptIsDelivered() {
+        String url = receiver.url();
+        int port = receiver.port();
+        receiver.close(); // nothing listens on the port now
+        Endpoint endpoint = create(Map.of("url", url));
+        test(endpoint);
+
+        await().atMost(WAIT)
+                .until(() ->
+                        !deliveries(endpoint.id()).get(0).get("duration_ms").isNull());
+        JsonNode refused = deliveries(endpoint.id()).get(0);
+        assertThat(refused.get("response_status").isNull()).isTrue();
+        assertThat(refused.get("last_error").asString()).isEqualTo("connection_refused");
+        assertThat(refused.get("status").asString()).isEqualTo("pending");
+
+        receiver = new WebhookReceiver(port);
+        JsonNode delivered = awaitLatestDelivery(endpoint, "delivered");
+        assertThat(delivered.get("attempts").asInt()).isGreaterThan(1);
+        assertThat(delivered.get("response_status").asInt()).isEqualTo(204);
+        assertThat(delivered.get("last_error").isNull()).isTrue();
     }
 
     @Test
