@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -37,24 +36,8 @@ class AttemptOutcomeTest extends IntegrationTest {
     void shouldLetAnEndpointBeDeletedWhileAnAttemptsOutcomeIsRecorded() throws Exception {
         Api api = signedUp();
         api.verifyEmail();
-        Api.Response created =
-                api.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/kv-portal"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        UUID endpoint = UUID.fromString(created.json().get("id").asString());
-        // a delivery due now, written straight into the outbox as an event's would be
-        String event = "msg_" + UUID.randomUUID().toString().replace("-", "");
-        jdbc.sql(
-                        """
-                insert into webhook_events (id, organization_id, type, body)
-                select ?, organization_id, 'webhook.test', '{}' from webhook_endpoints where id = ?""")
-                .params(event, endpoint)
-                .update();
-        jdbc.sql(
-                        """
-                insert into webhook_deliveries (id, endpoint_id, event_id, status, next_attempt_at)
-                values (?, ?, ?, 'pending', now() - interval '1 second')""")
-                .params(UUID.randomUUID(), endpoint, event)
-                .update();
+        UUID endpoint = QueuedDeliveries.endpoint(api);
+        QueuedDeliveries.delivery(jdbc, endpoint, "pending", "1 second", null);
         StoredDeliveries.Claimed attempt =
                 transactions.execute(status -> deliveries.claimDue(1000, 1000, Duration.ofMinutes(1))).stream()
                         .filter(claimed -> claimed.endpointId().equals(endpoint))

@@ -6,7 +6,6 @@ import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,15 +33,15 @@ class FairClaimTest extends IntegrationTest {
     void shouldTakeOrganizationsInTurnCapEachAndQueueARetryAskedForByWhenItWasAsked() {
         Api a = signedUpAndVerified();
         Api b = signedUpAndVerified();
-        UUID a1 = endpoint(a);
-        UUID a2 = endpoint(a);
-        UUID b1 = endpoint(b);
-        UUID oldestOfA = delivery(a1, "pending", "10 minutes", null);
-        UUID secondOfA1 = delivery(a1, "pending", "9 minutes", null);
-        UUID onlyOfA2 = delivery(a2, "pending", "8 minutes", null);
-        UUID retryOfA = delivery(a1, "delivered", null, "1 second");
-        UUID onlyOfB = delivery(b1, "pending", "30 seconds", null);
-        delivery(a2, "pending", "-1 minute", null); // not due yet
+        UUID a1 = QueuedDeliveries.endpoint(a);
+        UUID a2 = QueuedDeliveries.endpoint(a);
+        UUID b1 = QueuedDeliveries.endpoint(b);
+        UUID oldestOfA = QueuedDeliveries.delivery(jdbc, a1, "pending", "10 minutes", null);
+        UUID secondOfA1 = QueuedDeliveries.delivery(jdbc, a1, "pending", "9 minutes", null);
+        UUID onlyOfA2 = QueuedDeliveries.delivery(jdbc, a2, "pending", "8 minutes", null);
+        UUID retryOfA = QueuedDeliveries.delivery(jdbc, a1, "delivered", null, "1 second");
+        UUID onlyOfB = QueuedDeliveries.delivery(jdbc, b1, "pending", "30 seconds", null);
+        QueuedDeliveries.delivery(jdbc, a2, "pending", "-1 minute", null); // not due yet
 
         // each organization's first turn, although A's retry was asked for and A's other deliveries are older
         assertThat(claim(2, 4)).containsExactlyInAnyOrder(oldestOfA, onlyOfB);
@@ -79,31 +78,5 @@ class FairClaimTest extends IntegrationTest {
         Api api = signedUp();
         api.verifyEmail();
         return api;
-    }
-
-    private static UUID endpoint(Api api) {
-        Api.Response created =
-                api.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/kv-portal"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return UUID.fromString(created.json().get("id").asString());
-    }
-
-    /** A delivery of an event of its own, due {@code dueAgo} ago, or asked to be retried {@code retryAskedAgo} ago. */
-    private UUID delivery(UUID endpoint, String status, String dueAgo, String retryAskedAgo) {
-        String event = "msg_" + UUID.randomUUID().toString().replace("-", "");
-        jdbc.sql(
-                        """
-                insert into webhook_events (id, organization_id, type, body)
-                select ?, organization_id, 'webhook.test', '{}' from webhook_endpoints where id = ?""")
-                .params(event, endpoint)
-                .update();
-        UUID id = UUID.randomUUID();
-        jdbc.sql(
-                        """
-                insert into webhook_deliveries (id, endpoint_id, event_id, status, next_attempt_at, retry_requested_at)
-                values (?, ?, ?, ?, now() - cast(? as interval), now() - cast(? as interval))""")
-                .params(id, endpoint, event, status, dueAgo, retryAskedAgo)
-                .update();
-        return id;
     }
 }
