@@ -134,7 +134,7 @@ class MailRelayTest extends SignedInTest {
 
     @Test
     void shouldKeepTheOrganizationsNameOutOfTheInvitationSubjectAndQuoteItInTheBody() {
-        String name = "Your account is locked \u202Eexe.llac";
+        String name = "Your account is locked: call +1 555 0100";
         Api.Response created = session.post("/api/v1/organizations", Map.of("name", name));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         assertThat(session.put(
@@ -150,10 +150,9 @@ class MailRelayTest extends SignedInTest {
 
         JsonNode mail = new Inbox(baseUrl(), target).awaitMessage(INVITED);
         assertThat(mail.get("subject").asString()).isEqualTo("You are invited to join an organization on kv-portal");
+        // (a name with bidirectional controls is refused when the organization is made: ReadableNamesTest)
         assertThat(mail.get("text").asString())
-                .contains("the organization \"Your account is locked exe.llac\"")
-                .doesNotContain("\u202E");
-        assertThat(mail.get("html").asString()).doesNotContain("\u202E");
+                .contains("the organization \"Your account is locked: call +1 555 0100\"");
     }
 
     private Api.Response changeEmail(String newEmail) {
