@@ -1,11 +1,11 @@
 package com.kvportal.account;
 
 import com.kvportal.common.limits.ClientAddress;
-import com.kvportal.common.openapi.ApiContract;
-import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.CommonProblem;
+import com.kvportal.security.ApiContract;
 import com.kvportal.security.Caller;
+import com.kvportal.security.Credential;
+import com.kvportal.security.Permission;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,6 +1,6 @@
 package com.kvportal.account;
 
-import com.kvportal.common.openapi.Role;
+import com.kvportal.security.Role;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;

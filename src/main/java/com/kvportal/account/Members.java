@@ -1,8 +1,8 @@
 package com.kvportal.account;
 
-import com.kvportal.common.openapi.Role;
 import com.kvportal.security.Caller;
 import com.kvportal.security.Memberships;
+import com.kvportal.security.Role;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,12 +1,12 @@
 package com.kvportal.apikey;
 
-import com.kvportal.common.openapi.ApiContract;
-import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.openapi.JsonBody;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.FieldErrors;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
+import com.kvportal.openapi.JsonBody;
+import com.kvportal.security.ApiContract;
+import com.kvportal.security.Credential;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;

@@ -1,10 +1,10 @@
 package com.kvportal.audit;
 
-import com.kvportal.common.openapi.ApiContract;
-import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.openapi.Paged;
-import com.kvportal.common.openapi.Permission;
+import com.kvportal.openapi.Paged;
+import com.kvportal.security.ApiContract;
 import com.kvportal.security.Caller;
+import com.kvportal.security.Credential;
+import com.kvportal.security.Permission;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;

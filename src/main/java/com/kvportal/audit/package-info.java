@@ -3,7 +3,8 @@
  * features' events synchronously, so that each line is written in the transaction of the change it records; no
  * feature depends on it. {@link com.kvportal.audit.AuditLog} is its public surface.
  */
-@ApplicationModule(allowedDependencies = {"account", "apikey", "billing", "common", "security", "usage", "webhooks"})
+@ApplicationModule(
+        allowedDependencies = {"account", "apikey", "billing", "common", "openapi", "security", "usage", "webhooks"})
 @NullMarked
 package com.kvportal.audit;
 

@@ -1,6 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.common.openapi.Role;
 import java.io.Serializable;
 import java.util.Optional;
 import java.util.Set;

@@ -1,7 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.common.openapi.Permission;
-import com.kvportal.common.openapi.Role;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;

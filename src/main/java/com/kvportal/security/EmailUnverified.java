@@ -5,7 +5,7 @@ import com.kvportal.common.web.ProblemException;
 
 /**
  * 403 {@code email_unverified}: the operation needs a verified email address (see {@link
- * com.kvportal.common.openapi.ApiContract#verifiedEmail()}), and the customer (a key: the key's creator) has not
+ * com.kvportal.security.ApiContract#verifiedEmail()}), and the customer (a key: the key's creator) has not
  * opened the verification link yet.
  */
 public final class EmailUnverified extends ProblemException {

@@ -1,8 +1,5 @@
 package com.kvportal.security;
 
-import com.kvportal.common.openapi.ApiContract;
-import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
 import jakarta.servlet.http.HttpServletRequest;

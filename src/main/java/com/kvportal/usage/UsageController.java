@@ -1,10 +1,10 @@
 package com.kvportal.usage;
 
-import com.kvportal.common.openapi.ApiContract;
-import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.openapi.JsonBody;
-import com.kvportal.common.openapi.Permission;
+import com.kvportal.openapi.JsonBody;
+import com.kvportal.security.ApiContract;
 import com.kvportal.security.Caller;
+import com.kvportal.security.Credential;
+import com.kvportal.security.Permission;
 import com.kvportal.usage.BilledPeriods.BilledPeriod;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;

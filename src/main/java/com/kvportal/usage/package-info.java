@@ -6,7 +6,7 @@
  * or allowed again) are mailed to the owners and billing members and published as
  * {@link com.kvportal.usage.UsageAlertRaised} (the audit log's line; outgoing webhooks may listen too).
  */
-@ApplicationModule(allowedDependencies = {"billing", "account", "common", "mail", "security"})
+@ApplicationModule(allowedDependencies = {"billing", "account", "common", "openapi", "mail", "security"})
 @NullMarked
 package com.kvportal.usage;
 

@@ -1,12 +1,12 @@
 package com.kvportal.webhooks;
 
-import com.kvportal.common.openapi.ApiContract;
-import com.kvportal.common.openapi.Credential;
-import com.kvportal.common.openapi.Paged;
-import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.common.web.ShownOnce;
+import com.kvportal.openapi.Paged;
+import com.kvportal.security.ApiContract;
 import com.kvportal.security.Caller;
+import com.kvportal.security.Credential;
+import com.kvportal.security.Permission;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;

@@ -3,7 +3,8 @@
  * they tell of (the key, billing, usage and member events this feature listens to, as the audit log does),
  * and their signed deliveries (Standard Webhooks), claimed by one instance at a time and retried on a schedule.
  */
-@ApplicationModule(allowedDependencies = {"account", "apikey", "billing", "common", "mail", "security", "usage"})
+@ApplicationModule(
+        allowedDependencies = {"account", "apikey", "billing", "common", "openapi", "mail", "security", "usage"})
 @NullMarked
 package com.kvportal.webhooks;
 

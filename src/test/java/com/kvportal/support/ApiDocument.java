@@ -144,7 +144,7 @@ public final class ApiDocument {
             // no such operation: the server must refuse it (404, 405, or the firewall's 400)
             if (response.statusCode() < 400 || response.statusCode() >= 500) {
                 throw new AssertionError(method + " " + path + " is not in the OpenAPI document but answered "
-                        + response.statusCode() + ": document it (see com.kvportal.common.openapi)");
+                        + response.statusCode() + ": document it (see com.kvportal.openapi)");
             }
             return;
         }

@@ -9,7 +9,7 @@ import org.springframework.http.HttpStatus;
  * A problem code of the API at one status: implemented by one enum per feature ({@code ApiKeyProblem},
  * {@code BillingProblem}, ...; the shared codes in {@link CommonProblem}). A constant is written once and used
  * everywhere: a {@link ProblemException} takes its code and status from it, an operation names it in its feature's
- * {@code @...Problem.Codes} (see {@code com.kvportal.common.openapi}), and the OpenAPI document describes it with its
+ * {@code @...Problem.Codes} (see {@code com.kvportal.openapi}), and the OpenAPI document describes it with its
  * meaning and example. A code answered with two statuses is two constants.
  */
 public interface ProblemCode {

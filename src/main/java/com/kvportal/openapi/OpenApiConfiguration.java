@@ -1,6 +1,7 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.security.ApiContract;
 import io.swagger.v3.core.jackson.ModelResolver;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -50,13 +51,13 @@ class OpenApiConfiguration {
                         .license(new License().name("Apache-2.0").url("https://www.apache.org/licenses/LICENSE-2.0")))
                 .components(new Components()
                         .addSecuritySchemes(
-                                Credential.SESSION_SCHEME,
+                                ApiContractCustomizer.SESSION_SCHEME,
                                 named(
                                         SecurityScheme.In.COOKIE,
                                         "SESSION",
                                         "The session cookie set by signup and login (HttpOnly, SameSite=Lax)."))
                         .addSecuritySchemes(
-                                Credential.XSRF_SCHEME,
+                                ApiContractCustomizer.XSRF_SCHEME,
                                 named(
                                         SecurityScheme.In.HEADER,
                                         "X-XSRF-TOKEN",
@@ -64,26 +65,26 @@ class OpenApiConfiguration {
                                                 + " cookie (set by signup, login and GET /api/v1/session) in this"
                                                 + " header."))
                         .addSecuritySchemes(
-                                Credential.API_KEY_SCHEME,
+                                ApiContractCustomizer.API_KEY_SCHEME,
                                 bearer(
                                         "kv_ + 32 base62 characters",
                                         "An API key: Authorization: Bearer kv_…. Portal calls need the admin"
                                                 + " permission; any key may revoke itself."))
                         .addSecuritySchemes(
-                                Credential.USAGE_TOKEN_SCHEME,
+                                ApiContractCustomizer.USAGE_TOKEN_SCHEME,
                                 bearer(
                                         "USAGE_API_TOKEN",
                                         "The storage backend's token: one of the comma-separated values of"
                                                 + " USAGE_API_TOKEN."))
                         .addSecuritySchemes(
-                                Credential.STRIPE_SIGNATURE_SCHEME,
+                                ApiContractCustomizer.STRIPE_SIGNATURE_SCHEME,
                                 named(
                                         SecurityScheme.In.HEADER,
                                         "Stripe-Signature",
                                         "t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" under"
                                                 + " PAYMENT_WEBHOOK_SECRET>[,v1=…]; t at most 300 s old."))
                         .addSecuritySchemes(
-                                Credential.GITHUB_SIGNATURE_SCHEME,
+                                ApiContractCustomizer.GITHUB_SIGNATURE_SCHEME,
                                 named(
                                         SecurityScheme.In.HEADER,
                                         "Github-Public-Key-Signature",

@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.security;
 
 import java.util.Arrays;
 import java.util.Collections;

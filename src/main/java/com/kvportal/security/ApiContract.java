@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.security;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import com.kvportal.common.AppBaseUrl;
 import io.swagger.v3.oas.models.OpenAPI;

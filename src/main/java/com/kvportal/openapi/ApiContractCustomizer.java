@@ -1,7 +1,11 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemCode;
+import com.kvportal.security.ApiContract;
+import com.kvportal.security.Credential;
+import com.kvportal.security.Permission;
+import com.kvportal.security.Role;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.SpecVersion;
@@ -50,6 +54,14 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
 
     static final String PROBLEM_JSON = "application/problem+json";
     static final String JSON = "application/json";
+    /** The document's security schemes, one per {@link Credential} (a portal call: the session or an API key). */
+    static final String SESSION_SCHEME = "session";
+
+    static final String XSRF_SCHEME = "xsrfToken";
+    static final String API_KEY_SCHEME = "apiKey";
+    static final String USAGE_TOKEN_SCHEME = "usageToken";
+    static final String STRIPE_SIGNATURE_SCHEME = "stripeSignature";
+    static final String GITHUB_SIGNATURE_SCHEME = "githubSignature";
     private static final String TYPE_BASE = "https://kv-portal.dev/problems/";
 
     private final OperationTexts texts;
@@ -76,7 +88,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         ApiContract contract = handler.getMethodAnnotation(ApiContract.class);
         if (contract == null) {
             throw new IllegalStateException(where + " is not documented: give it @ApiContract and an entry in "
-                    + OperationTexts.RESOURCE + " (see com.kvportal.common.openapi)");
+                    + OperationTexts.RESOURCE + " (see com.kvportal.openapi)");
         }
         texts.describe(operation, where);
         describeBody(operation, components, handler);
@@ -131,19 +143,17 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         for (Credential credential : credentials) {
             switch (credential) {
                 case PORTAL -> {
-                    SecurityRequirement session = new SecurityRequirement().addList(Credential.SESSION_SCHEME);
+                    SecurityRequirement session = new SecurityRequirement().addList(SESSION_SCHEME);
                     if (changesState) {
-                        session.addList(Credential.XSRF_SCHEME);
+                        session.addList(XSRF_SCHEME);
                     }
                     requirements.add(session);
-                    requirements.add(new SecurityRequirement().addList(Credential.API_KEY_SCHEME));
+                    requirements.add(new SecurityRequirement().addList(API_KEY_SCHEME));
                 }
-                case API_KEY -> requirements.add(new SecurityRequirement().addList(Credential.API_KEY_SCHEME));
-                case USAGE_TOKEN -> requirements.add(new SecurityRequirement().addList(Credential.USAGE_TOKEN_SCHEME));
-                case STRIPE_SIGNATURE ->
-                    requirements.add(new SecurityRequirement().addList(Credential.STRIPE_SIGNATURE_SCHEME));
-                case GITHUB_SIGNATURE ->
-                    requirements.add(new SecurityRequirement().addList(Credential.GITHUB_SIGNATURE_SCHEME));
+                case API_KEY -> requirements.add(new SecurityRequirement().addList(API_KEY_SCHEME));
+                case USAGE_TOKEN -> requirements.add(new SecurityRequirement().addList(USAGE_TOKEN_SCHEME));
+                case STRIPE_SIGNATURE -> requirements.add(new SecurityRequirement().addList(STRIPE_SIGNATURE_SCHEME));
+                case GITHUB_SIGNATURE -> requirements.add(new SecurityRequirement().addList(GITHUB_SIGNATURE_SCHEME));
             }
         }
         return requirements;

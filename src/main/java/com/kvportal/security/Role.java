@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.security;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;

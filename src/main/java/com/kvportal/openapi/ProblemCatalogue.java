@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;

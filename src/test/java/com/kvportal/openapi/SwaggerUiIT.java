@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

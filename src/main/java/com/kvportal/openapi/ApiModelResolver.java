@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.kvportal.common.validation.DisplayName;

@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.security;
 
 import com.kvportal.common.web.CommonProblem;
 import java.util.List;
@@ -33,20 +33,14 @@ public enum Credential {
      */
     GITHUB_SIGNATURE(List.of(CommonProblem.SIGNATURE_INVALID));
 
-    static final String SESSION_SCHEME = "session";
-    static final String XSRF_SCHEME = "xsrfToken";
-    static final String API_KEY_SCHEME = "apiKey";
-    static final String USAGE_TOKEN_SCHEME = "usageToken";
-    static final String STRIPE_SIGNATURE_SCHEME = "stripeSignature";
-    static final String GITHUB_SIGNATURE_SCHEME = "githubSignature";
-
     private final List<CommonProblem> impliedProblems;
 
     Credential(List<CommonProblem> impliedProblems) {
         this.impliedProblems = impliedProblems;
     }
 
-    List<CommonProblem> impliedProblems() {
+    /** The problems that accepting this credential implies, beyond those the operation names. */
+    public List<CommonProblem> impliedProblems() {
         return impliedProblems;
     }
 }

@@ -1,4 +1,4 @@
-package com.kvportal.common.openapi;
+package com.kvportal.openapi;
 
 import io.swagger.v3.oas.models.Operation;
 import java.io.IOException;
