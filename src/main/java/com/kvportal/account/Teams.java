@@ -22,7 +22,6 @@ import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
 import com.kvportal.security.CallerRoles;
 import com.kvportal.security.InsufficientRole;
-import com.kvportal.security.OrganizationKeys;
 import com.kvportal.security.Permission;
 import com.kvportal.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -66,7 +65,6 @@ class Teams {
     private final Customers customers;
     private final Projects projects;
     private final AccountSecurity security;
-    private final OrganizationKeys organizationKeys;
     private final Mailer mailer;
     private final WindowLimits windowLimits;
     private final AppBaseUrl baseUrl;
@@ -344,8 +342,10 @@ class Teams {
     }
 
     /**
-     * Deletes the current organization: the listeners of {@link AccountEvent.OrganizationDeleted} end its keys and its
-     * subscription in this transaction; members and invitations go; the row stays (invoices and audit lines refer
+     * Deletes the current organization. {@link AccountEvent.OrganizationDeleted} is published inside this transaction,
+     * and its listeners run in it before the members go: the API-key feature revokes every live key (so they stop
+     * working once the deletion is answered), billing ends the live subscription at the provider; a listener that
+     * fails rolls the deletion back. Then invitations and members go; the row stays (invoices and audit lines refer
      * to it), marked deleted.
      */
     @Transactional(noRollbackFor = ReauthenticationFailed.class)
@@ -362,7 +362,6 @@ class Teams {
         }
         security.reauthenticate(caller, request.currentPassword());
         events.publishEvent(new AccountEvent.OrganizationDeleted(organization.id(), organization.name()));
-        organizationKeys.revokeAll(organization.id());
         invitations.deleteAll(organization.id());
         members.deleteAll(organization.id());
         members.markDeleted(organization.id());

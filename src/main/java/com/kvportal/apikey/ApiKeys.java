@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.account.AccountEvent;
 import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
@@ -9,7 +10,6 @@ import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.security.ApiKeyAuthenticator;
 import com.kvportal.security.Caller;
 import com.kvportal.security.CallerRoles;
-import com.kvportal.security.OrganizationKeys;
 import com.kvportal.security.Permission;
 import com.kvportal.usage.StorageStanding;
 import java.time.Clock;
@@ -26,6 +26,7 @@ import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -36,7 +37,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor(access = AccessLevel.PACKAGE)
-public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
+public class ApiKeys implements ApiKeyAuthenticator {
 
     static final int MAX_LIVE_KEYS_PER_PROJECT = 1000;
 
@@ -199,17 +200,20 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         events.publishEvent(new ApiKeyEvent.Revoked(caller.organizationId(), key.projectId(), keyId, key.name()));
     }
 
-    /** The organization is deleted: each of its live keys is revoked as {@link #revoke} revokes one. */
-    @Override
-    @Transactional
-    public int revokeAll(UUID organizationId) {
+    /**
+     * The organization is deleted: each of its live keys is revoked as {@link #revoke} revokes one, in the deletion's
+     * transaction (the event is published inside it); once that commits, the deletion answers only after every
+     * instance dropped them, as a single revocation does.
+     */
+    @EventListener
+    void organizationDeleted(AccountEvent.OrganizationDeleted deleted) {
+        UUID organizationId = deleted.organizationId();
         List<ApiKey> live = keys.lockLiveInOrganization(organizationId);
         for (ApiKey key : live) {
             keys.revoke(key.id());
             narrowing.narrowed(key.id());
             events.publishEvent(new ApiKeyEvent.Revoked(organizationId, key.projectId(), key.id(), key.name()));
         }
-        return live.size();
     }
 
     /** How a reported token turned out: one of our keys (revoked now if it was live) or not. */
