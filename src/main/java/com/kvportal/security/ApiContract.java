@@ -10,8 +10,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ResponseStatus;
 
 /**
- * What an operation answers and who may call it, as the OpenAPI document states it (see the package's
- * documentation). Goes with the operation's summary and description in {@code openapi/operations.yaml}, under its
+ * What an operation answers and who may call it: the security layer derives the endpoint's rule from it at start-up
+ * ({@link EndpointRules}), and the OpenAPI document states it (see {@code com.kvportal.openapi}). Goes with the operation's summary and description in {@code openapi/operations.yaml}, under its
  * operationId (the handler method's name); the problem codes of
  * the operation's outcomes, beyond those its shape and credentials imply, are named by each feature's
  * {@code @...Problem.Codes} (see {@link com.kvportal.common.web.ProblemCodes}).
@@ -50,4 +50,11 @@ public @interface ApiContract {
      * email_unverified}.
      */
     boolean verifiedEmail() default false;
+
+    /**
+     * The most KiB a request body may hold; more answers 413 {@code payload_too_large} before anything reads it. A
+     * payload another system sends in one piece (the payment provider's events, a storage backend's usage report)
+     * declares more than the default.
+     */
+    int maxBodyKiB() default 64;
 }

@@ -4,7 +4,6 @@ import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.Problems;
-import com.kvportal.common.web.RoutedPath;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,13 +22,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @RequiredArgsConstructor
 final class CallerFilter extends OncePerRequestFilter {
 
-    static final String VERIFY_PATH = "/api/v1/api-keys/verify";
-
-    /** Takes the storage backend's token, not a session or an API key; the usage feature checks it. */
-    static final String USAGE_REPORTING_PATH = "/api/v1/usage/storage";
-
     private final ApiKeyAuthenticator apiKeys;
     private final Problems problems;
+    private final EndpointRules rules;
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -50,15 +45,17 @@ final class CallerFilter extends OncePerRequestFilter {
     }
 
     private Optional<Caller> callerOf(HttpServletRequest request) {
-        if (USAGE_REPORTING_PATH.equals(RoutedPath.of(request))) {
+        EndpointRules.Match rule = rules.of(request);
+        // the storage backend's token is no caller; the usage feature checks it
+        if (rule.pathTakes(Credential.USAGE_TOKEN)) {
             return Optional.empty();
         }
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (authorization == null) {
             return SessionCaller.of(request);
         }
-        // verify reads the key itself and answers with its own codes
-        if (VERIFY_PATH.equals(RoutedPath.of(request))) {
+        // verify takes the key to check as its bearer: it reads the key itself and answers with its own codes
+        if (rule.pathTakes(Credential.API_KEY)) {
             return Optional.empty();
         }
         String client = ClientAddress.of(request);

@@ -1,6 +1,8 @@
 package com.kvportal.usage;
 
 import com.kvportal.common.web.Problems;
+import com.kvportal.security.Credential;
+import com.kvportal.security.EndpointRules;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,22 +15,25 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The reporting endpoint takes the storage backend's token and nothing else (no session, no API key): a request
- * without one of the tokens answers 401 {@code unauthenticated} before its body is read.
+ * An endpoint that takes the storage backend's token ({@link Credential#USAGE_TOKEN}: usage reporting) takes it and
+ * nothing else (no session, no API key): a request without one of the tokens answers 401 {@code unauthenticated}
+ * before its body is read. Which endpoints those are, the endpoints' rules say ({@link EndpointRules}).
  */
 @Configuration(proxyBeanMethods = false)
 class ReportingAuthentication {
 
-    static final String REPORTING_PATH = "/api/v1/usage/storage";
-
     @Bean
-    FilterRegistrationBean<OncePerRequestFilter> reportingTokenFilter(ReportingTokens tokens, Problems problems) {
+    FilterRegistrationBean<OncePerRequestFilter> reportingTokenFilter(
+            ReportingTokens tokens, Problems problems, EndpointRules rules) {
         OncePerRequestFilter filter = new OncePerRequestFilter() {
             @Override
             protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                     throws ServletException, IOException {
                 // other methods go on to their 405
-                if (!"POST".equals(request.getMethod())
+                if (!rules.of(request)
+                                .exact()
+                                .filter(rule -> rule.takes(Credential.USAGE_TOKEN))
+                                .isPresent()
                         || tokens.accepts(request.getHeader(HttpHeaders.AUTHORIZATION))) {
                     chain.doFilter(request, response);
                     return;
@@ -38,7 +43,6 @@ class ReportingAuthentication {
             }
         };
         FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.addUrlPatterns(REPORTING_PATH);
         registration.setName("usageReportingToken");
         return registration;
     }

@@ -67,8 +67,8 @@ class UsageController {
 
     /** The storage backend's report; its token was checked before the body was read ({@link ReportingAuthentication}). */
     @JsonBody(StorageReportDoc.class)
-    @ApiContract(credentials = Credential.USAGE_TOKEN)
-    @PostMapping(path = ReportingAuthentication.REPORTING_PATH, consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiContract(credentials = Credential.USAGE_TOKEN, maxBodyKiB = 1024) // 1,000 samples: about 130 KiB
+    @PostMapping(path = "/api/v1/usage/storage", consumes = MediaType.APPLICATION_JSON_VALUE)
     StorageReporting.Outcome reportStorage(
             @RequestBody(required = false) @io.swagger.v3.oas.annotations.Parameter(hidden = true) @Nullable
                     JsonNode body) {

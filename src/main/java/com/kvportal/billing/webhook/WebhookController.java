@@ -49,7 +49,7 @@ class WebhookController {
                             description = "A Stripe event object, signed over its raw bytes.",
                             required = true,
                             content = @Content(mediaType = "application/json", schema = @Schema(type = "object"))))
-    @ApiContract(credentials = Credential.STRIPE_SIGNATURE)
+    @ApiContract(credentials = Credential.STRIPE_SIGNATURE, maxBodyKiB = 1024)
     @BillingProblem.Codes(BillingProblem.MALFORMED_EVENT)
     @CommonProblem.Codes({CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE, CommonProblem.PAYLOAD_TOO_LARGE})
     @PostMapping(path = "/api/v1/billing/webhook", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -70,7 +70,7 @@ public enum CommonProblem implements ProblemCode {
             HttpStatus.CONTENT_TOO_LARGE,
             "payload_too_large",
             "The request body is over 64 KiB (the webhook: 1 MiB).",
-            Problems.payloadTooLargeDetail(64 * 1024, false))),
+            Problems.payloadTooLargeDetail(BodyLimit.DEFAULT.bytes(), false))),
     PAYMENT_PROVIDER_UNAVAILABLE(define(
             HttpStatus.BAD_GATEWAY,
             "payment_provider_unavailable",

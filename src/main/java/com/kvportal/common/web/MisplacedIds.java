@@ -4,8 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationContext;
@@ -24,8 +22,6 @@ import org.springframework.web.util.pattern.PathPatternParser;
 @Component
 @RequiredArgsConstructor
 class MisplacedIds {
-
-    private static final Pattern UUID_VARIABLE = Pattern.compile("\\{(\\w+):" + Pattern.quote(PathIds.UUID) + "}");
 
     private final ApplicationContext context;
     private volatile @Nullable List<Relaxed> routes;
@@ -61,15 +57,9 @@ class MisplacedIds {
                     continue;
                 }
                 for (PathPattern pattern : info.getPathPatternsCondition().getPatterns()) {
-                    Matcher variables = UUID_VARIABLE.matcher(pattern.getPatternString());
-                    List<String> ids = new ArrayList<>();
-                    while (variables.find()) {
-                        ids.add(variables.group(1));
-                    }
+                    List<String> ids = PathIds.uuidVariables(pattern.getPatternString());
                     if (!ids.isEmpty()) {
-                        String any = UUID_VARIABLE
-                                .matcher(pattern.getPatternString())
-                                .replaceAll("{$1}");
+                        String any = PathIds.relaxed(pattern.getPatternString());
                         relaxed.add(new Relaxed(PathPatternParser.defaultInstance.parse(any), List.copyOf(ids)));
                     }
                 }

@@ -79,12 +79,12 @@ public class Problems {
         return of(
                 CommonProblem.PAYLOAD_TOO_LARGE,
                 payloadTooLargeDetail(
-                        BodySizeLimitFilter.limitOf(request), BodySizeLimitFilter.isUsageReport(request)));
+                        BodyLimit.of(request).bytes(), BodyLimit.of(request).fewerSamples()));
     }
 
-    static String payloadTooLargeDetail(long limit, boolean usageReport) {
+    static String payloadTooLargeDetail(long limit, boolean fewerSamples) {
         return "The request body is larger than " + limit / 1024 + " KiB: send at most " + limit / 1024 + " KiB"
-                + (usageReport ? ", reporting fewer samples per request." : ".");
+                + (fewerSamples ? ", reporting fewer samples per request." : ".");
     }
 
     /** 400: the body is missing, is not JSON, or is not valid Unicode text (see {@link StrictTextFilter}). */
