@@ -24,8 +24,8 @@ import com.kvportal.security.CallerRoles;
 import com.kvportal.security.InsufficientRole;
 import com.kvportal.security.Permission;
 import com.kvportal.security.Role;
+import com.kvportal.security.RoleName;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -98,28 +98,13 @@ class Teams {
 
     record MemberList(List<MemberView> members, List<InvitationView> invitations) {}
 
-    /** The roles' wire names, as the patterns of the bodies below check them: any role, and those an invitation offers. */
-    static final String ROLES = "owner|admin|developer|billing|viewer";
-
-    static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
-
     record NewInvitation(
             @Schema(description = "The address to invite.", example = "bob@example.com") @EmailAddress @Nullable
                     String email,
-            @Schema(
-                            description = "The role offered; not owner.",
-                            allowableValues = {"admin", "developer", "billing", "viewer"})
-                    @Required
-                    @Pattern(regexp = INVITABLE_ROLES, message = "must be one of admin, developer, billing, viewer")
-                    @Nullable
+            @Schema(description = "The role offered; not owner.") @Required @RoleName(except = Role.OWNER) @Nullable
                     String role) {}
 
-    record RoleChange(
-            @Schema(allowableValues = {"owner", "admin", "developer", "billing", "viewer"})
-                    @Required
-                    @Pattern(regexp = ROLES, message = "must be one of owner, admin, developer, billing, viewer")
-                    @Nullable
-                    String role) {}
+    record RoleChange(@Required @RoleName @Nullable String role) {}
 
     record Acceptance(@Schema(description = "The token of the invitation's link.") @Required @Nullable String token) {}
 

@@ -3,11 +3,15 @@ package com.kvportal.openapi;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
+import com.kvportal.security.Role;
+import com.kvportal.security.RoleName;
 import io.swagger.v3.core.jackson.ModelResolver;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import java.lang.annotation.Annotation;
+import java.util.ArrayList;
+import java.util.List;
 import org.hibernate.validator.constraints.CodePointLength;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * com.kvportal.common.validation.Required}) makes the field required, as {@code @NotNull} itself does (unless its
  * {@code @Schema} sets a required mode), one composed of {@code @CodePointLength} bounds its length (JSON Schema
  * counts code points too), and a {@link DisplayName} or an {@link EmailAddress} gives its bounds and whether it is
- * required.
+ * required; a {@link RoleName} lists the roles it takes as the field's enum and pattern.
  */
 final class ApiModelResolver extends ModelResolver {
 
@@ -37,6 +41,11 @@ final class ApiModelResolver extends ModelResolver {
             return applied;
         }
         for (Annotation annotation : annotations) {
+            if (annotation instanceof RoleName role) {
+                List<String> allowed = Role.wiresExcept(role.except());
+                property.setEnum(new ArrayList<>(allowed));
+                property.setPattern(String.join("|", allowed));
+            }
             Rule rule = Rule.of(annotation);
             if (rule == null) {
                 continue;

@@ -2,6 +2,7 @@ package com.kvportal.security;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /** A member's role in an organization (contract section 13), as the API and the database spell it. */
@@ -20,6 +21,15 @@ public enum Role {
     @JsonValue
     public String wire() {
         return name().toLowerCase();
+    }
+
+    /** Every role's wire name but those excepted, in the enum's order: what a {@link RoleName} field takes. */
+    public static List<String> wiresExcept(Role... except) {
+        List<Role> excepted = List.of(except);
+        return Arrays.stream(values())
+                .filter(role -> !excepted.contains(role))
+                .map(Role::wire)
+                .toList();
     }
 
     public static Optional<Role> ofWire(String value) {
