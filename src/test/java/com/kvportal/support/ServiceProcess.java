@@ -398,7 +398,11 @@ public final class ServiceProcess implements AutoCloseable {
     @Override
     public void close() {
         if (process.isAlive()) {
-            thaw();
+            try {
+                thaw();
+            } catch (IllegalStateException exitedMeanwhile) {
+                // nothing left to thaw
+            }
             process.destroy();
             try {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
