@@ -2,9 +2,8 @@ package com.kvportal;
 
 import com.kvportal.sandbox.SandboxWing;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationExcludeFilter;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.TypeExcludeFilter;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
@@ -13,12 +12,12 @@ import org.springframework.context.annotation.FilterType;
 import org.springframework.modulith.Modulithic;
 
 /**
- * kv-portal: the self-service portal for API keys and billing of a storage product. {@code @SpringBootApplication}
- * spelled out (and {@code @Modulithic}, which it implied for the module checks), so that the component scan leaves
- * the payment sandbox's tree to its one switch ({@link SandboxWing}).
+ * kv-portal: the self-service portal for API keys and billing of a storage product. Its own {@code @ComponentScan}
+ * replaces the one {@code @SpringBootApplication} brings (a scan declared on the class wins over a meta-present one),
+ * so that the scan leaves the payment sandbox's tree to its one switch ({@link SandboxWing}); {@code
+ * @SpringBootApplication} stays, for Spring Modulith's module tests find the application by it.
  */
-@SpringBootConfiguration
-@EnableAutoConfiguration(exclude = UserDetailsServiceAutoConfiguration.class)
+@SpringBootApplication(exclude = UserDetailsServiceAutoConfiguration.class)
 @ComponentScan(
         excludeFilters = {
             @ComponentScan.Filter(type = FilterType.CUSTOM, classes = TypeExcludeFilter.class),

@@ -32,7 +32,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * What a customer does for the account's safety, and what mail it takes: verifying the address, resetting a
- * forgotten password, changing password and address (section 12 of the contract). Every link's token is single use
+ * forgotten password, changing password and address (docs/mail.md, Account security). Every link's token is single use
  * and expiring ({@link AccountTokens}); every message goes through the outbox in the change's transaction.
  */
 @Service

@@ -40,7 +40,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Organizations, their members and invitations (contract section 13). Who may call what is declared on each
+ * Organizations, their members and invitations (docs/teams.md). Who may call what is declared on each
  * endpoint ({@link Permission}) and enforced before the call; what depends on the member acted upon (an owner's
  * membership only by an owner, the last owner stays) is decided here, under the organization's row lock, with the
  * actor's role read again under that lock, so that concurrent changes are decided one after the other.

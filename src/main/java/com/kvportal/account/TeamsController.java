@@ -21,7 +21,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Organizations, members, roles and invitations (contract section 13). */
+/** Organizations, members, roles and invitations (docs/teams.md). */
 @RestController
 @Tag(
         name = "Teams",

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
- * RFC 6238 as the contract fixes it (SHA-1, 6 digits, 30 s steps, one step of drift either way), through {@code
+ * RFC 6238 as docs/mail.md, Account security, fixes it (SHA-1, 6 digits, 30 s steps, one step of drift either way), through {@code
  * dev.samstevens.totp}: secrets, {@code otpauth://} URIs with their QR code, and which time step a code belongs to, so
  * that the caller can refuse a step that was used already.
  */

@@ -9,7 +9,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Audit lines for organizations and their members (contract section 13). Synchronous, in the change's transaction;
+ * Audit lines for organizations and their members (docs/teams.md). Synchronous, in the change's transaction;
  * never an invitation's token.
  */
 @Component

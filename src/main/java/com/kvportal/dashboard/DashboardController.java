@@ -75,7 +75,7 @@ class DashboardController {
 
     /**
      * The pages. A path serves the file its last segment names ({@code /dashboard/billing}: {@code billing.html}),
-     * {@code /dashboard} the keys page; the pages that mailed links open (section 12 of the contract), and the
+     * {@code /dashboard} the keys page; the pages that mailed links open (docs/mail.md, Account security), and the
      * request for a reset link, are served both at the root and under {@code /dashboard}.
      */
     @GetMapping({

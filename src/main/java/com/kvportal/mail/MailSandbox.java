@@ -5,11 +5,11 @@ import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.kvportal.common.AppBaseUrl;
+import com.kvportal.common.PaymentProperties;
 import com.kvportal.common.scheduling.PeriodicJob;
 import java.time.Duration;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.stereotype.Component;
 
@@ -30,14 +30,10 @@ class MailSandbox implements PeriodicJob, DisposableBean {
     private final GreenMail server;
     private final GreenMailUser sink;
 
-    MailSandbox(
-            SandboxMailbox mailbox,
-            AppBaseUrl baseUrl,
-            @Value("${kvportal.sandbox.mode:}") String sandboxMode,
-            @Value("${kvportal.payment.stripe-secret-key:}") String stripeSecretKey) {
-        if (!stripeSecretKey.isBlank()) {
+    MailSandbox(SandboxMailbox mailbox, AppBaseUrl baseUrl, SandboxSwitch sandbox, PaymentProperties payment) {
+        if (!payment.stripeSecretKey().isBlank()) {
             // without Stripe the payment sandbox runs, and its own start-up check applies the same rule
-            refuseUnlessLocal(baseUrl.isLoopback(), sandboxMode, baseUrl.get());
+            refuseUnlessLocal(baseUrl.isLoopback(), sandbox.mode(), baseUrl.get());
         }
         ServerSetup setup = new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort();
         // GreenMail's default of 2 s is short for a busy machine at start-up

@@ -9,7 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -29,11 +29,8 @@ class ActuatorGuard extends OncePerRequestFilter {
     private final String base;
     private final List<byte[]> token;
 
-    ActuatorGuard(
-            MetricsProperties properties,
-            LocalTokens local,
-            @Value("${management.endpoints.web.base-path:/actuator}") String base) {
-        this.base = base;
+    ActuatorGuard(MetricsProperties properties, LocalTokens local, WebEndpointProperties endpoints) {
+        this.base = endpoints.getBasePath();
         String token = local.orGenerated(LocalTokens.METRICS_TOKEN, properties.token());
         this.token = token.isBlank() ? List.of() : List.of(BearerToken.digest(token));
     }

@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * What an operation needs of the caller's membership in the current organization: one constant per row of the
- * roles table of the contract (section 13), each listing the roles that may. An operation declares one in its
+ * roles table of docs/teams.md, each listing the roles that may. An operation declares one in its
  * {@link ApiContract#permission()}; the security layer reads the caller's role from the membership on every request
  * and refuses a role the permission does not list (403 {@code insufficient_role}). This enum is the only place where
  * the table lives.

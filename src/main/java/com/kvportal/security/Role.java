@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** A member's role in an organization (contract section 13), as the API and the database spell it. */
+/** A member's role in an organization (docs/teams.md), as the API and the database spell it. */
 public enum Role {
     OWNER,
     ADMIN,

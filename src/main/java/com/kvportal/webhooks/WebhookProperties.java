@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Outgoing webhooks ({@code kvportal.webhooks.*}). The defaults are the contract's; tests shorten the waits.
+ * Outgoing webhooks ({@code kvportal.webhooks.*}). The defaults are those docs/webhooks.md, Delivery, states; tests shorten the waits.
  *
  * @param allowPrivateTargets true: {@code http://} and loopback, private, link-local addresses are allowed too (local
  *     testing only; environment {@code KVPORTAL_WEBHOOKS_ALLOWPRIVATETARGETS})

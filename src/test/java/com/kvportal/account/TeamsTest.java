@@ -15,7 +15,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** Organizations, members, roles and invitations (contract section 13), on the real stack. */
+/** Organizations, members, roles and invitations (docs/teams.md), on the real stack. */
 class TeamsTest extends SignedInTest {
 
     private static final String PASSWORD = "correct horse battery";

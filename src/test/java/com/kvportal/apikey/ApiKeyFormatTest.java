@@ -18,7 +18,7 @@ class ApiKeyFormatTest {
         "kv_00000000000000000000000000, 24EwLe",
         "kv_abcdefghijklmnopqrstuvwxyz, 4IVQe9"
     })
-    void shouldComputeTheContractChecksum(String unchecked, String checksum) {
+    void shouldComputeTheDocumentedChecksum(String unchecked, String checksum) {
         assertThat(ApiKeyFormat.checksum(unchecked)).isEqualTo(checksum);
         assertThat(ApiKeyFormat.isWellFormed(unchecked + checksum)).isTrue();
     }

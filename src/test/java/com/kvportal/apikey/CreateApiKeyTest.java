@@ -43,7 +43,7 @@ class CreateApiKeyTest extends SignedInTest {
         assertThat(key.get("permissions").toString()).isEqualTo("[\"write\"]");
         assertThat(key.get("last_used_at").isNull()).isTrue();
         assertThat(key.has("api_key")).isFalse();
-        // whole seconds, UTC, with a Z, as the contract writes them
+        // whole seconds, UTC, with a Z, as docs/api.md states them
         assertThat(key.get("expires_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
         assertThat(key.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
         Instant expiresAt = Instant.parse(key.get("expires_at").asString());

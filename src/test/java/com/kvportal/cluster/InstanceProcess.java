@@ -1,95 +1,42 @@
 package com.kvportal.cluster;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
+import com.kvportal.support.ServiceProcess;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The service as a separate operating-system process on a database of the test's choosing, so that a test can
- * {@code kill -9} it, or freeze it with {@code SIGSTOP}, as a crash or a long pause would.
+ * The former cluster launcher, kept only so that cluster tests written against it still compile; it starts nothing
+ * itself and hands every call to {@link ServiceProcess}, the one launcher. New tests use {@link
+ * ServiceProcess#launch(String, String, Map, String...)} and {@link ServiceProcess#startReady} directly.
+ *
+ * @deprecated use {@link ServiceProcess}; to be removed once no test names this class
  */
+@Deprecated(forRemoval = true)
 public final class InstanceProcess implements AutoCloseable {
 
-    private final Process process;
-    private final String base;
-    private final Path log;
+    private final ServiceProcess service;
 
-    private InstanceProcess(Process process, String base, Path log) {
-        this.process = process;
-        this.base = base;
-        this.log = log;
+    private InstanceProcess(ServiceProcess service) {
+        this.service = service;
     }
 
-    /** Starts {@code com.kvportal.KvPortalApplication} from this JVM's class path; call {@link #awaitReady()}. */
     public static InstanceProcess start(String name, String databaseUrl, String... arguments) {
-        return start(name, databaseUrl, Map.of(), arguments);
+        return new InstanceProcess(ServiceProcess.launch(name, databaseUrl, arguments));
     }
 
-    /** As {@link #start(String, String, String...)}, with these environment variables set as well. */
     public static InstanceProcess start(
             String name, String databaseUrl, Map<String, String> environment, String... arguments) {
-        int port = freePort();
-        Path log = Path.of("target", "service-processes", name + "-" + port + ".log");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "com.kvportal.KvPortalApplication",
-                "--server.port=" + port,
-                "--server.address=127.0.0.1",
-                "--kvportal.database.pool-size=4",
-                "--logging.level.root=warn"));
-        command.addAll(List.of(arguments));
-        try {
-            Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .directory(new File(System.getProperty("java.io.tmpdir")));
-            builder.environment().put("DATABASE_URL", databaseUrl);
-            builder.environment().put("PORT", Integer.toString(port));
-            builder.environment().putAll(environment);
-            return new InstanceProcess(builder.start(), "http://127.0.0.1:" + port, log);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new InstanceProcess(ServiceProcess.launch(name, databaseUrl, environment, arguments));
     }
 
-    /**
-     * Starts one instance of each name side by side on the database, and waits until every one is ready; stops them
-     * all if one does not get ready.
-     */
     public static List<InstanceProcess> startReady(String databaseUrl, String... names) {
-        List<InstanceProcess> processes = new ArrayList<>();
-        try {
-            for (String name : names) {
-                processes.add(start(name, databaseUrl));
-            }
-            processes.forEach(InstanceProcess::awaitReady);
-            return processes;
-        } catch (RuntimeException e) {
-            processes.forEach(InstanceProcess::close);
-            throw e;
-        }
+        return ServiceProcess.startReady(databaseUrl, names).stream()
+                .map(InstanceProcess::new)
+                .toList();
     }
 
-    /** Closes each of these instances; a null one is one that was never started. */
     public static void closeAll(@Nullable InstanceProcess... processes) {
         for (InstanceProcess process : processes) {
             if (process != null) {
@@ -98,120 +45,37 @@ public final class InstanceProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the instance answers its readiness probe. */
     public InstanceProcess awaitReady() {
-        HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the service process exited; see " + log.toAbsolutePath());
-            }
-            try {
-                HttpResponse<Void> response = http.send(
-                        HttpRequest.newBuilder(URI.create(base + "/actuator/health/readiness"))
-                                .timeout(Duration.ofSeconds(5))
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (response.statusCode() == 200) {
-                    return this;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            pause(200);
-        }
-        throw new IllegalStateException("the service process did not get ready; see " + log.toAbsolutePath());
+        service.awaitReady();
+        return this;
     }
 
     public String baseUrl() {
-        return base;
+        return service.baseUrl();
     }
 
     public long pid() {
-        return process.pid();
+        return service.pid();
     }
 
-    /** {@code kill -9}: no shutdown hook, no lease released, connections left for the database to notice. */
     public void kill() {
-        process.destroyForcibly();
-        try {
-            process.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        service.kill9();
     }
 
-    /** {@code SIGSTOP}: every thread of the instance freezes, as in a long garbage-collection pause. */
     public void freeze() {
-        signal("-STOP");
+        service.freeze();
     }
 
-    /** {@code SIGCONT}: the frozen instance runs on, unaware of the time it lost. */
     public void thaw() {
-        signal("-CONT");
+        service.thaw();
     }
 
-    /** Runs {@code work} while the instance is frozen, and thaws it whatever happens. */
     public <T> T whileFrozen(Supplier<T> work) {
-        freeze();
-        try {
-            return work.get();
-        } finally {
-            thaw();
-        }
+        return service.whileFrozen(work);
     }
 
-    private void signal(String signal) {
-        try {
-            int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid()))
-                    .inheritIO()
-                    .start()
-                    .waitFor();
-            if (exit != 0) {
-                throw new IllegalStateException("kill " + signal + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Stops the instance as an orchestrator would (SIGTERM), and kills it if it does not stop in time. */
     @Override
     public void close() {
-        if (!process.isAlive()) {
-            return;
-        }
-        thaw();
-        process.destroy();
-        try {
-            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                kill();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            kill();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        service.close();
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,8 +46,8 @@ class KeyCacheClusterIT extends IntegrationTest {
     /** What a loaded two-core machine may add to a request on top of T. */
     private static final Duration SLACK = Duration.ofSeconds(3);
 
-    private static InstanceProcess second;
-    private static InstanceProcess third;
+    private static ServiceProcess second;
+    private static ServiceProcess third;
 
     @Value("${DATABASE_URL}")
     String databaseUrl;
@@ -56,7 +57,7 @@ class KeyCacheClusterIT extends IntegrationTest {
     @BeforeEach
     void threeInstancesAndAnAdminKey() {
         if (second == null) {
-            List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "cluster-second", "cluster-third");
+            List<ServiceProcess> others = ServiceProcess.startReady(databaseUrl, "cluster-second", "cluster-third");
             second = others.get(0);
             third = others.get(1);
         }
@@ -67,7 +68,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
     @AfterAll
     static void stopProcesses() {
-        InstanceProcess.closeAll(second, third);
+        ServiceProcess.closeAll(second, third);
         second = null;
         third = null;
     }
@@ -216,7 +217,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         List<Api> nodes = nodes(3);
         Trial trial = warmAdminKey(nodes);
 
-        third.kill();
+        third.kill9();
         long started = System.nanoTime();
         Api.Response revoked = send(nodes.get(1), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null);
         Duration took = Duration.ofNanos(System.nanoTime() - started);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,15 +28,15 @@ class TeamsClusterIT extends IntegrationTest {
 
     private static final int TRIALS = 100;
 
-    private static InstanceProcess b;
-    private static InstanceProcess c;
+    private static ServiceProcess b;
+    private static ServiceProcess c;
 
     @Value("${DATABASE_URL}")
     String databaseUrl;
 
     @AfterAll
     static void stopProcesses() {
-        InstanceProcess.closeAll(b, c);
+        ServiceProcess.closeAll(b, c);
     }
 
     /** The same session (its cookies) as a client of another instance. */
@@ -49,7 +50,7 @@ class TeamsClusterIT extends IntegrationTest {
     /** B and C, started once for the class. */
     private void startOthers() {
         if (b == null) {
-            List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "teams-b", "teams-c");
+            List<ServiceProcess> others = ServiceProcess.startReady(databaseUrl, "teams-b", "teams-c");
             b = others.get(0);
             c = others.get(1);
         }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,15 +33,15 @@ class UsageAlertsCrashIT extends IntegrationTest {
     @Value("${DATABASE_URL}")
     String databaseUrl;
 
-    private final List<InstanceProcess> processes = new ArrayList<>();
+    private final List<ServiceProcess> processes = new ArrayList<>();
 
     @AfterEach
     void stopProcesses() {
-        processes.forEach(InstanceProcess::close);
+        processes.forEach(ServiceProcess::close);
     }
 
-    InstanceProcess start(String name, String... arguments) {
-        InstanceProcess process = InstanceProcess.start(
+    ServiceProcess start(String name, String... arguments) {
+        ServiceProcess process = ServiceProcess.launch(
                 name, databaseUrl, Map.of("USAGE_API_TOKEN", IntegrationTest.USAGE_TOKEN), arguments);
         processes.add(process);
         return process;
@@ -73,15 +74,15 @@ class UsageAlertsCrashIT extends IntegrationTest {
         Inbox inbox = new Inbox(baseUrl(), account.email());
 
         // 1. the sample is accepted by an instance that evaluates no alerts, which is then killed: nobody has alerted
-        InstanceProcess quiet =
+        ServiceProcess quiet =
                 start("alerts-quiet", "--kvportal.usage.alert-interval=1h").awaitReady();
         report(quiet.baseUrl(), account.projectId(), GIB / 100 * 95, Instant.now());
-        quiet.kill();
+        quiet.kill9();
         assertThat(crossed(owner)).isEmpty();
 
         // 2. two instances start together and both find the alerts due at start-up: one raises them, once
-        InstanceProcess first = start("alerts-first");
-        InstanceProcess second = start("alerts-second");
+        ServiceProcess first = start("alerts-first");
+        ServiceProcess second = start("alerts-second");
         first.awaitReady();
         second.awaitReady();
         await().atMost(WITHIN)
@@ -92,7 +93,7 @@ class UsageAlertsCrashIT extends IntegrationTest {
         // 3. a sample to the first, killed at once (before, during or after its alert): the second raises what is
         // left, and a restart of the first finds nothing due
         report(first.baseUrl(), account.projectId(), GIB, Instant.now());
-        first.kill();
+        first.kill9();
         await().atMost(WITHIN)
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> crossed(owner).size() >= 3);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -23,20 +24,20 @@ class UsageLimitsClusterIT extends IntegrationTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(2);
 
-    private static InstanceProcess second;
-    private static InstanceProcess third;
+    private static ServiceProcess second;
+    private static ServiceProcess third;
 
     @Value("${DATABASE_URL}")
     String databaseUrl;
 
     @AfterAll
     static void stopProcesses() {
-        InstanceProcess.closeAll(second, third);
+        ServiceProcess.closeAll(second, third);
     }
 
     @Test
     void shouldCarryAChangedLimitMadeOnAnyInstanceToVerifyOnEveryInstanceWithinTwoSeconds() {
-        List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "limits-second", "limits-third");
+        List<ServiceProcess> others = ServiceProcess.startReady(databaseUrl, "limits-second", "limits-third");
         second = others.get(0);
         third = others.get(1);
         Api session = api();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.TestDatabase;
 import com.kvportal.support.WebhookReceiver;
 import com.kvportal.support.WebhookReceiver.Mode;
@@ -45,7 +46,7 @@ class WebhookDeliveryClusterIT {
             String secret;
             String endpointId;
             List<String> events = new ArrayList<>();
-            try (InstanceProcess first = InstanceProcess.start("webhooks-killed", database, FAST)) {
+            try (ServiceProcess first = ServiceProcess.launch("webhooks-killed", database, FAST)) {
                 first.awaitReady();
                 Api session = new Api(first.baseUrl());
                 email = session.signup().email();
@@ -61,11 +62,11 @@ class WebhookDeliveryClusterIT {
                 // attempts in flight: the receiver holds them
                 await().atMost(WAIT).until(() -> receiver.received().size() >= 5);
 
-                first.kill();
+                first.kill9();
             }
             receiver.answer(Mode.OK);
 
-            try (InstanceProcess second = InstanceProcess.start("webhooks-after-kill", database, FAST)) {
+            try (ServiceProcess second = ServiceProcess.launch("webhooks-after-kill", database, FAST)) {
                 second.awaitReady();
                 await().atMost(WAIT).until(() -> delivered(receiver).containsAll(events));
                 for (Received delivery : receiver.received()) {
@@ -89,8 +90,8 @@ class WebhookDeliveryClusterIT {
     void shouldAttemptEachDeliveryOnceWhenTwoInstancesDeliver() throws Exception {
         String database = TestDatabase.freshDatabaseUrl();
         try (WebhookReceiver receiver = new WebhookReceiver();
-                InstanceProcess first = InstanceProcess.start("webhooks-first", database, FAST);
-                InstanceProcess second = InstanceProcess.start("webhooks-second", database, FAST)) {
+                ServiceProcess first = ServiceProcess.launch("webhooks-first", database, FAST);
+                ServiceProcess second = ServiceProcess.launch("webhooks-second", database, FAST)) {
             first.awaitReady();
             second.awaitReady();
             Api onFirst = new Api(first.baseUrl());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.TestDatabase;
 import com.kvportal.support.WebhookReceiver;
 import com.kvportal.support.WebhookReceiver.Mode;
@@ -34,8 +35,8 @@ class WebhookFairDeliveryClusterIT {
         String database = TestDatabase.freshDatabaseUrl();
         try (WebhookReceiver hanging = new WebhookReceiver().answer(Mode.HANG);
                 WebhookReceiver healthy = new WebhookReceiver();
-                InstanceProcess first = InstanceProcess.start("fair-first", database, SETTINGS);
-                InstanceProcess second = InstanceProcess.start("fair-second", database, SETTINGS)) {
+                ServiceProcess first = ServiceProcess.launch("fair-first", database, SETTINGS);
+                ServiceProcess second = ServiceProcess.launch("fair-second", database, SETTINGS)) {
             first.awaitReady();
             second.awaitReady();
 
@@ -87,8 +88,8 @@ class WebhookFairDeliveryClusterIT {
     void shouldLimitTestsAndRetriesOfAnEndpointAcrossInstances() {
         String database = TestDatabase.freshDatabaseUrl();
         try (WebhookReceiver receiver = new WebhookReceiver();
-                InstanceProcess first = InstanceProcess.start("manual-first", database, SETTINGS);
-                InstanceProcess second = InstanceProcess.start("manual-second", database, SETTINGS)) {
+                ServiceProcess first = ServiceProcess.launch("manual-first", database, SETTINGS);
+                ServiceProcess second = ServiceProcess.launch("manual-second", database, SETTINGS)) {
             first.awaitReady();
             second.awaitReady();
             Api onFirst = new Api(first.baseUrl());

@@ -3,6 +3,7 @@ package com.kvportal.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -11,6 +12,7 @@ import org.springframework.boot.validation.autoconfigure.ValidationAutoConfigura
 import org.springframework.context.annotation.Configuration;
 
 /** The typed settings: defaults that make a bare start work, and refusal of what cannot work. */
+@Tag("spring")
 class SettingsTest {
 
     @Configuration(proxyBeanMethods = false)

@@ -9,6 +9,7 @@ import com.kvportal.support.TestDatabase;
 import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +23,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * rows, or drops unused ones; the sandbox's own migration ({@link SandboxDatabase}) then makes or takes the schema.
  * Each test has a database of its own.
  */
+@Tag("spring")
 class SandboxSchemaTest {
 
     private static final String KEY = "sk_test_KeptBeforeTheUpgrade0123";

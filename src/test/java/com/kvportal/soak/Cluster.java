@@ -1,9 +1,9 @@
 package com.kvportal.soak;
 
 import com.kvportal.billing.Webhooks;
-import com.kvportal.cluster.InstanceProcess;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
 import com.stripe.StripeClient;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ final class Cluster implements AutoCloseable {
     static final String SANDBOX_KEY = "sk_test_" + "S0akEveryCentMoney2026xq";
 
     private final String databaseUrl;
-    private final List<InstanceProcess> live = new ArrayList<>();
+    private final List<ServiceProcess> live = new ArrayList<>();
     private final Map<String, Api> usageClients = new ConcurrentHashMap<>();
     private final Map<String, Api> sandboxClients = new ConcurrentHashMap<>();
     private final Map<String, StripeClient> stripeClients = new ConcurrentHashMap<>();
@@ -39,8 +39,8 @@ final class Cluster implements AutoCloseable {
 
     /** Starts two instances and waits until both are ready. */
     void start() {
-        InstanceProcess a = launch();
-        InstanceProcess b = launch();
+        ServiceProcess a = launch();
+        ServiceProcess b = launch();
         a.awaitReady();
         b.awaitReady();
         synchronized (live) {
@@ -50,12 +50,12 @@ final class Cluster implements AutoCloseable {
     }
 
     /** Launches one more instance (not yet ready, not yet taking requests). */
-    InstanceProcess launch() {
+    ServiceProcess launch() {
         started++;
         if (SANDBOX_KEY.length() != "sk_test_".length() + 24) {
             throw new IllegalStateException("the sandbox key is sk_test_ and 24 base62 characters");
         }
-        return InstanceProcess.start(
+        return ServiceProcess.launch(
                 "soak-" + started,
                 databaseUrl,
                 Map.of(
@@ -66,22 +66,22 @@ final class Cluster implements AutoCloseable {
     }
 
     /** Takes a ready instance into the rotation. */
-    void join(InstanceProcess instance) {
+    void join(ServiceProcess instance) {
         synchronized (live) {
             live.add(instance);
         }
     }
 
     /** {@code kill -9} of the instance at that base; requests in flight to it fail. */
-    InstanceProcess kill(String base) {
-        InstanceProcess victim;
+    ServiceProcess kill(String base) {
+        ServiceProcess victim;
         synchronized (live) {
             victim = live.stream()
                     .filter(i -> i.baseUrl().equals(base))
                     .findFirst()
                     .orElseThrow();
         }
-        victim.kill();
+        victim.kill9();
         synchronized (live) {
             live.remove(victim);
         }
@@ -90,7 +90,7 @@ final class Cluster implements AutoCloseable {
 
     List<String> bases() {
         synchronized (live) {
-            return live.stream().map(InstanceProcess::baseUrl).toList();
+            return live.stream().map(ServiceProcess::baseUrl).toList();
         }
     }
 
@@ -155,7 +155,7 @@ final class Cluster implements AutoCloseable {
     @Override
     public void close() {
         synchronized (live) {
-            live.forEach(InstanceProcess::close);
+            live.forEach(ServiceProcess::close);
             live.clear();
         }
     }

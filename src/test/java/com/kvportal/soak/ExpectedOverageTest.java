@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The soak's own reading of section 10, checked by hand-computed cases before it judges the service. */
+/** The soak's own reading of docs/billing.md, How the overage is computed, checked by hand-computed cases before it judges the service. */
 class ExpectedOverageTest {
 
     static final UUID A = UUID.randomUUID();

@@ -2,11 +2,11 @@ package com.kvportal.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.cluster.InstanceProcess;
 import com.kvportal.soak.Organization.Period;
 import com.kvportal.soak.Organization.Story;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.TestDatabase;
 import com.kvportal.usage.Subscribe;
 import com.stripe.exception.ApiConnectionException;
@@ -68,7 +68,7 @@ class MoneySoakIT {
 
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final Random random = new Random(SEED);
-    private volatile InstanceProcess restarting;
+    private volatile ServiceProcess restarting;
     private int samples;
     private int replayed;
 
@@ -108,11 +108,12 @@ class MoneySoakIT {
                     .isPositive();
             assertThat(failures).as("seed " + SEED).isEmpty();
             assertThat(reckoning.differences(false))
-                    .as("periods billed differently from section 10 (seed " + SEED + ")")
+                    .as("periods billed differently from docs/billing.md's overage rule (seed " + SEED + ")")
                     .isEmpty();
             assertThat(reckoning.differences(true))
-                    .as("final periods of ending subscriptions billed differently from section 10 (seed " + SEED
-                            + "): the span must end at the provider's ended_at")
+                    .as(
+                            "final periods of ending subscriptions billed differently from docs/billing.md's overage rule (seed "
+                                    + SEED + "): the span must end at the provider's ended_at")
                     .isEmpty();
         } finally {
             pool.shutdownNow();
@@ -215,7 +216,7 @@ class MoneySoakIT {
         Thread killer = new Thread(
                 () -> {
                     Cluster.pause(5 + random.nextInt(40));
-                    InstanceProcess victim = cluster.kill(base);
+                    ServiceProcess victim = cluster.kill(base);
                     System.out.println(
                             "period " + period + ": kill -9 of pid " + victim.pid() + " (" + victim.baseUrl() + ")");
                     restarting = cluster.launch();

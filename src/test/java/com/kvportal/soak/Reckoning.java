@@ -128,7 +128,7 @@ final class Reckoning {
                 .toList();
     }
 
-    /** The periods billed differently from section 10, described: the final ones of a subscription, or the others. */
+    /** The periods billed differently from docs/billing.md's overage rule, described: the final ones of a subscription, or the others. */
     List<String> differences(boolean finalPeriods) {
         return differences().stream()
                 .filter(r -> r.period().last() == finalPeriods)

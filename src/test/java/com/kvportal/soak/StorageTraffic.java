@@ -319,7 +319,7 @@ final class StorageTraffic {
     }
 
     /**
-     * Sends every refused body, then every batch, each to either instance; reports what differs from the contract.
+     * Sends every refused body, then every batch, each to either instance; reports what differs from docs/storage-backend.md.
      * Halfway, {@code crash} may name an instance about to be killed (null: none): the next batch goes to it.
      */
     void send(Cluster cluster, Consumer<String> failure, Supplier<String> crash) {

@@ -150,7 +150,7 @@ public final class ApiDocument {
         }
         if (response.statusCode() == 500
                 && response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
-            // a failure provoked on purpose (e.g. the audit record cannot be written): no outcome of the contract
+            // a failure provoked on purpose (e.g. the audit record cannot be written): no outcome the API documents
             return;
         }
         EXERCISED.add(route.method() + " " + route.template() + " " + response.statusCode());

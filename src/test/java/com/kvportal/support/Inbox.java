@@ -41,7 +41,7 @@ public final class Inbox {
         return messages;
     }
 
-    /** The newest message whose subject contains the text, waiting up to 10 s for it (the contract's bound). */
+    /** The newest message whose subject contains the text, waiting up to 10 s for it (the bound docs/mail.md states). */
     public JsonNode awaitMessage(String subject) {
         AtomicReference<JsonNode> found = new AtomicReference<>();
         await("a message '" + subject + "' to " + address)

@@ -2,6 +2,7 @@ package com.kvportal.support;
 
 import com.kvportal.common.PaymentProvider;
 import com.stripe.StripeClient;
+import org.junit.jupiter.api.Tag;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -15,6 +16,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * isolate by tenant (a fresh signup each) and never count rows globally; a class that needs other properties gets a
  * context and a database of its own.
  */
+@Tag("spring")
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {

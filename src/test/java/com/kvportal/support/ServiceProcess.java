@@ -14,62 +14,24 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The service as a separate operating-system process ({@code java -cp <the test class path>
- * com.kvportal.KvPortalApplication}), for what a test JVM cannot do to itself: {@code kill -9}, SIGTERM, two
- * services on one data directory. Its output goes to a log file next to its data directory.
+ * com.kvportal.KvPortalApplication}), for what a test JVM cannot do to itself: {@code kill -9}, SIGTERM, {@code
+ * SIGSTOP}, two services on one data directory, several instances on one database. The one way tests start the
+ * service as a process, in three flavours: on an embedded database of its own ({@link #launch(Path, String...)}),
+ * on a database the test gives ({@link #launch(String, String, Map, String...)}, the cluster tests), and as a fresh
+ * clone starts it ({@link #bare(Path)}). Its output goes to a log file, named in every failure.
  */
 public final class ServiceProcess implements AutoCloseable {
-
-    private final Process process;
-    private final int port;
-    private final Path log;
-    private final Path dataDir;
-
-    private ServiceProcess(Process process, int port, Path log, Path dataDir) {
-        this.process = process;
-        this.port = port;
-        this.log = log;
-        this.dataDir = dataDir;
-    }
-
-    /** Launches the service on the embedded database in {@code dataDir}, without waiting for it. */
-    public static ServiceProcess launch(Path dataDir, String... args) {
-        try {
-            int port = freePort();
-            Path log = dataDir.resolveSibling(dataDir.getFileName() + "-" + port + ".log");
-            List<String> command = new ArrayList<>(List.of(
-                    java(),
-                    "-Xmx384m",
-                    "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "com.kvportal.KvPortalApplication",
-                    "--DATABASE_URL=",
-                    "--kvportal.database.embedded-data-dir=" + dataDir,
-                    "--kvportal.database.pool-size=4",
-                    "--server.port=" + port,
-                    "--server.address=127.0.0.1",
-                    "--spring.main.banner-mode=off"));
-            command.addAll(List.of(args));
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            builder.environment().remove("DATABASE_URL");
-            builder.environment().remove("STRIPE_SECRET_KEY");
-            builder.environment().remove("SANDBOX");
-            builder.environment().remove("SANDBOX_API_KEY");
-            return new ServiceProcess(builder.start(), port, log, dataDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** Every variable of the README's configuration table: a bare start has none of them. */
     private static final List<String> VARIABLES = List.of(
@@ -88,32 +50,167 @@ public final class ServiceProcess implements AutoCloseable {
             "MAIL_FROM",
             "SECRET_SCANNING_PUBLIC_KEYS");
 
+    /** What a developer's shell may have set that would take a test's service off the payment sandbox. */
+    private static final List<String> PAYMENT_VARIABLES =
+            List.of("DATABASE_URL", "STRIPE_SECRET_KEY", "SANDBOX", "SANDBOX_API_KEY");
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final @Nullable Path dataDir;
+
+    private ServiceProcess(Process process, int port, Path log, @Nullable Path dataDir) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+        this.dataDir = dataDir;
+    }
+
+    /** Launches the service on the embedded database in {@code dataDir}, without waiting for it. */
+    public static ServiceProcess launch(Path dataDir, String... args) {
+        int port = freePort();
+        List<String> settings = new ArrayList<>(List.of(
+                "--DATABASE_URL=",
+                "--kvportal.database.embedded-data-dir=" + dataDir,
+                "--kvportal.database.pool-size=4",
+                "--server.address=127.0.0.1",
+                "--spring.main.banner-mode=off"));
+        settings.addAll(List.of(args));
+        return run(new Launch(
+                "-Xmx384m",
+                System.getProperty("java.class.path"),
+                null,
+                dataDir.resolveSibling(dataDir.getFileName() + "-" + port + ".log"),
+                dataDir,
+                port,
+                settings,
+                PAYMENT_VARIABLES,
+                Map.of()));
+    }
+
+    /**
+     * Launches one instance, named {@code name} in its log ({@code target/service-processes/<name>-<port>.log}), on
+     * the database at {@code databaseUrl}, without waiting for it ({@link #awaitReady()}): several of them on one
+     * database are a cluster.
+     */
+    public static ServiceProcess launch(String name, String databaseUrl, String... args) {
+        return launch(name, databaseUrl, Map.of(), args);
+    }
+
+    /** As {@link #launch(String, String, String...)}, with these environment variables set as well. */
+    public static ServiceProcess launch(
+            String name, String databaseUrl, Map<String, String> environment, String... args) {
+        int port = freePort();
+        Path log = Path.of("target", "service-processes", name + "-" + port + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> settings = new ArrayList<>(
+                List.of("--server.address=127.0.0.1", "--kvportal.database.pool-size=4", "--logging.level.root=warn"));
+        settings.addAll(List.of(args));
+        Map<String, String> variables = new HashMap<>(environment);
+        variables.put("DATABASE_URL", databaseUrl);
+        variables.put("PORT", Integer.toString(port));
+        return run(new Launch(
+                "-Xmx256m",
+                System.getProperty("java.class.path"),
+                Path.of(System.getProperty("java.io.tmpdir")),
+                log,
+                null,
+                port,
+                settings,
+                PAYMENT_VARIABLES,
+                variables));
+    }
+
+    /**
+     * Launches one instance of each name side by side on the database and waits until every one is ready; stops
+     * them all if one does not get ready.
+     */
+    public static List<ServiceProcess> startReady(String databaseUrl, String... names) {
+        List<ServiceProcess> processes = new ArrayList<>();
+        try {
+            for (String name : names) {
+                processes.add(launch(name, databaseUrl));
+            }
+            processes.forEach(ServiceProcess::awaitReady);
+            return processes;
+        } catch (RuntimeException e) {
+            processes.forEach(ServiceProcess::close);
+            throw e;
+        }
+    }
+
+    /** Closes each of these processes; a null one is one that was never started. */
+    public static void closeAll(@Nullable ServiceProcess... processes) {
+        for (ServiceProcess process : processes) {
+            if (process != null) {
+                process.close();
+            }
+        }
+    }
+
     /**
      * Starts the service as {@code ./mvnw spring-boot:run} does on a fresh clone: in {@code workDir} (its data in
      * {@code workDir/data}), on the main class path alone (not the tests' settings), with none of the documented
      * variables set and no setting but a free port (so that it does not take 8080), and waits until it is ready.
      */
     public static ServiceProcess bare(Path workDir) {
+        int port = freePort();
+        ServiceProcess service = run(new Launch(
+                "-Xmx384m",
+                mainClassPath(),
+                workDir,
+                workDir.resolveSibling(workDir.getFileName() + "-" + port + ".log"),
+                workDir.resolve("data/postgres"),
+                port,
+                List.of(),
+                VARIABLES,
+                Map.of()));
+        service.awaitReady(Duration.ofSeconds(150));
+        return service;
+    }
+
+    /**
+     * How one process is started: its heap, class path, working directory (null: this JVM's), log, embedded data
+     * directory (null: a database of the test's), port, settings after the port, and its environment (this JVM's,
+     * less {@code removed}, plus {@code added}).
+     */
+    private record Launch(
+            String heap,
+            String classPath,
+            @Nullable Path workDir,
+            Path log,
+            @Nullable Path dataDir,
+            int port,
+            List<String> settings,
+            List<String> removed,
+            Map<String, String> added) {}
+
+    /** The one place that builds the command line and starts the process. */
+    private static ServiceProcess run(Launch launch) {
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                launch.heap(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                launch.classPath(),
+                "com.kvportal.KvPortalApplication",
+                "--server.port=" + launch.port()));
+        command.addAll(launch.settings());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.log().toFile()));
+        if (launch.workDir() != null) {
+            builder.directory(launch.workDir().toFile());
+        }
+        launch.removed().forEach(builder.environment()::remove);
+        builder.environment().putAll(launch.added());
         try {
-            int port = freePort();
-            Path log = workDir.resolveSibling(workDir.getFileName() + "-" + port + ".log");
-            List<String> command = List.of(
-                    java(),
-                    "-Xmx384m",
-                    "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC",
-                    "-cp",
-                    mainClassPath(),
-                    "com.kvportal.KvPortalApplication",
-                    "--server.port=" + port);
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .directory(workDir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            VARIABLES.forEach(builder.environment()::remove);
-            ServiceProcess service = new ServiceProcess(builder.start(), port, log, workDir.resolve("data/postgres"));
-            service.awaitReady(Duration.ofSeconds(150));
-            return service;
+            return new ServiceProcess(builder.start(), launch.port(), launch.log(), launch.dataDir());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -138,6 +235,12 @@ public final class ServiceProcess implements AutoCloseable {
         ServiceProcess service = launch(dataDir, args);
         service.awaitReady(Duration.ofSeconds(150));
         return service;
+    }
+
+    /** Waits up to 3 minutes until its readiness probe says UP (a cluster's instances start side by side). */
+    public ServiceProcess awaitReady() {
+        awaitReady(Duration.ofMinutes(3));
+        return this;
     }
 
     public void awaitReady(Duration timeout) {
@@ -177,8 +280,15 @@ public final class ServiceProcess implements AutoCloseable {
         return process;
     }
 
-    /** The embedded PostgreSQL's postmaster, as its {@code postmaster.pid} names it. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The embedded PostgreSQL's postmaster, as its {@code postmaster.pid} names it; none on a test's database. */
     public Optional<ProcessHandle> postmaster() {
+        if (dataDir == null) {
+            return Optional.empty();
+        }
         try {
             Path pidFile = dataDir.resolve("postmaster.pid");
             if (!Files.exists(pidFile)) {
@@ -209,6 +319,43 @@ public final class ServiceProcess implements AutoCloseable {
         victims.forEach(ProcessHandle::destroyForcibly);
         waitFor(Duration.ofSeconds(30));
         victims.forEach(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+    }
+
+    /** {@code SIGSTOP}: every thread of the service freezes, as in a long garbage-collection pause. */
+    public void freeze() {
+        signal("-STOP");
+    }
+
+    /** {@code SIGCONT}: the frozen service runs on, unaware of the time it lost. */
+    public void thaw() {
+        signal("-CONT");
+    }
+
+    /** Runs {@code work} while the service is frozen, and thaws it whatever happens. */
+    public <T> T whileFrozen(Supplier<T> work) {
+        freeze();
+        try {
+            return work.get();
+        } finally {
+            thaw();
+        }
+    }
+
+    private void signal(String signal) {
+        try {
+            int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("kill " + signal + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** SIGTERM, as a container runtime or systemd stops a service; answers the exit code. */
@@ -247,10 +394,15 @@ public final class ServiceProcess implements AutoCloseable {
         return output.length() > 6000 ? output.substring(output.length() - 6000) : output;
     }
 
-    /** Stops whatever is left: the service (SIGKILL if it does not stop) and its PostgreSQL. */
+    /** Stops whatever is left (a frozen service is thawed first): SIGTERM, and SIGKILL if it does not stop. */
     @Override
     public void close() {
         if (process.isAlive()) {
+            try {
+                thaw();
+            } catch (IllegalStateException exitedMeanwhile) {
+                // nothing left to thaw
+            }
             process.destroy();
             try {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -262,9 +414,11 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

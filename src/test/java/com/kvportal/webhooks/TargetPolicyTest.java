@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.unit.DataSize;
 
-/** Which addresses a delivery may reach (no SSRF), and the settings' defaults, which are the contract's. */
+/** Which addresses a delivery may reach (no SSRF), and the settings' defaults, which are those docs/webhooks.md states. */
 class TargetPolicyTest {
 
     static final TargetPolicy STRICT = new TargetPolicy(settings(false));
@@ -129,7 +129,7 @@ class TargetPolicyTest {
     }
 
     @Test
-    void shouldDefaultToTheContractsTimeoutScheduleAndWindows() {
+    void shouldDefaultToTheDocumentedTimeoutScheduleAndWindows() {
         WebhookProperties defaults =
                 Binder.get(new StandardEnvironment()).bindOrCreate("kvportal.webhooks", WebhookProperties.class);
 

@@ -24,7 +24,7 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Deliveries to a real receiver on 127.0.0.1 (hence {@code allow-private-targets}), with the contract's waits
+ * Deliveries to a real receiver on 127.0.0.1 (hence {@code allow-private-targets}), with the waits of docs/webhooks.md
  * shortened: a 2 s timeout, retries after 1 s, 1 s and 1 s. Every delivery the receiver gets is verified with the
  * Standard Webhooks reference library, as a customer's receiver would.
  */

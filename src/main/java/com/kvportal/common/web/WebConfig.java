@@ -33,7 +33,7 @@ class WebConfig {
      *       meant one of them, and nobody can tell which;
      *   <li>a body field the endpoint does not know is refused (400 validation_failed naming it), never ignored: a
      *       typo such as {@code scopes} for {@code permissions} must not pass as a request without it;
-     *   <li>timestamps in whole seconds, {@code 2026-11-21T10:15:30Z}, as the contract shows them (and GitHub
+     *   <li>timestamps in whole seconds, {@code 2026-11-21T10:15:30Z}, as docs/api.md states them (and GitHub
      *       writes them), not with the database's microseconds.
      * </ul>
      */

@@ -13,6 +13,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -27,6 +28,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * anew under the new key; a start without the key that sealed them is refused, naming the key, and changes nothing.
  * Each test has a database of its own.
  */
+@Tag("spring")
 class SecretsAtRestTest {
 
     private static final SecretColumn TOTP = SecretColumn.of("customers", "totp_secret");

@@ -2,9 +2,9 @@ package com.kvportal.common.encryption;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.cluster.InstanceProcess;
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
+import com.kvportal.support.ServiceProcess;
 import dev.samstevens.totp.code.DefaultCodeGenerator;
 import dev.samstevens.totp.code.HashingAlgorithm;
 import java.io.File;
@@ -52,7 +52,7 @@ class SecretsInDumpIT {
 
     private Path dir;
     private int port;
-    private InstanceProcess service;
+    private ServiceProcess service;
 
     @BeforeEach
     void startPostgres() throws IOException {
@@ -94,7 +94,7 @@ class SecretsInDumpIT {
 
     @AfterEach
     void stopPostgres() throws IOException {
-        InstanceProcess.closeAll(service);
+        ServiceProcess.closeAll(service);
         if (dir != null) {
             try {
                 run("pg_ctl", "-D", dir.resolve("pg").toString(), "-m", "immediate", "-w", "stop");
@@ -107,7 +107,7 @@ class SecretsInDumpIT {
     @Test
     void shouldHoldNoSecretInClearAndNoLinkToken() {
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/kvportal?user=postgres";
-        service = InstanceProcess.start("secrets-dump", url, Map.of("KVPORTAL_ENCRYPTION_KEYS", KEY))
+        service = ServiceProcess.launch("secrets-dump", url, Map.of("KVPORTAL_ENCRYPTION_KEYS", KEY))
                 .awaitReady();
         String base = service.baseUrl();
         List<String> secrets = new ArrayList<>();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -26,6 +27,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * budget is shared, and {@code X-Forwarded-For} counts only when the request comes from a trusted proxy. The overall
  * circuit is shared by every test here and never refills within the run: the tests that open it run in this order.
  */
+@Tag("spring")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AbuseLimitsTest {
 

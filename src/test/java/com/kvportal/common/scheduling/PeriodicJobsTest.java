@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -21,6 +22,7 @@ import org.springframework.context.annotation.Configuration;
  * The one runner of the periodic jobs: it runs every {@link PeriodicJob} bean with the timing its settings give, on a
  * named daemon thread of its own; a failed run does not end the job, and the jobs stop with the application.
  */
+@Tag("spring")
 class PeriodicJobsTest {
 
     /** A feature's settings, as a job reads its timing from them. */
