@@ -74,22 +74,6 @@ class BilledPeriods {
                 .list();
     }
 
-    boolean isBilled(String providerInvoiceId) {
-        return jdbc.sql("select count(*) from usage_billed_periods where provider_invoice_id = ?")
-                        .param(providerInvoiceId)
-                        .query(Integer.class)
-                        .single()
-                > 0;
-    }
-
-    boolean isBilledPeriod(UUID organizationId, Instant periodStart) {
-        return jdbc.sql("select count(*) from usage_billed_periods where organization_id = ? and period_start = ?")
-                        .params(organizationId, Timestamp.from(periodStart))
-                        .query(Integer.class)
-                        .single()
-                > 0;
-    }
-
     /**
      * Records the billed period unless its invoice carries one already.
      *

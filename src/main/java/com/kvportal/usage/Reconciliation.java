@@ -2,6 +2,7 @@ package com.kvportal.usage;
 
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.ProviderInvoiceItem;
+import com.kvportal.billing.UsageChargeKey;
 import com.kvportal.common.WireName;
 import com.kvportal.usage.BilledPeriods.Recorded;
 import io.micrometer.core.instrument.Gauge;
@@ -79,11 +80,11 @@ class Reconciliation {
      */
     Report run(Instant from, Instant to) {
         List<Recorded> recorded = billed.startingBetween(from, to);
-        List<ProviderInvoiceItem> items = billing.providerInvoiceItems(OverageKey.KIND);
-        Map<OverageKey, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();
+        List<ProviderInvoiceItem> items = billing.providerInvoiceItems(UsageChargeKey.KIND);
+        Map<UsageChargeKey, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();
         int inRange = 0;
         for (ProviderInvoiceItem item : items) {
-            OverageKey key = OverageKey.of(item);
+            UsageChargeKey key = UsageChargeKey.of(item);
             if (key.periodStart() == null || key.inRange(from, to)) {
                 atProvider.computeIfAbsent(key, k -> new ArrayList<>()).add(item);
                 inRange++;
@@ -92,7 +93,7 @@ class Reconciliation {
         List<Difference> differences = new ArrayList<>();
         for (Recorded period : recorded) {
             List<ProviderInvoiceItem> matching =
-                    atProvider.remove(new OverageKey(period.organizationId(), period.periodStart()));
+                    atProvider.remove(new UsageChargeKey(period.organizationId(), period.periodStart()));
             compare(period, matching == null ? List.of() : matching, differences);
         }
         atProvider.forEach((key, extra) -> extra.forEach(item -> differences.add(extra(key, item))));
@@ -142,7 +143,7 @@ class Reconciliation {
                 item == null ? 0 : item.amountCents());
     }
 
-    private static Difference extra(OverageKey key, ProviderInvoiceItem item) {
+    private static Difference extra(UsageChargeKey key, ProviderInvoiceItem item) {
         return new Difference(
                 Kind.EXTRA_AT_PROVIDER.wire(),
                 key.organizationId(),

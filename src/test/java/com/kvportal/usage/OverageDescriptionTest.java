@@ -19,7 +19,7 @@ class OverageDescriptionTest {
         Plan pro = new Plan(UUID.randomUUID(), "Pro", Tier.PRO, 100 * GIB, 2000, 10 * GIB, 200);
         Period period = new Period(Instant.parse("2026-11-21T09:30:00Z"), Instant.parse("2026-12-21T09:30:00Z"));
 
-        assertThat(OverageBiller.description(pro, new Overage(150 * GIB, 5, 1000), period))
+        assertThat(StorageCharges.description(pro, new Overage(150 * GIB, 5, 1000), period))
                 .isEqualTo("Storage overage: 5 × 10 GiB above 100 GiB (2026-11-21 – 2026-12-21)");
     }
 }

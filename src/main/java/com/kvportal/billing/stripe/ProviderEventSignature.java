@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor(access = AccessLevel.PACKAGE)
-public class WebhookSignature {
+public class ProviderEventSignature {
 
     public static final String HEADER = "Stripe-Signature";
     static final Duration TOLERANCE = Duration.ofMinutes(5);

@@ -1,4 +1,4 @@
-package com.kvportal.billing.webhook;
+package com.kvportal.billing.providerevents;
 
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -1,4 +1,4 @@
-package com.kvportal.billing.webhook;
+package com.kvportal.billing.providerevents;
 
 import com.kvportal.billing.InvoicePaid;
 import com.kvportal.billing.InvoicePaymentFailed;
@@ -8,6 +8,7 @@ import com.kvportal.billing.RenewalInvoiceDrafted;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.checkout.CheckoutCompletion;
 import com.kvportal.billing.invoice.InvoiceLedger;
+import com.kvportal.billing.invoice.UsageInvoicing;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderInvoice;
@@ -35,7 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Component
 @RequiredArgsConstructor
-class WebhookEvents {
+class ProviderEvents {
 
     /** What came of an event; the {@code outcome} tag of {@code kvportal.webhook.events}. */
     enum Outcome {
@@ -48,11 +49,12 @@ class WebhookEvents {
         }
     }
 
-    private static final Logger log = LoggerFactory.getLogger(WebhookEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(ProviderEvents.class);
 
     private final ProcessedEvents processed;
     private final SubscriptionLedger subscriptions;
     private final InvoiceLedger invoices;
+    private final UsageInvoicing usageInvoicing;
     private final BillingAccounts billingAccounts;
     private final CheckoutCompletion checkouts;
     private final OrganizationPlans plans;
@@ -60,18 +62,17 @@ class WebhookEvents {
     private final TransactionTemplate transaction;
 
     Outcome handle(ProviderEvent event) {
-        Optional<WebhookEventType> handled = WebhookEventType.of(event.type());
+        Optional<ProviderEventType> handled = ProviderEventType.of(event.type());
         if (handled.isEmpty()) {
             log.debug("Ignoring event {} of type {}", event.id(), event.type());
             return Outcome.IGNORED;
         }
-        WebhookEventType type = handled.get();
-        if (type == WebhookEventType.CHECKOUT_SESSION_COMPLETED) {
+        ProviderEventType type = handled.get();
+        if (type == ProviderEventType.CHECKOUT_SESSION_COMPLETED) {
             return checkoutCompleted(event);
         }
         return transaction.execute(status -> {
-            if (!processed.record(event.id(), event.type())) {
-                log.info("Event {} was applied already", event.id());
+            if (!firstApplication(event)) {
                 return Outcome.DUPLICATE;
             }
             boolean applied =
@@ -93,16 +94,29 @@ class WebhookEvents {
         if (checkout.isEmpty()) {
             return Outcome.IGNORED;
         }
-        return switch (checkouts.complete(checkout.get(), event)) {
+        if (processed.contains(event.id())) {
+            log.info("Event {} was applied already", event.id());
+            return Outcome.DUPLICATE;
+        }
+        return switch (checkouts.complete(checkout.get(), () -> firstApplication(event))) {
             case RECORDED -> Outcome.APPLIED;
             case DUPLICATE -> Outcome.DUPLICATE;
             case IGNORED -> Outcome.IGNORED;
         };
     }
 
-    private boolean subscriptionChanged(WebhookEventType type, ProviderEvent event) {
+    /** Records the event as applied, in the transaction of its effect; false (logged) when it was before. */
+    private boolean firstApplication(ProviderEvent event) {
+        if (processed.record(event.id(), event.type())) {
+            return true;
+        }
+        log.info("Event {} was applied already", event.id());
+        return false;
+    }
+
+    private boolean subscriptionChanged(ProviderEventType type, ProviderEvent event) {
         Optional<ProviderSubscription> subscription = event.subscription();
-        return subscription.isPresent() && subscriptions.apply(type, subscription.get(), event.created());
+        return subscription.isPresent() && subscriptions.apply(type.stated(subscription.get()), event.created());
     }
 
     /** What an invoice event does beyond recording the invoice. */
@@ -142,8 +156,8 @@ class WebhookEvents {
 
     /**
      * The invoice with its own status (a renewal's is draft); a renewal draft is announced with
-     * {@link RenewalInvoiceDrafted}, even when newer news of it is here already, so that items of the period
-     * that ended join it (or, when it is no longer a draft, the next invoice).
+     * {@link RenewalInvoiceDrafted} and the usage of the period that ended is billed on it ({@link UsageInvoicing}),
+     * even when newer news of it is here already (when it is no longer a draft, the charge joins the next invoice).
      */
     private void invoiceCreated(
             UUID organizationId, ProviderInvoice invoice, Instant newsAt, Optional<InvoiceLedger.Recorded> recorded) {
@@ -161,6 +175,8 @@ class WebhookEvents {
                 .orElseGet(() -> plans.effectivePlan(organizationId).tier());
         events.publishEvent(new RenewalInvoiceDrafted(
                 organizationId, invoice.id(), invoice.customer().value(), tier, start, end));
+        usageInvoicing.renewalDrafted(
+                organizationId, invoice.id(), invoice.customer().value(), tier, start, end);
     }
 
     /** Stale news of the invoice says nothing new about its subscription either. */
@@ -172,8 +188,7 @@ class WebhookEvents {
                         new InvoicePaid(organizationId, invoice.id(), invoice.amountPaidCents(), invoice.currency()));
             }
             if (invoice.subscription() != null) {
-                subscriptions.invoiceEvent(
-                        WebhookEventType.INVOICE_PAID, organizationId, invoice.subscription(), newsAt);
+                subscriptions.invoicePaid(organizationId, invoice.subscription(), newsAt);
             }
         });
     }
@@ -183,8 +198,7 @@ class WebhookEvents {
         recorded.ifPresent(news -> {
             events.publishEvent(new InvoicePaymentFailed(organizationId, invoice.id(), invoice.attemptCount()));
             if (invoice.subscription() != null) {
-                subscriptions.invoiceEvent(
-                        WebhookEventType.INVOICE_PAYMENT_FAILED, organizationId, invoice.subscription(), newsAt);
+                subscriptions.paymentFailed(organizationId, invoice.subscription(), newsAt);
             }
         });
     }

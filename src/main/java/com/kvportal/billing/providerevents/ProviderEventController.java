@@ -1,8 +1,8 @@
-package com.kvportal.billing.webhook;
+package com.kvportal.billing.providerevents;
 
 import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.stripe.ProviderEvent;
-import com.kvportal.billing.stripe.WebhookSignature;
+import com.kvportal.billing.stripe.ProviderEventSignature;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.web.CommonProblem;
@@ -32,12 +32,12 @@ import org.springframework.web.bind.annotation.RestController;
         name = "Webhooks",
         description = "Events the payment provider sends; called by the provider only, never by API users.")
 @RequiredArgsConstructor
-class WebhookController {
+class ProviderEventController {
 
     static final String METRIC = "kvportal.webhook.events";
 
-    private final WebhookSignature signature;
-    private final WebhookEvents events;
+    private final ProviderEventSignature signature;
+    private final ProviderEvents events;
     private final MeterRegistry meters;
 
     record WebhookReceipt(
@@ -55,7 +55,7 @@ class WebhookController {
     @PostMapping(path = "/api/v1/billing/webhook", consumes = MediaType.APPLICATION_JSON_VALUE)
     WebhookReceipt receiveProviderEvent(
             @RequestBody(required = false) @Parameter(hidden = true) byte @Nullable [] body,
-            @RequestHeader(name = WebhookSignature.HEADER, required = false) @Parameter(hidden = true) @Nullable
+            @RequestHeader(name = ProviderEventSignature.HEADER, required = false) @Parameter(hidden = true) @Nullable
                     String header) {
         byte[] raw = body == null ? new byte[0] : body;
         ProviderEvent event;
@@ -67,8 +67,8 @@ class WebhookController {
             throw e;
         }
         String type =
-                WebhookEventType.of(event.type()).map(WebhookEventType::wire).orElse("other");
-        WebhookEvents.Outcome outcome;
+                ProviderEventType.of(event.type()).map(ProviderEventType::wire).orElse("other");
+        ProviderEvents.Outcome outcome;
         try {
             outcome = events.handle(event);
         } catch (ProviderEvent.MalformedEvent e) {

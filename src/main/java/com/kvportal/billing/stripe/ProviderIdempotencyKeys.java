@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.stripe;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -8,9 +8,9 @@ import java.util.UUID;
  * the same key, however often and from wherever it is sent (a retried event, another instance). The keys must never
  * change for the same thing: a changed key would bill it again.
  */
-public final class IdempotencyKeys {
+public final class ProviderIdempotencyKeys {
 
-    private IdempotencyKeys() {}
+    private ProviderIdempotencyKeys() {}
 
     /** The storage overage item of a renewal draft invoice: at most one per invoice, ever. */
     public static String renewalOverage(String providerInvoiceId) {
@@ -33,17 +33,17 @@ public final class IdempotencyKeys {
     }
 
     /** The same item made pending (no invoice) after its invoice was no longer a draft. */
-    static String pending(String itemKey) {
+    public static String pending(String itemKey) {
         return itemKey + ":pending";
     }
 
     /** The invoice of a customer's pending items, made for the item of {@code itemKey}. */
-    static String invoiceOfPending(String itemKey) {
+    public static String invoiceOfPending(String itemKey) {
         return itemKey + ":invoice";
     }
 
     /** The finalization of the invoice made for the item of {@code itemKey}. */
-    static String finalization(String itemKey) {
+    public static String finalization(String itemKey) {
         return itemKey + ":finalize";
     }
 }

@@ -1,6 +1,5 @@
-package com.kvportal.billing.webhook;
+package com.kvportal.billing.providerevents;
 
-import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.common.WireName;
 import java.util.Optional;
@@ -9,7 +8,7 @@ import java.util.Optional;
  * The provider's event types billing handles, by their wire names; any other type is answered 200 and
  * ignored.
  */
-public enum WebhookEventType implements WireName {
+public enum ProviderEventType implements WireName {
     CHECKOUT_SESSION_COMPLETED("checkout.session.completed"),
     CUSTOMER_SUBSCRIPTION_CREATED("customer.subscription.created"),
     CUSTOMER_SUBSCRIPTION_UPDATED("customer.subscription.updated"),
@@ -20,7 +19,7 @@ public enum WebhookEventType implements WireName {
 
     private final String wire;
 
-    WebhookEventType(String wire) {
+    ProviderEventType(String wire) {
         this.wire = wire;
     }
 
@@ -31,8 +30,8 @@ public enum WebhookEventType implements WireName {
     }
 
     /** The handled type of this wire name; empty for any other type. */
-    public static Optional<WebhookEventType> of(String wire) {
-        return WireName.of(WebhookEventType.class, wire);
+    public static Optional<ProviderEventType> of(String wire) {
+        return WireName.of(ProviderEventType.class, wire);
     }
 
     /**
@@ -40,8 +39,6 @@ public enum WebhookEventType implements WireName {
      * shows; any other event states the object as it is.
      */
     public ProviderSubscription stated(ProviderSubscription subscription) {
-        return this == CUSTOMER_SUBSCRIPTION_DELETED && subscription.status() != SubscriptionStatus.CANCELED
-                ? subscription.withStatus(SubscriptionStatus.CANCELED)
-                : subscription;
+        return this == CUSTOMER_SUBSCRIPTION_DELETED ? subscription.deleted() : subscription;
     }
 }

@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.stripe;
 
 /**
  * An invoice item the provider made.

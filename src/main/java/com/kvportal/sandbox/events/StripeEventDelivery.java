@@ -26,15 +26,15 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Posts the outbox's events to the webhook as Stripe does: in creation order, signed with
- * {@code Stripe-Signature: t=...,v1=...}, retried with doubling waits until the webhook answers 2xx. One worker
+ * Posts the outbox's events to the service's endpoint for the provider's events as Stripe does: in creation order, signed with
+ * {@code Stripe-Signature: t=...,v1=...}, retried with doubling waits until the endpoint answers 2xx. One worker
  * thread per instance; several instances share the outbox safely through leases on claimed rows.
  */
 @Component
 @RequiredArgsConstructor(access = AccessLevel.PACKAGE)
-public class WebhookDelivery implements SmartLifecycle {
+public class StripeEventDelivery implements SmartLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(WebhookDelivery.class);
+    private static final Logger log = LoggerFactory.getLogger(StripeEventDelivery.class);
     private static final int BATCH = 10;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     /** Longer than a batch of deliveries can take, so a lease only lapses when its instance died. */
@@ -57,10 +57,10 @@ public class WebhookDelivery implements SmartLifecycle {
         wakeUps.release();
     }
 
-    /** Started after the web server (the default phase is the last), so the webhook's port is known. */
+    /** Started after the web server (the default phase is the last), so the endpoint's port is known. */
     @Override
     public void start() {
-        Thread thread = new Thread(this::run, "sandbox-webhooks");
+        Thread thread = new Thread(this::run, "sandbox-events");
         thread.setDaemon(true);
         worker = thread;
         thread.start();
@@ -96,7 +96,7 @@ public class WebhookDelivery implements SmartLifecycle {
                 return;
             } catch (RuntimeException e) {
                 // the database may be briefly away: keep the worker alive and try again at the next poll
-                log.warn("Sandbox webhook delivery failed to read the outbox: {}", e.toString());
+                log.warn("Sandbox event delivery failed to read the outbox: {}", e.toString());
                 try {
                     Thread.sleep(properties.pollInterval().toMillis());
                 } catch (InterruptedException interrupted) {
@@ -143,7 +143,7 @@ public class WebhookDelivery implements SmartLifecycle {
         // an endpoint that stays down would otherwise fill the log once a minute per event
         if (attempt <= 3 || attempt % 10 == 0) {
             log.info(
-                    "Sandbox webhook {} ({}) not accepted on attempt {}: {}; next attempt in {}",
+                    "Sandbox event {} ({}) not accepted on attempt {}: {}; next attempt in {}",
                     event.id(),
                     event.type(),
                     attempt,

@@ -1,4 +1,4 @@
-package com.kvportal.billing;
+package com.kvportal.billing.stripe;
 
 import java.time.Instant;
 import java.util.Map;
@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param providerInvoiceId the draft invoice it joins ({@code in_...}); null: pending, it joins the customer's
  *     next invoice
  * @param unitAmountCents the price of one unit in the smallest unit of {@code currency}
- * @param metadata e.g. {@code organization_id}, {@code period_start} and {@code kind} ({@link InvoiceLine#KIND_KEY})
+ * @param metadata e.g. {@code organization_id}, {@code period_start} and {@code kind} ({@link com.kvportal.billing.InvoiceLine#KIND_KEY})
  * @param idempotencyKey the same key makes the same item, however often it is sent
  */
 public record InvoiceItemRequest(
@@ -33,7 +33,7 @@ public record InvoiceItemRequest(
     }
 
     /** The same item without an invoice: pending at the provider. */
-    InvoiceItemRequest pending(String key) {
+    public InvoiceItemRequest pending(String key) {
         return new InvoiceItemRequest(
                 providerCustomerId,
                 null,

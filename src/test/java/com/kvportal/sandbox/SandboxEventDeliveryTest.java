@@ -38,16 +38,16 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code Webhook.constructEvent} accepts it, deserializes at stripe-java's API version, arrives in creation order,
  * and is retried with doubling waits until it is accepted.
  */
-@Import(SandboxWebhookDeliveryTest.Receiver.class)
+@Import(SandboxEventDeliveryTest.Receiver.class)
 @TestPropertySource(
         properties = {
-            "kvportal.sandbox.webhook-path=" + SandboxWebhookDeliveryTest.Receiver.PATH,
-            "kvportal.sandbox.draft-grace=" + SandboxWebhookDeliveryTest.GRACE_SECONDS + "s",
+            "kvportal.sandbox.webhook-path=" + SandboxEventDeliveryTest.Receiver.PATH,
+            "kvportal.sandbox.draft-grace=" + SandboxEventDeliveryTest.GRACE_SECONDS + "s",
             // the retries' doubling waits, shortened from 1 s, 2 s, 4 s: the same rule without waiting seconds
-            "kvportal.sandbox.first-retry=" + SandboxWebhookDeliveryTest.FIRST_RETRY_MILLIS + "ms",
+            "kvportal.sandbox.first-retry=" + SandboxEventDeliveryTest.FIRST_RETRY_MILLIS + "ms",
             "kvportal.sandbox.poll-interval=20ms"
         })
-class SandboxWebhookDeliveryTest extends SandboxTest {
+class SandboxEventDeliveryTest extends SandboxTest {
 
     static final int GRACE_SECONDS = 8;
 

@@ -1,7 +1,5 @@
-package com.kvportal.usage;
+package com.kvportal.billing;
 
-import com.kvportal.billing.InvoiceLine;
-import com.kvportal.billing.ProviderInvoiceItem;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
@@ -10,23 +8,23 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a storage overage item at the provider bills, as its metadata names it: the organization
+ * What a usage charge's item at the provider bills, as its metadata names it: the organization
  * ({@code organization_id}) and the start of the period ({@code period_start}), with {@code kind: storage_overage}.
- * {@link OverageBiller} writes it on every item it bills, {@link Reconciliation} reads it back.
+ * Billing writes it on every usage charge it bills ({@link UsageCharges}); usage's reconciliation reads it back.
  *
  * @param organizationId null when the item names no readable organization
  * @param periodStart null when the item names no readable period start
  */
-record OverageKey(@Nullable UUID organizationId, @Nullable Instant periodStart) {
+public record UsageChargeKey(@Nullable UUID organizationId, @Nullable Instant periodStart) {
 
     /** The {@code kind} of an overage item, by which the provider lists them. */
-    static final String KIND = InvoiceLine.Kind.STORAGE_OVERAGE.wire();
+    public static final String KIND = InvoiceLine.Kind.STORAGE_OVERAGE.wire();
 
     private static final String ORGANIZATION_KEY = "organization_id";
     private static final String PERIOD_START_KEY = "period_start";
 
     /** The metadata of an item that bills the organization's period starting at {@code periodStart}. */
-    static Map<String, String> metadata(UUID organizationId, Instant periodStart) {
+    public static Map<String, String> metadata(UUID organizationId, Instant periodStart) {
         return Map.of(
                 ORGANIZATION_KEY,
                 organizationId.toString(),
@@ -37,13 +35,13 @@ record OverageKey(@Nullable UUID organizationId, @Nullable Instant periodStart) 
     }
 
     /** What the provider's item bills, as far as its metadata can be read. */
-    static OverageKey of(ProviderInvoiceItem item) {
-        return new OverageKey(
+    public static UsageChargeKey of(ProviderInvoiceItem item) {
+        return new UsageChargeKey(
                 parse(item.metadata().get(ORGANIZATION_KEY), UUID::fromString),
                 parse(item.metadata().get(PERIOD_START_KEY), Instant::parse));
     }
 
-    boolean inRange(Instant from, Instant to) {
+    public boolean inRange(Instant from, Instant to) {
         return periodStart != null && !periodStart.isBefore(from) && periodStart.isBefore(to);
     }
 

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of {@code sandbox.sandbox_idempotency_keys}: the first answer to each key, replayed to later calls. */
 @Repository
 @RequiredArgsConstructor
-public class IdempotencyKeys {
+public class IdempotentAnswers {
 
     record Stored(String fingerprint, @Nullable Integer status, @Nullable String body) {}
 
