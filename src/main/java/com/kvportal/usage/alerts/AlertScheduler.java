@@ -1,6 +1,8 @@
-package com.kvportal.usage;
+package com.kvportal.usage.alerts;
 
 import com.kvportal.common.scheduling.PeriodicJob;
+import com.kvportal.usage.StorageStanding;
+import com.kvportal.usage.UsageProperties;
 import java.util.Set;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -16,7 +18,7 @@ import org.springframework.stereotype.Component;
 @Slf4j
 @Component
 @RequiredArgsConstructor
-class AlertScheduler implements PeriodicJob {
+public class AlertScheduler implements PeriodicJob {
 
     private final StorageStanding standing;
     private final UsageAlerts alerts;

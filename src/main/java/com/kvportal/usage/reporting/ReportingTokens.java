@@ -1,7 +1,8 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
 import com.kvportal.common.LocalTokens;
 import com.kvportal.common.web.BearerToken;
+import com.kvportal.usage.UsageProperties;
 import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +19,7 @@ import org.springframework.stereotype.Component;
  * ({@link LocalTokens}).
  */
 @Component
-class ReportingTokens {
+public class ReportingTokens {
 
     private static final Logger log = LoggerFactory.getLogger(ReportingTokens.class);
 
@@ -38,7 +39,7 @@ class ReportingTokens {
     }
 
     /** Whether the {@code Authorization} header carries one of the tokens; always false while reporting is off. */
-    boolean accepts(@Nullable String authorization) {
+    public boolean accepts(@Nullable String authorization) {
         return BearerToken.matchesAny(authorization, digests);
     }
 

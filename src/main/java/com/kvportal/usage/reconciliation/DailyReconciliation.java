@@ -1,4 +1,4 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reconciliation;
 
 import com.kvportal.common.scheduling.PeriodicJob;
 import java.time.Clock;
@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class DailyReconciliation implements PeriodicJob {
+public class DailyReconciliation implements PeriodicJob {
 
     private final Reconciliation reconciliation;
     private final ReconciliationRuns runs;
@@ -32,7 +32,7 @@ class DailyReconciliation implements PeriodicJob {
     }
 
     /** Today's run when no instance has run it yet; empty when one has (or is running it). */
-    Optional<Reconciliation.Report> runIfDue() {
+    public Optional<Reconciliation.Report> runIfDue() {
         Instant now = clock.instant();
         LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
         if (!runs.claim(today)) {

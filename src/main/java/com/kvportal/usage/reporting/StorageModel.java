@@ -1,4 +1,4 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
 import com.kvportal.billing.Plan;
 import java.math.BigInteger;
@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * overage is {@code ceil(max(0, floor(average) - storage_bytes) / overage_bytes)} units of
  * {@code overage_price_cents}. Times count in whole seconds.
  */
-final class StorageModel {
+public final class StorageModel {
 
     private StorageModel() {}
 
@@ -27,8 +27,8 @@ final class StorageModel {
     record Sample(Instant at, long bytes) {}
 
     /** A measured period, {@code [start, end)}. */
-    record Period(Instant start, Instant end) {
-        Period {
+    public record Period(Instant start, Instant end) {
+        public Period {
             if (end.isBefore(start)) {
                 throw new IllegalArgumentException("period ends before it starts: " + start + " - " + end);
             }
@@ -40,15 +40,15 @@ final class StorageModel {
     }
 
     /** A period's average storage and the overage it costs on a plan. */
-    record Overage(long averageBytes, long units, long amountCents) {}
+    public record Overage(long averageBytes, long units, long amountCents) {}
 
     /** The overage of the organization's samples (per project, each in time order) over the period on the plan. */
-    static Overage overage(Period period, Collection<List<Sample>> samplesByProject, Plan plan) {
+    public static Overage overage(Period period, Collection<List<Sample>> samplesByProject, Plan plan) {
         return overage(Timeline.of(samplesByProject).average(period.start(), period.end()), plan);
     }
 
     /** The overage of an average on the plan; none on a plan without overage. */
-    static Overage overage(long averageBytes, Plan plan) {
+    public static Overage overage(long averageBytes, Plan plan) {
         if (plan.overageBytes() <= 0) {
             return new Overage(averageBytes, 0, 0);
         }
@@ -62,7 +62,7 @@ final class StorageModel {
      * overage_price_cents))}, so the amount never exceeds the cap and equals the uncapped amount when that is within
      * it. No cap (null), or a plan whose overage costs nothing: the overage unchanged.
      */
-    static Overage capped(Overage overage, Plan plan, @Nullable Long capCents) {
+    public static Overage capped(Overage overage, Plan plan, @Nullable Long capCents) {
         if (capCents == null || plan.overagePriceCents() <= 0) {
             return overage;
         }
@@ -75,7 +75,7 @@ final class StorageModel {
     }
 
     /** The organization's storage over time: the sum of its projects' step functions. */
-    static final class Timeline {
+    public static final class Timeline {
 
         /** Epoch seconds at which the total changes, ascending. */
         private final long[] times;
@@ -88,7 +88,7 @@ final class StorageModel {
         }
 
         /** Builds the timeline from each project's samples, each list in time order (ties: the later one wins). */
-        static Timeline of(Collection<List<Sample>> samplesByProject) {
+        public static Timeline of(Collection<List<Sample>> samplesByProject) {
             record Step(long second, int project, long bytes, int order) {}
             List<Step> steps = new ArrayList<>();
             int project = 0;
@@ -119,7 +119,7 @@ final class StorageModel {
         }
 
         /** The organization's storage at the instant. */
-        long at(Instant instant) {
+        public long at(Instant instant) {
             int i = indexAt(instant.getEpochSecond());
             return i < 0 ? 0 : totals[i];
         }
@@ -150,7 +150,7 @@ final class StorageModel {
          * The average storage over {@code [from, to)}, rounded down to a whole byte; over an empty interval, the
          * storage at {@code from}.
          */
-        long average(Instant from, Instant to) {
+        public long average(Instant from, Instant to) {
             long seconds = to.getEpochSecond() - from.getEpochSecond();
             if (seconds <= 0) {
                 return at(from);
@@ -159,7 +159,7 @@ final class StorageModel {
         }
 
         /** The highest storage at any second of {@code [from, to)}; over an empty interval, the storage at from. */
-        long peak(Instant from, Instant to) {
+        public long peak(Instant from, Instant to) {
             long start = from.getEpochSecond();
             long end = to.getEpochSecond();
             int i = indexAt(start);

@@ -1,7 +1,9 @@
-package com.kvportal.usage;
+package com.kvportal.usage.alerts;
 
 import com.kvportal.common.WireName;
 import com.kvportal.common.database.Sql;
+import com.kvportal.usage.WriteRefusal;
+import com.kvportal.usage.limits.StoredLimits;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -11,7 +13,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of usage_alert_state: each organization's alert state, one row, held while an instance evaluates it. */
 @Repository
 @RequiredArgsConstructor
-class StoredAlertStates {
+public class StoredAlertStates {
 
     private final JdbcClient jdbc;
 

@@ -1,6 +1,6 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
-import com.kvportal.usage.StorageModel.Sample;
+import com.kvportal.usage.reporting.StorageModel.Sample;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +20,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the usage_samples table. */
 @Repository
 @RequiredArgsConstructor
-class StoredSamples {
+public class StoredSamples {
 
     /** What became of one sample of a batch. */
     enum Fate {
@@ -33,16 +33,16 @@ class StoredSamples {
     record Stored(int index, Fate fate, @Nullable UUID organizationId, long seq) {}
 
     /** A project's latest sample, what the in-memory standing keeps. */
-    record Latest(UUID projectId, UUID organizationId, Instant at, long seq, long bytes) {
+    public record Latest(UUID projectId, UUID organizationId, Instant at, long seq, long bytes) {
 
-        boolean isNewerThan(Latest other) {
+        public boolean isNewerThan(Latest other) {
             int byTime = at.compareTo(other.at);
             return byTime > 0 || (byTime == 0 && seq > other.seq);
         }
     }
 
     /** Rows committed since a poll's cursor, and the cursor for the next poll. */
-    record Changes(List<Latest> samples, String cursor) {}
+    public record Changes(List<Latest> samples, String cursor) {}
 
     /**
      * One statement for the whole batch: which projects exist, the first sample of each id among them, inserted in
@@ -127,7 +127,7 @@ class StoredSamples {
      * The samples that shape the organization's storage over {@code [from, to)}: each project's latest sample
      * before {@code from} and all of its samples in the interval, per project in time order (ties: arrival order).
      */
-    Map<UUID, List<Sample>> forInterval(UUID organizationId, Instant from, Instant to) {
+    public Map<UUID, List<Sample>> forInterval(UUID organizationId, Instant from, Instant to) {
         Map<UUID, List<Sample>> byProject = new LinkedHashMap<>();
         jdbc.sql(
                         """
@@ -154,7 +154,7 @@ class StoredSamples {
      * The organization's current storage as verify's standing counts it: the sum of its projects' latest samples (by
      * time, then arrival), read from what is committed now.
      */
-    long currentOf(UUID organizationId) {
+    public long currentOf(UUID organizationId) {
         return jdbc.sql(
                         """
                         select coalesce(sum(l.bytes), 0)
@@ -168,10 +168,10 @@ class StoredSamples {
     }
 
     /** A project of the organization and what it stores at an instant (its latest sample at or before it). */
-    record ProjectStorage(UUID projectId, String name, long bytes) {}
+    public record ProjectStorage(UUID projectId, String name, long bytes) {}
 
     /** Every project of the organization, oldest first, with its storage at the instant. */
-    List<ProjectStorage> projectsAt(UUID organizationId, Instant at) {
+    public List<ProjectStorage> projectsAt(UUID organizationId, Instant at) {
         return jdbc.sql(
                         """
                         select p.id, p.name, coalesce(l.bytes, 0) as bytes
@@ -187,7 +187,7 @@ class StoredSamples {
     }
 
     /** Every project's latest sample, and the cursor from which {@link #changesSince} continues. */
-    Changes latestOfEveryProject() {
+    public Changes latestOfEveryProject() {
         return inSnapshot(
                 """
                 select s.next, l.project_id, l.organization_id, l.at, l.seq, l.bytes
@@ -202,7 +202,7 @@ class StoredSamples {
      * the oldest transaction still running at the snapshot: a row written by any later-committing transaction has a
      * txid at or above it, so no commit is missed, whatever order transactions commit in.
      */
-    Changes changesSince(String cursor) {
+    public Changes changesSince(String cursor) {
         return inSnapshot(
                 """
                 select s.next, u.project_id, u.organization_id, u.at, u.seq, u.bytes

@@ -1,11 +1,18 @@
-package com.kvportal.usage;
+package com.kvportal.usage.web;
 
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.JsonBody;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.security.Caller;
-import com.kvportal.usage.BilledPeriods.BilledPeriod;
+import com.kvportal.usage.StorageStanding;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.UsageProblem;
+import com.kvportal.usage.limits.Limits;
+import com.kvportal.usage.overage.BilledPeriods.BilledPeriod;
+import com.kvportal.usage.reporting.ReportedSample;
+import com.kvportal.usage.reporting.StorageReporting;
+import com.kvportal.usage.standing.UsageReading;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -27,7 +34,7 @@ import tools.jackson.databind.JsonNode;
         description = "Storage usage: the storage backend reports what each project stores; the portal reads the"
                 + " organization's usage, allowance and billed overage.")
 @RequiredArgsConstructor
-class UsageController {
+public class UsageController {
 
     private final StorageReporting reporting;
     private final UsageReading reading;

@@ -1,4 +1,4 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
 import com.kvportal.common.web.FieldErrors;
 import java.time.Instant;
@@ -16,10 +16,10 @@ import tools.jackson.databind.JsonNode;
  * One sample as the storage backend reports it: the total the project stores at an instant, under an id the
  * reporter chose.
  */
-record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
+public record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
 
-    static final int MAX_SAMPLES = 1000;
-    static final int MAX_ID_LENGTH = 100;
+    public static final int MAX_SAMPLES = 1000;
+    public static final int MAX_ID_LENGTH = 100;
     private static final List<String> REPORT_FIELDS = List.of("samples");
     private static final List<String> SAMPLE_FIELDS = List.of("id", "project_id", "bytes", "at");
     private static final String TIMESTAMP = "an ISO 8601 timestamp such as 2026-11-21T10:15:30Z";
@@ -29,7 +29,7 @@ record ReportedSample(String id, UUID projectId, long bytes, Instant at) {
      * {@code validation_failed} naming every structural error, a field it does not know among them (then nothing is
      * stored).
      */
-    static List<ReportedSample> parseBatch(@Nullable JsonNode body) {
+    public static List<ReportedSample> parseBatch(@Nullable JsonNode body) {
         FieldErrors errors = new FieldErrors();
         JsonNode samples = body == null || !body.isObject() ? null : body.get("samples");
         if (body == null || !body.isObject()) {

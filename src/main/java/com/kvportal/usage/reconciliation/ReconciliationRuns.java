@@ -1,4 +1,4 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reconciliation;
 
 import java.time.LocalDate;
 import lombok.RequiredArgsConstructor;
@@ -8,7 +8,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of usage_reconciliation_runs: one row a day, taken by the instance that runs that day's reconciliation. */
 @Repository
 @RequiredArgsConstructor
-class ReconciliationRuns {
+public class ReconciliationRuns {
 
     private final JdbcClient jdbc;
 

@@ -1,9 +1,10 @@
-package com.kvportal.usage;
+package com.kvportal.usage.alerts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.usage.AlertState.Step;
-import com.kvportal.usage.AlertState.WritesChange;
+import com.kvportal.usage.WriteRefusal;
+import com.kvportal.usage.alerts.AlertState.Step;
+import com.kvportal.usage.alerts.AlertState.WritesChange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,11 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reconciliation;
 
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.ProviderInvoiceItem;
 import com.kvportal.billing.UsageChargeKey;
 import com.kvportal.common.WireName;
-import com.kvportal.usage.BilledPeriods.Recorded;
+import com.kvportal.usage.overage.BilledPeriods;
+import com.kvportal.usage.overage.BilledPeriods.Recorded;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
@@ -27,7 +28,7 @@ import org.springframework.stereotype.Service;
  * the count of the latest run.
  */
 @Service
-class Reconciliation {
+public class Reconciliation {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciliation.class);
 
@@ -59,7 +60,8 @@ class Reconciliation {
             long providerAmountCents) {}
 
     /** The outcome of one run over the periods that start in {@code [from, to)}. */
-    record Report(Instant from, Instant to, int billedPeriods, int providerItems, List<Difference> differences) {}
+    public record Report(
+            Instant from, Instant to, int billedPeriods, int providerItems, List<Difference> differences) {}
 
     private final BilledPeriods billed;
     private final Billing billing;
@@ -78,7 +80,7 @@ class Reconciliation {
      *
      * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails
      */
-    Report run(Instant from, Instant to) {
+    public Report run(Instant from, Instant to) {
         List<Recorded> recorded = billed.startingBetween(from, to);
         List<ProviderInvoiceItem> items = billing.providerInvoiceItems(UsageChargeKey.KIND);
         Map<UsageChargeKey, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();

@@ -1,8 +1,9 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.common.LocalTokens;
+import com.kvportal.usage.UsageProperties;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package com.kvportal.usage;
+package com.kvportal.usage.overage;
 
+import com.kvportal.usage.reporting.StorageModel;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -13,10 +14,10 @@ import org.springframework.stereotype.Repository;
 /** The SQL of usage_billed_periods: the periods whose overage went onto a provider invoice. */
 @Repository
 @RequiredArgsConstructor
-class BilledPeriods {
+public class BilledPeriods {
 
     /** A billed period as {@code GET /api/v1/usage/periods} shows it. */
-    record BilledPeriod(
+    public record BilledPeriod(
             Instant periodStart,
             Instant periodEnd,
             @Schema(minimum = "0") long averageBytes,
@@ -29,7 +30,7 @@ class BilledPeriods {
 
     private final JdbcClient jdbc;
 
-    List<BilledPeriod> ofOrganization(UUID organizationId) {
+    public List<BilledPeriod> ofOrganization(UUID organizationId) {
         return jdbc.sql(
                         """
                         select period_start, period_end, average_bytes, overage_units, overage_cents, provider_invoice_id
@@ -47,7 +48,7 @@ class BilledPeriods {
     }
 
     /** A billed period as the service recorded it, with its organization (for reconciliation). */
-    record Recorded(
+    public record Recorded(
             UUID organizationId,
             Instant periodStart,
             Instant periodEnd,
@@ -56,7 +57,7 @@ class BilledPeriods {
             String providerInvoiceId) {}
 
     /** Every billed period that starts in {@code [from, to)}, oldest first. */
-    List<Recorded> startingBetween(Instant from, Instant to) {
+    public List<Recorded> startingBetween(Instant from, Instant to) {
         return jdbc.sql(
                         """
                         select organization_id, period_start, period_end, overage_units, overage_cents,

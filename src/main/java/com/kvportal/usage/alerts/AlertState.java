@@ -1,5 +1,7 @@
-package com.kvportal.usage;
+package com.kvportal.usage.alerts;
 
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.WriteRefusal;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param crossedPercent the thresholds crossed and alerted about, not re-armed since, ascending
  * @param writesRefused why writes were last announced as refused; null: they were last known allowed
  */
-record AlertState(List<Integer> crossedPercent, @Nullable WriteRefusal writesRefused) {
+public record AlertState(List<Integer> crossedPercent, @Nullable WriteRefusal writesRefused) {
 
     /** An organization never evaluated: no threshold crossed, writes allowed. */
     static final AlertState INITIAL = new AlertState(List.of(), null);
@@ -19,7 +21,7 @@ record AlertState(List<Integer> crossedPercent, @Nullable WriteRefusal writesRef
     /** A crossed threshold is armed again once storage falls this far below it (percent of the allowance). */
     static final int REARM_PERCENT = 5;
 
-    AlertState {
+    public AlertState {
         crossedPercent = crossedPercent.stream().sorted().toList();
     }
 
@@ -68,23 +70,12 @@ record AlertState(List<Integer> crossedPercent, @Nullable WriteRefusal writesRef
 
     /** {@code used ≥ percent % of allowance}, exactly: {@code 100 × used ≥ percent × allowance}. */
     static boolean reached(long usedBytes, int percent, long allowanceBytes) {
-        return usedBytes >= atLeast(percent, allowanceBytes);
+        return usedBytes >= UsageLimits.thresholdBytes(percent, allowanceBytes);
     }
 
     /** {@code 100 × used < (percent − 5) × allowance}: never for a threshold of 5 % or less (storage is ≥ 0). */
     static boolean rearmed(long usedBytes, int percent, long allowanceBytes) {
         int below = percent - REARM_PERCENT;
-        return below > 0 && usedBytes < atLeast(below, allowanceBytes);
-    }
-
-    /** The storage at which a threshold is reached. */
-    static long levelBytes(int percent, long allowanceBytes) {
-        return atLeast(percent, allowanceBytes);
-    }
-
-    /** The fewest bytes that are at least {@code percent} % of the allowance: ⌈percent × allowance / 100⌉. */
-    private static long atLeast(int percent, long allowanceBytes) {
-        long scaled = Math.multiplyExact(allowanceBytes, (long) percent);
-        return scaled / 100 + (scaled % 100 == 0 ? 0 : 1);
+        return below > 0 && usedBytes < UsageLimits.thresholdBytes(below, allowanceBytes);
     }
 }

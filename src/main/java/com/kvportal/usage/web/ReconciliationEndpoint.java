@@ -1,5 +1,6 @@
-package com.kvportal.usage;
+package com.kvportal.usage.web;
 
+import com.kvportal.usage.reconciliation.Reconciliation;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import lombok.RequiredArgsConstructor;
@@ -16,7 +17,7 @@ import org.springframework.stereotype.Component;
 @Component
 @Endpoint(id = "reconciliation")
 @RequiredArgsConstructor
-class ReconciliationEndpoint {
+public class ReconciliationEndpoint {
 
     private final Reconciliation reconciliation;
 

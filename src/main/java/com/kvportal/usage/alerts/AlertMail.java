@@ -1,7 +1,9 @@
-package com.kvportal.usage;
+package com.kvportal.usage.alerts;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.mail.Mail;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.WriteRefusal;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
@@ -11,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * The words of a usage alert's mail (template {@code mail/usage-alert}): what happened to which organization, what it
  * means on its plan and what the reader can do, with a link to the billing page's limits and alerts.
  */
-final class AlertMail {
+public final class AlertMail {
 
     private static final BigDecimal GIB = BigDecimal.valueOf(1L << 30);
 

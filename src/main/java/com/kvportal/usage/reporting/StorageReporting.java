@@ -1,7 +1,8 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
-import com.kvportal.usage.StoredSamples.Latest;
-import com.kvportal.usage.StoredSamples.Stored;
+import com.kvportal.usage.StorageStanding;
+import com.kvportal.usage.reporting.StoredSamples.Latest;
+import com.kvportal.usage.reporting.StoredSamples.Stored;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -21,7 +22,7 @@ import org.springframework.stereotype.Service;
  * wins), or rejected ({@code project_not_found}, {@code sample_out_of_range}); a whole batch is one statement.
  */
 @Service
-class StorageReporting {
+public class StorageReporting {
 
     static final Duration OLDEST = Duration.ofDays(35);
     static final Duration NEWEST = Duration.ofMinutes(5);
@@ -35,7 +36,7 @@ class StorageReporting {
 
     /** What became of a report. */
     @Schema(name = "StorageReportOutcome")
-    record Outcome(
+    public record Outcome(
             @Schema(minimum = "0") int accepted, @Schema(minimum = "0") int duplicates, List<Rejection> rejected) {}
 
     private final StoredSamples samples;
@@ -61,7 +62,7 @@ class StorageReporting {
                 .register(meters);
     }
 
-    Outcome report(List<ReportedSample> batch) {
+    public Outcome report(List<ReportedSample> batch) {
         Instant now = clock.instant();
         Instant oldest = now.minus(OLDEST);
         Instant newest = now.plus(NEWEST);

@@ -1,4 +1,4 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reconciliation;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param initialDelay the first look after start-up
  */
 @ConfigurationProperties("kvportal.reconciliation")
-record ReconciliationProperties(
+public record ReconciliationProperties(
         @DefaultValue("62d") Duration window,
         @DefaultValue("1h") Duration checkInterval,
         @DefaultValue("5m") Duration initialDelay) {}

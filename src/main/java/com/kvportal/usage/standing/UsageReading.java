@@ -1,13 +1,19 @@
-package com.kvportal.usage;
+package com.kvportal.usage.standing;
 
 import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
-import com.kvportal.usage.BilledPeriods.BilledPeriod;
-import com.kvportal.usage.StorageModel.Overage;
-import com.kvportal.usage.StorageModel.Timeline;
+import com.kvportal.usage.StorageStanding;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.WriteRefusal;
+import com.kvportal.usage.overage.BilledPeriods;
+import com.kvportal.usage.overage.BilledPeriods.BilledPeriod;
+import com.kvportal.usage.reporting.StorageModel;
+import com.kvportal.usage.reporting.StorageModel.Overage;
+import com.kvportal.usage.reporting.StorageModel.Timeline;
+import com.kvportal.usage.reporting.StoredSamples;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
@@ -24,10 +30,10 @@ import org.springframework.stereotype.Service;
 /** What an organization's usage looks like this period, and the periods whose overage was billed. */
 @Service
 @RequiredArgsConstructor
-class UsageReading {
+public class UsageReading {
 
     /** {@code GET /api/v1/usage}. */
-    record Usage(
+    public record Usage(
             @Schema(description = "The organization's effective plan.") Tier tier,
             Instant periodStart,
             Instant periodEnd,
@@ -119,12 +125,12 @@ class UsageReading {
     }
 
     /** The current period's projected overage: its storage so far, today's held until the period ends. */
-    Overage projectedOverage(UUID organizationId) {
+    public Overage projectedOverage(UUID organizationId) {
         return soFar(organizationId).projected();
     }
 
     /** The usage with verify's current answer about writes and the limits in force, as the billing page shows it. */
-    Usage usage(UUID organizationId, StorageStanding.Standing standing, UsageLimits limits) {
+    public Usage usage(UUID organizationId, StorageStanding.Standing standing, UsageLimits limits) {
         SoFar reading = soFar(organizationId);
         Instant now = reading.now();
         Plan plan = reading.period().plan();
@@ -158,7 +164,7 @@ class UsageReading {
 
     private static LimitsInForce inForce(UsageLimits limits, Plan plan) {
         List<AlertLevel> levels = limits.alertThresholdsPercent().stream()
-                .map(percent -> new AlertLevel(percent, AlertState.levelBytes(percent, plan.storageBytes())))
+                .map(percent -> new AlertLevel(percent, UsageLimits.thresholdBytes(percent, plan.storageBytes())))
                 .toList();
         Long overageCap = limits.overageCapCents();
         Long overageCapBytes = overageCap == null || plan.overageBytes() <= 0 || plan.overagePriceCents() <= 0
@@ -182,7 +188,7 @@ class UsageReading {
         return days;
     }
 
-    List<BilledPeriod> periods(UUID organizationId) {
+    public List<BilledPeriod> periods(UUID organizationId) {
         return billed.ofOrganization(organizationId);
     }
 }

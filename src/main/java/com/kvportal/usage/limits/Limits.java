@@ -1,7 +1,11 @@
-package com.kvportal.usage;
+package com.kvportal.usage.limits;
 
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.common.web.ProblemException;
+import com.kvportal.usage.StorageStanding;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.UsageLimitsUpdated;
+import com.kvportal.usage.UsageProblem;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.context.ApplicationEventPublisher;
@@ -14,19 +18,19 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor
-class Limits {
+public class Limits {
 
     private final StoredLimits stored;
     private final OrganizationPlans plans;
     private final ApplicationEventPublisher events;
 
-    UsageLimits of(UUID organizationId) {
+    public UsageLimits of(UUID organizationId) {
         return stored.of(organizationId);
     }
 
     /** Replaces the limits; an overage cap only on a plan with overage (else 400 {@code not_on_this_plan}). */
     @Transactional
-    UsageLimits replace(UUID organizationId, UsageLimits limits) {
+    public UsageLimits replace(UUID organizationId, UsageLimits limits) {
         if (limits.overageCapCents() != null
                 && !plans.entitlement(organizationId).billsOverage()) {
             throw new ProblemException(

@@ -1,6 +1,8 @@
-package com.kvportal.usage;
+package com.kvportal.usage.limits;
 
 import com.kvportal.common.database.Sql;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.reporting.StoredSamples;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,15 +19,15 @@ import org.springframework.stereotype.Repository;
 /** The organizations' usage limits, one row each (none: the defaults). */
 @Repository
 @RequiredArgsConstructor
-class StoredLimits {
+public class StoredLimits {
 
     /** The limits written since a poll's cursor, and the cursor for the next poll. */
-    record Changes(Map<UUID, UsageLimits> limits, String cursor) {}
+    public record Changes(Map<UUID, UsageLimits> limits, String cursor) {}
 
     private final JdbcClient jdbc;
 
     /** The organization's limits, the defaults when it never set any. */
-    UsageLimits of(UUID organizationId) {
+    public UsageLimits of(UUID organizationId) {
         return jdbc.sql(
                         """
                         select alert_thresholds_percent, storage_cap_bytes, overage_cap_cents
@@ -61,7 +63,7 @@ class StoredLimits {
      * The limits written since the cursor (all of them for a null cursor), and the next cursor: the oldest transaction
      * still running at the snapshot, read in the same statement (see {@link StoredSamples#changesSince}).
      */
-    Changes changesSince(@Nullable String cursor) {
+    public Changes changesSince(@Nullable String cursor) {
         Map<UUID, UsageLimits> changed = new HashMap<>();
         String[] next = new String[1];
         var statement = jdbc.sql(
@@ -87,7 +89,7 @@ class StoredLimits {
     }
 
     /** A PostgreSQL integer[] as a list. */
-    static List<Integer> integers(Array array) throws SQLException {
+    public static List<Integer> integers(Array array) throws SQLException {
         return List.copyOf(Arrays.asList((Integer[]) array.getArray()));
     }
 }

@@ -1,6 +1,7 @@
-package com.kvportal.usage;
+package com.kvportal.usage.web;
 
 import com.kvportal.common.web.Problems;
+import com.kvportal.usage.reporting.ReportingTokens;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,7 +18,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * without one of the tokens answers 401 {@code unauthenticated} before its body is read.
  */
 @Configuration(proxyBeanMethods = false)
-class ReportingAuthentication {
+public class ReportingAuthentication {
 
     static final String REPORTING_PATH = "/api/v1/usage/storage";
 

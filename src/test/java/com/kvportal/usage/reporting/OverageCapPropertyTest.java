@@ -1,12 +1,12 @@
-package com.kvportal.usage;
+package com.kvportal.usage.reporting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
-import com.kvportal.usage.StorageModel.Overage;
-import com.kvportal.usage.StorageModel.Period;
-import com.kvportal.usage.StorageModel.Sample;
+import com.kvportal.usage.reporting.StorageModel.Overage;
+import com.kvportal.usage.reporting.StorageModel.Period;
+import com.kvportal.usage.reporting.StorageModel.Sample;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package com.kvportal.usage;
+package com.kvportal.usage.alerts;
 
 import com.kvportal.account.Accounts;
 import com.kvportal.account.Organization;
@@ -9,7 +9,13 @@ import com.kvportal.billing.Plan;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
-import com.kvportal.usage.AlertState.Step;
+import com.kvportal.usage.UsageAlertRaised;
+import com.kvportal.usage.UsageLimits;
+import com.kvportal.usage.WriteRefusal;
+import com.kvportal.usage.alerts.AlertState.Step;
+import com.kvportal.usage.limits.StoredLimits;
+import com.kvportal.usage.reporting.StoredSamples;
+import com.kvportal.usage.standing.UsageReading;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -29,7 +35,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor
-class UsageAlerts {
+public class UsageAlerts {
 
     /** Where the mails link to: the billing page's limits and alerts. */
     static final String LIMITS_PAGE = "/dashboard/billing#limits";
@@ -47,7 +53,7 @@ class UsageAlerts {
 
     /** Evaluates the organization's storage against its thresholds and caps; raises what is due, once. */
     @Transactional
-    void evaluate(UUID organizationId) {
+    public void evaluate(UUID organizationId) {
         AlertState state = states.lock(organizationId).orElse(null);
         if (state == null) {
             return;

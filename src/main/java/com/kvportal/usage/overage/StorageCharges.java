@@ -1,11 +1,15 @@
-package com.kvportal.usage;
+package com.kvportal.usage.overage;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageChargeBilled;
 import com.kvportal.billing.UsageCharges;
-import com.kvportal.usage.StorageModel.Overage;
-import com.kvportal.usage.StorageModel.Period;
+import com.kvportal.usage.OverageBilled;
+import com.kvportal.usage.limits.StoredLimits;
+import com.kvportal.usage.reporting.StorageModel;
+import com.kvportal.usage.reporting.StorageModel.Overage;
+import com.kvportal.usage.reporting.StorageModel.Period;
+import com.kvportal.usage.reporting.StoredSamples;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -26,7 +30,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class StorageCharges implements UsageCharges {
+public class StorageCharges implements UsageCharges {
 
     private static final Logger log = LoggerFactory.getLogger(StorageCharges.class);
     private static final long GIB = 1L << 30;

@@ -1,11 +1,11 @@
-package com.kvportal.usage;
+package com.kvportal.usage.overage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
-import com.kvportal.usage.StorageModel.Overage;
-import com.kvportal.usage.StorageModel.Period;
+import com.kvportal.usage.reporting.StorageModel.Overage;
+import com.kvportal.usage.reporting.StorageModel.Period;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
