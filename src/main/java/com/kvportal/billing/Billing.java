@@ -12,8 +12,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * Billing's public surface for other features: the plans, an organization's effective plan (its current period and
- * the plans that changed lately: {@link OrganizationPlans}), and the invoice items billed through the payment provider (for
- * usage's reconciliation). What billing does is announced with its
+ * the plans that changed lately: {@link OrganizationPlans}), and the invoice items billed through the payment
+ * provider (for usage's reconciliation). What billing does is announced with its
  * domain events ({@link SubscriptionActivated}, {@link RenewalInvoiceDrafted}, ...), published inside the
  * transaction of the change.
  */

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A subscription row locked until the end of the transaction, with every transition the provider's news may make of
- * it ({@link #stated}, {@link #invoicePaid}, {@link #paymentFailed}) and the domain events each raises: an ended subscription stays ended, and older news never
- * overwrites newer.
+ * it ({@link #stated}, {@link #invoicePaid}, {@link #paymentFailed}) and the domain events each raises: an ended
+ * subscription stays ended, and older news never overwrites newer. Whoever brings the news (an event, the checkout
+ * callback, the cancel call) passes what it states; nothing here knows the provider's event types.
  */
 public record LockedSubscription(
         UUID id,

@@ -26,8 +26,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Posts the outbox's events to the service's endpoint for the provider's events as Stripe does: in creation order, signed with
- * {@code Stripe-Signature: t=...,v1=...}, retried with doubling waits until the endpoint answers 2xx. One worker
+ * Posts the outbox's events to the service's endpoint for the provider's events as Stripe does: in creation order,
+ * signed with {@code Stripe-Signature: t=...,v1=...}, retried with doubling waits until the endpoint answers 2xx. One worker
  * thread per instance; several instances share the outbox safely through leases on claimed rows.
  */
 @Component
