@@ -26,3 +26,14 @@ create table usage_charge_outbox (
 );
 create index usage_charge_outbox_unsent on usage_charge_outbox (created_at) where sent_at is null;
 create index usage_charge_outbox_period on usage_charge_outbox (organization_id, period_start);
+
+-- The periods billed before this table existed, as sent charges, so that news of them delivered again queues
+-- nothing (the renewal's key is its invoice's; a final invoice's period is found by its start).
+insert into usage_charge_outbox (id, organization_id, idempotency_key, provider_customer_id, provider_invoice_id,
+    period_start, period_end, average_bytes, quantity, unit_amount_cents, amount_cents, currency, description,
+    created_at, sent_at, billed_invoice_id, provider_invoice_item_id, pending)
+select p.id, p.organization_id, 'overage:' || p.provider_invoice_id, coalesce(a.provider_customer_id, ''),
+    p.provider_invoice_id, p.period_start, p.period_end, p.average_bytes, p.overage_units,
+    case when p.overage_units > 0 then p.overage_cents / p.overage_units else 0 end, p.overage_cents, 'usd', '',
+    p.created_at, p.created_at, p.provider_invoice_id, p.provider_invoice_item_id, p.pending
+from usage_billed_periods p left join billing_accounts a on a.organization_id = p.organization_id;
