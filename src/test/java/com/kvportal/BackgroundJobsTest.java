@@ -47,6 +47,7 @@ class BackgroundJobsTest extends IntegrationTest {
         assertTiming(byName.get("mail-poll"), Duration.ofSeconds(2), Duration.ofSeconds(2));
         assertTiming(byName.get("usage-standing-refresh"), Duration.ofSeconds(1), Duration.ofSeconds(1));
         assertTiming(byName.get("usage-alerts"), Duration.ofSeconds(1), Duration.ofSeconds(1));
+        assertTiming(byName.get("usage-charges"), Duration.ofSeconds(10), Duration.ofSeconds(10));
         assertTiming(byName.get("sandbox-draft-finalizer"), Duration.ZERO, Duration.ofMillis(250));
         assertThat(byName)
                 .containsKeys(

@@ -1,10 +1,12 @@
 /**
  * Billing: the plans, the organization's subscription bought through the payment provider's hosted checkout,
- * its invoices, and the provider's signed webhook that keeps them current. This package is what other modules use:
+ * its invoices (with the usage charges it asks usage for through {@link com.kvportal.billing.UsageCharges}), and the
+ * provider's signed events that keep them current. This package is what other modules use:
  * {@link com.kvportal.billing.Billing}, {@link com.kvportal.billing.OrganizationPlans} and the
- * {@link com.kvportal.billing.Entitlement} they answer, the plans, statuses and domain events. The code lives by
- * lifecycle in internal sub-packages: {@code subscription}, {@code invoice}, {@code checkout}, {@code webhook},
- * {@code web} and {@code stripe} (the provider adapter).
+ * {@link com.kvportal.billing.Entitlement} they answer, the plans, statuses, problems and domain events, and the
+ * {@link com.kvportal.billing.UsageCharges} port that usage implements. The code lives by lifecycle in internal
+ * sub-packages, each importing only those below it: {@code web}, {@code providerevents}, {@code checkout},
+ * {@code invoice}, {@code subscription} and {@code stripe} (the provider adapter).
  */
 @ApplicationModule(allowedDependencies = {"account", "common", "security"})
 @NullMarked

@@ -1,7 +1,7 @@
 package com.kvportal.sandbox;
 
 import com.kvportal.common.scheduling.PeriodicJob;
-import com.kvportal.sandbox.api.IdempotencyKeys;
+import com.kvportal.sandbox.api.IdempotentAnswers;
 import com.kvportal.sandbox.events.EventOutbox;
 import java.time.Duration;
 import lombok.RequiredArgsConstructor;
@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
 @RequiredArgsConstructor
 class SandboxRetention implements PeriodicJob {
 
-    private final IdempotencyKeys idempotencyKeys;
+    private final IdempotentAnswers idempotentAnswers;
     private final EventOutbox outbox;
 
     @Override
@@ -21,7 +21,7 @@ class SandboxRetention implements PeriodicJob {
     }
 
     void forgetOldRecords() {
-        idempotencyKeys.forgetAfter24Hours();
+        idempotentAnswers.forgetAfter24Hours();
         outbox.forgetDeliveredAfter30Days();
     }
 }

@@ -4,8 +4,12 @@ import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Tier;
 import com.kvportal.common.scheduling.PeriodicJob;
-import com.kvportal.usage.StoredSamples.Changes;
-import com.kvportal.usage.StoredSamples.Latest;
+import com.kvportal.usage.alerts.AlertScheduler;
+import com.kvportal.usage.limits.StoredLimits;
+import com.kvportal.usage.reporting.StoredSamples;
+import com.kvportal.usage.reporting.StoredSamples.Changes;
+import com.kvportal.usage.reporting.StoredSamples.Latest;
+import com.kvportal.usage.standing.UsageReading;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,7 +127,7 @@ public class StorageStanding implements PeriodicJob {
     }
 
     /** Takes samples in: a project's newest sample (by time, then arrival) is its current storage. */
-    synchronized void apply(Collection<Latest> rows) {
+    public synchronized void apply(Collection<Latest> rows) {
         for (Latest row : rows) {
             Latest previous = latestByProject.get(row.projectId());
             if (previous != null && !row.isNewerThan(previous)) {
@@ -164,14 +168,14 @@ public class StorageStanding implements PeriodicJob {
     }
 
     /** The organizations whose storage, plan or limits changed since the last call (for {@link AlertScheduler}). */
-    Set<UUID> drainChanged() {
+    public Set<UUID> drainChanged() {
         Set<UUID> due = Set.copyOf(changed);
         changed.removeAll(due);
         return due;
     }
 
     /** Evaluates the organization's alerts again on the next round. */
-    void markChanged(UUID organizationId) {
+    public void markChanged(UUID organizationId) {
         changed.add(organizationId);
     }
 

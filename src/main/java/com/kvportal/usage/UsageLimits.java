@@ -42,7 +42,7 @@ public record UsageLimits(
                 Long overageCapCents) {
 
     static final int MAX_THRESHOLDS = 5;
-    static final UsageLimits DEFAULTS = new UsageLimits(List.of(75, 90, 100), null, null);
+    public static final UsageLimits DEFAULTS = new UsageLimits(List.of(75, 90, 100), null, null);
     private static final List<String> FIELDS =
             List.of("alert_thresholds_percent", "storage_cap_bytes", "overage_cap_cents");
 
@@ -54,7 +54,7 @@ public record UsageLimits(
      * Reads a PUT body: the whole object, an omitted field taking its default. Fails with one 400
      * {@code validation_failed} naming every bad field (a field it does not know among them).
      */
-    static UsageLimits parse(@Nullable JsonNode body) {
+    public static UsageLimits parse(@Nullable JsonNode body) {
         FieldErrors errors = new FieldErrors();
         if (body == null || !body.isObject()) {
             errors.add("body", "must be an object {alert_thresholds_percent, storage_cap_bytes, overage_cap_cents}")
@@ -104,5 +104,14 @@ public record UsageLimits(
             return null;
         }
         return node.longValue();
+    }
+
+    /**
+     * The storage at which an alert threshold of {@code percent} % of the allowance is reached: the fewest bytes
+     * that are at least that share, ⌈percent × allowance / 100⌉.
+     */
+    public static long thresholdBytes(int percent, long allowanceBytes) {
+        long scaled = Math.multiplyExact(allowanceBytes, (long) percent);
+        return scaled / 100 + (scaled % 100 == 0 ? 0 : 1);
     }
 }

@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     limits changed (an alert is due within 60 s of the sample that causes it)
  */
 @ConfigurationProperties("kvportal.usage")
-record UsageProperties(
+public record UsageProperties(
         @DefaultValue("") String apiToken,
         @DefaultValue("1s") Duration refreshInterval,
         @DefaultValue("5m") Duration planOverlap,

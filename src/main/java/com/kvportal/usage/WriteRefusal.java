@@ -26,7 +26,7 @@ public enum WriteRefusal implements WireName {
      *
      * @param projectedOverageCents the period's projected overage in cents (read only for an overage cap above 0)
      */
-    static @Nullable WriteRefusal of(
+    public static @Nullable WriteRefusal of(
             Entitlement entitlement, long usedBytes, UsageLimits limits, long projectedOverageCents) {
         Long storageCap = limits.storageCapBytes();
         if (storageCap != null && usedBytes >= storageCap) {

@@ -3,6 +3,9 @@ package com.kvportal.billing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.BillingInvoiceItemsTest.OverageLikeListener;
+import com.kvportal.billing.invoice.ProviderInvoiceItems;
+import com.kvportal.billing.stripe.InvoiceItem;
+import com.kvportal.billing.stripe.InvoiceItemRequest;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import java.time.Duration;
@@ -40,16 +43,16 @@ class BillingInvoiceItemsTest extends IntegrationTest {
 
         final Set<UUID> organizations = ConcurrentHashMap.newKeySet();
         final List<InvoiceItem> added = new CopyOnWriteArrayList<>();
-        private final Billing billing;
+        private final ProviderInvoiceItems items;
 
-        OverageLikeListener(Billing billing) {
-            this.billing = billing;
+        OverageLikeListener(ProviderInvoiceItems items) {
+            this.items = items;
         }
 
         @EventListener
         void on(RenewalInvoiceDrafted drafted) {
             if (organizations.contains(drafted.organizationId())) {
-                added.add(billing.addInvoiceItem(overage(
+                added.add(items.addInvoiceItem(overage(
                         drafted.providerCustomerId(),
                         drafted.providerInvoiceId(),
                         drafted.organizationId(),
@@ -64,7 +67,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
     OverageLikeListener listener;
 
     @Autowired
-    Billing billing;
+    ProviderInvoiceItems items;
 
     private Api owner;
     private Api browser;
@@ -188,8 +191,8 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         InvoiceItemRequest request =
                 overage(customer, paidInvoice, account.organizationId(), start, end, "overage:" + paidInvoice);
 
-        InvoiceItem item = billing.addInvoiceItem(request);
-        InvoiceItem again = billing.addInvoiceItem(request);
+        InvoiceItem item = items.addInvoiceItem(request);
+        InvoiceItem again = items.addInvoiceItem(request);
 
         assertThat(item.pending()).isTrue();
         assertThat(item.providerInvoiceItemId()).startsWith("ii_");
@@ -212,8 +215,8 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         String key = "overage-final:" + subscriptionId + ":" + start.getEpochSecond();
         InvoiceItemRequest item = overage(customer, null, account.organizationId(), start, end, key);
 
-        String invoice = billing.billFinalInvoice(customer, item);
-        String again = billing.billFinalInvoice(customer, item);
+        String invoice = items.billFinalInvoice(customer, item);
+        String again = items.billFinalInvoice(customer, item);
 
         assertThat(invoice).startsWith("in_");
         assertThat(again).isEqualTo(invoice);

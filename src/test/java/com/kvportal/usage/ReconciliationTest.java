@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.usage.reconciliation.DailyReconciliation;
 import com.stripe.model.InvoiceItem;
 import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.InvoiceItemListParams;

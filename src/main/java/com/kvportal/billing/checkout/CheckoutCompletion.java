@@ -2,21 +2,18 @@ package com.kvportal.billing.checkout;
 
 import com.kvportal.account.Accounts;
 import com.kvportal.billing.stripe.ProviderCheckout;
-import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.BillingAccount;
 import com.kvportal.billing.subscription.BillingAccounts;
 import com.kvportal.billing.subscription.SubscriptionLedger;
-import com.kvportal.billing.webhook.ProcessedEvents;
-import com.kvportal.billing.webhook.WebhookEventType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import lombok.RequiredArgsConstructor;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -44,7 +41,6 @@ public class CheckoutCompletion {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutCompletion.class);
 
-    private final ProcessedEvents processed;
     private final BillingAccounts billingAccounts;
     private final SubscriptionLedger ledger;
     private final StoredCheckoutSessions sessions;
@@ -57,18 +53,15 @@ public class CheckoutCompletion {
      * Completes the checkout. The session names the subscription only by id, so its state is fetched from the
      * provider first, outside the transaction; that state is as new as the moment of the fetch.
      *
-     * @param event the webhook event that reported it, recorded as processed with the effect; null for the
-     *     success callback
+     * @param firstReport asked inside the completion's transaction: whether this is the first time its report applies
+     *     (the provider's event records its id, so that its effect and that record commit together; the success
+     *     callback answers true); false makes it a duplicate
      * @throws StripeGateway.PaymentProviderUnavailable when the provider cannot be asked
      */
-    public Outcome complete(ProviderCheckout checkout, @Nullable ProviderEvent event) {
+    public Outcome complete(ProviderCheckout checkout, BooleanSupplier firstReport) {
         if (!checkout.isComplete()) {
             log.info("Ignoring checkout {}: not complete", checkout.id());
             return Outcome.IGNORED;
-        }
-        if (event != null && processed.contains(event.id())) {
-            log.info("Event {} was applied already", event.id());
-            return Outcome.DUPLICATE;
         }
         // checked before asking the provider, so that a session of a stranger is answered at once instead of
         // failing (and being retried) on a subscription the provider may not show us
@@ -90,8 +83,7 @@ public class CheckoutCompletion {
             return Outcome.IGNORED;
         }
         return transaction.execute(status -> {
-            if (event != null && !processed.record(event.id(), event.type())) {
-                log.info("Event {} was applied already", event.id());
+            if (!firstReport.getAsBoolean()) {
                 return Outcome.DUPLICATE;
             }
             return record(checkout, subscription.get(), asOf) ? Outcome.RECORDED : Outcome.IGNORED;
@@ -146,7 +138,7 @@ public class CheckoutCompletion {
                     subscription.customer());
             return false;
         }
-        if (!ledger.apply(account.get(), WebhookEventType.CHECKOUT_SESSION_COMPLETED, subscription, stateAt)) {
+        if (!ledger.apply(account.get(), subscription, stateAt)) {
             return false;
         }
         sessions.settle(checkout.id(), StoredCheckoutSessions.Status.COMPLETE);

@@ -1,5 +1,8 @@
 package com.kvportal.billing.checkout;
 
+import com.kvportal.billing.BillingProblem.AlreadySubscribed;
+import com.kvportal.billing.BillingProblem.TierNotPurchasable;
+import com.kvportal.billing.BillingProblem.UnknownTier;
 import com.kvportal.billing.CheckoutStarted;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
@@ -11,9 +14,6 @@ import com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable;
 import com.kvportal.billing.subscription.BillingAccounts;
 import com.kvportal.billing.subscription.Plans;
 import com.kvportal.billing.subscription.StoredSubscriptions;
-import com.kvportal.billing.web.BillingProblems.AlreadySubscribed;
-import com.kvportal.billing.web.BillingProblems.TierNotPurchasable;
-import com.kvportal.billing.web.BillingProblems.UnknownTier;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.WireName;
 import com.kvportal.common.validation.Required;
@@ -144,7 +144,7 @@ public class Checkouts {
         try {
             Optional<ProviderCheckout> checkout = gateway.retrieveCheckout(sessionId);
             return checkout.isPresent()
-                    && completion.complete(checkout.get(), null) == CheckoutCompletion.Outcome.RECORDED;
+                    && completion.complete(checkout.get(), () -> true) == CheckoutCompletion.Outcome.RECORDED;
         } catch (PaymentProviderUnavailable e) {
             // the webhook will bring the news; the page says it is pending
             return false;

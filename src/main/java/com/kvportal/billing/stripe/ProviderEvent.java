@@ -31,7 +31,7 @@ public record ProviderEvent(String id, String type, Instant created, @Nullable S
     public static ProviderEvent parse(byte[] body) {
         Event event;
         try {
-            // the signature was checked over the raw bytes already, by WebhookSignature
+            // the signature was checked over the raw bytes already, by ProviderEventSignature
             event = Webhook.constructEventWithoutVerification(new String(body, StandardCharsets.UTF_8));
         } catch (RuntimeException e) {
             throw new MalformedEvent();

@@ -28,6 +28,11 @@ public record ProviderSubscription(
         @Nullable Instant cancelAt,
         @Nullable Instant endedAt) {
 
+    /** The subscription as its deletion states it: canceled, whatever status its object still shows. */
+    public ProviderSubscription deleted() {
+        return status == SubscriptionStatus.CANCELED ? this : withStatus(SubscriptionStatus.CANCELED);
+    }
+
     /** The same state with another status. */
     public ProviderSubscription withStatus(SubscriptionStatus other) {
         return new ProviderSubscription(

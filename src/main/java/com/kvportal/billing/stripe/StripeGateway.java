@@ -1,7 +1,5 @@
 package com.kvportal.billing.stripe;
 
-import com.kvportal.billing.IdempotencyKeys;
-import com.kvportal.billing.InvoiceItemRequest;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.ProviderInvoiceItem;
@@ -73,7 +71,7 @@ public class StripeGateway {
                 .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
                 .build();
         RequestOptions options = RequestOptions.builder()
-                .setIdempotencyKey(IdempotencyKeys.customer(organizationId))
+                .setIdempotencyKey(ProviderIdempotencyKeys.customer(organizationId))
                 .build();
         Customer customer = call("create a customer", () -> stripe().customers().create(params, options));
         return ProviderCustomerId.parse(customer.getId())
@@ -199,7 +197,7 @@ public class StripeGateway {
                     .putMetadata("invoice", invoiceId)
                     .build();
             RequestOptions options = RequestOptions.builder()
-                    .setIdempotencyKey(IdempotencyKeys.duplicateRefund(paymentIntent))
+                    .setIdempotencyKey(ProviderIdempotencyKeys.duplicateRefund(paymentIntent))
                     .build();
             try {
                 stripe().refunds().create(params, options);

@@ -8,7 +8,6 @@ import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
-import com.kvportal.billing.webhook.WebhookEventType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A subscription row locked until the end of the transaction, with every transition the provider's news may make of
- * it ({@link #on}) and the domain events each raises: an ended subscription stays ended, and older news never
- * overwrites newer.
+ * it ({@link #stated}, {@link #invoicePaid}, {@link #paymentFailed}) and the domain events each raises: an ended
+ * subscription stays ended, and older news never overwrites newer. Whoever brings the news (an event, the checkout
+ * callback, the cancel call) passes what it states; nothing here knows the provider's event types.
  */
 public record LockedSubscription(
         UUID id,
@@ -69,40 +69,32 @@ public record LockedSubscription(
     }
 
     /**
-     * The transition the news of {@code event}, stamped {@code newsAt}, makes of this subscription.
+     * The transition the provider's state of this subscription, stamped {@code newsAt}, makes of it (a subscription
+     * event, a checkout completion, or the cancel call's answer, which is what {@code customer.subscription.updated}
+     * would bring): accepted unless it has ended or the news is older; raises ended, or activated (it grants its plan
+     * now and did not), a newly scheduled cancellation, and updated for any other change.
      *
-     * <ul>
-     *   <li>the provider's state of it (a subscription event, a checkout completion, or the cancel call's answer,
-     *       which is what {@code customer.subscription.updated} would bring): accepted unless it has ended or the news
-     *       is older; raises ended, or activated (it grants its plan now and did not), a newly scheduled cancellation,
-     *       and updated for any other change;
-     *   <li>{@code invoice.paid}: a past-due subscription turns active (updated);
-     *   <li>{@code invoice.payment_failed}: a running (active or trialing) subscription turns past due (updated);
-     *   <li>{@code invoice.created}: nothing.
-     * </ul>
-     *
-     * @param stated the provider's state of the subscription; required for the events that state it
-     * @param statedPlan the plan of {@code stated}'s price; required with it
+     * @param stated the provider's state of the subscription, as its news states it (a deletion's is canceled)
+     * @param statedPlan the plan of {@code stated}'s price
      */
-    public Transition on(
-            WebhookEventType event, Instant newsAt, @Nullable ProviderSubscription stated, @Nullable Plan statedPlan) {
-        return switch (event) {
-            case CHECKOUT_SESSION_COMPLETED,
-                    CUSTOMER_SUBSCRIPTION_CREATED,
-                    CUSTOMER_SUBSCRIPTION_UPDATED,
-                    CUSTOMER_SUBSCRIPTION_DELETED ->
-                state(
-                        event.stated(Objects.requireNonNull(stated, "the provider's state")),
-                        Objects.requireNonNull(statedPlan, "the plan of the provider's state"),
-                        newsAt);
-            case INVOICE_PAID -> turn(status == SubscriptionStatus.PAST_DUE, SubscriptionStatus.ACTIVE, newsAt);
-            case INVOICE_PAYMENT_FAILED ->
-                turn(
-                        status == SubscriptionStatus.ACTIVE || status == SubscriptionStatus.TRIALING,
-                        SubscriptionStatus.PAST_DUE,
-                        newsAt);
-            case INVOICE_CREATED -> Transition.none(Verdict.UNCHANGED);
-        };
+    public Transition stated(ProviderSubscription stated, Plan statedPlan, Instant newsAt) {
+        return state(stated, statedPlan, newsAt);
+    }
+
+    /** An invoice of the subscription was paid ({@code invoice.paid}): a past-due subscription turns active. */
+    public Transition invoicePaid(Instant newsAt) {
+        return turn(status == SubscriptionStatus.PAST_DUE, SubscriptionStatus.ACTIVE, newsAt);
+    }
+
+    /**
+     * A payment of an invoice of the subscription failed ({@code invoice.payment_failed}): a running (active or
+     * trialing) subscription turns past due.
+     */
+    public Transition paymentFailed(Instant newsAt) {
+        return turn(
+                status == SubscriptionStatus.ACTIVE || status == SubscriptionStatus.TRIALING,
+                SubscriptionStatus.PAST_DUE,
+                newsAt);
     }
 
     /**

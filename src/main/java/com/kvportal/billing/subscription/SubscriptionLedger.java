@@ -5,10 +5,10 @@ import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
-import com.kvportal.billing.webhook.WebhookEventType;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,10 +39,10 @@ public class SubscriptionLedger {
     /**
      * Applies the provider's state of a subscription of a known provider customer.
      *
-     * @param event the event whose news it is ({@link LockedSubscription#on})
+     * @param subscription the provider's state as its news states it ({@link LockedSubscription#stated})
      * @return false (logged) when the customer or the subscription is not one of ours
      */
-    public boolean apply(WebhookEventType event, ProviderSubscription subscription, Instant stateAt) {
+    public boolean apply(ProviderSubscription subscription, Instant stateAt) {
         Optional<BillingAccount> account = billingAccounts.findByProviderCustomer(subscription.customer());
         if (account.isEmpty()) {
             log.info(
@@ -51,17 +51,16 @@ public class SubscriptionLedger {
                     subscription.customer());
             return false;
         }
-        return apply(account.get(), event, subscription, stateAt);
+        return apply(account.get(), subscription, stateAt);
     }
 
     /**
      * Applies the provider's state of a subscription of the account's provider customer.
      *
-     * @param event the event whose news it is ({@link LockedSubscription#on})
+     * @param subscription the provider's state as its news states it ({@link LockedSubscription#stated})
      * @return false (logged) when the subscription belongs to another organization
      */
-    public boolean apply(BillingAccount account, WebhookEventType event, ProviderSubscription news, Instant stateAt) {
-        ProviderSubscription subscription = event.stated(news);
+    public boolean apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt) {
         Plan plan = plans.ofProviderPrice(subscription.priceId());
         // one new subscription of an organization at a time, so that a second one sees the first
         // (DuplicateSubscriptions)
@@ -91,7 +90,7 @@ public class SubscriptionLedger {
                     account.organizationId());
             return false;
         }
-        Transition transition = row.on(event, stateAt, subscription, plan);
+        Transition transition = row.stated(subscription, plan, stateAt);
         switch (transition.verdict()) {
             case ENDED_ALREADY ->
                 log.info(
@@ -117,18 +116,28 @@ public class SubscriptionLedger {
         return true;
     }
 
-    /**
-     * An invoice event about the organization's subscription ({@code invoice.paid}: a past-due subscription is active
-     * again; {@code invoice.payment_failed}: a running one is past due).
-     */
-    public void invoiceEvent(WebhookEventType event, UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
+    /** An invoice of the organization's subscription was paid: a past-due subscription is active again. */
+    public void invoicePaid(UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
+        turn(organizationId, id, row -> row.invoicePaid(stateAt), stateAt);
+    }
+
+    /** A payment of an invoice of the organization's subscription failed: a running one is past due. */
+    public void paymentFailed(UUID organizationId, ProviderSubscriptionId id, Instant stateAt) {
+        turn(organizationId, id, row -> row.paymentFailed(stateAt), stateAt);
+    }
+
+    private void turn(
+            UUID organizationId,
+            ProviderSubscriptionId id,
+            Function<LockedSubscription, Transition> news,
+            Instant stateAt) {
         Optional<LockedSubscription> locked = subscriptions.lock(id);
         if (locked.isEmpty() || !locked.get().organizationId().equals(organizationId)) {
             log.info("No subscription {} of organization {} to change", id, organizationId);
             return;
         }
         LockedSubscription row = locked.get();
-        Transition transition = row.on(event, stateAt, null, null);
+        Transition transition = news.apply(row);
         if (transition.verdict() == LockedSubscription.Verdict.TURNED && transition.to() != null) {
             subscriptions.updateStatus(row.id(), transition.to(), stateAt);
             log.info("Subscription {} is {} now", id, transition.to().wire());

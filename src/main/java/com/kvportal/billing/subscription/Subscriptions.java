@@ -1,26 +1,22 @@
 package com.kvportal.billing.subscription;
 
 import com.kvportal.account.AccountEvent;
-import com.kvportal.billing.Invoice;
-import com.kvportal.billing.invoice.StoredInvoices;
+import com.kvportal.billing.BillingProblem.NoBillingAccount;
+import com.kvportal.billing.BillingProblem.SubscriptionNotFound;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.StripeGateway;
-import com.kvportal.billing.web.BillingProblems.NoBillingAccount;
-import com.kvportal.billing.web.BillingProblems.SubscriptionNotFound;
-import com.kvportal.billing.webhook.WebhookEventType;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.security.Caller;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import lombok.RequiredArgsConstructor;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** What a signed-in customer does with the organization's subscription: read it and its invoices, manage, cancel. */
+/** What a signed-in customer does with the organization's subscription: read it, manage, cancel. */
 @Service
 @RequiredArgsConstructor
 public class Subscriptions {
@@ -28,7 +24,6 @@ public class Subscriptions {
     public static final String DASHBOARD_PATH = "/dashboard/billing";
 
     private final StoredSubscriptions subscriptions;
-    private final StoredInvoices invoices;
     private final BillingAccounts billingAccounts;
     private final SubscriptionLedger ledger;
     private final StripeGateway gateway;
@@ -39,10 +34,6 @@ public class Subscriptions {
     /** The organization's live subscription. */
     public Subscription live(Caller caller) {
         return subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
-    }
-
-    public List<Invoice> invoices(Caller caller) {
-        return invoices.ofOrganization(caller.organizationId());
     }
 
     /** A customer-portal session of the organization's provider customer. */
@@ -61,7 +52,7 @@ public class Subscriptions {
         subscriptions.live(deleted.organizationId()).ifPresent(live -> {
             Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
             ProviderSubscription ended = gateway.cancelNow(new ProviderSubscriptionId(live.providerSubscriptionId()));
-            ledger.apply(WebhookEventType.CUSTOMER_SUBSCRIPTION_DELETED, ended, asOf);
+            ledger.apply(ended.deleted(), asOf);
         });
     }
 
@@ -74,8 +65,7 @@ public class Subscriptions {
         ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
         Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
-        transaction.executeWithoutResult(
-                status -> ledger.apply(WebhookEventType.CUSTOMER_SUBSCRIPTION_UPDATED, updated, asOf));
+        transaction.executeWithoutResult(status -> ledger.apply(updated, asOf));
         return subscriptions.byProviderId(id).orElseThrow();
     }
 }

@@ -6,6 +6,7 @@ import com.kvportal.billing.Invoice;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.checkout.Checkouts;
 import com.kvportal.billing.checkout.Checkouts.CheckoutRequest;
+import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
 import com.kvportal.billing.subscription.Subscription;
 import com.kvportal.billing.subscription.Subscriptions;
@@ -44,6 +45,7 @@ class BillingController {
     private final Billing billing;
     private final Checkouts checkouts;
     private final Subscriptions subscriptions;
+    private final StoredInvoices invoices;
 
     record SubscriptionResponse(Subscription subscription) {}
 
@@ -76,7 +78,7 @@ class BillingController {
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/invoices")
     InvoiceList listInvoices(Caller caller) {
-        return new InvoiceList(subscriptions.invoices(caller));
+        return new InvoiceList(invoices.ofOrganization(caller.organizationId()));
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING, verifiedEmail = true)

@@ -25,7 +25,7 @@ public class StripeAnswers {
     private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
     private final StripeViews views;
-    private final IdempotencyKeys idempotencyKeys;
+    private final IdempotentAnswers idempotentAnswers;
     private final TransactionTemplate transactions;
 
     /** A call without effects to repeat safely (or, like DELETE, one Stripe does not key): the object it reads. */
@@ -50,8 +50,8 @@ public class StripeAnswers {
         }
         String fingerprint = call.fingerprint();
         ResponseEntity<String> answer = transactions.execute(tx -> {
-            if (!idempotencyKeys.claim(key, fingerprint)) {
-                IdempotencyKeys.Stored stored = idempotencyKeys.find(key).orElseThrow();
+            if (!idempotentAnswers.claim(key, fingerprint)) {
+                IdempotentAnswers.Stored stored = idempotentAnswers.find(key).orElseThrow();
                 if (!stored.fingerprint().equals(fingerprint)) {
                     throw StripeError.idempotencyMismatch(key);
                 }
@@ -61,7 +61,7 @@ public class StripeAnswers {
                 return answer(stored.status(), stored.body(), true);
             }
             String body = render(call, action);
-            idempotencyKeys.answer(key, 200, body);
+            idempotentAnswers.answer(key, 200, body);
             return ok(body, false);
         });
         if (answer == null) {

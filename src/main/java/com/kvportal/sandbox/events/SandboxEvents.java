@@ -25,7 +25,7 @@ import org.springframework.web.context.request.RequestContextHolder;
 public class SandboxEvents {
 
     private final EventOutbox outbox;
-    private final WebhookDelivery delivery;
+    private final StripeEventDelivery delivery;
     private final Clock clock;
 
     /** Records the event and answers its id. */

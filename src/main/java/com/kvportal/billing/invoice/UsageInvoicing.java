@@ -1,0 +1,112 @@
+package com.kvportal.billing.invoice;
+
+import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionEnded;
+import com.kvportal.billing.Tier;
+import com.kvportal.billing.UsageCharge;
+import com.kvportal.billing.UsageCharges;
+import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
+import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
+import com.kvportal.billing.subscription.Plans;
+import java.time.Instant;
+import java.util.UUID;
+import lombok.RequiredArgsConstructor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Bills each period's usage on the invoice billing owns: onto the renewal draft when the provider drafts one, or on a
+ * final invoice when a subscription ends. It asks usage for the period's charge ({@link UsageCharges}), and queues it
+ * in the transaction of the news under its idempotency key (bound to the invoice, or to the ended subscription's
+ * last period), so that news delivered again bills nothing new and samples that arrive later do not change a bill;
+ * {@link UsageChargeSender} calls the provider once that transaction commits.
+ */
+@Component
+@Transactional(propagation = Propagation.MANDATORY)
+@RequiredArgsConstructor
+public class UsageInvoicing {
+
+    private static final Logger log = LoggerFactory.getLogger(UsageInvoicing.class);
+
+    private final UsageChargeOutbox outbox;
+    private final UsageCharges usage;
+    private final Plans plans;
+    private final UsageChargeSender sender;
+
+    /**
+     * The provider drafted the renewal invoice of the period {@code [start, end)} (on plan {@code tier}): its usage
+     * charge joins it, even one of no units (usage lists the period with the invoice).
+     */
+    public void renewalDrafted(
+            UUID organizationId,
+            String providerInvoiceId,
+            String providerCustomerId,
+            Tier tier,
+            Instant start,
+            Instant end) {
+        String key = ProviderIdempotencyKeys.renewalOverage(providerInvoiceId);
+        if (outbox.contains(key)) {
+            log.info("Usage of invoice {} was billed before; unchanged", providerInvoiceId);
+            return;
+        }
+        UsageCharge charge = usage.chargeOf(organizationId, plans.byTier(tier), start, end);
+        queue(new Queued(
+                UUID.randomUUID(), organizationId, key, providerCustomerId, providerInvoiceId, start, end, charge));
+    }
+
+    /**
+     * Bills the last period, from its start to the moment the subscription ended at the provider
+     * ({@link SubscriptionEnded#lastPeriodEnd()}), never the service's clock: a renewal moved by a test clock lies
+     * ahead of it, and an event that arrives late must not count storage held after the end. A period of no length
+     * or of no units makes no invoice.
+     */
+    @EventListener
+    void subscriptionEnded(SubscriptionEnded ended) {
+        Instant start = ended.periodStart();
+        Instant end = ended.lastPeriodEnd();
+        if (start == null || end == null) {
+            log.warn("Subscription {} ended without a known period: no final usage charge", ended.subscriptionId());
+            return;
+        }
+        Plan plan = plans.byTier(ended.tier());
+        if (plan.overageBytes() <= 0) {
+            return;
+        }
+        if (outbox.containsPeriod(ended.organizationId(), start)) {
+            log.info("Usage of subscription {}'s last period was billed before", ended.subscriptionId());
+            return;
+        }
+        UsageCharge charge = end.isAfter(start) ? usage.chargeOf(ended.organizationId(), plan, start, end) : null;
+        if (charge == null || charge.quantity() == 0) {
+            log.info(
+                    "Subscription {} ended at {}: no usage charge in its last period {} - {}",
+                    ended.subscriptionId(),
+                    ended.endedAt(),
+                    start,
+                    end);
+            return;
+        }
+        String key = ProviderIdempotencyKeys.finalOverage(ended.subscriptionId(), start, end);
+        queue(new Queued(
+                UUID.randomUUID(), ended.organizationId(), key, ended.providerCustomerId(), null, start, end, charge));
+    }
+
+    /** Queues the charge in this transaction, and sends it once the transaction commits. */
+    private void queue(Queued charge) {
+        if (!outbox.queue(charge)) {
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                sender.trySend(charge.id());
+            }
+        });
+    }
+}
