@@ -1,9 +1,13 @@
 package com.kvportal.apikey;
 
-import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
-import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
-import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
-import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
+import com.kvportal.apikey.ApiKeyProblem.ApiKeyNotFound;
+import com.kvportal.apikey.ApiKeyProblem.KeyLimitReached;
+import com.kvportal.apikey.ApiKeyProblem.KeyRefused;
+import com.kvportal.apikey.ApiKeyProblem.KeyRevoked;
+import com.kvportal.apikey.activity.LastUseRecorder;
+import com.kvportal.apikey.cache.KeyCache;
+import com.kvportal.apikey.cache.KeyMetrics;
+import com.kvportal.apikey.cache.KeyNarrowing;
 import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.openapi.Permission;
@@ -159,7 +163,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
      */
     private void requireMayHold(Caller caller, List<String> permissions) {
         if (permissions.contains("admin") && !roles.holds(caller, Permission.MANAGE_ADMIN_KEYS)) {
-            throw ApiKeyProblems.adminNotYours();
+            throw ApiKeyProblem.adminNotYours();
         }
     }
 

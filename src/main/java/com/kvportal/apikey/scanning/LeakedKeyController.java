@@ -1,5 +1,6 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.scanning;
 
+import com.kvportal.apikey.ApiKeys;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.JsonBody;

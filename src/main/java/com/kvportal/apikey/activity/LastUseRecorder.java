@@ -1,5 +1,6 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.activity;
 
+import com.kvportal.apikey.StoredApiKeys;
 import com.kvportal.common.database.DatabaseFailures;
 import com.kvportal.common.scheduling.PeriodicJob;
 import jakarta.annotation.PreDestroy;
@@ -20,7 +21,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class LastUseRecorder implements PeriodicJob {
+public class LastUseRecorder implements PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(LastUseRecorder.class);
 
@@ -28,7 +29,7 @@ class LastUseRecorder implements PeriodicJob {
     private final StoredApiKeys keys;
     private final ApiKeysProperties properties;
 
-    void used(UUID keyId, Instant at) {
+    public void used(UUID keyId, Instant at) {
         pending.merge(keyId, at, (a, b) -> a.isAfter(b) ? a : b);
     }
 

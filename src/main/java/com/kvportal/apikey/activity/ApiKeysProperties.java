@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.activity;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,7 +1,9 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.kvportal.apikey.KeyDigest;
+import com.kvportal.apikey.StoredKey;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +20,7 @@ import org.springframework.stereotype.Component;
  * that began before a narrowing change committed must not put the old state back after the change was dropped.
  */
 @Component
-class KeyCache {
+public class KeyCache {
 
     private final Cache<KeyDigest, StoredKey> known;
     private final Cache<KeyDigest, Boolean> unknown;
@@ -48,7 +50,7 @@ class KeyCache {
     }
 
     /** The key with this digest: from memory while the lease is trusted, else from {@code database}. */
-    Optional<StoredKey> find(KeyDigest digest, Function<KeyDigest, Optional<StoredKey>> database) {
+    public Optional<StoredKey> find(KeyDigest digest, Function<KeyDigest, Optional<StoredKey>> database) {
         StoredKey key = known.getIfPresent(digest);
         // the lease is checked after the entry is read: an entry read under a trusted lease was current then
         if (key != null && leaseTrusted()) {

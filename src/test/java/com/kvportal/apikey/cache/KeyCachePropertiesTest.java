@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,6 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
+import com.kvportal.apikey.KeyDigest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -16,14 +16,14 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 @Component
 @RequiredArgsConstructor
-class KeyNarrowing {
+public class KeyNarrowing {
 
     private final InvalidationLog log;
     private final CacheCoherence coherence;
     private final KeyMetrics metrics;
 
     /** The key {@code keyId} was narrowed in the current transaction. */
-    void narrowed(UUID keyId) {
+    public void narrowed(UUID keyId) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("a key is narrowed inside the transaction that narrows it");
         }

@@ -1,5 +1,8 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.activity;
 
+import com.kvportal.apikey.ApiKey;
+import com.kvportal.apikey.ApiKeyEvent;
+import com.kvportal.apikey.StoredApiKeys;
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import java.time.Duration;

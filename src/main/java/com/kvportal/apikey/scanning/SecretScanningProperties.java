@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.scanning;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;

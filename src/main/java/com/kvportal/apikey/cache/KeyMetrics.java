@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
  * </ul>
  */
 @Component
-class KeyMetrics {
+public class KeyMetrics {
 
     private final Map<String, Counter> outcomes;
     private final Timer latency;
@@ -63,7 +63,7 @@ class KeyMetrics {
                 .register(registry);
     }
 
-    void verified(String code, long startedNanos) {
+    public void verified(String code, long startedNanos) {
         latency.record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
         Counter counter = outcomes.get(code);
         if (counter != null) {

@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.scanning;
 
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;

@@ -1,7 +1,9 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.cache;
 
-import com.kvportal.apikey.InvalidationLog.Acknowledged;
-import com.kvportal.apikey.InvalidationLog.Pending;
+import com.kvportal.apikey.KeyDigest;
+import com.kvportal.apikey.StoredApiKeys;
+import com.kvportal.apikey.cache.InvalidationLog.Acknowledged;
+import com.kvportal.apikey.cache.InvalidationLog.Pending;
 import com.kvportal.common.scheduling.BackgroundThreads;
 import java.sql.Connection;
 import java.sql.SQLException;
