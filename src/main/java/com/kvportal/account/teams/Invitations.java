@@ -1,5 +1,6 @@
-package com.kvportal.account;
+package com.kvportal.account.teams;
 
+import com.kvportal.account.credentials.AccountTokens;
 import com.kvportal.common.openapi.Role;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,12 +20,12 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 @RequiredArgsConstructor
-class Invitations {
+public class Invitations {
 
     record Invitation(UUID id, String email, Role role, UUID invitedBy, Instant createdAt, Instant expiresAt) {}
 
     /** A live invitation found by its link's token. */
-    record Pending(UUID id, UUID organizationId, String email, Role role) {}
+    public record Pending(UUID id, UUID organizationId, String email, Role role) {}
 
     /** A new invitation and the raw token of its link, which exists only here. */
     record Issued(Invitation invitation, String token) {}
@@ -93,7 +94,7 @@ class Invitations {
     }
 
     /** Deletes the invitations whose links have expired (a used, replaced or revoked one is gone already). */
-    int deleteExpired() {
+    public int deleteExpired() {
         return jdbc.sql("delete from invitations where expires_at <= now()").update();
     }
 

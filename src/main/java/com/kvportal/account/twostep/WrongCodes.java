@@ -1,5 +1,9 @@
-package com.kvportal.account;
+package com.kvportal.account.twostep;
 
+import com.kvportal.account.AccountProblem.CodesLocked;
+import com.kvportal.account.Customers;
+import com.kvportal.account.LoginThrottle;
+import com.kvportal.account.LoginThrottleProperties;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.mail.Mail;
@@ -20,7 +24,7 @@ import org.springframework.stereotype.Component;
  * lock ({@link Customers#lock}), so that codes of one customer are counted one after the other.
  */
 @Component
-class WrongCodes implements PeriodicJob {
+public class WrongCodes implements PeriodicJob {
 
     private final JdbcClient jdbc;
     private final Mailer mailer;
@@ -36,18 +40,6 @@ class WrongCodes implements PeriodicJob {
         this.maxWrongCodes = settings.maxFailures();
         this.window = settings.window();
         this.lock = settings.lock();
-    }
-
-    /** Codes of a customer refused until the lock has passed: 429 {@code too_many_attempts}. */
-    static final class CodesLocked extends AccountProblems.TooManyAttempts {
-        CodesLocked(Duration retryAfter) {
-            super(
-                    retryAfter,
-                    "Too many wrong codes for this account: two-step login refuses every code for "
-                            + Math.max(1, retryAfter.toSeconds())
-                            + " s. If you did not enter them, someone knows your password: change it once you are"
-                            + " signed in again.");
-        }
     }
 
     /** Refuses any code while the customer's codes are locked. */

@@ -1,5 +1,13 @@
-package com.kvportal.account;
+package com.kvportal.account.credentials;
 
+import com.kvportal.account.AccountProblem;
+import com.kvportal.account.CustomerSessions;
+import com.kvportal.account.twostep.Code;
+import com.kvportal.account.twostep.Disable;
+import com.kvportal.account.twostep.RecoveryCodes;
+import com.kvportal.account.twostep.Setup;
+import com.kvportal.account.twostep.Start;
+import com.kvportal.account.twostep.TwoStepLogin;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
@@ -47,7 +55,7 @@ class AccountSecurityController {
     @ApiContract(credentials = {})
     @AccountProblem.Codes(AccountProblem.TOKEN_INVALID)
     @PostMapping(path = "/api/v1/auth/verify-email", consumes = MediaType.APPLICATION_JSON_VALUE)
-    AccountSecurity.EmailVerified verifyEmail(@Valid @RequestBody AccountSecurity.TokenBody body) {
+    EmailVerified verifyEmail(@Valid @RequestBody TokenBody body) {
         return security.verifyEmail(body);
     }
 
@@ -65,7 +73,7 @@ class AccountSecurityController {
             credentials = {})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/auth/password-reset", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Accepted requestPasswordReset(@Valid @RequestBody AccountSecurity.ResetRequest body, HttpServletRequest request) {
+    Accepted requestPasswordReset(@Valid @RequestBody ResetRequest body, HttpServletRequest request) {
         long started = System.nanoTime();
         // a refusal (429) answers at once: the limits come before the address is looked up, so its time tells nothing
         security.requestPasswordReset(body, ClientAddress.of(request));
@@ -80,7 +88,7 @@ class AccountSecurityController {
             credentials = {})
     @AccountProblem.Codes(AccountProblem.TOKEN_INVALID)
     @PostMapping(path = "/api/v1/auth/password-reset/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
-    void confirmPasswordReset(@Valid @RequestBody AccountSecurity.ResetConfirmation body) {
+    void confirmPasswordReset(@Valid @RequestBody ResetConfirmation body) {
         security.confirmPasswordReset(body);
     }
 
@@ -91,8 +99,7 @@ class AccountSecurityController {
         AccountProblem.SESSION_REQUIRED
     })
     @PutMapping(path = "/api/v1/account/password", consumes = MediaType.APPLICATION_JSON_VALUE)
-    void changePassword(
-            Caller caller, @Valid @RequestBody AccountSecurity.PasswordChange body, HttpServletRequest request) {
+    void changePassword(Caller caller, @Valid @RequestBody PasswordChange body, HttpServletRequest request) {
         security.changePassword(caller, body, request);
     }
 
@@ -105,7 +112,7 @@ class AccountSecurityController {
     })
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Accepted changeEmail(Caller caller, @Valid @RequestBody AccountSecurity.EmailChange body) {
+    Accepted changeEmail(Caller caller, @Valid @RequestBody EmailChange body) {
         security.requestEmailChange(caller, body);
         return new Accepted("A confirmation link is on its way to the new address.");
     }
@@ -113,7 +120,7 @@ class AccountSecurityController {
     @ApiContract(credentials = {})
     @AccountProblem.Codes({AccountProblem.TOKEN_INVALID, AccountProblem.EMAIL_TAKEN})
     @PostMapping(path = "/api/v1/auth/email-change/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
-    AccountSecurity.EmailConfirmed confirmEmailChange(@Valid @RequestBody AccountSecurity.TokenBody body) {
+    EmailConfirmed confirmEmailChange(@Valid @RequestBody TokenBody body) {
         return security.confirmEmailChange(body);
     }
 
@@ -147,7 +154,7 @@ class AccountSecurityController {
         AccountProblem.SESSION_REQUIRED
     })
     @PostMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
-    TwoStepLogin.Setup setUpTotp(Caller caller, @Valid @RequestBody TwoStepLogin.Start body) {
+    Setup setUpTotp(Caller caller, @Valid @RequestBody Start body) {
         return twoStep.setup(caller, body);
     }
 
@@ -159,7 +166,7 @@ class AccountSecurityController {
         AccountProblem.SESSION_REQUIRED
     })
     @PostMapping(path = "/api/v1/account/totp/confirm", consumes = MediaType.APPLICATION_JSON_VALUE)
-    TwoStepLogin.RecoveryCodes confirmTotp(Caller caller, @RequestBody TwoStepLogin.Code body) {
+    RecoveryCodes confirmTotp(Caller caller, @RequestBody Code body) {
         return twoStep.confirm(caller, body);
     }
 
@@ -172,7 +179,7 @@ class AccountSecurityController {
         AccountProblem.SESSION_REQUIRED
     })
     @DeleteMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
-    void disableTotp(Caller caller, @RequestBody TwoStepLogin.Disable body) {
+    void disableTotp(Caller caller, @RequestBody Disable body) {
         twoStep.disable(caller, body);
     }
 

@@ -1,22 +1,26 @@
-package com.kvportal.account;
+package com.kvportal.account.teams;
 
-import com.kvportal.account.AccountProblems.AlreadyMember;
-import com.kvportal.account.AccountProblems.InvitationEmailMismatch;
-import com.kvportal.account.AccountProblems.InvitationNotFound;
-import com.kvportal.account.AccountProblems.LastOwner;
-import com.kvportal.account.AccountProblems.MemberLimitReached;
-import com.kvportal.account.AccountProblems.MemberNotFound;
-import com.kvportal.account.AccountProblems.OrganizationLimitReached;
-import com.kvportal.account.AccountProblems.SessionRequired;
-import com.kvportal.account.AccountSecurity.ReauthenticationFailed;
-import com.kvportal.account.AccountSecurity.TokenInvalid;
+import com.kvportal.account.AccountEvent;
+import com.kvportal.account.AccountProblem.AlreadyMember;
+import com.kvportal.account.AccountProblem.InvitationEmailMismatch;
+import com.kvportal.account.AccountProblem.InvitationNotFound;
+import com.kvportal.account.AccountProblem.LastOwner;
+import com.kvportal.account.AccountProblem.MemberLimitReached;
+import com.kvportal.account.AccountProblem.MemberNotFound;
+import com.kvportal.account.AccountProblem.OrganizationLimitReached;
+import com.kvportal.account.AccountProblem.ReauthenticationFailed;
+import com.kvportal.account.AccountProblem.SessionRequired;
+import com.kvportal.account.AccountProblem.TokenInvalid;
+import com.kvportal.account.Customers;
+import com.kvportal.account.Project;
+import com.kvportal.account.Projects;
+import com.kvportal.account.credentials.AccountSecurity;
+import com.kvportal.account.teams.MemberList.InvitationView;
+import com.kvportal.account.teams.MemberList.MemberView;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.limits.WindowLimits;
 import com.kvportal.common.openapi.Permission;
 import com.kvportal.common.openapi.Role;
-import com.kvportal.common.validation.DisplayName;
-import com.kvportal.common.validation.EmailAddress;
-import com.kvportal.common.validation.Required;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
 import com.kvportal.mail.Mail;
@@ -25,17 +29,13 @@ import com.kvportal.security.Caller;
 import com.kvportal.security.CallerRoles;
 import com.kvportal.security.InsufficientRole;
 import com.kvportal.security.OrganizationKeys;
-import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
-import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -48,7 +48,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor
-class Teams {
+public class Teams {
 
     static final int MAX_MEMBERS = 100;
     static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
@@ -72,70 +72,10 @@ class Teams {
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
 
-    record NewOrganization(
-            @Schema(description = "1-100 characters once trimmed, no control characters.", example = "Acme")
-                    @DisplayName(max = Accounts.MAX_NAME_LENGTH)
-                    @Nullable
-                    String name) {}
-
-    record CreatedOrganization(UUID id, String name, Role role, UUID projectId) {}
-
-    record MemberView(UUID customerId, String email, Role role, Instant joinedAt) {
-        static MemberView of(Members.Member m) {
-            return new MemberView(m.customerId(), m.email(), m.role(), m.joinedAt());
-        }
-    }
-
-    record InvitationView(
-            UUID id,
-            String email,
-            Role role,
-            @Schema(description = "The customer id of who invited.") UUID invitedBy,
-            Instant createdAt,
-            Instant expiresAt) {
-        static InvitationView of(Invitations.Invitation i) {
-            return new InvitationView(i.id(), i.email(), i.role(), i.invitedBy(), i.createdAt(), i.expiresAt());
-        }
-    }
-
-    record MemberList(List<MemberView> members, List<InvitationView> invitations) {}
-
     /** The roles' wire names, as the patterns of the bodies below check them: any role, and those an invitation offers. */
     static final String ROLES = "owner|admin|developer|billing|viewer";
 
     static final String INVITABLE_ROLES = "admin|developer|billing|viewer";
-
-    record NewInvitation(
-            @Schema(description = "The address to invite.", example = "bob@example.com") @EmailAddress @Nullable
-                    String email,
-            @Schema(
-                            description = "The role offered; not owner.",
-                            allowableValues = {"admin", "developer", "billing", "viewer"})
-                    @Required
-                    @Pattern(regexp = INVITABLE_ROLES, message = "must be one of admin, developer, billing, viewer")
-                    @Nullable
-                    String role) {}
-
-    record RoleChange(
-            @Schema(allowableValues = {"owner", "admin", "developer", "billing", "viewer"})
-                    @Required
-                    @Pattern(regexp = ROLES, message = "must be one of owner, admin, developer, billing, viewer")
-                    @Nullable
-                    String role) {}
-
-    record Acceptance(@Schema(description = "The token of the invitation's link.") @Required @Nullable String token) {}
-
-    record Joined(UUID organizationId, Role role) {}
-
-    record Transfer(
-            @Schema(description = "The member who becomes owner.") @Required @Nullable UUID customerId,
-            @Required @Nullable String currentPassword) {}
-
-    record Deletion(
-            @Schema(description = "The organization's name, repeated.") @Required @Nullable String name,
-            @Required @Nullable String currentPassword) {}
-
-    record Deleted(UUID id, String name) {}
 
     /** A new organization owned by the signed-in customer, with a Default project; the session stays where it is. */
     @Transactional
@@ -240,7 +180,7 @@ class Teams {
      * invitation_email_mismatch}); a bad, used or expired token answers 400 {@code token_invalid}. Checked before the
      * customer exists, used up once it does (in the signup's transaction).
      */
-    Invitations.Pending invitationForSignup(String token, String email) {
+    public Invitations.Pending invitationForSignup(String token, String email) {
         Invitations.Pending pending = invitations.find(token).orElseThrow(TokenInvalid::new);
         if (!email.equalsIgnoreCase(pending.email())) {
             throw new InvitationEmailMismatch();
@@ -252,7 +192,7 @@ class Teams {
      * Uses the invitation up, under the organization's lock, and joins the customer with its role: on accepting, or
      * in the transaction of the signup that carried the invitation.
      */
-    Joined join(Invitations.Pending pending, UUID customerId, String email) {
+    public Joined join(Invitations.Pending pending, UUID customerId, String email) {
         members.lockOrganization(pending.organizationId()).orElseThrow(TokenInvalid::new);
         if (!invitations.redeem(pending.id())) {
             throw new TokenInvalid();

@@ -1,4 +1,4 @@
-package com.kvportal.account;
+package com.kvportal.account.twostep;
 
 import dev.samstevens.totp.code.DefaultCodeGenerator;
 import dev.samstevens.totp.code.HashingAlgorithm;

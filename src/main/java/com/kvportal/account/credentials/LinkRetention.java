@@ -1,5 +1,6 @@
-package com.kvportal.account;
+package com.kvportal.account.credentials;
 
+import com.kvportal.account.teams.Invitations;
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.ScheduledRuns.Purge;

@@ -1,4 +1,4 @@
-package com.kvportal.account;
+package com.kvportal.account.twostep;
 
 import static com.kvportal.support.Problems.assertFieldErrors;
 import static com.kvportal.support.Problems.assertProblem;

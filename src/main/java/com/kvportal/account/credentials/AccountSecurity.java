@@ -1,19 +1,25 @@
-package com.kvportal.account;
+package com.kvportal.account.credentials;
 
-import com.kvportal.account.AccountProblems.EmailTaken;
-import com.kvportal.account.AccountTokens.Purpose;
+import com.kvportal.account.AccountEvent;
+import com.kvportal.account.AccountProblem;
+import com.kvportal.account.AccountProblem.EmailAlreadyVerified;
+import com.kvportal.account.AccountProblem.EmailTaken;
+import com.kvportal.account.AccountProblem.ReauthenticationFailed;
+import com.kvportal.account.AccountProblem.TokenInvalid;
+import com.kvportal.account.CustomerSessions;
+import com.kvportal.account.Customers;
+import com.kvportal.account.LoginThrottle;
+import com.kvportal.account.PasswordCheck;
+import com.kvportal.account.Project;
+import com.kvportal.account.Projects;
+import com.kvportal.account.credentials.AccountTokens.Purpose;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.limits.WindowLimits;
-import com.kvportal.common.validation.EmailAddress;
-import com.kvportal.common.validation.NewPassword;
-import com.kvportal.common.validation.Required;
-import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
 import com.kvportal.security.SessionCaller;
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.Map;
@@ -37,7 +43,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor
-class AccountSecurity {
+public class AccountSecurity {
 
     static final Duration VERIFY_LIFETIME = Duration.ofHours(24);
     static final Duration RESET_LIFETIME = Duration.ofMinutes(30);
@@ -59,52 +65,6 @@ class AccountSecurity {
     private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final JdbcClient jdbc;
-
-    record TokenBody(@Schema(description = "The token of the mailed link.") @Required @Nullable String token) {}
-
-    record ResetRequest(@Schema(example = "ada@example.com") @Required @Nullable String email) {}
-
-    record ResetConfirmation(
-            @Schema(description = "The token of the mailed link.") @Required @Nullable String token,
-            @Schema(description = "The new password: 12 to 128 characters.") @NewPassword @Nullable String password) {}
-
-    record PasswordChange(
-            @Required @Nullable String currentPassword,
-            @Schema(description = "12 to 128 characters.") @NewPassword @Nullable String newPassword) {}
-
-    record EmailChange(
-            @Schema(
-                            description = "A valid address of at most 254 characters, not taken.",
-                            example = "ada@new.example.com")
-                    @EmailAddress
-                    @Nullable
-                    String newEmail,
-            @Required @Nullable String currentPassword) {}
-
-    record EmailVerified(String email, boolean emailVerified) {}
-
-    record EmailConfirmed(String email) {}
-
-    static final class TokenInvalid extends ProblemException {
-        TokenInvalid() {
-            super(
-                    AccountProblem.TOKEN_INVALID,
-                    "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
-                            + " a new one.");
-        }
-    }
-
-    static final class EmailAlreadyVerified extends ProblemException {
-        EmailAlreadyVerified() {
-            super(AccountProblem.EMAIL_ALREADY_VERIFIED);
-        }
-    }
-
-    static final class ReauthenticationFailed extends ProblemException {
-        ReauthenticationFailed() {
-            super(AccountProblem.REAUTHENTICATION_FAILED);
-        }
-    }
 
     /**
      * Signup sends the first verification link, in the signup's transaction, unless the address counts as verified
@@ -284,7 +244,7 @@ class AccountSecurity {
         requireSession(caller);
         boolean current = sessions.isCurrent(handle, request);
         if (!sessions.end(caller.customerId(), handle)) {
-            throw new AccountProblems.SessionNotFound();
+            throw new AccountProblem.SessionNotFound();
         }
         sessionsEnded(caller, "one", 1);
         if (current) {
@@ -315,11 +275,11 @@ class AccountSecurity {
      * The signed-in customer proves to know the password again. Wrong guesses count toward the address's login
      * lock, so that a stolen session cannot try passwords faster than a login can.
      */
-    Customers.Credentials reauthenticate(Caller caller, @Nullable String password) {
+    public Customers.Credentials reauthenticate(Caller caller, @Nullable String password) {
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         Optional<Duration> locked = throttle.attempt(customer.email());
         if (locked.isPresent()) {
-            throw new AccountProblems.TooManyAttempts(locked.get());
+            throw new AccountProblem.TooManyAttempts(locked.get());
         }
         if (password == null || !passwordCheck.matches(password, Optional.of(customer))) {
             throw new ReauthenticationFailed();
@@ -336,9 +296,9 @@ class AccountSecurity {
                 Map.of("email", email, "how", how, "link", baseUrl.resolve("/forgot-password"))));
     }
 
-    static void requireSession(Caller caller) {
+    public static void requireSession(Caller caller) {
         if (caller.viaApiKey()) {
-            throw new AccountProblems.SessionRequired(
+            throw new AccountProblem.SessionRequired(
                     "The account's security settings take a signed-in session, not an API key.");
         }
     }

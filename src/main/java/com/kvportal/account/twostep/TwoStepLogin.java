@@ -1,16 +1,19 @@
-package com.kvportal.account;
+package com.kvportal.account.twostep;
 
+import com.kvportal.account.AccountEvent;
+import com.kvportal.account.AccountProblem;
+import com.kvportal.account.AccountProblem.InvalidCode;
+import com.kvportal.account.AccountProblem.NoPendingLogin;
+import com.kvportal.account.AccountProblem.TotpState;
+import com.kvportal.account.Customers;
+import com.kvportal.account.credentials.AccountSecurity;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.encryption.EncryptedColumns;
 import com.kvportal.common.encryption.SecretBox;
 import com.kvportal.common.encryption.SecretColumn;
-import com.kvportal.common.validation.Required;
-import com.kvportal.common.web.CommonProblem;
-import com.kvportal.common.web.ProblemException;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.io.Serializable;
@@ -44,7 +47,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @RequiredArgsConstructor
-class TwoStepLogin implements EncryptedColumns {
+public class TwoStepLogin implements EncryptedColumns {
 
     static final Duration PENDING_LIFETIME = Duration.ofMinutes(5);
     static final int RECOVERY_CODES = 10;
@@ -66,63 +69,17 @@ class TwoStepLogin implements EncryptedColumns {
     /** A password checked, its second step due. */
     record Pending(Caller caller, Instant startedAt) implements Serializable {}
 
-    record Start(
-            @Schema(description = "The customer's password: turning two-step login on needs it.") @Required @Nullable
-                    String currentPassword) {}
-
-    record Setup(
-            @Schema(description = "The shared secret, base32.") String secret,
-            @Schema(description = "The otpauth:// URI an authenticator app reads.") String otpauthUri,
-            @Schema(description = "The URI as a QR code, a data: URI of a PNG.") String qrCode) {}
-
-    record RecoveryCodes(@Schema(description = "Ten single-use codes, shown this once.") List<String> recoveryCodes) {}
-
-    record Code(@Schema(example = "123456") @Nullable String code) {}
-
-    record SecondStep(
-            @Schema(description = "The authenticator's current code.", example = "123456") @Nullable String code,
-            @Schema(description = "Or one of the recovery codes.") @Nullable String recoveryCode) {}
-
-    record Disable(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String currentPassword,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "123456") @Nullable String code) {}
-
-    static final class InvalidCode extends ProblemException {
-        /** {@code problem}: {@link AccountProblem#INVALID_CODE} or, at login, {@link AccountProblem#INVALID_LOGIN_CODE}. */
-        InvalidCode(AccountProblem problem) {
-            super(problem);
-            if (problem == AccountProblem.INVALID_LOGIN_CODE) {
-                withHeader("WWW-Authenticate", "Bearer");
-            }
-        }
-    }
-
-    static final class NoPendingLogin extends ProblemException {
-        NoPendingLogin() {
-            super(
-                    CommonProblem.UNAUTHENTICATED,
-                    "No login waits for its second step here: log in with email and password first.");
-            withHeader("WWW-Authenticate", "Bearer");
-        }
-    }
-
-    static final class TotpState extends ProblemException {
-        TotpState(AccountProblem problem, String detail) {
-            super(problem, detail);
-        }
-    }
-
     @Override
     public List<SecretColumn> encryptedColumns() {
         return List.of(SECRET);
     }
 
-    boolean enabled(UUID customerId) {
+    public boolean enabled(UUID customerId) {
         return customers.totpEnabled(customerId);
     }
 
     /** Starts the intermediate session: a new session id, no caller, found (and ended) with the customer's. */
-    void begin(HttpServletRequest request, Caller caller) {
+    public void begin(HttpServletRequest request, Caller caller) {
         HttpSession old = request.getSession(false);
         if (old != null) {
             old.invalidate();
@@ -135,8 +92,8 @@ class TwoStepLogin implements EncryptedColumns {
     }
 
     /** The second step: the caller to sign in, or a failure (counted toward the customer's lock of codes). */
-    @Transactional(noRollbackFor = {InvalidCode.class, WrongCodes.CodesLocked.class})
-    Caller complete(HttpServletRequest request, SecondStep step) {
+    @Transactional(noRollbackFor = {InvalidCode.class, AccountProblem.CodesLocked.class})
+    public Caller complete(HttpServletRequest request, SecondStep step) {
         HttpSession session = request.getSession(false);
         if (session == null
                 || !(session.getAttribute(PENDING) instanceof Pending pending)
@@ -148,7 +105,7 @@ class TwoStepLogin implements EncryptedColumns {
         Optional<Duration> locked = wrongCodes.lockedFor(customerId);
         if (locked.isPresent()) {
             loginFailed(pending, customer, "too_many_attempts");
-            throw new WrongCodes.CodesLocked(locked.get());
+            throw new AccountProblem.CodesLocked(locked.get());
         }
         if (step.recoveryCode() != null && !step.recoveryCode().isBlank()) {
             if (useRecoveryCode(customerId, step.recoveryCode())) {
@@ -175,8 +132,8 @@ class TwoStepLogin implements EncryptedColumns {
     }
 
     /** A new secret, not yet in force, for the customer who knows the password: the first code from it confirms it. */
-    @Transactional(noRollbackFor = AccountSecurity.ReauthenticationFailed.class)
-    Setup setup(Caller caller, Start body) {
+    @Transactional(noRollbackFor = AccountProblem.ReauthenticationFailed.class)
+    public Setup setup(Caller caller, Start body) {
         AccountSecurity.requireSession(caller);
         if (enabled(caller.customerId())) {
             throw new TotpState(
@@ -191,7 +148,7 @@ class TwoStepLogin implements EncryptedColumns {
     }
 
     @Transactional
-    RecoveryCodes confirm(Caller caller, Code body) {
+    public RecoveryCodes confirm(Caller caller, Code body) {
         AccountSecurity.requireSession(caller);
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         if (enabled(customer.id())) {
@@ -222,11 +179,11 @@ class TwoStepLogin implements EncryptedColumns {
     /** Turns it off for the customer who knows the password and has a code; a wrong code counts as at login. */
     @Transactional(
             noRollbackFor = {
-                AccountSecurity.ReauthenticationFailed.class,
+                AccountProblem.ReauthenticationFailed.class,
                 InvalidCode.class,
-                WrongCodes.CodesLocked.class
+                AccountProblem.CodesLocked.class
             })
-    void disable(Caller caller, Disable body) {
+    public void disable(Caller caller, Disable body) {
         AccountSecurity.requireSession(caller);
         if (!enabled(caller.customerId())) {
             throw new TotpState(AccountProblem.TOTP_NOT_ENABLED, "Two-step login is off.");

@@ -1,4 +1,4 @@
-package com.kvportal.account;
+package com.kvportal.account.credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package com.kvportal.account;
+package com.kvportal.account.teams;
 
+import com.kvportal.account.AccountProblem;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
 import com.kvportal.common.openapi.Permission;
@@ -41,23 +42,23 @@ class TeamsController {
             verifiedEmail = true)
     @AccountProblem.Codes({AccountProblem.SESSION_REQUIRED, AccountProblem.ORGANIZATION_LIMIT_REACHED})
     @PostMapping(path = "/api/v1/organizations", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Teams.CreatedOrganization createOrganization(Caller caller, @Valid @RequestBody Teams.NewOrganization body) {
+    CreatedOrganization createOrganization(Caller caller, @Valid @RequestBody NewOrganization body) {
         return teams.createOrganization(caller, body);
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping("/api/v1/members")
-    Teams.MemberList listMembers(Caller caller) {
+    MemberList listMembers(Caller caller) {
         return teams.members(caller);
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_MEMBERS)
     @AccountProblem.Codes({AccountProblem.MEMBER_NOT_FOUND, AccountProblem.LAST_OWNER})
     @PatchMapping(path = "/api/v1/members/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
-    Teams.MemberView changeMemberRole(
+    MemberList.MemberView changeMemberRole(
             Caller caller,
             @PathVariable @Parameter(description = MEMBER_ID) UUID id,
-            @Valid @RequestBody Teams.RoleChange body) {
+            @Valid @RequestBody RoleChange body) {
         return teams.changeRole(caller, id, body);
     }
 
@@ -76,7 +77,7 @@ class TeamsController {
     @AccountProblem.Codes({AccountProblem.ALREADY_MEMBER, AccountProblem.MEMBER_LIMIT_REACHED})
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PostMapping(path = "/api/v1/invitations", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Teams.InvitationView inviteMember(Caller caller, @Valid @RequestBody Teams.NewInvitation body) {
+    MemberList.InvitationView inviteMember(Caller caller, @Valid @RequestBody NewInvitation body) {
         return teams.invite(caller, body);
     }
 
@@ -97,7 +98,7 @@ class TeamsController {
         AccountProblem.SESSION_REQUIRED
     })
     @PostMapping(path = "/api/v1/invitations/accept", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Teams.Joined acceptInvitation(Caller caller, @Valid @RequestBody Teams.Acceptance body) {
+    Joined acceptInvitation(Caller caller, @Valid @RequestBody Acceptance body) {
         return teams.accept(caller, body);
     }
 
@@ -112,7 +113,7 @@ class TeamsController {
         AccountProblem.SESSION_REQUIRED
     })
     @PostMapping(path = "/api/v1/organization/transfer", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Teams.MemberList transferOwnership(Caller caller, @Valid @RequestBody Teams.Transfer body) {
+    MemberList transferOwnership(Caller caller, @Valid @RequestBody Transfer body) {
         teams.transfer(caller, body);
         return teams.members(caller);
     }
@@ -128,7 +129,7 @@ class TeamsController {
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @DeleteMapping(path = "/api/v1/organization", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Teams.Deleted deleteOrganization(Caller caller, @Valid @RequestBody Teams.Deletion body) {
+    Deleted deleteOrganization(Caller caller, @Valid @RequestBody Deletion body) {
         return teams.delete(caller, body);
     }
 }

@@ -1,4 +1,4 @@
-package com.kvportal.account;
+package com.kvportal.account.credentials;
 
 import com.kvportal.common.limits.LimitProperties;
 import com.kvportal.common.limits.TooManyRequests;

@@ -1,4 +1,4 @@
-package com.kvportal.account;
+package com.kvportal.account.credentials;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,7 +18,7 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 @RequiredArgsConstructor
-class AccountTokens {
+public class AccountTokens {
 
     enum Purpose {
         VERIFY_EMAIL,
@@ -95,19 +95,19 @@ class AccountTokens {
     }
 
     /** 32 random bytes in base64url: the raw value of a link's token (also an invitation's). */
-    static String newToken() {
+    public static String newToken() {
         byte[] raw = new byte[TOKEN_BYTES];
         RANDOM.nextBytes(raw);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
     }
 
     /** Whether a presented token could be one at all (else it is refused without a query). */
-    static boolean plausible(@Nullable String token) {
+    public static boolean plausible(@Nullable String token) {
         return token != null && !token.isBlank() && token.length() <= 100;
     }
 
     /** The SHA-256 digest under which a token is stored. */
-    static byte[] digest(String token) {
+    public static byte[] digest(String token) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -1,5 +1,6 @@
-package com.kvportal.account;
+package com.kvportal.account.teams;
 
+import com.kvportal.account.Projects;
 import com.kvportal.common.openapi.Role;
 import com.kvportal.security.Caller;
 import com.kvportal.security.Memberships;
@@ -16,13 +17,13 @@ import org.springframework.stereotype.Repository;
 /** The SQL of memberships: who belongs to which organization, with which role. */
 @Repository
 @RequiredArgsConstructor
-class Members implements Memberships {
+public class Members implements Memberships {
 
     /** A member as the members list shows it. */
     record Member(UUID customerId, String email, Role role, Instant joinedAt) {}
 
     /** An organization the customer belongs to, with the customer's role there. */
-    record Belonging(UUID id, String name, Role role) {}
+    public record Belonging(UUID id, String name, Role role) {}
 
     /** A live organization, locked until the end of the transaction. */
     record LockedOrganization(UUID id, String name) {}
@@ -67,7 +68,7 @@ class Members implements Memberships {
      * check takes a key-share lock) are still written meanwhile, so a webhook that holds the billing account and
      * writes such a row never deadlocks with a deletion waiting for that billing account.
      */
-    Optional<LockedOrganization> lockOrganization(UUID organizationId) {
+    public Optional<LockedOrganization> lockOrganization(UUID organizationId) {
         return jdbc.sql("select id, name from organizations where id = ? and deleted_at is null for no key update")
                 .param(organizationId)
                 .query(LockedOrganization.class)
@@ -95,7 +96,7 @@ class Members implements Memberships {
     }
 
     /** The organizations of the customer, in the order joined. */
-    List<Belonging> organizationsOf(UUID customerId) {
+    public List<Belonging> organizationsOf(UUID customerId) {
         return jdbc.sql(
                         """
                         select o.id, o.name, m.role
