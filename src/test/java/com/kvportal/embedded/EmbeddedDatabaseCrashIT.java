@@ -1,4 +1,4 @@
-package com.kvportal.common.database;
+package com.kvportal.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package com.kvportal.common.database;
+package com.kvportal.embedded;
 
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -55,7 +55,7 @@ final class EmbeddedServer implements AutoCloseable {
     static final String APP_DATABASE = "kvportal";
     static final String SUPERUSER = "postgres";
     /** The generated passwords, in the format of libpq's password file (so pg_dump can use it as PGPASSFILE). */
-    static final String CREDENTIALS_FILE = "kvportal.pgpass";
+    public static final String CREDENTIALS_FILE = "kvportal.pgpass";
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedServer.class);
     private static final String LOG_FILE = "kvportal-postgres.log";
