@@ -19,7 +19,9 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.Test;
 import org.springframework.stereotype.Controller;
 import org.springframework.stereotype.Service;
+import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * How every feature is built inside, checked on the compiled classes (no Spring context): the HTTP edge is a leaf
@@ -40,8 +42,10 @@ class ArchitectureTest {
 
     /** Part of the HTTP edge: a controller, a type nested in one, or a class of a {@code web} package. */
     private static final DescribedPredicate<JavaClass> HTTP_EDGE = DescribedPredicate.describe(
-            "part of the HTTP edge (a controller, or in a web package)",
+            "part of the HTTP edge (a controller or its advice, or in a web package)",
             c -> CONTROLLER.test(c)
+                    || c.isAnnotatedWith(ControllerAdvice.class)
+                    || c.isAnnotatedWith(RestControllerAdvice.class)
                     || c.getEnclosingClass().map(CONTROLLER::test).orElse(false)
                     || c.getPackageName().endsWith(".web")
                     || c.getPackageName().contains(".web."));
