@@ -1,6 +1,8 @@
 package com.kvportal.account;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.kvportal.account.twostep.SecondStep;
+import com.kvportal.account.twostep.TwoStepLogin;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.ApiContract;
 import com.kvportal.security.Caller;
@@ -102,7 +104,7 @@ class AccountController {
     @CommonProblem.Codes({CommonProblem.UNAUTHENTICATED, CommonProblem.TOO_MANY_REQUESTS})
     @PostMapping(path = "/api/v1/auth/login/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
     LoginAnswer logInSecondStep(
-            @RequestBody TwoStepLogin.SecondStep body, HttpServletRequest request, HttpServletResponse response) {
+            @RequestBody SecondStep body, HttpServletRequest request, HttpServletResponse response) {
         Caller caller = twoStep.complete(request, body);
         return loggedIn(caller, request, response);
     }

@@ -2,10 +2,13 @@ package com.kvportal.account;
 
 import static com.kvportal.common.web.ProblemCode.define;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;
+import com.kvportal.common.web.ProblemException;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
+import java.time.Duration;
 import lombok.Getter;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
@@ -138,5 +141,165 @@ public enum AccountProblem implements ProblemCode {
     @ProblemCodes
     public @interface Codes {
         AccountProblem[] value();
+    }
+
+    // the exceptions of these codes, as the service throws them
+
+    public static final class EmailTaken extends ProblemException {
+        public EmailTaken() {
+            super(EMAIL_TAKEN);
+        }
+    }
+
+    public static final class InvalidCredentials extends ProblemException {
+        public InvalidCredentials() {
+            super(INVALID_CREDENTIALS);
+            // every 401 carries a challenge (RFC 9110 15.5.2); the same one as the portal calls
+            withHeader("WWW-Authenticate", "Bearer");
+        }
+    }
+
+    public static class TooManyAttempts extends ProblemException {
+        public TooManyAttempts(Duration retryAfter) {
+            this(
+                    retryAfter,
+                    "Too many failed logins for this email address; try again in " + retryAfter.toSeconds() + " s.");
+        }
+
+        public TooManyAttempts(Duration retryAfter, String detail) {
+            super(TOO_MANY_ATTEMPTS, detail);
+            withHeader("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
+        }
+    }
+
+    public static final class ProjectNotFound extends ProblemException {
+        public ProjectNotFound() {
+            super(PROJECT_NOT_FOUND);
+        }
+    }
+
+    public static final class ProjectLimitReached extends ProblemException {
+        public ProjectLimitReached(int limit) {
+            super(PROJECT_LIMIT_REACHED, "The organization already has " + limit + " projects.");
+        }
+    }
+
+    public static final class SessionRequired extends ProblemException {
+        public SessionRequired() {
+            super(SESSION_REQUIRED);
+        }
+
+        public SessionRequired(String detail) {
+            super(SESSION_REQUIRED, detail);
+        }
+    }
+
+    public static final class SessionNotFound extends ProblemException {
+        public SessionNotFound() {
+            super(SESSION_NOT_FOUND);
+        }
+    }
+
+    public static final class MemberNotFound extends ProblemException {
+        public MemberNotFound() {
+            super(MEMBER_NOT_FOUND);
+        }
+    }
+
+    public static final class InvitationNotFound extends ProblemException {
+        public InvitationNotFound() {
+            super(INVITATION_NOT_FOUND);
+        }
+    }
+
+    public static final class LastOwner extends ProblemException {
+        public LastOwner() {
+            super(LAST_OWNER);
+        }
+    }
+
+    public static final class AlreadyMember extends ProblemException {
+        public AlreadyMember() {
+            super(ALREADY_MEMBER);
+        }
+    }
+
+    public static final class MemberLimitReached extends ProblemException {
+        public MemberLimitReached(int limit) {
+            super(MEMBER_LIMIT_REACHED, "The organization has " + limit + " members and pending invitations already.");
+        }
+    }
+
+    public static final class OrganizationLimitReached extends ProblemException {
+        public OrganizationLimitReached(int limit) {
+            super(
+                    ORGANIZATION_LIMIT_REACHED,
+                    "You own " + limit + " organizations already, the most one customer may; delete one or hand its"
+                            + " ownership to another member first.");
+        }
+    }
+
+    public static final class InvitationEmailMismatch extends ProblemException {
+        public InvitationEmailMismatch() {
+            super(INVITATION_EMAIL_MISMATCH);
+        }
+    }
+
+    public static final class TokenInvalid extends ProblemException {
+        public TokenInvalid() {
+            super(
+                    TOKEN_INVALID,
+                    "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
+                            + " a new one.");
+        }
+    }
+
+    public static final class EmailAlreadyVerified extends ProblemException {
+        public EmailAlreadyVerified() {
+            super(EMAIL_ALREADY_VERIFIED);
+        }
+    }
+
+    public static final class ReauthenticationFailed extends ProblemException {
+        public ReauthenticationFailed() {
+            super(REAUTHENTICATION_FAILED);
+        }
+    }
+
+    public static final class InvalidCode extends ProblemException {
+        /** {@code problem}: {@link AccountProblem#INVALID_CODE} or, at login, {@link AccountProblem#INVALID_LOGIN_CODE}. */
+        public InvalidCode(AccountProblem problem) {
+            super(problem);
+            if (problem == INVALID_LOGIN_CODE) {
+                withHeader("WWW-Authenticate", "Bearer");
+            }
+        }
+    }
+
+    public static final class NoPendingLogin extends ProblemException {
+        public NoPendingLogin() {
+            super(
+                    CommonProblem.UNAUTHENTICATED,
+                    "No login waits for its second step here: log in with email and password first.");
+            withHeader("WWW-Authenticate", "Bearer");
+        }
+    }
+
+    public static final class TotpState extends ProblemException {
+        public TotpState(AccountProblem problem, String detail) {
+            super(problem, detail);
+        }
+    }
+
+    /** Codes of a customer refused until the lock has passed: 429 {@code too_many_attempts}. */
+    public static final class CodesLocked extends TooManyAttempts {
+        public CodesLocked(Duration retryAfter) {
+            super(
+                    retryAfter,
+                    "Too many wrong codes for this account: two-step login refuses every code for "
+                            + Math.max(1, retryAfter.toSeconds())
+                            + " s. If you did not enter them, someone knows your password: change it once you are"
+                            + " signed in again.");
+        }
     }
 }

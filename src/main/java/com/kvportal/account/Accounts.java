@@ -1,11 +1,14 @@
 package com.kvportal.account;
 
-import com.kvportal.account.AccountProblems.EmailTaken;
-import com.kvportal.account.AccountProblems.InvalidCredentials;
-import com.kvportal.account.AccountProblems.ProjectLimitReached;
-import com.kvportal.account.AccountProblems.ProjectNotFound;
-import com.kvportal.account.AccountProblems.SessionRequired;
-import com.kvportal.account.AccountProblems.TooManyAttempts;
+import com.kvportal.account.AccountProblem.EmailTaken;
+import com.kvportal.account.AccountProblem.InvalidCredentials;
+import com.kvportal.account.AccountProblem.ProjectLimitReached;
+import com.kvportal.account.AccountProblem.ProjectNotFound;
+import com.kvportal.account.AccountProblem.SessionRequired;
+import com.kvportal.account.AccountProblem.TooManyAttempts;
+import com.kvportal.account.teams.Invitations;
+import com.kvportal.account.teams.Members;
+import com.kvportal.account.teams.Teams;
 import com.kvportal.common.validation.DisplayName;
 import com.kvportal.common.validation.EmailAddress;
 import com.kvportal.common.validation.NewPassword;
@@ -34,7 +37,7 @@ import org.springframework.transaction.annotation.Transactional;
 public class Accounts {
 
     static final int MAX_PROJECTS_PER_ORGANIZATION = 100;
-    static final int MAX_NAME_LENGTH = 100;
+    public static final int MAX_NAME_LENGTH = 100;
 
     private final Customers customers;
     private final Projects projects;

@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class CustomerSessions {
+public class CustomerSessions {
 
     private static final String HANDLE = "kvportal.session.handle";
     private static final String ADDRESS = "kvportal.session.ip";
@@ -34,7 +34,7 @@ class CustomerSessions {
     private final JdbcClient jdbc;
 
     @Schema(name = "AccountSession")
-    record View(
+    public record View(
             @Schema(description = "Opaque: neither the cookie's value nor the session id.") UUID id,
             Instant createdAt,
             Instant lastSeenAt,
@@ -62,7 +62,7 @@ class CustomerSessions {
     }
 
     /** The customer's sessions, the most recently seen first. */
-    List<View> of(UUID customerId, HttpServletRequest request) {
+    public List<View> of(UUID customerId, HttpServletRequest request) {
         String current = currentId(request);
         return sessions(customerId).values().stream()
                 .filter(s -> s.getAttribute(HANDLE) != null)
@@ -78,7 +78,7 @@ class CustomerSessions {
     }
 
     /** Ends the customer's session with this handle; false when the customer has none such. */
-    boolean end(UUID customerId, UUID handle) {
+    public boolean end(UUID customerId, UUID handle) {
         Optional<String> sessionId = sessions(customerId).values().stream()
                 .filter(s -> handle.toString().equals(s.getAttribute(HANDLE)))
                 .map(Session::getId)
@@ -88,21 +88,21 @@ class CustomerSessions {
     }
 
     /** Ends every session of the customer, in the caller's transaction; answers how many. */
-    int endAll(UUID customerId) {
+    public int endAll(UUID customerId) {
         return jdbc.sql("delete from spring_session where principal_name = ?")
                 .param(customerId.toString())
                 .update();
     }
 
     /** Ends every session of the customer but the request's own, in the caller's transaction; answers how many. */
-    int endOthers(UUID customerId, HttpServletRequest request) {
+    public int endOthers(UUID customerId, HttpServletRequest request) {
         String current = currentId(request);
         return jdbc.sql("delete from spring_session where principal_name = ? and session_id <> ?")
                 .params(customerId.toString(), current == null ? "" : current)
                 .update();
     }
 
-    boolean isCurrent(UUID handle, HttpServletRequest request) {
+    public boolean isCurrent(UUID handle, HttpServletRequest request) {
         HttpSession session = request.getSession(false);
         return session != null && handle.toString().equals(session.getAttribute(HANDLE));
     }

@@ -10,13 +10,13 @@ import org.springframework.stereotype.Repository;
 /** The SQL of customers, organizations and memberships. */
 @Repository
 @RequiredArgsConstructor
-class Customers implements EmailVerifications {
+public class Customers implements EmailVerifications {
 
-    record Credentials(UUID id, String email, String passwordHash) {}
+    public record Credentials(UUID id, String email, String passwordHash) {}
 
     private final JdbcClient jdbc;
 
-    boolean emailExists(String email) {
+    public boolean emailExists(String email) {
         return jdbc.sql("select exists (select 1 from customers where lower(email) = lower(?))")
                 .param(email)
                 .query(Boolean.class)
@@ -29,7 +29,7 @@ class Customers implements EmailVerifications {
                 .update();
     }
 
-    void insertOrganization(UUID id, String name, UUID ownerId) {
+    public void insertOrganization(UUID id, String name, UUID ownerId) {
         jdbc.sql("insert into organizations (id, name, owner_id) values (?, ?, ?)")
                 .params(id, name, ownerId)
                 .update();
@@ -38,11 +38,11 @@ class Customers implements EmailVerifications {
                 .update();
     }
 
-    Optional<Credentials> findByEmail(String email) {
+    public Optional<Credentials> findByEmail(String email) {
         return credentials("select id, email, password_hash from customers where lower(email) = lower(?)", email);
     }
 
-    Optional<String> emailOf(UUID customerId) {
+    public Optional<String> emailOf(UUID customerId) {
         return jdbc.sql("select email from customers where id = ?")
                 .param(customerId)
                 .query(String.class)
@@ -61,7 +61,7 @@ class Customers implements EmailVerifications {
     }
 
     /** The customer's row, locked until the end of the transaction. */
-    Optional<Credentials> lock(UUID customerId) {
+    public Optional<Credentials> lock(UUID customerId) {
         return credentials("select id, email, password_hash from customers where id = ? for update", customerId);
     }
 
@@ -71,17 +71,17 @@ class Customers implements EmailVerifications {
         return holds("select email_verified_at is not null from customers where id = ?", customerId);
     }
 
-    boolean totpEnabled(UUID customerId) {
+    public boolean totpEnabled(UUID customerId) {
         return holds("select totp_enabled_at is not null from customers where id = ?", customerId);
     }
 
-    void markEmailVerified(UUID customerId) {
+    public void markEmailVerified(UUID customerId) {
         jdbc.sql("update customers set email_verified_at = coalesce(email_verified_at, now()) where id = ?")
                 .param(customerId)
                 .update();
     }
 
-    void setPasswordHash(UUID customerId, String passwordHash) {
+    public void setPasswordHash(UUID customerId, String passwordHash) {
         jdbc.sql("update customers set password_hash = ? where id = ?")
                 .params(passwordHash, customerId)
                 .update();
@@ -98,7 +98,7 @@ class Customers implements EmailVerifications {
     }
 
     /** A new address, verified by the link that confirmed it. */
-    void setVerifiedEmail(UUID customerId, String email) {
+    public void setVerifiedEmail(UUID customerId, String email) {
         jdbc.sql("update customers set email = ?, email_verified_at = now() where id = ?")
                 .params(email, customerId)
                 .update();

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * for the lock duration, even for the right password. A successful login resets the count.
  */
 @Component
-class LoginThrottle implements PeriodicJob {
+public class LoginThrottle implements PeriodicJob {
 
     /**
      * The counting starts afresh once the lock has run out, or without a lock once the window has passed (a lock set
@@ -39,7 +39,7 @@ class LoginThrottle implements PeriodicJob {
      *
      * @return how long the address stays locked when this attempt is over the limit, else empty
      */
-    Optional<Duration> attempt(String email) {
+    public Optional<Duration> attempt(String email) {
         return jdbc.sql(
                         """
                         insert into login_failures as f (email, failures, window_start) values (lower(:email), 1, now())
@@ -64,7 +64,7 @@ class LoginThrottle implements PeriodicJob {
     }
 
     /** A successful login forgets the attempts of the address. */
-    void succeeded(String email) {
+    public void succeeded(String email) {
         jdbc.sql("delete from login_failures where email = lower(?)")
                 .param(email)
                 .update();
@@ -87,7 +87,7 @@ class LoginThrottle implements PeriodicJob {
     }
 
     /** A duration as a PostgreSQL interval parameter. */
-    static org.postgresql.util.PGInterval interval(Duration duration) {
+    public static org.postgresql.util.PGInterval interval(Duration duration) {
         try {
             return new org.postgresql.util.PGInterval(duration.toSeconds() + " seconds");
         } catch (java.sql.SQLException e) {

@@ -1,5 +1,6 @@
 package com.kvportal.account;
 
+import com.kvportal.account.twostep.WrongCodes;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -15,7 +16,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("kvportal.login")
 @Validated
-record LoginThrottleProperties(
+public record LoginThrottleProperties(
         @DefaultValue("5") @Min(1) int maxFailures,
         @DefaultValue("15m") @NotNull Duration window,
         @DefaultValue("15m") @NotNull Duration lock) {}

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * hashes today.
  */
 @Component
-class PasswordCheck {
+public class PasswordCheck {
 
     private final PasswordEncoder passwords;
     private final Customers customers;
@@ -25,7 +25,7 @@ class PasswordCheck {
     }
 
     /** Whether the password is the customer's; false for an unknown customer, after the same work. */
-    boolean matches(String password, Optional<Customers.Credentials> customer) {
+    public boolean matches(String password, Optional<Customers.Credentials> customer) {
         boolean matches = passwords.matches(
                 password, customer.map(Customers.Credentials::passwordHash).orElse(unknownCustomerHash));
         if (!matches || customer.isEmpty()) {

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of projects, always reached through the customer's memberships. */
 @Repository
 @RequiredArgsConstructor
-class Projects {
+public class Projects {
 
     /** The projects of the organizations of the member {@code m}; a where clause on {@code m.customer_id} follows. */
     private static final String IN_REACH =
@@ -21,7 +21,7 @@ class Projects {
 
     private final JdbcClient jdbc;
 
-    Project insert(UUID id, UUID organizationId, String name) {
+    public Project insert(UUID id, UUID organizationId, String name) {
         return jdbc.sql("insert into projects (id, organization_id, name) values (?, ?, ?)"
                         + " returning id, organization_id, name, created_at")
                 .params(id, organizationId, name)
@@ -45,7 +45,7 @@ class Projects {
     }
 
     /** Every project the customer reaches, organizations in the order joined, projects by creation. */
-    List<Project> ofCustomer(UUID customerId) {
+    public List<Project> ofCustomer(UUID customerId) {
         return jdbc.sql(IN_REACH
                         + "where m.customer_id = ? order by m.created_at, m.organization_id, p.created_at, p.id")
                 .param(customerId)

@@ -4,6 +4,8 @@ import static com.kvportal.common.web.ProblemCode.define;
 
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;
+import com.kvportal.common.web.ProblemException;
+import com.kvportal.security.InsufficientRole;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import lombok.Getter;
@@ -11,7 +13,9 @@ import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
-/** The problem codes of API keys (see {@link ProblemCode}). */
+/**
+ * The problem codes of API keys (see {@link ProblemCode}), and below them the exceptions that carry them.
+ */
 @Getter
 @RequiredArgsConstructor
 public enum ApiKeyProblem implements ProblemCode {
@@ -56,5 +60,53 @@ public enum ApiKeyProblem implements ProblemCode {
     @ProblemCodes
     public @interface Codes {
         ApiKeyProblem[] value();
+    }
+
+    // the exceptions of these codes, as the service throws them
+
+    static final class ApiKeyNotFound extends ProblemException {
+        ApiKeyNotFound() {
+            super(API_KEY_NOT_FOUND);
+        }
+    }
+
+    /** 403 {@code insufficient_role}: a key with admin is made, changed or rolled by a caller who may not hold it. */
+    static InsufficientRole adminNotYours() {
+        return new InsufficientRole(
+                "Only an owner or admin of the organization may create, change or roll a key with the admin"
+                        + " permission, since a key never holds more than its creator may do. Leave admin out, or ask an"
+                        + " owner or admin.");
+    }
+
+    static final class KeyRevoked extends ProblemException {
+        KeyRevoked() {
+            super(API_KEY_REVOKED, "The API key is revoked; a revoked key cannot be rolled.");
+        }
+    }
+
+    static final class KeyLimitReached extends ProblemException {
+        KeyLimitReached(int limit) {
+            super(KEY_LIMIT_REACHED, "The project already has " + limit + " unrevoked keys; revoke one first.");
+        }
+    }
+
+    /** 401 from verify, with the challenge RFC 6750 prescribes for a bad token. */
+    static final class KeyRefused extends ProblemException {
+        private KeyRefused(ApiKeyProblem problem) {
+            super(problem);
+            withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+        }
+
+        static KeyRefused invalid() {
+            return new KeyRefused(INVALID_API_KEY);
+        }
+
+        static KeyRefused revoked() {
+            return new KeyRefused(PRESENTED_KEY_REVOKED);
+        }
+
+        static KeyRefused expired() {
+            return new KeyRefused(API_KEY_EXPIRED);
+        }
     }
 }

@@ -1,10 +1,14 @@
 package com.kvportal.apikey;
 
 import com.kvportal.account.AccountEvent;
-import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
-import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
-import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
-import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
+import com.kvportal.apikey.ApiKeyProblem.ApiKeyNotFound;
+import com.kvportal.apikey.ApiKeyProblem.KeyLimitReached;
+import com.kvportal.apikey.ApiKeyProblem.KeyRefused;
+import com.kvportal.apikey.ApiKeyProblem.KeyRevoked;
+import com.kvportal.apikey.activity.LastUseRecorder;
+import com.kvportal.apikey.cache.KeyCache;
+import com.kvportal.apikey.cache.KeyMetrics;
+import com.kvportal.apikey.cache.KeyNarrowing;
 import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.security.ApiKeyAuthenticator;
@@ -160,7 +164,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
      */
     private void requireMayHold(Caller caller, List<String> permissions) {
         if (permissions.contains("admin") && !roles.holds(caller, Permission.MANAGE_ADMIN_KEYS)) {
-            throw ApiKeyProblems.adminNotYours();
+            throw ApiKeyProblem.adminNotYours();
         }
     }
 

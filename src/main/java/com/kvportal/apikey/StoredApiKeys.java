@@ -20,7 +20,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the api_keys table. */
 @Repository
 @RequiredArgsConstructor
-class StoredApiKeys {
+public class StoredApiKeys {
 
     private static final String LIST_COLUMNS =
             "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id";
@@ -51,7 +51,7 @@ class StoredApiKeys {
     }
 
     /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
-    Map<KeyDigest, StoredKey> unrevokedAfter(byte[] after, int limit) {
+    public Map<KeyDigest, StoredKey> unrevokedAfter(byte[] after, int limit) {
         Map<KeyDigest, StoredKey> rows = new LinkedHashMap<>();
         jdbc.sql(
                         """
@@ -121,13 +121,13 @@ class StoredApiKeys {
     }
 
     /** An unrevoked key that expires within a notice's lead and has not had that notice yet. */
-    record Expiring(ApiKey key, UUID organizationId) {}
+    public record Expiring(ApiKey key, UUID organizationId) {}
 
     /**
      * Claims the keys that expire after {@code from} and within {@code lead} from now and have not had the notice
      * of {@code days}: each is marked in the caller's transaction, so that it is noticed once, by one instance.
      */
-    List<Expiring> claimExpiring(int days, java.time.Duration from, java.time.Duration lead, int limit) {
+    public List<Expiring> claimExpiring(int days, java.time.Duration from, java.time.Duration lead, int limit) {
         return jdbc.sql(
                         """
                         with due as (
@@ -200,7 +200,7 @@ class StoredApiKeys {
     }
 
     /** Writes the buffered last-use times in one batch; a time never moves backwards. */
-    void recordLastUse(Map<UUID, Instant> lastUse) {
+    public void recordLastUse(Map<UUID, Instant> lastUse) {
         // in the ids' order, so that two instances writing the same keys lock their rows in the same order
         List<Object[]> rows = lastUse.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())

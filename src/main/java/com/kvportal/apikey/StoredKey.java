@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * their customer's, project's and organization's ids and their permission list, interned: one object for every key
  * that holds the same value, instead of one per key as the driver reads them.
  */
-record StoredKey(
+public record StoredKey(
         long idHigh,
         long idLow,
         UUID customerId,

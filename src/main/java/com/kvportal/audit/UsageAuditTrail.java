@@ -49,13 +49,7 @@ class UsageAuditTrail {
     /** A usage alert, raised by the service itself: {@code usage.threshold_crossed}, {@code usage.writes_*}. */
     @EventListener
     void alertRaised(UsageAlertRaised e) {
-        audit.record(
-                e.organizationId(),
-                e.type(),
-                AuditLog.SYSTEM,
-                organization(e.organizationId()),
-                null,
-                new LinkedHashMap<>(e.data()));
+        audit.record(e.organizationId(), e.type(), AuditLog.SYSTEM, organization(e.organizationId()), null, e.data());
     }
 
     private static Party organization(UUID id) {

@@ -1,26 +1,78 @@
 package com.kvportal.usage;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * An alert about an organization's usage, published inside the transaction that records it (with its
  * mail in the outbox), once per alert whatever instance raised it and however often it crashed. The audit log writes
- * it as a line; a feature that forwards events (outgoing webhooks) listens to it as well, e.g. with
- * {@code @TransactionalEventListener} or by writing its own outbox row in the same transaction.
- *
- * @param type {@value #THRESHOLD_CROSSED}, {@value #WRITES_REFUSED} or {@value #WRITES_ALLOWED}, the audit action and
- *     webhook event name
- * @param data {@code {threshold_percent, used_bytes}} for a crossed threshold, {@code {reason, used_bytes}} when
- *     writes are refused and {@code {used_bytes}} when they are allowed again
+ * it as a line; outgoing webhooks forward it. One record per kind of alert; {@link #type()} is the audit action and
+ * webhook event name, {@link #data()} the alert as both carry it.
  */
-public record UsageAlertRaised(UUID organizationId, String type, Map<String, Object> data) {
+public sealed interface UsageAlertRaised {
 
-    public static final String THRESHOLD_CROSSED = "usage.threshold_crossed";
-    public static final String WRITES_REFUSED = "usage.writes_refused";
-    public static final String WRITES_ALLOWED = "usage.writes_allowed";
+    String THRESHOLD_CROSSED = "usage.threshold_crossed";
+    String WRITES_REFUSED = "usage.writes_refused";
+    String WRITES_ALLOWED = "usage.writes_allowed";
 
-    public UsageAlertRaised {
-        data = Map.copyOf(data);
+    UUID organizationId();
+
+    long usedBytes();
+
+    /** {@code usage.threshold_crossed}, {@code usage.writes_refused} or {@code usage.writes_allowed}. */
+    String type();
+
+    /**
+     * {@code {threshold_percent, used_bytes}} for a crossed threshold, {@code {reason, used_bytes}} when writes are
+     * refused and {@code {used_bytes}} when they are allowed again.
+     */
+    Map<String, Object> data();
+
+    /** Storage crossed one of the organization's alert thresholds (a percentage of the plan's storage). */
+    record ThresholdCrossed(UUID organizationId, int thresholdPercent, long usedBytes) implements UsageAlertRaised {
+        @Override
+        public String type() {
+            return THRESHOLD_CROSSED;
+        }
+
+        @Override
+        public Map<String, Object> data() {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("threshold_percent", thresholdPercent);
+            data.put("used_bytes", usedBytes);
+            return data;
+        }
+    }
+
+    /** Verify now tells the storage backend to refuse writes, for this reason. */
+    record WritesRefused(UUID organizationId, WriteRefusal reason, long usedBytes) implements UsageAlertRaised {
+        @Override
+        public String type() {
+            return WRITES_REFUSED;
+        }
+
+        @Override
+        public Map<String, Object> data() {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("reason", reason.wire());
+            data.put("used_bytes", usedBytes);
+            return data;
+        }
+    }
+
+    /** Writes are allowed again. */
+    record WritesAllowed(UUID organizationId, long usedBytes) implements UsageAlertRaised {
+        @Override
+        public String type() {
+            return WRITES_ALLOWED;
+        }
+
+        @Override
+        public Map<String, Object> data() {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("used_bytes", usedBytes);
+            return data;
+        }
     }
 }

@@ -3,8 +3,6 @@ package com.kvportal.billing.providerevents;
 import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.stripe.ProviderEvent;
 import com.kvportal.billing.stripe.ProviderEventSignature;
-import com.kvportal.security.ApiContract;
-import com.kvportal.security.Credential;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.security.ApiContract;
 import com.kvportal.security.Credential;

@@ -1,5 +1,6 @@
 package com.kvportal.common.database;
 
+import com.kvportal.embedded.EmbeddedDataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.slf4j.Logger;
@@ -10,7 +11,7 @@ import org.springframework.context.annotation.DependsOn;
 
 /**
  * The database: the PostgreSQL named by {@code DATABASE_URL}, or, when it is unset, an embedded PostgreSQL whose
- * data lives in {@code ./data/postgres} and survives restarts (and crashes: see {@link EmbeddedServer}).
+ * data lives in {@code ./data/postgres} and survives restarts (and crashes: see {@link EmbeddedDataSource}).
  *
  * <p>The pool fails fast: a request waits at most {@code connection-timeout} (2 s) for a connection, so that a
  * database that is away answers 503 {@code database_unavailable} quickly instead of hanging (see
@@ -21,10 +22,7 @@ class DatabaseConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseConfiguration.class);
 
-    /**
-     * The pool; with the embedded server, closing the pool stops the server afterwards, so that the last writes of
-     * a graceful shutdown (e.g. {@code last_used_at}) still reach it.
-     */
+    /** The pool; with the embedded server, closing the pool stops the server afterwards ({@link EmbeddedDataSource}). */
     @Bean(destroyMethod = "close")
     // the encryption keys first: a start refused for want of them touches no database (and the embedded database's
     // first start finds its key file made)
@@ -45,17 +43,8 @@ class DatabaseConfiguration {
             log.info(
                     "DATABASE_URL is unset: starting the embedded PostgreSQL with its data in {}",
                     settings.embeddedDataDir().toAbsolutePath().normalize());
-            EmbeddedServer server = EmbeddedServer.start(
-                    settings.embeddedDataDir(), settings.embeddedPort(), java.time.Duration.ofSeconds(120));
-            config.setJdbcUrl(server.jdbcUrl());
-            config.setUsername(server.username());
-            config.setPassword(server.password());
-            try {
-                return new EmbeddedBackedDataSource(config, server);
-            } catch (RuntimeException e) {
-                server.close();
-                throw e;
-            }
+            return EmbeddedDataSource.start(
+                    config, settings.embeddedDataDir(), settings.embeddedPort(), java.time.Duration.ofSeconds(120));
         }
         DatabaseUrl url = DatabaseUrl.parse(settings.url());
         config.setJdbcUrl(url.jdbcUrl());
@@ -66,24 +55,5 @@ class DatabaseConfiguration {
             config.setPassword(url.password());
         }
         return new HikariDataSource(config);
-    }
-
-    /** A pool that stops its embedded server after it has closed. */
-    static final class EmbeddedBackedDataSource extends HikariDataSource {
-        private final EmbeddedServer server;
-
-        EmbeddedBackedDataSource(HikariConfig config, EmbeddedServer server) {
-            super(config);
-            this.server = server;
-        }
-
-        @Override
-        public void close() {
-            try {
-                super.close();
-            } finally {
-                server.close();
-            }
-        }
     }
 }

@@ -1,4 +1,4 @@
-/** The database: the server named by DATABASE_URL, or an embedded PostgreSQL that keeps its data in ./data. */
+/** The database: the server named by DATABASE_URL, or the embedded PostgreSQL ({@code com.kvportal.embedded}). */
 @NullMarked
 package com.kvportal.common.database;
 

@@ -17,7 +17,6 @@ import com.kvportal.usage.limits.StoredLimits;
 import com.kvportal.usage.reporting.StoredSamples;
 import com.kvportal.usage.standing.UsageReading;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import lombok.RequiredArgsConstructor;
@@ -77,31 +76,25 @@ public class UsageAlerts {
         String link = baseUrl.resolve(LIMITS_PAGE);
         for (int percent : step.crossed()) {
             raise(
-                    organizationId,
-                    UsageAlertRaised.THRESHOLD_CROSSED,
-                    Map.of("threshold_percent", percent, "used_bytes", used),
+                    new UsageAlertRaised.ThresholdCrossed(organizationId, percent, used),
                     to -> AlertMail.thresholdCrossed(to, name, percent, used, plan, link));
         }
         if (step.writes() == AlertState.WritesChange.REFUSED && refusal != null) {
             raise(
-                    organizationId,
-                    UsageAlertRaised.WRITES_REFUSED,
-                    Map.of("reason", refusal.wire(), "used_bytes", used),
+                    new UsageAlertRaised.WritesRefused(organizationId, refusal, used),
                     to -> AlertMail.writesRefused(to, name, refusal, used, plan, limit, link));
         } else if (step.writes() == AlertState.WritesChange.ALLOWED) {
             raise(
-                    organizationId,
-                    UsageAlertRaised.WRITES_ALLOWED,
-                    Map.of("used_bytes", used),
+                    new UsageAlertRaised.WritesAllowed(organizationId, used),
                     to -> AlertMail.writesAllowed(to, name, used, link));
         }
     }
 
-    private void raise(UUID organizationId, String type, Map<String, Object> data, Function<String, Mail> mail) {
-        List<String> recipients = contacts.billing(organizationId);
+    private void raise(UsageAlertRaised alert, Function<String, Mail> mail) {
+        List<String> recipients = contacts.billing(alert.organizationId());
         for (String to : recipients) {
             mailer.send(mail.apply(to));
         }
-        events.publishEvent(new UsageAlertRaised(organizationId, type, data));
+        events.publishEvent(alert);
     }
 }

@@ -1,0 +1,3 @@
+package com.kvportal.account.credentials;
+
+record EmailConfirmed(String email) {}

@@ -1,0 +1,3 @@
+package com.kvportal.account.credentials;
+
+record EmailVerified(String email, boolean emailVerified) {}

@@ -1,0 +1,5 @@
+package com.kvportal.account.teams;
+
+import java.util.UUID;
+
+record Deleted(UUID id, String name) {}
