@@ -43,6 +43,13 @@ public enum ApiKeyProblem implements ProblemCode {
                     "The API key is missing, malformed or unknown.",
                     "The API key is missing, malformed or unknown.")
             .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")),
+    KEY_POLICY_VIOLATION(define(
+            HttpStatus.BAD_REQUEST,
+            "key_policy_violation",
+            "The organization's key policy (GET /api/v1/key-policy) refuses the key: an expiry beyond its maximum"
+                    + " lifetime, or no allowed addresses where it requires them; the detail names the rule.",
+            "The organization's key policy allows keys of at most 30 days: send an expires_at within 30 days, or"
+                    + " leave it out.")),
     KEY_LIMIT_REACHED(define(
             HttpStatus.CONFLICT,
             "key_limit_reached",

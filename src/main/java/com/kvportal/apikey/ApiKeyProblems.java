@@ -1,7 +1,10 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.web.CommonProblem;
+import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.security.InsufficientRole;
+import org.springframework.http.HttpStatus;
 
 /** The ways a key operation fails, each with its {@link ApiKeyProblem} code. */
 final class ApiKeyProblems {
@@ -28,6 +31,13 @@ final class ApiKeyProblems {
         }
     }
 
+    /** 400 {@code key_policy_violation}: the organization's key policy refuses the key; {@code rule} says which. */
+    static final class KeyPolicyViolation extends ProblemException {
+        KeyPolicyViolation(String rule) {
+            super(ApiKeyProblem.KEY_POLICY_VIOLATION, rule);
+        }
+    }
+
     static final class KeyLimitReached extends ProblemException {
         KeyLimitReached(int limit) {
             super(
@@ -36,11 +46,24 @@ final class ApiKeyProblems {
         }
     }
 
-    /** 401 from verify, with the challenge RFC 6750 prescribes for a bad token. */
+    /**
+     * A presented key that may not be used: 401 from verify, with the challenge RFC 6750 prescribes for a bad token,
+     * or 403 {@code ip_not_allowed} for a client outside the key's allowed addresses.
+     */
     static final class KeyRefused extends ProblemException {
-        private KeyRefused(ApiKeyProblem problem) {
+        private KeyRefused(ProblemCode problem) {
             super(problem);
-            withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+            if (problem.status() == HttpStatus.UNAUTHORIZED) {
+                withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+            }
+        }
+
+        static KeyRefused disabled() {
+            return new KeyRefused(CommonProblem.API_KEY_DISABLED);
+        }
+
+        static KeyRefused ipNotAllowed() {
+            return new KeyRefused(CommonProblem.IP_NOT_ALLOWED);
         }
 
         static KeyRefused invalid() {
