@@ -52,6 +52,14 @@ final class KeyFields {
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(metadata));
     }
 
+    /**
+     * The value an update sent: an update's {@code Optional} (empty for null, which clears the field), or a create's
+     * plain value. Bean Validation does not unwrap an {@code Optional} of a list for a list's validator.
+     */
+    private static @Nullable Object unwrapped(@Nullable Object sent) {
+        return sent instanceof Optional<?> optional ? optional.orElse(null) : sent;
+    }
+
     /** Fails the field with a message of its own; the value given is a parameter, never part of the template. */
     private static boolean refuse(ConstraintValidatorContext context, String message, String value) {
         context.disableDefaultConstraintViolation();
@@ -120,10 +128,13 @@ final class KeyFields {
 
         Class<? extends Payload>[] payload() default {};
 
-        final class Validator implements ConstraintValidator<ExternalId, String> {
+        final class Validator implements ConstraintValidator<ExternalId, Object> {
             @Override
-            public boolean isValid(@Nullable String externalId, ConstraintValidatorContext context) {
-                return externalId == null || EXTERNAL_ID.matcher(externalId).matches();
+            public boolean isValid(@Nullable Object sent, ConstraintValidatorContext context) {
+                Object externalId = unwrapped(sent);
+                return externalId == null
+                        || (externalId instanceof String text
+                                && EXTERNAL_ID.matcher(text).matches());
             }
         }
     }
@@ -140,12 +151,14 @@ final class KeyFields {
 
         Class<? extends Payload>[] payload() default {};
 
-        final class Validator implements ConstraintValidator<AllowedIpList, List<String>> {
+        final class Validator implements ConstraintValidator<AllowedIpList, Object> {
             @Override
-            public boolean isValid(@Nullable List<String> entries, ConstraintValidatorContext context) {
-                if (entries == null) {
+            @SuppressWarnings("unchecked")
+            public boolean isValid(@Nullable Object sent, ConstraintValidatorContext context) {
+                if (!(unwrapped(sent) instanceof List<?> list)) {
                     return true;
                 }
+                List<String> entries = (List<String>) list;
                 if (entries.isEmpty() || entries.size() > AllowedIps.MAX_ENTRIES) {
                     return refuse(
                             context,

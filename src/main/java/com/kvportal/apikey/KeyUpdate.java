@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of an update ({@code PATCH}), as sent: a field left out (or null) stays as it is; a field sent follows
@@ -42,6 +43,7 @@ public record KeyUpdate(
                         pattern = KeyFields.EXTERNAL_ID_PATTERN,
                         description = "As at create; null removes it; left out: unchanged.")
                 @KeyFields.ExternalId
+                @JsonDeserialize(using = Clearable.Text.class)
                 @Nullable
                 Optional<String> externalId,
         @Schema(description = "false switches the key off, true on again; left out: unchanged.") @Nullable
@@ -56,6 +58,7 @@ public record KeyUpdate(
                         maxItems = AllowedIps.MAX_ENTRIES,
                         schema = @Schema(example = "203.0.113.0/24"))
                 @KeyFields.AllowedIpList
+                @JsonDeserialize(using = Clearable.TextList.class)
                 @Nullable
                 Optional<List<String>> allowedIps) {
 
