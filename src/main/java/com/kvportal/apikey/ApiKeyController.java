@@ -2,6 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.web.BearerToken;
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.common.web.ShownOnce;
 import com.kvportal.security.ApiContract;
@@ -30,6 +31,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -58,7 +60,7 @@ class ApiKeyController {
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_KEYS,
             verifiedEmail = true)
-    @ApiKeyProblem.Codes(ApiKeyProblem.KEY_LIMIT_REACHED)
+    @ApiKeyProblem.Codes({ApiKeyProblem.KEY_LIMIT_REACHED, ApiKeyProblem.KEY_POLICY_VIOLATION})
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<CreatedApiKey> createApiKey(Caller caller, @Valid @RequestBody NewApiKey request) {
         ApiKeys.Created created = apiKeys.create(caller, request);
@@ -68,12 +70,17 @@ class ApiKeyController {
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
     @GetMapping
-    ApiKeyList listApiKeys(Caller caller) {
-        return new ApiKeyList(apiKeys.list(caller));
+    ApiKeyList listApiKeys(
+            Caller caller,
+            @RequestParam(name = "external_id", required = false)
+                    @Parameter(description = "Only the keys with this external id.")
+                    @Nullable
+                    String externalId) {
+        return new ApiKeyList(apiKeys.list(caller, externalId));
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)
-    @ApiKeyProblem.Codes(ApiKeyProblem.API_KEY_NOT_FOUND)
+    @ApiKeyProblem.Codes({ApiKeyProblem.API_KEY_NOT_FOUND, ApiKeyProblem.KEY_POLICY_VIOLATION})
     @PatchMapping(path = "/" + PathIds.ID, consumes = MediaType.APPLICATION_JSON_VALUE)
     ApiKey updateApiKey(Caller caller, @PathVariable UUID id, @Valid @RequestBody KeyUpdate request) {
         return apiKeys.update(caller, id, request);
@@ -103,7 +110,8 @@ class ApiKeyController {
     @ApiKeyProblem.Codes({
         ApiKeyProblem.API_KEY_NOT_FOUND,
         ApiKeyProblem.API_KEY_REVOKED,
-        ApiKeyProblem.KEY_LIMIT_REACHED
+        ApiKeyProblem.KEY_LIMIT_REACHED,
+        ApiKeyProblem.KEY_POLICY_VIOLATION
     })
     @PostMapping(path = "/" + PathIds.ID + "/roll", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<RolledResponse> rollApiKey(
@@ -118,18 +126,24 @@ class ApiKeyController {
                         new Previous(rolled.previousId(), rolled.previousExpiresAt())));
     }
 
+    /** The body is optional: a verify without one has no client address and costs 1. */
     @ApiContract(credentials = Credential.API_KEY)
     @ApiKeyProblem.Codes({
         ApiKeyProblem.INVALID_API_KEY,
         ApiKeyProblem.PRESENTED_KEY_REVOKED,
         ApiKeyProblem.API_KEY_EXPIRED
     })
+    @CommonProblem.Codes({CommonProblem.API_KEY_DISABLED, CommonProblem.IP_NOT_ALLOWED})
     @PostMapping("/verify")
     VerifiedKey verifyApiKey(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
                     String authorization,
+            @Valid @RequestBody(required = false) @Nullable VerifyRequest body,
             HttpServletRequest request) {
-        return apiKeys.verify(BearerToken.of(authorization).orElse(null), ClientAddress.of(request));
+        return apiKeys.verify(
+                BearerToken.of(authorization).orElse(null),
+                ClientAddress.of(request),
+                body == null ? VerifyRequest.NONE : body);
     }
 
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)

@@ -49,6 +49,12 @@ public sealed interface ApiKeyEvent {
             long graceSeconds)
             implements ApiKeyEvent {}
 
+    /** Switched off: verify and portal calls refuse the key until it is enabled again. */
+    record Disabled(UUID organizationId, UUID projectId, UUID keyId, String keyName) implements ApiKeyEvent {}
+
+    /** Switched on again. */
+    record Enabled(UUID organizationId, UUID projectId, UUID keyId, String keyName) implements ApiKeyEvent {}
+
     record Revoked(UUID organizationId, UUID projectId, UUID keyId, String keyName) implements ApiKeyEvent {}
 
     /** Revoked because a secret scanner found it in public: {@code url} and {@code source} as the report gave them. */

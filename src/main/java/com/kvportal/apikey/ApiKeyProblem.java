@@ -2,6 +2,7 @@ package com.kvportal.apikey;
 
 import static com.kvportal.common.web.ProblemCode.define;
 
+import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;
 import com.kvportal.common.web.ProblemException;
@@ -47,6 +48,13 @@ public enum ApiKeyProblem implements ProblemCode {
                     "The API key is missing, malformed or unknown.",
                     "The API key is missing, malformed or unknown.")
             .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")),
+    KEY_POLICY_VIOLATION(define(
+            HttpStatus.BAD_REQUEST,
+            "key_policy_violation",
+            "The organization's key policy (GET /api/v1/key-policy) refuses the key: an expiry beyond its maximum"
+                    + " lifetime, or no allowed addresses where it requires them; the detail names the rule.",
+            "The organization's key policy allows keys of at most 30 days: send an expires_at within 30 days, or"
+                    + " leave it out.")),
     KEY_LIMIT_REACHED(define(
             HttpStatus.CONFLICT,
             "key_limit_reached",
@@ -91,10 +99,31 @@ public enum ApiKeyProblem implements ProblemCode {
     }
 
     /** 401 from verify, with the challenge RFC 6750 prescribes for a bad token. */
+    /** 400 {@code key_policy_violation}: the organization's key policy refuses the key; {@code rule} says which. */
+    static final class KeyPolicyViolation extends ProblemException {
+        KeyPolicyViolation(String rule) {
+            super(KEY_POLICY_VIOLATION, rule);
+        }
+    }
+
+    /**
+     * A presented key that may not be used: 401 from verify, with the challenge RFC 6750 prescribes for a bad token,
+     * or 403 {@code ip_not_allowed} for a client outside the key's allowed addresses.
+     */
     static final class KeyRefused extends ProblemException {
-        private KeyRefused(ApiKeyProblem problem) {
+        private KeyRefused(ProblemCode problem) {
             super(problem);
-            withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+            if (problem.status() == HttpStatus.UNAUTHORIZED) {
+                withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+            }
+        }
+
+        static KeyRefused disabled() {
+            return new KeyRefused(CommonProblem.API_KEY_DISABLED);
+        }
+
+        static KeyRefused ipNotAllowed() {
+            return new KeyRefused(CommonProblem.IP_NOT_ALLOWED);
         }
 
         static KeyRefused invalid() {

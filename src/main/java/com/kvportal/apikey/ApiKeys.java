@@ -3,12 +3,15 @@ package com.kvportal.apikey;
 import com.kvportal.account.AccountEvent;
 import com.kvportal.apikey.ApiKeyProblem.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblem.KeyLimitReached;
+import com.kvportal.apikey.ApiKeyProblem.KeyPolicyViolation;
 import com.kvportal.apikey.ApiKeyProblem.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblem.KeyRevoked;
 import com.kvportal.apikey.activity.LastUseRecorder;
 import com.kvportal.apikey.cache.KeyCache;
 import com.kvportal.apikey.cache.KeyMetrics;
 import com.kvportal.apikey.cache.KeyNarrowing;
+import com.kvportal.apikey.policy.KeyPolicies;
+import com.kvportal.apikey.policy.KeyPolicy;
 import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.security.ApiKeyAuthenticator;
@@ -31,6 +34,7 @@ import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -54,6 +58,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final KeyMetrics metrics;
     private final MissBudget misses;
     private final CallerRoles roles;
+    private final KeyPolicies policies;
     private final Clock clock;
 
     /** A new key and its raw value, which exists only in this answer. */
@@ -61,13 +66,17 @@ public class ApiKeys implements ApiKeyAuthenticator {
 
     @Transactional
     public Created create(Caller caller, NewApiKey request) {
-        NewApiKey.Valid valid = request.resolve(clock.instant());
+        Instant now = clock.instant();
+        NewApiKey.Valid valid = request.resolve();
         requireMayHold(caller, valid.permissions());
+        KeyPolicy policy = policies.of(caller.organizationId());
+        Instant expiresAt = expiryWithin(policy, now, valid.expiresAt());
+        requireAllowedIps(policy, valid.shape());
         keys.lockProject(caller.projectId());
         if (keys.countLive(caller.projectId()) >= MAX_LIVE_KEYS_PER_PROJECT) {
             throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);
         }
-        Created created = insertKey(caller, valid.name(), valid.permissions(), valid.expiresAt());
+        Created created = insertKey(caller, valid.name(), valid.permissions(), expiresAt, valid.shape());
         ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Created(
                 caller.organizationId(), key.projectId(), key.id(), key.name(), key.permissions(), key.expiresAt()));
@@ -90,28 +99,77 @@ public class ApiKeys implements ApiKeyAuthenticator {
         requireMayHold(caller, old.permissions());
         requireMayHold(caller, permissions);
         Instant expiresAt = Objects.requireNonNullElse(valid.expiresAt(), old.expiresAt());
+        KeyShape oldShape = old.shape();
+        KeyShape shape = valid.applyTo(oldShape);
+        KeyPolicy policy = policies.of(caller.organizationId());
+        if (valid.expiresAt() != null) {
+            expiryWithin(policy, clock.instant(), valid.expiresAt());
+        }
+        requireAllowedIps(policy, shape);
         Map<String, Map<String, Object>> changes = new LinkedHashMap<>();
-        if (!name.equals(old.name())) {
-            changes.put("name", Map.of("from", old.name(), "to", name));
-        }
+        change(changes, "name", old.name(), name);
         if (!Set.copyOf(permissions).equals(Set.copyOf(old.permissions()))) {
-            changes.put("permissions", Map.of("from", old.permissions(), "to", permissions));
+            change(changes, "permissions", old.permissions(), permissions);
         }
-        if (!expiresAt.equals(old.expiresAt())) {
-            changes.put("expires_at", Map.of("from", old.expiresAt(), "to", expiresAt));
-        }
-        if (changes.isEmpty()) {
+        change(changes, "expires_at", old.expiresAt(), expiresAt);
+        change(changes, "metadata", oldShape.metadata(), shape.metadata());
+        change(changes, "external_id", oldShape.externalId(), shape.externalId());
+        change(changes, "allowed_ips", oldShape.allowedIpList(), shape.allowedIpList());
+        boolean switched = oldShape.enabled() != shape.enabled();
+        if (changes.isEmpty() && !switched) {
             return old;
         }
-        ApiKey updated = keys.update(keyId, name, permissions, expiresAt);
-        boolean narrowed =
-                !Set.copyOf(permissions).containsAll(old.permissions()) || expiresAt.isBefore(old.expiresAt());
+        ApiKey updated = keys.update(keyId, name, permissions, expiresAt, shape);
+        boolean narrowed = !Set.copyOf(permissions).containsAll(old.permissions())
+                || expiresAt.isBefore(old.expiresAt())
+                || oldShape.narrowedBy(shape);
+        // every instance must answer with the new state: a narrowing change once this returns, a wider one soon
         if (narrowed) {
             narrowing.narrowed(keyId);
+        } else {
+            narrowing.widened(keyId);
         }
-        events.publishEvent(new ApiKeyEvent.Updated(
-                caller.organizationId(), updated.projectId(), keyId, updated.name(), changes, narrowed));
+        if (!changes.isEmpty()) {
+            events.publishEvent(new ApiKeyEvent.Updated(
+                    caller.organizationId(), updated.projectId(), keyId, updated.name(), changes, narrowed));
+        }
+        if (switched) {
+            events.publishEvent(
+                    shape.enabled()
+                            ? new ApiKeyEvent.Enabled(
+                                    caller.organizationId(), updated.projectId(), keyId, updated.name())
+                            : new ApiKeyEvent.Disabled(
+                                    caller.organizationId(), updated.projectId(), keyId, updated.name()));
+        }
         return updated;
+    }
+
+    /** Records a field's change as its audit line shows it ({@code {from, to}}, either may be null). */
+    private static void change(
+            Map<String, Map<String, Object>> changes, String field, @Nullable Object from, @Nullable Object to) {
+        if (!Objects.equals(from, to)) {
+            Map<String, Object> change = new LinkedHashMap<>();
+            change.put("from", from);
+            change.put("to", to);
+            changes.put(field, change);
+        }
+    }
+
+    /** The expiry a key gets under the policy: the requested one if allowed, else the default shortened to fit. */
+    private static Instant expiryWithin(KeyPolicy policy, Instant now, @Nullable Instant requested) {
+        if (requested == null) {
+            return policy.defaultExpiry(now, NewApiKey.defaultExpiry(now));
+        }
+        policy.refusesExpiry(now, requested).ifPresent(rule -> {
+            throw new KeyPolicyViolation(rule);
+        });
+        return requested;
+    }
+
+    private static void requireAllowedIps(KeyPolicy policy, KeyShape shape) {
+        policy.refusesAnyAddress(shape.allowedIps() != null).ifPresent(rule -> {
+            throw new KeyPolicyViolation(rule);
+        });
     }
 
     /** A new key that replaces an old one, and what became of the old one. */
@@ -124,7 +182,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
     @Transactional
     public Rolled roll(Caller caller, UUID keyId, KeyRoll request) {
         Instant now = clock.instant();
-        KeyRoll.Valid valid = request.resolve(now);
+        KeyRoll.Valid valid = request.resolve();
+        Instant expiresAt = expiryWithin(policies.of(caller.organizationId()), now, valid.expiresAt());
         keys.lockProject(caller.projectId());
         StoredApiKeys.Locked locked =
                 keys.lockInProject(caller.projectId(), keyId).orElseThrow(ApiKeyNotFound::new);
@@ -140,12 +199,12 @@ public class ApiKeys implements ApiKeyAuthenticator {
         ApiKey old = locked.key();
         Instant graceEnd = now.plus(valid.grace()).truncatedTo(ChronoUnit.SECONDS);
         Instant previousExpiresAt = graceEnd.isBefore(old.expiresAt()) ? graceEnd : old.expiresAt();
-        keys.update(old.id(), old.name(), old.permissions(), previousExpiresAt);
+        keys.update(old.id(), old.name(), old.permissions(), previousExpiresAt, old.shape());
         if (revokeNow) {
             keys.revoke(old.id());
         }
         narrowing.narrowed(old.id());
-        Created created = insertKey(caller, old.name(), old.permissions(), valid.expiresAt());
+        Created created = insertKey(caller, old.name(), old.permissions(), expiresAt, old.shape());
         ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Rolled(
                 caller.organizationId(),
@@ -169,7 +228,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     }
 
     /** Stores a new key in the caller's active project; its raw value exists only in the answer. */
-    private Created insertKey(Caller caller, String name, List<String> permissions, Instant expiresAt) {
+    private Created insertKey(Caller caller, String name, List<String> permissions, Instant expiresAt, KeyShape shape) {
         RawKey raw = ApiKeyFormat.generate();
         ApiKey key = keys.insert(
                 UUID.randomUUID(),
@@ -179,12 +238,16 @@ public class ApiKeys implements ApiKeyAuthenticator {
                 name,
                 raw.digest(),
                 permissions,
-                expiresAt);
+                expiresAt,
+                shape);
         return new Created(raw.value(), key);
     }
 
-    public List<ApiKey> list(Caller caller) {
-        return keys.listLive(caller.projectId());
+    /** The active project's unrevoked keys, newest first; with an external id, only the keys that carry it. */
+    public List<ApiKey> list(Caller caller, @Nullable String externalId) {
+        return externalId == null
+                ? keys.listLive(caller.projectId())
+                : keys.listLiveWithExternalId(caller.projectId(), externalId);
     }
 
     /**
@@ -271,14 +334,16 @@ public class ApiKeys implements ApiKeyAuthenticator {
      * is recorded off the request path.
      *
      * @param client the {@link com.kvportal.common.limits.ClientAddress} whose budget of lookups that miss is spent
-     * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
+     * @param request the optional body: the address of the storage backend's client ({@code client_ip}), the cost
+     * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked},
+     *     {@code api_key_expired} or {@code api_key_disabled}; 403 {@code ip_not_allowed}
      * @throws TooManyRequests when a key that memory cannot answer comes from a client that spent its budget
      */
-    public VerifiedKey verify(@Nullable String presented, String client) {
+    public VerifiedKey verify(@Nullable String presented, String client, VerifyRequest request) {
         long started = System.nanoTime();
         StoredKey key;
         try {
-            key = usable(presented, client);
+            key = usable(presented, client, request.clientIp());
         } catch (KeyRefused refused) {
             metrics.verified(refused.code(), started);
             throw refused;
@@ -289,21 +354,34 @@ public class ApiKeys implements ApiKeyAuthenticator {
         return verified;
     }
 
-    /** The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired. */
+    /**
+     * The caller that a usable key stands for, or empty for a key that is malformed, unknown, revoked or expired.
+     *
+     * @throws KeyRefused 401 {@code api_key_disabled} for a key switched off, 403 {@code ip_not_allowed} for a key
+     *     used from outside its allowed addresses
+     */
     @Override
-    public Optional<Caller> authenticate(String presented, String client) {
+    public Optional<Caller> authenticate(String presented, String client, String address) {
         StoredKey key;
         try {
-            key = usable(presented, client);
+            key = usable(presented, client, address);
         } catch (KeyRefused refused) {
-            return Optional.empty();
+            if (refused.status() == HttpStatus.UNAUTHORIZED && !refused.code().equals("api_key_disabled")) {
+                return Optional.empty();
+            }
+            throw refused;
         }
         return Optional.of(new Caller(
                 key.customerId(), key.organizationId(), key.projectId(), key.id(), Set.copyOf(key.permissions())));
     }
 
-    /** The one decision of verify and of a key used as credential; records the use of a usable key. */
-    private StoredKey usable(@Nullable String presented, String client) {
+    /**
+     * The one decision of verify and of a key used as credential, in this order: the key itself (unknown, revoked,
+     * expired), switched off, the client's address; records the use of a usable key.
+     *
+     * @param clientIp the address the key is used from (verify: the body's {@code client_ip}, maybe absent)
+     */
+    private StoredKey usable(@Nullable String presented, String client, @Nullable String clientIp) {
         StoredKey key = lookUp(presented, client).orElseThrow(KeyRefused::invalid);
         Instant now = clock.instant();
         if (key.isRevoked()) {
@@ -311,6 +389,12 @@ public class ApiKeys implements ApiKeyAuthenticator {
         }
         if (key.isExpiredAt(now)) {
             throw KeyRefused.expired();
+        }
+        if (!key.shape().enabled()) {
+            throw KeyRefused.disabled();
+        }
+        if (!key.shape().allows(clientIp)) {
+            throw KeyRefused.ipNotAllowed();
         }
         lastUse.used(key.id(), now);
         return key;

@@ -32,12 +32,12 @@ public record KeyRoll(
     static final long MAX_GRACE_SECONDS = 7 * 24 * 3600;
     private static final String GRACE_RULE = "must be between 0 and " + MAX_GRACE_SECONDS + " (7 days)";
 
-    record Valid(Duration grace, Instant expiresAt) {}
+    /** @param expiresAt null when the request leaves it to the default (which a key policy may shorten) */
+    record Valid(Duration grace, @Nullable Instant expiresAt) {}
 
-    /** The roll of a validated request, with the defaults for what it leaves out. */
-    Valid resolve(Instant now) {
+    /** The roll of a validated request, with the default grace when it leaves it out. */
+    Valid resolve() {
         long grace = graceSeconds == null ? DEFAULT_GRACE_SECONDS : graceSeconds;
-        Instant expiry = expiresAt == null ? NewApiKey.defaultExpiry(now) : NewApiKey.expiry(expiresAt);
-        return new Valid(Duration.ofSeconds(grace), expiry);
+        return new Valid(Duration.ofSeconds(grace), expiresAt == null ? null : NewApiKey.expiry(expiresAt));
     }
 }

@@ -5,7 +5,10 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of an update ({@code PATCH}), as sent: a field left out (or null) stays as it is; a field sent follows
@@ -29,16 +32,65 @@ public record KeyUpdate(
         @Schema(format = "date-time", description = "In the future and at most 365 days ahead; left out: unchanged.")
                 @NewApiKey.Expiry
                 @Nullable
-                String expiresAt) {
+                String expiresAt,
+        @Schema(description = "Replaces the metadata (as at create); left out: unchanged; {} removes it all.")
+                @KeyFields.Metadata
+                @Nullable
+                Map<String, @Nullable Object> metadata,
+        @Schema(
+                        type = "string",
+                        nullable = true,
+                        pattern = KeyFields.EXTERNAL_ID_PATTERN,
+                        description = "As at create; null removes it; left out: unchanged.")
+                @KeyFields.ExternalId
+                @JsonDeserialize(using = Clearable.Text.class)
+                @Nullable
+                Optional<String> externalId,
+        @Schema(description = "false switches the key off, true on again; left out: unchanged.") @Nullable
+                Boolean enabled,
+        @ArraySchema(
+                        arraySchema =
+                                @Schema(
+                                        nullable = true,
+                                        description = "Replaces the allowed addresses (as at create); null: any"
+                                                + " address; left out: unchanged."),
+                        minItems = 1,
+                        maxItems = AllowedIps.MAX_ENTRIES,
+                        schema = @Schema(example = "203.0.113.0/24"))
+                @KeyFields.AllowedIpList
+                @JsonDeserialize(using = Clearable.TextList.class)
+                @Nullable
+                Optional<List<String>> allowedIps) {
 
     /** The checked change: null where the key keeps its value. */
-    record Valid(@Nullable String name, @Nullable List<String> permissions, @Nullable Instant expiresAt) {}
+    record Valid(
+            @Nullable String name,
+            @Nullable List<String> permissions,
+            @Nullable Instant expiresAt,
+            @Nullable Map<String, @Nullable Object> metadata,
+            @Nullable Optional<String> externalId,
+            @Nullable Boolean enabled,
+            @Nullable Optional<AllowedIps> allowedIps) {
+
+        /** The key's shape after this change. */
+        KeyShape applyTo(KeyShape old) {
+            return new KeyShape(
+                    metadata == null ? old.metadata() : metadata,
+                    externalId == null ? old.externalId() : externalId.orElse(null),
+                    enabled == null ? old.enabled() : enabled,
+                    allowedIps == null ? old.allowedIps() : allowedIps.orElse(null));
+        }
+    }
 
     /** The change of a validated request: the name trimmed, each permission once. */
     Valid resolve() {
         return new Valid(
                 name == null ? null : name.strip(),
                 permissions == null ? null : NewApiKey.unique(permissions),
-                expiresAt == null ? null : NewApiKey.expiry(expiresAt));
+                expiresAt == null ? null : NewApiKey.expiry(expiresAt),
+                metadata == null ? null : KeyFields.copy(metadata),
+                externalId,
+                enabled,
+                allowedIps == null ? null : allowedIps.map(AllowedIps::of));
     }
 }

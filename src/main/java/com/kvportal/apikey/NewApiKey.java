@@ -19,6 +19,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
@@ -49,20 +50,53 @@ public record NewApiKey(
                         example = "2027-01-31T00:00:00Z")
                 @Expiry
                 @Nullable
-                String expiresAt) {
+                String expiresAt,
+        @Schema(
+                        description = "At most 50 properties, each a string, number, boolean or null; at most 4 KiB as"
+                                + " JSON; default {}.",
+                        example = "{\"plan\": \"gold\"}")
+                @KeyFields.Metadata
+                @Nullable
+                Map<String, @Nullable Object> metadata,
+        @Schema(
+                        pattern = KeyFields.EXTERNAL_ID_PATTERN,
+                        description = "1-255 characters of A-Z a-z 0-9 . _ : @ / -; default null.",
+                        example = "user_1234")
+                @KeyFields.ExternalId
+                @Nullable
+                String externalId,
+        @Schema(description = "False creates the key switched off; default true.", defaultValue = "true") @Nullable
+                Boolean enabled,
+        @ArraySchema(
+                        arraySchema =
+                                @Schema(
+                                        description = "1-100 IPv4 or IPv6 addresses or CIDR blocks (without bits set"
+                                                + " beyond the prefix); default null: any address."),
+                        minItems = 1,
+                        maxItems = AllowedIps.MAX_ENTRIES,
+                        schema = @Schema(example = "203.0.113.0/24"))
+                @KeyFields.AllowedIpList
+                @Nullable
+                List<String> allowedIps) {
 
     static final Set<String> PERMISSIONS = Set.of("read", "write", "admin");
     static final Duration DEFAULT_LIFETIME = Duration.ofDays(90);
     static final Duration MAX_LIFETIME = Duration.ofDays(365);
     static final int MAX_NAME_LENGTH = 100;
 
-    record Valid(String name, List<String> permissions, Instant expiresAt) {}
+    /** @param expiresAt null when the request leaves it to the default (which a key policy may shorten) */
+    record Valid(String name, List<String> permissions, @Nullable Instant expiresAt, KeyShape shape) {}
 
-    /** The key to create from a validated request: the name trimmed, each permission once, the default expiry. */
-    Valid resolve(Instant now) {
+    /** The key to create from a validated request: the name trimmed, each permission once, the defaults. */
+    Valid resolve() {
         List<String> unique = permissions == null ? List.of("write") : unique(permissions);
-        Instant expiry = expiresAt == null ? defaultExpiry(now) : expiry(expiresAt);
-        return new Valid(Objects.requireNonNull(name).strip(), unique, expiry);
+        KeyShape shape = new KeyShape(
+                metadata == null ? Map.of() : KeyFields.copy(metadata),
+                externalId,
+                enabled == null || enabled,
+                allowedIps == null ? null : AllowedIps.of(allowedIps));
+        return new Valid(
+                Objects.requireNonNull(name).strip(), unique, expiresAt == null ? null : expiry(expiresAt), shape);
     }
 
     /** Valid permissions, each once, in the order first given. */

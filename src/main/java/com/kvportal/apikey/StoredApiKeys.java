@@ -23,7 +23,8 @@ import org.springframework.stereotype.Repository;
 public class StoredApiKeys {
 
     private static final String LIST_COLUMNS =
-            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id";
+            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id, "
+                    + KeyShapes.COLUMNS;
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -32,8 +33,9 @@ public class StoredApiKeys {
     Optional<StoredKey> findByDigest(KeyDigest digest) {
         return jdbc.sql(
                         """
-                        select id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
-                        from api_keys where digest = ?""")
+                        select id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at,
+                        """
+                                + KeyShapes.COLUMNS + " from api_keys where digest = ?")
                 .param(digest.bytes())
                 .query((rs, n) -> storedKey(rs))
                 .optional();
@@ -47,7 +49,8 @@ public class StoredApiKeys {
                 rs.getObject("organization_id", UUID.class),
                 strings(rs.getArray("permissions")),
                 Sql.instant(rs, "expires_at"),
-                Sql.nullableInstant(rs, "revoked_at"));
+                Sql.nullableInstant(rs, "revoked_at"),
+                KeyShapes.read(rs));
     }
 
     /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
@@ -55,8 +58,10 @@ public class StoredApiKeys {
         Map<KeyDigest, StoredKey> rows = new LinkedHashMap<>();
         jdbc.sql(
                         """
-                        select digest, id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
-                        from api_keys where digest > ? and revoked_at is null order by digest limit ?""")
+                        select digest, id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at,
+                        """
+                                + KeyShapes.COLUMNS
+                                + " from api_keys where digest > ? and revoked_at is null order by digest limit ?")
                 .params(after, limit)
                 .query(rs -> {
                     rows.put(KeyDigest.of(rs.getBytes("digest")), storedKey(rs));
@@ -87,9 +92,12 @@ public class StoredApiKeys {
             String name,
             KeyDigest digest,
             List<String> permissions,
-            Instant expiresAt) {
+            Instant expiresAt,
+            KeyShape shape) {
         return jdbc.sql("insert into api_keys (id, project_id, organization_id, customer_id, name, digest, permissions,"
-                        + " expires_at) values (?, ?, ?, ?, ?, ?, ?::text[], ?) returning " + LIST_COLUMNS)
+                        + " expires_at, metadata, external_id, enabled, allowed_ips)"
+                        + " values (?, ?, ?, ?, ?, ?, ?::text[], ?, ?::jsonb, ?, ?, ?::text[]) returning "
+                        + LIST_COLUMNS)
                 .params(
                         id,
                         projectId,
@@ -98,13 +106,26 @@ public class StoredApiKeys {
                         name,
                         digest.bytes(),
                         Sql.arrayLiteral(permissions),
-                        Timestamp.from(expiresAt))
+                        Timestamp.from(expiresAt),
+                        KeyFields.json(shape.metadata()),
+                        shape.externalId(),
+                        shape.enabled(),
+                        KeyShapes.allowedIpsLiteral(shape))
                 .query(StoredApiKeys::listItem)
                 .single();
     }
 
     List<ApiKey> listLive(UUID projectId) {
         return listItems("where project_id = ? and revoked_at is null order by created_at desc, id", projectId)
+                .list();
+    }
+
+    /** The project's unrevoked keys with this external id, newest first. */
+    List<ApiKey> listLiveWithExternalId(UUID projectId, String externalId) {
+        return listItems(
+                        "where project_id = ? and external_id = ? and revoked_at is null order by created_at desc, id",
+                        projectId,
+                        externalId)
                 .list();
     }
 
@@ -185,10 +206,19 @@ public class StoredApiKeys {
                 .optional();
     }
 
-    ApiKey update(UUID keyId, String name, List<String> permissions, Instant expiresAt) {
-        return jdbc.sql("update api_keys set name = ?, permissions = ?::text[], expires_at = ? where id = ?"
-                        + " returning " + LIST_COLUMNS)
-                .params(name, Sql.arrayLiteral(permissions), Timestamp.from(expiresAt), keyId)
+    ApiKey update(UUID keyId, String name, List<String> permissions, Instant expiresAt, KeyShape shape) {
+        return jdbc.sql("update api_keys set name = ?, permissions = ?::text[], expires_at = ?, metadata = ?::jsonb,"
+                        + " external_id = ?, enabled = ?, allowed_ips = ?::text[] where id = ? returning "
+                        + LIST_COLUMNS)
+                .params(
+                        name,
+                        Sql.arrayLiteral(permissions),
+                        Timestamp.from(expiresAt),
+                        KeyFields.json(shape.metadata()),
+                        shape.externalId(),
+                        shape.enabled(),
+                        KeyShapes.allowedIpsLiteral(shape),
+                        keyId)
                 .query(StoredApiKeys::listItem)
                 .single();
     }
@@ -212,7 +242,7 @@ public class StoredApiKeys {
     }
 
     private static ApiKey listItem(ResultSet rs, int row) throws SQLException {
-        return new ApiKey(
+        return ApiKey.of(
                 rs.getObject("id", UUID.class),
                 rs.getObject("project_id", UUID.class),
                 rs.getString("name"),
@@ -220,7 +250,8 @@ public class StoredApiKeys {
                 Sql.instant(rs, "expires_at"),
                 Sql.nullableInstant(rs, "last_used_at"),
                 Sql.instant(rs, "created_at"),
-                rs.getObject("customer_id", UUID.class));
+                rs.getObject("customer_id", UUID.class),
+                KeyShapes.read(rs));
     }
 
     /**

@@ -22,7 +22,8 @@ public record StoredKey(
         UUID organizationId,
         List<String> permissions,
         long expiresAtSecond,
-        @Nullable Instant revokedAt) {
+        @Nullable Instant revokedAt,
+        KeyShape shape) {
 
     private static final Interner<UUID> IDS = Interner.newWeakInterner();
     private static final Interner<List<String>> PERMISSIONS = Interner.newWeakInterner();
@@ -34,7 +35,8 @@ public record StoredKey(
             UUID organizationId,
             List<String> permissions,
             Instant expiresAt,
-            @Nullable Instant revokedAt) {
+            @Nullable Instant revokedAt,
+            KeyShape shape) {
         return new StoredKey(
                 id.getMostSignificantBits(),
                 id.getLeastSignificantBits(),
@@ -43,7 +45,8 @@ public record StoredKey(
                 IDS.intern(organizationId),
                 PERMISSIONS.intern(List.copyOf(permissions)),
                 expiresAt.getEpochSecond(),
-                revokedAt);
+                revokedAt,
+                shape.equals(KeyShape.DEFAULT) ? KeyShape.DEFAULT : shape);
     }
 
     UUID id() {

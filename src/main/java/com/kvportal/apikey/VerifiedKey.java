@@ -6,6 +6,7 @@ import com.kvportal.usage.WriteRefusal;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +19,19 @@ public record VerifiedKey(
         UUID organizationId,
         @ArraySchema(schema = @Schema(allowableValues = {"read", "write", "admin"})) List<String> permissions,
         @Schema(description = "The organization's effective plan.") Tier tier,
-        Storage storage) {
+        Storage storage,
+        @Schema(description = "The key's metadata, as the customer set it.") Map<String, @Nullable Object> metadata,
+        @Schema(nullable = true, description = "The customer's own name for whoever uses the key.") @Nullable
+                String externalId,
+        @Schema(description = "Always true here: a disabled key is refused (401 api_key_disabled).") boolean enabled,
+        @ArraySchema(
+                        arraySchema =
+                                @Schema(
+                                        nullable = true,
+                                        description = "Null: usable from any address; else the addresses and CIDR"
+                                                + " blocks it may be used from."))
+                @Nullable
+                List<String> allowedIps) {
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
     @Schema(name = "StorageStanding")
@@ -45,6 +58,10 @@ public record VerifiedKey(
                 key.permissions(),
                 standing.tier(),
                 new Storage(
-                        standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed(), standing.refusal()));
+                        standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed(), standing.refusal()),
+                key.shape().metadata(),
+                key.shape().externalId(),
+                key.shape().enabled(),
+                key.shape().allowedIpList());
     }
 }

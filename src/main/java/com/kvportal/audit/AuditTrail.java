@@ -75,6 +75,16 @@ class AuditTrail {
     }
 
     @EventListener
+    void keyDisabled(ApiKeyEvent.Disabled e) {
+        key(e, "api_key.disabled", audit.actorOr(AuditLog.SYSTEM), Map.of());
+    }
+
+    @EventListener
+    void keyEnabled(ApiKeyEvent.Enabled e) {
+        key(e, "api_key.enabled", audit.actorOr(AuditLog.SYSTEM), Map.of());
+    }
+
+    @EventListener
     void keyRevoked(ApiKeyEvent.Revoked e) {
         key(e, "api_key.revoked", audit.actorOr(AuditLog.SYSTEM), Map.of());
     }

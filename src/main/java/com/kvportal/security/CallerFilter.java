@@ -3,6 +3,7 @@ package com.kvportal.security;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.web.BearerToken;
+import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -35,6 +36,11 @@ final class CallerFilter extends OncePerRequestFilter {
         } catch (TooManyRequests refused) {
             refused.writeTo(response, problems);
             return;
+        } catch (ProblemException refused) {
+            // a key switched off or used from outside its allowed addresses: its own code, not unauthenticated
+            refused.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+            problems.write(response, refused.getBody());
+            return;
         }
         found.ifPresent(caller -> {
             var context = SecurityContextHolder.createEmptyContext();
@@ -59,6 +65,6 @@ final class CallerFilter extends OncePerRequestFilter {
             return Optional.empty();
         }
         String client = ClientAddress.of(request);
-        return BearerToken.of(authorization).flatMap(key -> apiKeys.authenticate(key, client));
+        return BearerToken.of(authorization).flatMap(key -> apiKeys.authenticate(key, client, request.getRemoteAddr()));
     }
 }

@@ -9,11 +9,16 @@ public enum Credential {
     /**
      * A portal call: the session cookie (with {@code X-XSRF-TOKEN} when the call changes state) or an API key with
      * {@code admin}. Implies 401 {@code unauthenticated}, 403 {@code insufficient_permissions}, 429
-     * {@code too_many_requests} (a key unknown to memory from an address that spent its budget of lookups that miss)
-     * and, for a call that changes state, 403 {@code csrf_failed}.
+     * {@code too_many_requests} (a key unknown to memory from an address that spent its budget of lookups that miss),
+     * for a call that changes state, 403 {@code csrf_failed}, and for a key switched off or used from outside its
+     * allowed addresses 401 {@code api_key_disabled} and 403 {@code ip_not_allowed}.
      */
     PORTAL(List.of(
-            CommonProblem.UNAUTHENTICATED, CommonProblem.INSUFFICIENT_PERMISSIONS, CommonProblem.TOO_MANY_REQUESTS)),
+            CommonProblem.UNAUTHENTICATED,
+            CommonProblem.INSUFFICIENT_PERMISSIONS,
+            CommonProblem.TOO_MANY_REQUESTS,
+            CommonProblem.API_KEY_DISABLED,
+            CommonProblem.IP_NOT_ALLOWED)),
 
     /**
      * An API key presented as {@code Authorization: Bearer kv_…}, with any permission (verify). Implies 429

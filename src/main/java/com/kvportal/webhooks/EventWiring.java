@@ -30,7 +30,9 @@ class EventWiring {
             ApiKeyEvent.Created.class, "api_key.created",
             ApiKeyEvent.Revoked.class, "api_key.revoked",
             ApiKeyEvent.Leaked.class, "api_key.leaked",
-            ApiKeyEvent.Expiring.class, "api_key.expiring");
+            ApiKeyEvent.Expiring.class, "api_key.expiring",
+            ApiKeyEvent.Disabled.class, "api_key.disabled",
+            ApiKeyEvent.Enabled.class, "api_key.enabled");
 
     private final OutgoingEvents outgoing;
     private final ApiKeys apiKeys;

@@ -22,6 +22,14 @@ public class KeyNarrowing {
     private final CacheCoherence coherence;
     private final KeyMetrics metrics;
 
+    /**
+     * The key {@code keyId} was changed in the current transaction in a way that refuses nothing it accepted (an
+     * added permission, a later expiry, switched on, metadata): every instance drops its old state, without a wait.
+     */
+    public void widened(UUID keyId) {
+        log.append(keyId);
+    }
+
     /** The key {@code keyId} was narrowed in the current transaction. */
     public void narrowed(UUID keyId) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {

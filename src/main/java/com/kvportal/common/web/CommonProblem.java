@@ -13,6 +13,13 @@ import org.springframework.http.HttpStatus;
 @Getter
 @RequiredArgsConstructor
 public enum CommonProblem implements ProblemCode {
+    API_KEY_DISABLED(define(
+                    HttpStatus.UNAUTHORIZED,
+                    "api_key_disabled",
+                    "The presented API key is switched off (enabled: false); it works again once enabled.",
+                    "The API key is disabled; enable it again (PATCH /api/v1/api-keys/{id} with enabled: true) or"
+                            + " use another key.")
+            .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")),
     BAD_REQUEST(define(
             HttpStatus.BAD_REQUEST,
             "bad_request",
@@ -50,6 +57,13 @@ public enum CommonProblem implements ProblemCode {
                     + " member; or the call uses an API key with admin whose creator is no longer an owner or admin"
                     + " there).",
             "Your role in this organization may not do this.")),
+    IP_NOT_ALLOWED(define(
+            HttpStatus.FORBIDDEN,
+            "ip_not_allowed",
+            "The API key has allowed addresses (allowed_ips) and the client's address (verify: client_ip) is missing"
+                    + " or outside every one of them.",
+            "This API key may be used only from its allowed addresses; send the request from one of them, or add"
+                    + " this address to the key's allowed_ips.")),
     MALFORMED_JSON(define(
             HttpStatus.BAD_REQUEST,
             "malformed_json",

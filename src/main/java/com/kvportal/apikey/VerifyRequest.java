@@ -1,0 +1,64 @@
+package com.kvportal.apikey;
+
+import static java.lang.annotation.ElementType.FIELD;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The optional body of verify: the address of the client the storage backend is serving ({@code client_ip}, which a
+ * key's allowed addresses must hold) and what this use costs ({@code cost}, 0-1,000, by default 1).
+ */
+public record VerifyRequest(
+        @Schema(
+                        description = "The IPv4 or IPv6 address of the client the storage backend is serving; needed"
+                                + " for a key with allowed_ips.",
+                        example = "203.0.113.7")
+                @ClientIp
+                @Nullable
+                String clientIp,
+        @Schema(
+                        description = "What this use costs against the key's rate limits and credits.",
+                        minimum = "0",
+                        maximum = "1000",
+                        defaultValue = "1")
+                @Min(value = 0, message = COST_RULE)
+                @Max(value = MAX_COST, message = COST_RULE)
+                @Nullable
+                Integer cost) {
+
+    static final int MAX_COST = 1000;
+    private static final String COST_RULE = "must be an integer from 0 to " + MAX_COST;
+
+    /** A verify without a body. */
+    static final VerifyRequest NONE = new VerifyRequest(null, null);
+
+    /** Absent, or an IPv4 or IPv6 address (no prefix, no host name). */
+    @Retention(RUNTIME)
+    @Target(FIELD)
+    @Constraint(validatedBy = ClientIp.Validator.class)
+    @interface ClientIp {
+
+        String message() default "must be an IPv4 or IPv6 address, e.g. 203.0.113.7 or 2001:db8::7";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<ClientIp, String> {
+            @Override
+            public boolean isValid(@Nullable String clientIp, ConstraintValidatorContext context) {
+                return clientIp == null || IpBlock.address(clientIp).isPresent();
+            }
+        }
+    }
+}
