@@ -1,5 +1,7 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.CreditsView;
+import com.kvportal.apikey.limits.RateLimit;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
@@ -20,4 +22,6 @@ public record ApiKey(
                         description = "The customer who created the key (a rolled key: who rolled it). A key holds no"
                                 + " more than its creator may do: with admin, it acts as an admin only while its"
                                 + " creator is an owner or admin of the organization.")
-                UUID createdBy) {}
+                UUID createdBy,
+        @Schema(description = "The key's rate limits; [] for none.") List<RateLimit> ratelimits,
+        @Schema(nullable = true, description = "The key's credits; null: unlimited.") @Nullable CreditsView credits) {}

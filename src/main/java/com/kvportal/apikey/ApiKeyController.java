@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.LimitProblem;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.openapi.ApiContract;
 import com.kvportal.common.openapi.Credential;
@@ -124,12 +125,17 @@ class ApiKeyController {
         ApiKeyProblem.PRESENTED_KEY_REVOKED,
         ApiKeyProblem.API_KEY_EXPIRED
     })
+    @LimitProblem.Codes({LimitProblem.RATE_LIMITED, LimitProblem.CREDITS_EXHAUSTED})
     @PostMapping("/verify")
     VerifiedKey verifyApiKey(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable
                     String authorization,
+            @Valid @RequestBody(required = false) @Nullable VerifyRequest body,
             HttpServletRequest request) {
-        return apiKeys.verify(BearerToken.of(authorization).orElse(null), ClientAddress.of(request));
+        return apiKeys.verify(
+                BearerToken.of(authorization).orElse(null),
+                ClientAddress.of(request),
+                body == null ? VerifyRequest.NONE : body);
     }
 
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.MANAGE_KEYS)

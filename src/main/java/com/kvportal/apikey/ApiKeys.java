@@ -4,6 +4,12 @@ import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
+import com.kvportal.apikey.limits.CreditsPatch;
+import com.kvportal.apikey.limits.KeyLimitsStore;
+import com.kvportal.apikey.limits.LimitRefused;
+import com.kvportal.apikey.limits.LimitState;
+import com.kvportal.apikey.limits.Limiter;
+import com.kvportal.apikey.limits.RateLimit;
 import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.openapi.Permission;
@@ -50,6 +56,8 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
     private final MissBudget misses;
     private final CallerRoles roles;
     private final Clock clock;
+    private final KeyLimitsStore limits;
+    private final Limiter limiter;
 
     /** A new key and its raw value, which exists only in this answer. */
     public record Created(String rawKey, ApiKey key) {}
@@ -62,7 +70,11 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         if (keys.countLive(caller.projectId()) >= MAX_LIVE_KEYS_PER_PROJECT) {
             throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);
         }
-        Created created = insertKey(caller, valid.name(), valid.permissions(), valid.expiresAt());
+        Created inserted = insertKey(caller, valid.name(), valid.permissions(), valid.expiresAt());
+        limits.setRatelimits(inserted.key().id(), request.ratelimits() == null ? List.of() : request.ratelimits());
+        limits.setCredits(inserted.key().id(), request.credits(), clock.instant());
+        Created created =
+                new Created(inserted.rawKey(), keys.find(inserted.key().id()).orElseThrow());
         ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Created(
                 caller.organizationId(), key.projectId(), key.id(), key.name(), key.permissions(), key.expiresAt()));
@@ -95,18 +107,42 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         if (!expiresAt.equals(old.expiresAt())) {
             changes.put("expires_at", Map.of("from", old.expiresAt(), "to", expiresAt));
         }
+        boolean limitsChanged = changeLimits(keyId, request, old, changes);
         if (changes.isEmpty()) {
             return old;
         }
         ApiKey updated = keys.update(keyId, name, permissions, expiresAt);
         boolean narrowed =
                 !Set.copyOf(permissions).containsAll(old.permissions()) || expiresAt.isBefore(old.expiresAt());
-        if (narrowed) {
+        if (narrowed || limitsChanged) {
+            // new limits or credits hold on every instance once answered: each reloads the key, and drops the
+            // credits it set aside of a replaced budget
             narrowing.narrowed(keyId);
         }
         events.publishEvent(new ApiKeyEvent.Updated(
                 caller.organizationId(), updated.projectId(), keyId, updated.name(), changes, narrowed));
         return updated;
+    }
+
+    /** Sets the rate limits and credits an update sends; records them in {@code changes}; whether any changed. */
+    private boolean changeLimits(UUID keyId, KeyUpdate request, ApiKey old, Map<String, Map<String, Object>> changes) {
+        boolean changed = false;
+        List<RateLimit> ratelimits = request.ratelimits();
+        if (ratelimits != null && !ratelimits.equals(old.ratelimits())) {
+            limits.setRatelimits(keyId, ratelimits);
+            changes.put("ratelimits", Map.of("from", old.ratelimits(), "to", ratelimits));
+            changed = true;
+        }
+        if (request.credits() != null) {
+            boolean unlimited = CreditsPatch.isUnlimited(request.credits());
+            limits.setCredits(keyId, unlimited ? null : request.credits(), clock.instant());
+            Map<String, Object> change = new LinkedHashMap<>();
+            change.put("from", old.credits());
+            change.put("to", unlimited ? null : request.credits());
+            changes.put("credits", change);
+            changed = true;
+        }
+        return changed;
     }
 
     /** A new key that replaces an old one, and what became of the old one. */
@@ -140,7 +176,10 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
             keys.revoke(old.id());
         }
         narrowing.narrowed(old.id());
-        Created created = insertKey(caller, old.name(), old.permissions(), valid.expiresAt());
+        Created inserted = insertKey(caller, old.name(), old.permissions(), valid.expiresAt());
+        limits.copyForRoll(old.id(), inserted.key().id());
+        Created created =
+                new Created(inserted.rawKey(), keys.find(inserted.key().id()).orElseThrow());
         ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Rolled(
                 caller.organizationId(),
@@ -266,17 +305,23 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
      * @throws TooManyRequests when a key that memory cannot answer comes from a client that spent its budget
      */
-    public VerifiedKey verify(@Nullable String presented, String client) {
+    public VerifiedKey verify(@Nullable String presented, String client, VerifyRequest request) {
         long started = System.nanoTime();
         StoredKey key;
+        LimitState limitState;
         try {
             key = usable(presented, client);
+            // rate limits, then credits: from this instance's memory, a database round trip only per chunk
+            limitState = limiter.admit(key.id(), key.limits(), request.costOrDefault());
         } catch (KeyRefused refused) {
+            metrics.verified(refused.code(), started);
+            throw refused;
+        } catch (LimitRefused refused) {
             metrics.verified(refused.code(), started);
             throw refused;
         }
         // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
-        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()));
+        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()), limitState);
         metrics.verified("ok", started);
         return verified;
     }

@@ -1,11 +1,16 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.Credits;
+import com.kvportal.apikey.limits.CreditsPatch;
+import com.kvportal.apikey.limits.RateLimit;
+import com.kvportal.apikey.limits.RateLimitList;
 import com.kvportal.common.validation.DisplayName;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of an update ({@code PATCH}), as sent: a field left out (or null) stays as it is; a field sent follows
@@ -29,7 +34,28 @@ public record KeyUpdate(
         @Schema(format = "date-time", description = "In the future and at most 365 days ahead; left out: unchanged.")
                 @NewApiKey.Expiry
                 @Nullable
-                String expiresAt) {
+                String expiresAt,
+        @ArraySchema(
+                        arraySchema =
+                                @Schema(
+                                        description =
+                                                "Replaces the key's rate limits ([] removes them); left out: unchanged."),
+                        maxItems = RateLimit.MAX_PER_KEY)
+                @RateLimitList
+                @Nullable
+                List<@jakarta.validation.Valid RateLimit> ratelimits,
+        @Schema(
+                        nullable = true,
+                        description = "Replaces the key's credits (a top-up); null: unlimited; left out: unchanged.")
+                @JsonDeserialize(using = CreditsPatch.class)
+                @jakarta.validation.Valid
+                @Nullable
+                Credits credits) {
+
+    /** An update of name, permissions and expiry only. */
+    public KeyUpdate(@Nullable String name, @Nullable List<String> permissions, @Nullable String expiresAt) {
+        this(name, permissions, expiresAt, null, null);
+    }
 
     /** The checked change: null where the key keeps its value. */
     record Valid(@Nullable String name, @Nullable List<String> permissions, @Nullable Instant expiresAt) {}

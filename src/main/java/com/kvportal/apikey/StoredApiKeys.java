@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.LimitColumns;
 import com.kvportal.common.database.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -23,7 +24,8 @@ import org.springframework.stereotype.Repository;
 class StoredApiKeys {
 
     private static final String LIST_COLUMNS =
-            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id";
+            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id"
+                    + LimitColumns.SELECT;
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -33,6 +35,8 @@ class StoredApiKeys {
         return jdbc.sql(
                         """
                         select id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
+                        """
+                                + LimitColumns.SELECT + """
                         from api_keys where digest = ?""")
                 .param(digest.bytes())
                 .query((rs, n) -> storedKey(rs))
@@ -47,7 +51,8 @@ class StoredApiKeys {
                 rs.getObject("organization_id", UUID.class),
                 strings(rs.getArray("permissions")),
                 Sql.instant(rs, "expires_at"),
-                Sql.nullableInstant(rs, "revoked_at"));
+                Sql.nullableInstant(rs, "revoked_at"),
+                LimitColumns.hot(rs));
     }
 
     /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
@@ -56,6 +61,9 @@ class StoredApiKeys {
         jdbc.sql(
                         """
                         select digest, id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at
+                        """
+                                + LimitColumns.SELECT
+                                + """
                         from api_keys where digest > ? and revoked_at is null order by digest limit ?""")
                 .params(after, limit)
                 .query(rs -> {
@@ -220,7 +228,9 @@ class StoredApiKeys {
                 Sql.instant(rs, "expires_at"),
                 Sql.nullableInstant(rs, "last_used_at"),
                 Sql.instant(rs, "created_at"),
-                rs.getObject("customer_id", UUID.class));
+                rs.getObject("customer_id", UUID.class),
+                LimitColumns.ratelimits(rs),
+                LimitColumns.view(rs, Instant.now()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package com.kvportal.apikey;
 
 import com.github.benmanes.caffeine.cache.Interner;
+import com.kvportal.apikey.limits.KeyLimits;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -22,7 +23,8 @@ record StoredKey(
         UUID organizationId,
         List<String> permissions,
         long expiresAtSecond,
-        @Nullable Instant revokedAt) {
+        @Nullable Instant revokedAt,
+        KeyLimits limits) {
 
     private static final Interner<UUID> IDS = Interner.newWeakInterner();
     private static final Interner<List<String>> PERMISSIONS = Interner.newWeakInterner();
@@ -34,7 +36,8 @@ record StoredKey(
             UUID organizationId,
             List<String> permissions,
             Instant expiresAt,
-            @Nullable Instant revokedAt) {
+            @Nullable Instant revokedAt,
+            KeyLimits limits) {
         return new StoredKey(
                 id.getMostSignificantBits(),
                 id.getLeastSignificantBits(),
@@ -43,7 +46,8 @@ record StoredKey(
                 IDS.intern(organizationId),
                 PERMISSIONS.intern(List.copyOf(permissions)),
                 expiresAt.getEpochSecond(),
-                revokedAt);
+                revokedAt,
+                limits);
     }
 
     UUID id() {

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.LimitState;
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.StorageStanding.Standing;
 import com.kvportal.usage.WriteRefusal;
@@ -18,7 +19,11 @@ public record VerifiedKey(
         UUID organizationId,
         @ArraySchema(schema = @Schema(allowableValues = {"read", "write", "admin"})) List<String> permissions,
         @Schema(description = "The organization's effective plan.") Tier tier,
-        Storage storage) {
+        Storage storage,
+        @Schema(description = "The key's rate limits as this verify leaves them; [] without any.")
+                List<LimitState.RateLimitState> ratelimits,
+        @Schema(nullable = true, description = "The key's credits as this verify leaves them; null: unlimited.")
+                LimitState.@Nullable CreditState credits) {
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
     @Schema(name = "StorageStanding")
@@ -37,7 +42,7 @@ public record VerifiedKey(
                     @Nullable
                     WriteRefusal reason) {}
 
-    static VerifiedKey of(StoredKey key, Standing standing) {
+    static VerifiedKey of(StoredKey key, Standing standing, LimitState limits) {
         return new VerifiedKey(
                 key.customerId(),
                 key.projectId(),
@@ -45,6 +50,8 @@ public record VerifiedKey(
                 key.permissions(),
                 standing.tier(),
                 new Storage(
-                        standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed(), standing.refusal()));
+                        standing.usedBytes(), standing.allowanceBytes(), standing.writeAllowed(), standing.refusal()),
+                limits.ratelimits(),
+                limits.credits());
     }
 }
