@@ -66,6 +66,7 @@ public record Credits(
             @Schema(
                             minimum = "1",
                             maximum = "31",
+                            nullable = true,
                             description = "Month only (default 1); clamped to the month's last day.")
                     @Min(value = 1, message = "must be between 1 and 31")
                     @Max(value = 31, message = "must be between 1 and 31")

@@ -23,7 +23,8 @@ public final class LimitColumns {
             (select json_build_object('remaining', c.remaining, 'generation', c.generation,
                 'refill_amount', c.refill_amount, 'refill_interval', c.refill_interval, 'refill_day', c.refill_day,
                 'next_refill_at', (extract(epoch from c.next_refill_at) * 1000)::bigint)::text
-             from api_key_credits c where c.key_id = api_keys.id) as limits_credits""";
+             from api_key_credits c where c.key_id = api_keys.id) as limits_credits"""
+                    + " ";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
