@@ -184,6 +184,16 @@ class StoredApiKeys {
     /** The key with this digest, locked until the end of the transaction, with its organization. */
     record Found(ApiKey key, UUID organizationId, boolean revoked) {}
 
+    /** A key as the list shows it (revoked or not), with its organization. */
+    Optional<Found> findWithOrganization(UUID keyId) {
+        return jdbc.sql("select " + LIST_COLUMNS + ", organization_id, revoked_at is not null as revoked"
+                        + " from api_keys where id = ?")
+                .param(keyId)
+                .query((rs, n) -> new Found(
+                        listItem(rs, n), rs.getObject("organization_id", UUID.class), rs.getBoolean("revoked")))
+                .optional();
+    }
+
     Optional<Found> lockByDigest(KeyDigest digest) {
         return jdbc.sql("select " + LIST_COLUMNS + ", organization_id, revoked_at is not null as revoked"
                         + " from api_keys where digest = ? for update")

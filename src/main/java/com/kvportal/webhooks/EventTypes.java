@@ -13,6 +13,8 @@ final class EventTypes {
             "api_key.revoked",
             "api_key.leaked",
             "api_key.expiring",
+            "api_key.credits_low",
+            "api_key.credits_exhausted",
             "usage.threshold_crossed",
             "usage.writes_refused",
             "usage.writes_allowed",

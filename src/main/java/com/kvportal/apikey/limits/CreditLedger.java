@@ -17,10 +17,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Repository
 @RequiredArgsConstructor
-class CreditLedger {
+public class CreditLedger {
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
+    private final org.springframework.context.ApplicationEventPublisher events;
+
+    /** Credits of a key reached a notice; published in the transaction of the reservation that made it due. */
+    public record CreditsNotice(UUID keyId, boolean exhausted, long remaining) {}
 
     /** A notice that a reservation made due: credits low (10 % or less of the basis) or exhausted. */
     enum Notice {
@@ -78,7 +82,9 @@ class CreditLedger {
         long taken = Math.min(chunk, row.remaining);
         long remaining = row.remaining - taken;
         boolean low = row.lowNotified || remaining * 10 <= row.basis;
-        boolean exhausted = row.exhaustedNotified || remaining == 0;
+        // exhausted: an instance found none left at the key (every credit spent, or set aside by instances that
+        // will spend it); low: what is left at the key fell to 10 % of the last refill or top-up
+        boolean exhausted = row.exhaustedNotified || row.remaining == 0;
         Notice notice =
                 exhausted && !row.exhaustedNotified ? Notice.EXHAUSTED : low && !row.lowNotified ? Notice.LOW : null;
         if (taken > 0 || notice != null || refilled) {
@@ -96,6 +102,10 @@ class CreditLedger {
                             exhausted,
                             keyId)
                     .update();
+        }
+        if (notice != null) {
+            // in the reservation's transaction: the notice's flag, its audit line, event and mail commit together
+            events.publishEvent(new CreditsNotice(keyId, notice == Notice.EXHAUSTED, remaining));
         }
         return new Reservation(taken, row.generation, remaining, row.refill == null ? null : row.nextRefillAt, notice);
     }

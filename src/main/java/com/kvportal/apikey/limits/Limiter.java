@@ -18,7 +18,6 @@ import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,11 +37,7 @@ public class Limiter implements PeriodicJob {
     private final RateLeases leases;
     private final CreditLedger ledger;
     private final LimitsProperties properties;
-    private final ApplicationEventPublisher events;
     private final Clock clock;
-
-    /** Credits of a key reached a notice: published after the reservation that made it due committed. */
-    public record CreditsNotice(UUID keyId, boolean exhausted, long remaining) {}
 
     /**
      * Admits a verify of {@code cost} under the key's limits, taking the cost from each, or refuses it taking nothing.
@@ -54,19 +49,11 @@ public class Limiter implements PeriodicJob {
             return LimitState.NONE;
         }
         KeyState state = states.computeIfAbsent(keyId, id -> new KeyState());
-        CreditsNotice notice;
-        LimitState admitted;
         synchronized (state) {
             long now = clock.millis();
             state.noteDemand(now);
-            admitted = admit(keyId, limits, cost, state, now);
-            notice = state.pendingNotice;
-            state.pendingNotice = null;
+            return admit(keyId, limits, cost, state, now);
         }
-        if (notice != null) {
-            events.publishEvent(notice);
-        }
-        return admitted;
     }
 
     private LimitState admit(UUID keyId, KeyLimits limits, int cost, KeyState state, long now) {
@@ -88,7 +75,7 @@ public class Limiter implements PeriodicJob {
         }
         if (purse != null) {
             if (cost > purse.available && !purse.unlimited) {
-                reserve(keyId, purse, cost - purse.available, state);
+                reserve(keyId, purse, cost - purse.available, state.ratePerSecond());
             }
             if (!purse.unlimited && cost > purse.available) {
                 throw LimitRefused.creditsExhausted(
@@ -114,8 +101,8 @@ public class Limiter implements PeriodicJob {
         window.exhausted = lease.granted() >= limit;
     }
 
-    private void reserve(UUID keyId, Purse purse, long need, KeyState state) {
-        long chunk = Math.max(need, Math.max(properties.minChunk(), byTraffic(state.ratePerSecond())));
+    private void reserve(UUID keyId, Purse purse, long need, long ratePerSecond) {
+        long chunk = Math.max(need, Math.max(properties.minChunk(), byTraffic(ratePerSecond)));
         Optional<CreditLedger.Reservation> reserved = ledger.reserve(keyId, chunk, clock.instant());
         if (reserved.isEmpty()) {
             purse.unlimited = true; // the credits were removed since the key was loaded
@@ -229,7 +216,6 @@ public class Limiter implements PeriodicJob {
     private static final class KeyState {
         private final Map<String, Window> windows = new HashMap<>();
         private @Nullable Purse purse;
-        private @Nullable CreditsNotice pendingNotice;
         private long second;
         private long thisSecond;
         private long lastSecond;

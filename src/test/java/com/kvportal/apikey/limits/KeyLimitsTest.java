@@ -332,4 +332,34 @@ class KeyLimitsTest extends IntegrationTest {
                 new Key(rolled.json().get("api_key").asString(), item.get("id").asString());
         assertThat(verify(next).json().get("credits").get("remaining").asLong()).isEqualTo(39);
     }
+
+    @Test
+    void shouldNoticeLowAndExhaustedCreditsOncePerBudgetInTheAuditLogAndByMail() {
+        session = api();
+        Api.Account account = session.signup();
+        Key key = create(Map.of("credits", Map.of("remaining", 20)));
+        for (int i = 0; i < 20; i++) {
+            assertThat(verify(key).status()).isEqualTo(200);
+        }
+        assertProblem(verify(key), 429, "credits_exhausted");
+        assertProblem(verify(key), 429, "credits_exhausted");
+
+        List<String> actions = new java.util.ArrayList<>();
+        session.get("/api/v1/audit-events?limit=200").json().get("events").forEach(event -> {
+            if (event.get("action").asString().startsWith("api_key.credits_")) {
+                actions.add(event.get("action").asString());
+            }
+        });
+        assertThat(actions).containsExactly("api_key.credits_exhausted", "api_key.credits_low");
+        com.kvportal.support.Inbox inbox = new com.kvportal.support.Inbox(baseUrl(), account.email());
+        assertThat(inbox.awaitMessage("API key limited: credits exhausted")).isNotNull();
+        assertThat(inbox.count("API key limited: credits low")).isEqualTo(1);
+        assertThat(inbox.count("API key limited: credits exhausted")).isEqualTo(1);
+
+        // a top-up is a new budget: the notices are due again
+        session.patch("/api/v1/api-keys/" + key.id(), Map.of("credits", Map.of("remaining", 1)));
+        assertThat(verify(key).status()).isEqualTo(200);
+        assertProblem(verify(key), 429, "credits_exhausted");
+        await().atMost(Duration.ofSeconds(5)).until(() -> inbox.count("API key limited: credits exhausted") == 2);
+    }
 }
