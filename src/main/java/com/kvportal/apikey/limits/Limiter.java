@@ -116,10 +116,6 @@ public class Limiter implements PeriodicJob {
         purse.available += reservation.taken();
         purse.remainingAtKey = reservation.remainingAtKey();
         purse.nextRefillAt = reservation.nextRefillAt();
-        if (reservation.notice() != null) {
-            state.pendingNotice = new CreditsNotice(
-                    keyId, reservation.notice() == CreditLedger.Notice.EXHAUSTED, reservation.remainingAtKey());
-        }
     }
 
     private long byTraffic(long ratePerSecond) {
