@@ -304,6 +304,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
      * @param client the {@link com.kvportal.common.limits.ClientAddress} whose budget of lookups that miss is spent
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked} or {@code api_key_expired}
      * @throws TooManyRequests when a key that memory cannot answer comes from a client that spent its budget
+     * @throws LimitRefused 429 {@code rate_limited} or {@code credits_exhausted}: a refused verify takes nothing
      */
     public VerifiedKey verify(@Nullable String presented, String client, VerifyRequest request) {
         long started = System.nanoTime();
@@ -313,10 +314,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
             key = usable(presented, client);
             // rate limits, then credits: from this instance's memory, a database round trip only per chunk
             limitState = limiter.admit(key.id(), key.limits(), request.costOrDefault());
-        } catch (KeyRefused refused) {
-            metrics.verified(refused.code(), started);
-            throw refused;
-        } catch (LimitRefused refused) {
+        } catch (KeyRefused | LimitRefused refused) {
             metrics.verified(refused.code(), started);
             throw refused;
         }
