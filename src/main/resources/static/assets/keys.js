@@ -37,6 +37,7 @@ async function main() {
   wireCreateForm();
   wireNewKeyPanel();
   wireEditDialog();
+  wireLimitsEditor();
   wireRollDialog();
   await loadKeys();
   showContent();
@@ -70,7 +71,7 @@ function keyRow(key, now) {
   const revoke = el('button', { type: 'button', class: 'btn btn-danger-outline btn-small', 'data-action': 'revoke', 'aria-label': 'Revoke key ' + key.name }, 'Revoke');
   revoke.addEventListener('click', () => revokeKey(key, revoke));
   return el('tr', { 'data-key-id': key.id },
-    el('td', { class: 'name', 'data-label': 'Name' }, key.name),
+    el('td', { class: 'name', 'data-label': 'Name' }, key.name, limitsSummary(key)),
     el('td', { 'data-label': 'Permissions' }, el('span', { class: 'badges' },
       key.permissions.map((permission) => el('span', { class: permission === 'admin' ? 'badge badge-warning' : 'badge' }, permission)))),
     el('td', { class: 'num', 'data-label': 'Created' }, timeEl(key.created_at)),
@@ -196,6 +197,7 @@ function wireEditDialog() {
       for (const permission of ['read', 'write', 'admin']) {
         $('edit-perm-' + permission).checked = key.permissions.includes(permission);
       }
+      prepareLimits(key);
     },
     focus: 'edit-name',
     button: 'edit-save',
@@ -204,6 +206,7 @@ function wireEditDialog() {
       const body = {
         name: $('edit-name').value,
         permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
+        ...limitsChange(),
       };
       try {
         const updated = await api('PATCH', '/api/v1/api-keys/' + encodeURIComponent(key.id), body);
@@ -293,3 +296,104 @@ async function revokeKey(key, button) {
 }
 
 main();
+
+// ---- Rate limits and credits: the list's summary and the edit dialog's rows (kept apart from the other fields) ----
+
+const WINDOWS = [[1000, 'second'], [60000, 'minute'], [3600000, 'hour'], [86400000, 'day']];
+// whether the credits fields were touched since the dialog opened: only then are credits sent (sending replaces them)
+let creditsTouched = false;
+
+/** "100 per minute", "5 per 90 seconds": a rate limit's window in words. */
+function windowInWords(limit) {
+  const ms = limit.duration_ms;
+  for (const [unit, word] of [...WINDOWS].reverse()) {
+    if (ms % unit === 0) return limit.limit + ' per ' + (ms === unit ? word : ms / unit + ' ' + word + 's');
+  }
+  return limit.limit + ' per ' + ms + ' ms';
+}
+
+function creditsInWords(credits) {
+  if (!credits) return null;
+  let text = credits.remaining.toLocaleString('en-US') + ' credits left';
+  if (credits.refill) {
+    text += ', refilled to ' + credits.refill.amount.toLocaleString('en-US')
+      + (credits.refill.interval === 'day' ? ' every day' : ' every month on day ' + credits.refill.day_of_month);
+    if (credits.next_refill_at) text += ' (next ' + formatDateTime(credits.next_refill_at) + ')';
+  }
+  return text;
+}
+
+/** The line under a key's name in the list: its rate limits and credits, or nothing. */
+function limitsSummary(key) {
+  const parts = (key.ratelimits || []).map(windowInWords);
+  const credits = creditsInWords(key.credits);
+  if (credits) parts.push(credits);
+  return parts.length ? el('div', { class: 'muted', 'data-limits': '' }, parts.join(' · ')) : null;
+}
+
+function limitRow(limit) {
+  const duration = limit ? limit.duration_ms : 60000;
+  const known = WINDOWS.find(([unit]) => unit === duration);
+  const select = el('select', { 'aria-label': 'Window', 'data-window': '' },
+    WINDOWS.map(([unit, word]) => el('option', { value: String(unit) }, 'per ' + word)),
+    known ? null : el('option', { value: String(duration) }, 'per ' + duration + ' ms'));
+  select.value = String(duration);
+  const remove = el('button', { type: 'button', class: 'btn btn-secondary btn-small' }, 'Remove');
+  const row = el('div', { class: 'limit-row', 'data-ratelimit': '' },
+    el('input', { type: 'text', 'aria-label': 'Name', 'data-name': '', value: limit ? limit.name : '', placeholder: 'per-minute', maxlength: '32' }),
+    el('input', { type: 'number', 'aria-label': 'Limit', 'data-limit': '', min: '1', max: '1000000', value: limit ? String(limit.limit) : '100' }),
+    select, remove);
+  remove.addEventListener('click', () => { row.remove(); addButtonState(); });
+  return row;
+}
+
+function addButtonState() {
+  $('edit-add-ratelimit').disabled = $('edit-ratelimits').children.length >= 5;
+}
+
+function creditsFieldsState() {
+  $('edit-credits-fields').hidden = !$('edit-credits-on').checked;
+  const refill = $('edit-credits-refill').value;
+  $('edit-credits-amount').disabled = !refill;
+  $('edit-credits-day').disabled = refill !== 'month';
+}
+
+function wireLimitsEditor() {
+  $('edit-add-ratelimit').addEventListener('click', () => {
+    $('edit-ratelimits').append(limitRow(null));
+    addButtonState();
+  });
+  for (const id of ['edit-credits-on', 'edit-credits-remaining', 'edit-credits-refill', 'edit-credits-amount', 'edit-credits-day']) {
+    $(id).addEventListener('input', () => { creditsTouched = true; creditsFieldsState(); });
+    $(id).addEventListener('change', () => { creditsTouched = true; creditsFieldsState(); });
+  }
+}
+
+function prepareLimits(key) {
+  $('edit-ratelimits').replaceChildren(...(key.ratelimits || []).map(limitRow));
+  addButtonState();
+  const credits = key.credits;
+  $('edit-credits-now').textContent = credits ? creditsInWords(credits) + '.' : 'Unlimited: no credits are counted.';
+  $('edit-credits-on').checked = !!credits;
+  $('edit-credits-remaining').value = credits ? String(credits.remaining) : '1000';
+  $('edit-credits-refill').value = credits && credits.refill ? credits.refill.interval : '';
+  $('edit-credits-amount').value = credits && credits.refill ? String(credits.refill.amount) : '';
+  $('edit-credits-day').value = credits && credits.refill && credits.refill.day_of_month ? String(credits.refill.day_of_month) : '1';
+  creditsTouched = false;
+  creditsFieldsState();
+}
+
+/** The update's rate limits (always: they replace) and credits (only when touched: they replace, a top-up). */
+function limitsChange() {
+  const ratelimits = [...$('edit-ratelimits').children].map((row) => ({
+    name: row.querySelector('[data-name]').value.trim(),
+    limit: Number(row.querySelector('[data-limit]').value),
+    duration_ms: Number(row.querySelector('[data-window]').value),
+  }));
+  if (!creditsTouched) return { ratelimits };
+  if (!$('edit-credits-on').checked) return { ratelimits, credits: null };
+  const interval = $('edit-credits-refill').value;
+  const refill = interval ? { amount: Number($('edit-credits-amount').value), interval } : null;
+  if (refill && interval === 'month') refill.day_of_month = Number($('edit-credits-day').value);
+  return { ratelimits, credits: { remaining: Number($('edit-credits-remaining').value), refill } };
+}

@@ -22,6 +22,11 @@ public class OrganizationContacts {
         return withRoles(organizationId, List.of("owner", "billing"));
     }
 
+    /** The email addresses of the organization's owners and admins (who manage its keys), in address order. */
+    public List<String> keyManagers(UUID organizationId) {
+        return withRoles(organizationId, List.of("owner", "admin"));
+    }
+
     /** The email addresses of the organization's owners, in address order. */
     public List<String> owners(UUID organizationId) {
         return withRoles(organizationId, List.of("owner"));

@@ -1,5 +1,7 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.CreditsView;
+import com.kvportal.apikey.limits.RateLimit;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
@@ -46,7 +48,9 @@ public record ApiKey(
                                                 + " addresses and CIDR blocks it may be used from, in canonical form."),
                         schema = @Schema(example = "203.0.113.0/24"))
                 @Nullable
-                List<String> allowedIps) {
+                List<String> allowedIps,
+        @Schema(description = "The key's rate limits; [] for none.") List<RateLimit> ratelimits,
+        @Schema(nullable = true, description = "The key's credits; null: unlimited.") @Nullable CreditsView credits) {
 
     static ApiKey of(
             UUID id,
@@ -57,7 +61,9 @@ public record ApiKey(
             @Nullable Instant lastUsedAt,
             Instant createdAt,
             UUID createdBy,
-            KeyShape shape) {
+            KeyShape shape,
+            List<RateLimit> ratelimits,
+            @Nullable CreditsView credits) {
         return new ApiKey(
                 id,
                 projectId,
@@ -70,7 +76,9 @@ public record ApiKey(
                 shape.metadata(),
                 shape.externalId(),
                 shape.enabled(),
-                shape.allowedIpList());
+                shape.allowedIpList(),
+                ratelimits,
+                credits);
     }
 
     /** The fields a customer shaped the key with. */

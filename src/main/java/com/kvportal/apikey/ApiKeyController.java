@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.LimitProblem;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.CommonProblem;
@@ -134,6 +135,7 @@ class ApiKeyController {
         ApiKeyProblem.API_KEY_EXPIRED
     })
     @CommonProblem.Codes({CommonProblem.API_KEY_DISABLED, CommonProblem.IP_NOT_ALLOWED})
+    @LimitProblem.Codes({LimitProblem.RATE_LIMITED, LimitProblem.CREDITS_EXHAUSTED})
     @PostMapping("/verify")
     VerifiedKey verifyApiKey(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Parameter(hidden = true) @Nullable

@@ -71,4 +71,12 @@ public sealed interface ApiKeyEvent {
     /** The key expires in {@code daysBefore} days or less (a notice sent once per key and lead, 7 and 1). */
     record Expiring(UUID organizationId, UUID projectId, UUID keyId, String keyName, Instant expiresAt, int daysBefore)
             implements ApiKeyEvent {}
+
+    /**
+     * The key's credits fell to 10 % or less of its last refill or top-up ({@code exhausted} false), or to 0: at most
+     * once each per refill or top-up.
+     */
+    record CreditsNoticed(
+            UUID organizationId, UUID projectId, UUID keyId, String keyName, boolean exhausted, long remaining)
+            implements ApiKeyEvent {}
 }

@@ -10,6 +10,12 @@ import com.kvportal.apikey.activity.LastUseRecorder;
 import com.kvportal.apikey.cache.KeyCache;
 import com.kvportal.apikey.cache.KeyMetrics;
 import com.kvportal.apikey.cache.KeyNarrowing;
+import com.kvportal.apikey.limits.CreditsPatch;
+import com.kvportal.apikey.limits.KeyLimitsStore;
+import com.kvportal.apikey.limits.LimitRefused;
+import com.kvportal.apikey.limits.LimitState;
+import com.kvportal.apikey.limits.Limiter;
+import com.kvportal.apikey.limits.RateLimit;
 import com.kvportal.apikey.policy.KeyPolicies;
 import com.kvportal.apikey.policy.KeyPolicy;
 import com.kvportal.common.limits.MissBudget;
@@ -60,6 +66,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final CallerRoles roles;
     private final KeyPolicies policies;
     private final Clock clock;
+    private final KeyLimitsStore limits;
+    private final Limiter limiter;
 
     /** A new key and its raw value, which exists only in this answer. */
     public record Created(String rawKey, ApiKey key) {}
@@ -76,7 +84,11 @@ public class ApiKeys implements ApiKeyAuthenticator {
         if (keys.countLive(caller.projectId()) >= MAX_LIVE_KEYS_PER_PROJECT) {
             throw new KeyLimitReached(MAX_LIVE_KEYS_PER_PROJECT);
         }
-        Created created = insertKey(caller, valid.name(), valid.permissions(), expiresAt, valid.shape());
+        Created inserted = insertKey(caller, valid.name(), valid.permissions(), expiresAt, valid.shape());
+        limits.setRatelimits(inserted.key().id(), request.ratelimits() == null ? List.of() : request.ratelimits());
+        limits.setCredits(inserted.key().id(), request.credits(), clock.instant());
+        Created created =
+                new Created(inserted.rawKey(), keys.find(inserted.key().id()).orElseThrow());
         ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Created(
                 caller.organizationId(), key.projectId(), key.id(), key.name(), key.permissions(), key.expiresAt()));
@@ -116,6 +128,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
         change(changes, "external_id", oldShape.externalId(), shape.externalId());
         change(changes, "allowed_ips", oldShape.allowedIpList(), shape.allowedIpList());
         boolean switched = oldShape.enabled() != shape.enabled();
+        boolean limitsChanged = changeLimits(keyId, request, old, changes);
         if (changes.isEmpty() && !switched) {
             return old;
         }
@@ -123,8 +136,10 @@ public class ApiKeys implements ApiKeyAuthenticator {
         boolean narrowed = !Set.copyOf(permissions).containsAll(old.permissions())
                 || expiresAt.isBefore(old.expiresAt())
                 || oldShape.narrowedBy(shape);
-        // every instance must answer with the new state: a narrowing change once this returns, a wider one soon
-        if (narrowed) {
+        // every instance must answer with the new state: a narrowing change once this returns, a wider one soon; new
+        // limits or credits hold on every instance once answered (each reloads the key and drops the credits it set
+        // aside of a replaced budget)
+        if (narrowed || limitsChanged) {
             narrowing.narrowed(keyId);
         } else {
             narrowing.widened(keyId);
@@ -172,6 +187,28 @@ public class ApiKeys implements ApiKeyAuthenticator {
         });
     }
 
+    /** Sets the rate limits and credits an update sends; records them in {@code changes}; whether any changed. */
+    private boolean changeLimits(UUID keyId, KeyUpdate request, ApiKey old, Map<String, Map<String, Object>> changes) {
+        boolean changed = false;
+        List<RateLimit> ratelimits = request.ratelimits();
+        if (ratelimits != null && !ratelimits.equals(old.ratelimits())) {
+            limits.setRatelimits(keyId, ratelimits);
+            change(changes, "ratelimits", old.ratelimits(), ratelimits);
+            changed = true;
+        }
+        if (request.credits() != null) {
+            boolean unlimited = CreditsPatch.isUnlimited(request.credits());
+            limits.setCredits(keyId, unlimited ? null : request.credits(), clock.instant());
+            // a top-up is a change even when it sets the same numbers again
+            Map<String, Object> change = new LinkedHashMap<>();
+            change.put("from", old.credits());
+            change.put("to", unlimited ? null : request.credits());
+            changes.put("credits", change);
+            changed = true;
+        }
+        return changed;
+    }
+
     /** A new key that replaces an old one, and what became of the old one. */
     public record Rolled(String rawKey, ApiKey key, UUID previousId, Instant previousExpiresAt) {}
 
@@ -204,7 +241,10 @@ public class ApiKeys implements ApiKeyAuthenticator {
             keys.revoke(old.id());
         }
         narrowing.narrowed(old.id());
-        Created created = insertKey(caller, old.name(), old.permissions(), expiresAt, old.shape());
+        Created inserted = insertKey(caller, old.name(), old.permissions(), expiresAt, old.shape());
+        limits.copyForRoll(old.id(), inserted.key().id());
+        Created created =
+                new Created(inserted.rawKey(), keys.find(inserted.key().id()).orElseThrow());
         ApiKey key = created.key();
         events.publishEvent(new ApiKeyEvent.Rolled(
                 caller.organizationId(),
@@ -338,18 +378,22 @@ public class ApiKeys implements ApiKeyAuthenticator {
      * @throws com.kvportal.common.web.ProblemException 401 {@code invalid_api_key}, {@code api_key_revoked},
      *     {@code api_key_expired} or {@code api_key_disabled}; 403 {@code ip_not_allowed}
      * @throws TooManyRequests when a key that memory cannot answer comes from a client that spent its budget
+     * @throws LimitRefused 429 {@code rate_limited} or {@code credits_exhausted}: a refused verify takes nothing
      */
     public VerifiedKey verify(@Nullable String presented, String client, VerifyRequest request) {
         long started = System.nanoTime();
         StoredKey key;
+        LimitState limitState;
         try {
             key = usable(presented, client, request.clientIp());
-        } catch (KeyRefused refused) {
+            // rate limits, then credits: from this instance's memory, a database round trip only per chunk
+            limitState = limiter.admit(key.id(), key.limits(), request.costOrDefault());
+        } catch (KeyRefused | LimitRefused refused) {
             metrics.verified(refused.code(), started);
             throw refused;
         }
         // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
-        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()));
+        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()), limitState);
         metrics.verified("ok", started);
         return verified;
     }

@@ -1,5 +1,9 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.Credits;
+import com.kvportal.apikey.limits.CreditsPatch;
+import com.kvportal.apikey.limits.RateLimit;
+import com.kvportal.apikey.limits.RateLimitList;
 import com.kvportal.common.validation.DisplayName;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -60,7 +64,28 @@ public record KeyUpdate(
                 @KeyFields.AllowedIpList
                 @JsonDeserialize(using = Clearable.TextList.class)
                 @Nullable
-                Optional<List<String>> allowedIps) {
+                Optional<List<String>> allowedIps,
+        @ArraySchema(
+                        arraySchema =
+                                @Schema(
+                                        description =
+                                                "Replaces the key's rate limits ([] removes them); left out: unchanged."),
+                        maxItems = RateLimit.MAX_PER_KEY)
+                @RateLimitList
+                @Nullable
+                List<@jakarta.validation.Valid RateLimit> ratelimits,
+        @Schema(
+                        nullable = true,
+                        description = "Replaces the key's credits (a top-up); null: unlimited; left out: unchanged.")
+                @JsonDeserialize(using = CreditsPatch.class)
+                @jakarta.validation.Valid
+                @Nullable
+                Credits credits) {
+
+    /** An update of name, permissions and expiry only. */
+    public KeyUpdate(@Nullable String name, @Nullable List<String> permissions, @Nullable String expiresAt) {
+        this(name, permissions, expiresAt, null, null, null, null, null, null);
+    }
 
     /** The checked change: null where the key keeps its value. */
     record Valid(

@@ -3,6 +3,9 @@ package com.kvportal.apikey;
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
+import com.kvportal.apikey.limits.Credits;
+import com.kvportal.apikey.limits.RateLimit;
+import com.kvportal.apikey.limits.RateLimitList;
 import com.kvportal.common.validation.DisplayName;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -77,7 +80,20 @@ public record NewApiKey(
                         schema = @Schema(example = "203.0.113.0/24"))
                 @KeyFields.AllowedIpList
                 @Nullable
-                List<String> allowedIps) {
+                List<String> allowedIps,
+        @ArraySchema(
+                        arraySchema = @Schema(description = "At most 5, names unique; default [] (no limit)."),
+                        maxItems = RateLimit.MAX_PER_KEY)
+                @RateLimitList
+                @Nullable
+                List<@jakarta.validation.Valid RateLimit> ratelimits,
+        @Schema(nullable = true, description = "Null or left out: unlimited.") @jakarta.validation.Valid @Nullable
+                Credits credits) {
+
+    /** A request without rate limits and credits (as before they existed). */
+    public NewApiKey(@Nullable String name, @Nullable List<String> permissions, @Nullable String expiresAt) {
+        this(name, permissions, expiresAt, null, null, null, null, null, null);
+    }
 
     static final Set<String> PERMISSIONS = Set.of("read", "write", "admin");
     static final Duration DEFAULT_LIFETIME = Duration.ofDays(90);

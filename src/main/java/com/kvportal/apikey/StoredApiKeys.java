@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.LimitColumns;
 import com.kvportal.common.database.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -23,8 +24,8 @@ import org.springframework.stereotype.Repository;
 public class StoredApiKeys {
 
     private static final String LIST_COLUMNS =
-            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id, "
-                    + KeyShapes.COLUMNS;
+            "id, project_id, name, permissions, expires_at, last_used_at, created_at, customer_id, " + KeyShapes.COLUMNS
+                    + LimitColumns.SELECT;
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -35,7 +36,7 @@ public class StoredApiKeys {
                         """
                         select id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at,
                         """
-                                + KeyShapes.COLUMNS + " from api_keys where digest = ?")
+                                + KeyShapes.COLUMNS + LimitColumns.SELECT + " from api_keys where digest = ?")
                 .param(digest.bytes())
                 .query((rs, n) -> storedKey(rs))
                 .optional();
@@ -50,7 +51,8 @@ public class StoredApiKeys {
                 strings(rs.getArray("permissions")),
                 Sql.instant(rs, "expires_at"),
                 Sql.nullableInstant(rs, "revoked_at"),
-                KeyShapes.read(rs));
+                KeyShapes.read(rs),
+                LimitColumns.hot(rs));
     }
 
     /** Up to {@code limit} unrevoked keys whose digest sorts after {@code after}, in digest order (cache preload). */
@@ -61,6 +63,7 @@ public class StoredApiKeys {
                         select digest, id, customer_id, project_id, organization_id, permissions, expires_at, revoked_at,
                         """
                                 + KeyShapes.COLUMNS
+                                + LimitColumns.SELECT
                                 + " from api_keys where digest > ? and revoked_at is null order by digest limit ?")
                 .params(after, limit)
                 .query(rs -> {
@@ -197,6 +200,16 @@ public class StoredApiKeys {
     /** The key with this digest, locked until the end of the transaction, with its organization. */
     record Found(ApiKey key, UUID organizationId, boolean revoked) {}
 
+    /** A key as the list shows it (revoked or not), with its organization. */
+    Optional<Found> findWithOrganization(UUID keyId) {
+        return jdbc.sql("select " + LIST_COLUMNS + ", organization_id, revoked_at is not null as revoked"
+                        + " from api_keys where id = ?")
+                .param(keyId)
+                .query((rs, n) -> new Found(
+                        listItem(rs, n), rs.getObject("organization_id", UUID.class), rs.getBoolean("revoked")))
+                .optional();
+    }
+
     Optional<Found> lockByDigest(KeyDigest digest) {
         return jdbc.sql("select " + LIST_COLUMNS + ", organization_id, revoked_at is not null as revoked"
                         + " from api_keys where digest = ? for update")
@@ -251,7 +264,9 @@ public class StoredApiKeys {
                 Sql.nullableInstant(rs, "last_used_at"),
                 Sql.instant(rs, "created_at"),
                 rs.getObject("customer_id", UUID.class),
-                KeyShapes.read(rs));
+                KeyShapes.read(rs),
+                LimitColumns.ratelimits(rs),
+                LimitColumns.view(rs, Instant.now()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package com.kvportal.apikey;
 
 import com.github.benmanes.caffeine.cache.Interner;
+import com.kvportal.apikey.limits.KeyLimits;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -23,7 +24,8 @@ public record StoredKey(
         List<String> permissions,
         long expiresAtSecond,
         @Nullable Instant revokedAt,
-        KeyShape shape) {
+        KeyShape shape,
+        KeyLimits limits) {
 
     private static final Interner<UUID> IDS = Interner.newWeakInterner();
     private static final Interner<List<String>> PERMISSIONS = Interner.newWeakInterner();
@@ -36,7 +38,8 @@ public record StoredKey(
             List<String> permissions,
             Instant expiresAt,
             @Nullable Instant revokedAt,
-            KeyShape shape) {
+            KeyShape shape,
+            KeyLimits limits) {
         return new StoredKey(
                 id.getMostSignificantBits(),
                 id.getLeastSignificantBits(),
@@ -46,7 +49,8 @@ public record StoredKey(
                 PERMISSIONS.intern(List.copyOf(permissions)),
                 expiresAt.getEpochSecond(),
                 revokedAt,
-                shape.equals(KeyShape.DEFAULT) ? KeyShape.DEFAULT : shape);
+                shape.equals(KeyShape.DEFAULT) ? KeyShape.DEFAULT : shape,
+                limits);
     }
 
     UUID id() {

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.limits.LimitState;
 import com.kvportal.billing.Tier;
 import com.kvportal.usage.StorageStanding.Standing;
 import com.kvportal.usage.WriteRefusal;
@@ -31,7 +32,11 @@ public record VerifiedKey(
                                         description = "Null: usable from any address; else the addresses and CIDR"
                                                 + " blocks it may be used from."))
                 @Nullable
-                List<String> allowedIps) {
+                List<String> allowedIps,
+        @Schema(description = "The key's rate limits as this verify leaves them; [] without any.")
+                List<LimitState.RateLimitState> ratelimits,
+        @Schema(nullable = true, description = "The key's credits as this verify leaves them; null: unlimited.")
+                LimitState.@Nullable CreditState credits) {
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
     @Schema(name = "StorageStanding")
@@ -50,7 +55,7 @@ public record VerifiedKey(
                     @Nullable
                     WriteRefusal reason) {}
 
-    static VerifiedKey of(StoredKey key, Standing standing) {
+    static VerifiedKey of(StoredKey key, Standing standing, LimitState limits) {
         return new VerifiedKey(
                 key.customerId(),
                 key.projectId(),
@@ -62,6 +67,8 @@ public record VerifiedKey(
                 key.shape().metadata(),
                 key.shape().externalId(),
                 key.shape().enabled(),
-                key.shape().allowedIpList());
+                key.shape().allowedIpList(),
+                limits.ratelimits(),
+                limits.credits());
     }
 }

@@ -39,6 +39,10 @@ public record VerifyRequest(
     static final int MAX_COST = 1000;
     private static final String COST_RULE = "must be an integer from 0 to " + MAX_COST;
 
+    int costOrDefault() {
+        return cost == null ? 1 : cost;
+    }
+
     /** A verify without a body. */
     static final VerifyRequest NONE = new VerifyRequest(null, null);
 

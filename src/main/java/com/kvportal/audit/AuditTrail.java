@@ -98,6 +98,15 @@ class AuditTrail {
         key(e, "api_key.leaked", AuditLog.SECRET_SCANNING, details);
     }
 
+    @EventListener
+    void keyCreditsNoticed(ApiKeyEvent.CreditsNoticed e) {
+        key(
+                e,
+                e.exhausted() ? "api_key.credits_exhausted" : "api_key.credits_low",
+                AuditLog.SYSTEM,
+                Map.of("remaining", e.remaining()));
+    }
+
     private void key(ApiKeyEvent e, String action, Party actor, Map<String, Object> details) {
         audit.record(
                 e.organizationId(), action, actor, Party.of("api_key", e.keyId(), e.keyName()), e.projectId(), details);

@@ -287,6 +287,12 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                             .items(fieldError)
                             .description("With validation_failed: every invalid field of the request."));
         }
+        for (ProblemCode problem : problems) {
+            problem.getDefinition()
+                    .members()
+                    .forEach((name, description) -> schema.addProperty(
+                            name, new Schema<>().description("With " + problem.code() + ": " + description)));
+        }
         schema.setRequired(List.of("type", "title", "status", "detail", "code"));
         return schema;
     }

@@ -15,6 +15,8 @@ final class EventTypes {
             "api_key.expiring",
             "api_key.disabled",
             "api_key.enabled",
+            "api_key.credits_low",
+            "api_key.credits_exhausted",
             "usage.threshold_crossed",
             "usage.writes_refused",
             "usage.writes_allowed",

@@ -41,7 +41,9 @@ class EventWiring {
     /** The key's list item (never the raw key or its digest), read in the transaction of the change. */
     @EventListener
     void key(ApiKeyEvent e) {
-        String type = KEY_TYPES.get(e.getClass());
+        String type = e instanceof ApiKeyEvent.CreditsNoticed noticed
+                ? (noticed.exhausted() ? "api_key.credits_exhausted" : "api_key.credits_low")
+                : KEY_TYPES.get(e.getClass());
         if (type != null) {
             ApiKey key = apiKeys.listItem(e.keyId()).orElseThrow();
             outgoing.publish(e.organizationId(), type, key);

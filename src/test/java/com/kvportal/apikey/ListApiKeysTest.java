@@ -37,7 +37,9 @@ class ListApiKeysTest extends IntegrationTest {
                         "expires_at",
                         "last_used_at",
                         "created_at",
-                        "created_by");
+                        "created_by",
+                        "ratelimits",
+                        "credits");
         assertThat(keys.findValuesAsString("created_by"))
                 .containsOnly(account.customerId().toString());
         assertThat(response.body()).doesNotContain(first).doesNotContain("digest");

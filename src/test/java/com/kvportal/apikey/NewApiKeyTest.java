@@ -41,14 +41,14 @@ class NewApiKeyTest {
 
     private static NewApiKey key(String name, String expiresAt, String... permissions) {
         return new NewApiKey(
-                name, permissions.length == 0 ? null : Arrays.asList(permissions), expiresAt, null, null, null, null);
+                name, permissions.length == 0 ? null : Arrays.asList(permissions), expiresAt);
     }
 
     private static NewApiKey shaped(
             @Nullable Map<String, @Nullable Object> metadata,
             @Nullable String externalId,
             @Nullable List<String> allowedIps) {
-        return new NewApiKey("ci", null, null, metadata, externalId, null, allowedIps);
+        return new NewApiKey("ci", null, null, metadata, externalId, null, allowedIps, null, null);
     }
 
     @Test
@@ -58,7 +58,7 @@ class NewApiKeyTest {
 
     @Test
     void everyFieldIsCheckedAtOnce() {
-        assertThat(errors(new NewApiKey(null, List.of(), "tomorrow", null, null, null, null)))
+        assertThat(errors(new NewApiKey(null, List.of(), "tomorrow")))
                 .containsOnly(
                         Map.entry("name", "is required"),
                         Map.entry("permissions", "must contain at least one of read, write, admin"),

@@ -58,14 +58,14 @@ class GeneratedClientTest extends IntegrationTest {
         assertThat(keys).extracting(ApiKey::getName).containsExactly("billing-service", "automation");
 
         ApiKeysApi service = new ApiKeysApi(bearer(created.getApiKey()));
-        VerifiedKey verified = service.verifyApiKey();
+        VerifiedKey verified = service.verifyApiKey(null);
         assertThat(verified.getProjectId()).isEqualTo(account.getProjectId());
         assertThat(verified.getOrganizationId()).isEqualTo(account.getOrganizationId());
         assertThat(verified.getCustomerId()).isEqualTo(account.getCustomerId());
 
         automation.revokeApiKey(created.getKey().getId());
 
-        ApiException refused = catchThrowableOfType(ApiException.class, service::verifyApiKey);
+        ApiException refused = catchThrowableOfType(ApiException.class, () -> service.verifyApiKey(null));
         assertThat(refused.getCode()).isEqualTo(401);
         assertThat(refused.getResponseBody()).contains("\"code\":\"api_key_revoked\"");
         assertThat(automation.listApiKeys().getKeys())

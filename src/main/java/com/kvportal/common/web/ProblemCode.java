@@ -25,19 +25,35 @@ public interface ProblemCode {
         return getDefinition().status();
     }
 
-    /** A code with its status, what it means, an example detail and the headers that go with it (examples). */
+    /**
+     * A code with its status, what it means, an example detail, the headers that go with it (examples) and the
+     * members its problem document carries beyond the standard ones (name and description).
+     */
     record Definition(
-            HttpStatus status, String code, String meaning, String exampleDetail, Map<String, String> exampleHeaders) {
+            HttpStatus status,
+            String code,
+            String meaning,
+            String exampleDetail,
+            Map<String, String> exampleHeaders,
+            Map<String, String> members) {
 
         /** A header the answer carries, with an example value, as the OpenAPI document shows it. */
         public Definition withHeader(String name, String example) {
             Map<String, String> headers = new LinkedHashMap<>(exampleHeaders);
             headers.put(name, example);
-            return new Definition(status, code, meaning, exampleDetail, Collections.unmodifiableMap(headers));
+            return new Definition(status, code, meaning, exampleDetail, Collections.unmodifiableMap(headers), members);
+        }
+
+        /** A member the problem document carries besides type, title, status, detail and code. */
+        public Definition withMember(String name, String description) {
+            Map<String, String> more = new LinkedHashMap<>(members);
+            more.put(name, description);
+            return new Definition(
+                    status, code, meaning, exampleDetail, exampleHeaders, Collections.unmodifiableMap(more));
         }
     }
 
     static Definition define(HttpStatus status, String code, String meaning, String exampleDetail) {
-        return new Definition(status, code, meaning, exampleDetail, Map.of());
+        return new Definition(status, code, meaning, exampleDetail, Map.of(), Map.of());
     }
 }

@@ -1,0 +1,71 @@
+package com.kvportal.apikey.limits;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A named rate limit of a key: at most {@code limit} (the sum of the accepted verifies' costs) in each fixed window
+ * of {@code duration_ms}, windows aligned to the Unix epoch.
+ */
+@Schema(name = "RateLimit")
+public record RateLimit(
+        @Schema(description = "1-32 characters of a-z 0-9 _ -, unique per key.", example = "per-minute")
+                @NotNull
+                @Pattern(regexp = "[a-z0-9_-]{1,32}", message = "must be 1-32 characters of a-z 0-9 _ -")
+                @Nullable
+                String name,
+        @Schema(description = "The most accepted per window (sum of costs).", minimum = "1", maximum = "1000000")
+                @NotNull
+                @Min(value = 1, message = "must be between 1 and 1000000")
+                @Max(value = 1_000_000, message = "must be between 1 and 1000000")
+                @Nullable
+                Long limit,
+        @Schema(description = "The window's length in milliseconds.", minimum = "1000", maximum = "86400000")
+                @NotNull
+                @Min(value = 1_000, message = "must be between 1000 (1 s) and 86400000 (1 day)")
+                @Max(value = 86_400_000, message = "must be between 1000 (1 s) and 86400000 (1 day)")
+                @Nullable
+                Long durationMs) {
+
+    public static final int MAX_PER_KEY = 5;
+
+    /** The start of the window that holds {@code epochMillis}. */
+    public long windowStart(long epochMillis) {
+        long duration = duration();
+        return Math.floorDiv(epochMillis, duration) * duration;
+    }
+
+    public long limitValue() {
+        return java.util.Objects.requireNonNull(limit);
+    }
+
+    public long duration() {
+        return java.util.Objects.requireNonNull(durationMs);
+    }
+
+    public String nameValue() {
+        return java.util.Objects.requireNonNull(name);
+    }
+
+    /** "100 per minute", "5 per 90 seconds": the window in words, as the dashboard shows it. */
+    public String inWords() {
+        long ms = duration();
+        String per;
+        if (ms % 86_400_000 == 0) {
+            per = "day";
+        } else if (ms % 3_600_000 == 0) {
+            per = ms == 3_600_000 ? "hour" : (ms / 3_600_000) + " hours";
+        } else if (ms % 60_000 == 0) {
+            per = ms == 60_000 ? "minute" : (ms / 60_000) + " minutes";
+        } else if (ms % 1_000 == 0) {
+            per = ms == 1_000 ? "second" : (ms / 1_000) + " seconds";
+        } else {
+            per = ms + " ms";
+        }
+        return limitValue() + " per " + per;
+    }
+}
