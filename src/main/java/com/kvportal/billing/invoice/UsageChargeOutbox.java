@@ -76,8 +76,9 @@ class UsageChargeOutbox {
     }
 
     /**
-     * Locks the unsent charge until the end of the transaction; empty when it was sent, or another instance holds
-     * it now.
+     * Locks the unsent charge until the end of the transaction; empty when it was sent. A charge another thread or
+     * instance is sending is waited for (not skipped), so that whoever queued it answers only once it is billed: the
+     * deletion of an organization and the provider's news of the same ended subscription queue the same charge.
      */
     Optional<Queued> lockUnsent(UUID id) {
         return jdbc.sql(
@@ -86,7 +87,7 @@ class UsageChargeOutbox {
                             period_start, period_end, average_bytes, quantity, unit_amount_cents, amount_cents,
                             description
                         from usage_charge_outbox where id = ? and sent_at is null
-                        for update skip locked""")
+                        for update""")
                 .param(id)
                 .query((rs, n) -> new Queued(
                         rs.getObject("id", UUID.class),

@@ -61,7 +61,7 @@ class UsageChargeSender implements PeriodicJob {
     }
 
     /**
-     * Sends the charge unless it was sent, or another instance sends it now.
+     * Sends the charge unless it was sent; waits while another thread or instance sends it.
      *
      * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails; the charge
      *     stays queued
