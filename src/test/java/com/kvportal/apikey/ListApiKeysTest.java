@@ -38,6 +38,10 @@ class ListApiKeysTest extends IntegrationTest {
                         "last_used_at",
                         "created_at",
                         "created_by",
+                        "metadata",
+                        "external_id",
+                        "enabled",
+                        "allowed_ips",
                         "ratelimits",
                         "credits");
         assertThat(keys.findValuesAsString("created_by"))

@@ -55,6 +55,8 @@ class EveryEndpointTest extends IntegrationTest {
             entry("createApiKey", "{\"name\":\"walk\"}"),
             entry("updateApiKey", "{\"name\":\"walk\"}"),
             entry("rollApiKey", "{\"grace_seconds\":0}"),
+            entry("verifyApiKey", "{\"client_ip\":\"203.0.113.7\",\"cost\":1}"),
+            entry("replaceKeyPolicy", "{\"max_lifetime_days\":null,\"require_allowed_ips\":false}"),
             entry("startCheckout", "{\"tier\":\"pro\"}"),
             entry(
                     "reportStorage",
