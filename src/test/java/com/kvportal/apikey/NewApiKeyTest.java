@@ -40,8 +40,7 @@ class NewApiKeyTest {
     }
 
     private static NewApiKey key(String name, String expiresAt, String... permissions) {
-        return new NewApiKey(
-                name, permissions.length == 0 ? null : Arrays.asList(permissions), expiresAt);
+        return new NewApiKey(name, permissions.length == 0 ? null : Arrays.asList(permissions), expiresAt);
     }
 
     private static NewApiKey shaped(

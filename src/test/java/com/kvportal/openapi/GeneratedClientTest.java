@@ -54,7 +54,7 @@ class GeneratedClientTest extends IntegrationTest {
         assertThat(created.getApiKey()).startsWith("kv_").hasSize(35);
         assertThat(created.getKey().getPermissions()).containsExactly(ApiKey.PermissionsEnum.WRITE);
 
-        List<ApiKey> keys = automation.listApiKeys().getKeys();
+        List<ApiKey> keys = automation.listApiKeys(null).getKeys();
         assertThat(keys).extracting(ApiKey::getName).containsExactly("billing-service", "automation");
 
         ApiKeysApi service = new ApiKeysApi(bearer(created.getApiKey()));
@@ -68,7 +68,7 @@ class GeneratedClientTest extends IntegrationTest {
         ApiException refused = catchThrowableOfType(ApiException.class, () -> service.verifyApiKey(null));
         assertThat(refused.getCode()).isEqualTo(401);
         assertThat(refused.getResponseBody()).contains("\"code\":\"api_key_revoked\"");
-        assertThat(automation.listApiKeys().getKeys())
+        assertThat(automation.listApiKeys(null).getKeys())
                 .extracting(ApiKey::getName)
                 .containsExactly("automation");
     }
