@@ -63,6 +63,25 @@ class KeysDashboardIT extends BrowserIntegration {
     }
 
     @Test
+    void shouldShowAKeySwitchedOffAsDisabledInTheList() {
+        signUpInPage();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        String workerId = admin.newKeyId("worker");
+        Api.Response disabled = admin.patch("/api/v1/api-keys/" + workerId, Map.of("enabled", false));
+        assertThat(disabled.status()).as(disabled.toString()).isEqualTo(200);
+
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+        assertThat(rowNamed("worker").findElements(By.cssSelector("[data-disabled]")))
+                .singleElement()
+                .extracting(WebElement::getText)
+                .isEqualTo("Disabled");
+        assertThat(rowNamed("automation").findElements(By.cssSelector("[data-disabled]")))
+                .isEmpty();
+        checkLayout("keys-disabled");
+    }
+
+    @Test
     void shouldCopyTheNewKeyToTheClipboard() {
         signUpInPage();
         browser.driver()
