@@ -199,15 +199,28 @@ function wireEditDialog() {
       for (const permission of ['read', 'write', 'admin']) {
         $('edit-perm-' + permission).checked = key.permissions.includes(permission);
       }
+      $('edit-external-id').value = key.external_id || '';
+      $('edit-allowed-ips').value = (key.allowed_ips || []).join('\n');
+      $('edit-enabled').checked = key.enabled !== false;
       prepareLimits(key);
     },
     focus: 'edit-name',
     button: 'edit-save',
     busyText: 'Saving…',
     async submit(key, { dialog, form, done }) {
+      const enabled = $('edit-enabled').checked;
+      // switching a key off stops every client that uses it at once: only after a confirmation
+      if (key.enabled !== false && !enabled
+          && !window.confirm('Switch off the key “' + key.name + '”? Every verify and call with it is refused until it is switched on again.')) {
+        return;
+      }
+      const addresses = $('edit-allowed-ips').value.split(/[\s,]+/).filter((line) => line);
       const body = {
         name: $('edit-name').value,
         permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
+        external_id: $('edit-external-id').value.trim() || null,
+        allowed_ips: addresses.length ? addresses : null,
+        enabled,
         ...limitsChange(),
       };
       try {
