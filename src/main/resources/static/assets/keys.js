@@ -76,7 +76,9 @@ function keyRow(key, now) {
       key.permissions.map((permission) => el('span', { class: permission === 'admin' ? 'badge badge-warning' : 'badge' }, permission)))),
     el('td', { class: 'num', 'data-label': 'Created' }, timeEl(key.created_at)),
     el('td', { class: 'num', 'data-label': 'Expires' }, el('span', { class: 'badges' }, timeEl(key.expires_at, new Date(key.expires_at).getTime() - now < 7 * DAY_MS),
-      expired ? el('span', { class: 'badge badge-danger', 'data-expired': '' }, 'Expired') : null)),
+      expired ? el('span', { class: 'badge badge-danger', 'data-expired': '' }, 'Expired') : null,
+      // a key switched off: verify and portal calls refuse it (401 api_key_disabled) until it is switched on
+      key.enabled === false ? el('span', { class: 'badge badge-warning', 'data-disabled': '', title: 'Switched off: refused until switched on' }, 'Disabled') : null)),
     el('td', { class: 'num', 'data-label': 'Last used' }, key.last_used_at ? timeEl(key.last_used_at, true) : el('span', { class: 'muted' }, 'Never')),
     el('td', { class: 'actions-cell' }, mayManage ? el('span', { class: 'row-actions' },
       // a key with admin is edited and rolled by owners and admins only; anyone who manages keys may revoke it
@@ -197,15 +199,28 @@ function wireEditDialog() {
       for (const permission of ['read', 'write', 'admin']) {
         $('edit-perm-' + permission).checked = key.permissions.includes(permission);
       }
+      $('edit-external-id').value = key.external_id || '';
+      $('edit-allowed-ips').value = (key.allowed_ips || []).join('\n');
+      $('edit-enabled').checked = key.enabled !== false;
       prepareLimits(key);
     },
     focus: 'edit-name',
     button: 'edit-save',
     busyText: 'Saving…',
     async submit(key, { dialog, form, done }) {
+      const enabled = $('edit-enabled').checked;
+      // switching a key off stops every client that uses it at once: only after a confirmation
+      if (key.enabled !== false && !enabled
+          && !window.confirm('Switch off the key “' + key.name + '”? Every verify and call with it is refused until it is switched on again.')) {
+        return;
+      }
+      const addresses = $('edit-allowed-ips').value.split(/[\s,]+/).filter((line) => line);
       const body = {
         name: $('edit-name').value,
         permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
+        external_id: $('edit-external-id').value.trim() || null,
+        allowed_ips: addresses.length ? addresses : null,
+        enabled,
         ...limitsChange(),
       };
       try {

@@ -73,6 +73,7 @@ public record NewApiKey(
         @ArraySchema(
                         arraySchema =
                                 @Schema(
+                                        nullable = true,
                                         description = "1-100 IPv4 or IPv6 addresses or CIDR blocks (without bits set"
                                                 + " beyond the prefix); default null: any address."),
                         minItems = 1,

@@ -128,6 +128,15 @@ class KeyCacheClusterIT extends IntegrationTest {
     }
 
     @Test
+    @Order(2)
+    void shouldRefuseAKeySwitchedOffOrFencedOnOneInstanceOnEveryInstanceOnTheVeryNextRequest() throws Exception {
+        underLoad(nodes(2), () -> {
+            trials(nodes(2), 40, this::disableAndCheck);
+            trials(nodes(2), 40, this::fenceAndCheck);
+        });
+    }
+
+    @Test
     @Order(3)
     void shouldNotLetARevokedKeyThroughWhenTheListenerConnectionsAreBroken() throws Exception {
         List<Api> nodes = nodes(3);
@@ -303,6 +312,48 @@ class KeyCacheClusterIT extends IntegrationTest {
             assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
                     .as("portal call right after the 200, on " + node)
                     .isEqualTo("insufficient_permissions");
+        }
+    }
+
+    /** The key switched off: every instance refuses it at verify and as a credential with api_key_disabled. */
+    private void disableAndCheck(List<Api> nodes, Trial trial, Api changer) {
+        Api.Response updated = send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("enabled", false));
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        for (Api node : shuffled(nodes)) {
+            Api.Response verified = verify(node, trial.raw);
+            assertThat(verified.status())
+                    .as("verify right after the 200, on " + node)
+                    .isEqualTo(401);
+            assertThat(verified.code()).isEqualTo("api_key_disabled");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
+                    .as("credential right after the 200, on " + node)
+                    .isEqualTo("api_key_disabled");
+        }
+    }
+
+    /** The key held to 192.0.2.0/24: every instance refuses a client outside it, and the key from 127.0.0.1. */
+    private void fenceAndCheck(List<Api> nodes, Trial trial, Api changer) {
+        Api.Response updated = send(
+                changer,
+                "PATCH",
+                "/api/v1/api-keys/" + trial.id,
+                admin,
+                Map.of("allowed_ips", List.of("192.0.2.0/24")));
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        for (Api node : shuffled(nodes)) {
+            Api.Response outside =
+                    send(node, "POST", "/api/v1/api-keys/verify", trial.raw, Map.of("client_ip", "198.51.100.1"));
+            assertThat(outside.status())
+                    .as("verify right after the 200, on " + node)
+                    .isEqualTo(403);
+            assertThat(outside.code()).isEqualTo("ip_not_allowed");
+            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
+                    .as("credential from 127.0.0.1 right after the 200, on " + node)
+                    .isEqualTo("ip_not_allowed");
+            assertThat(send(node, "POST", "/api/v1/api-keys/verify", trial.raw, Map.of("client_ip", "192.0.2.9"))
+                            .status())
+                    .as("a client inside, on " + node)
+                    .isEqualTo(200);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Browser;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -16,6 +17,7 @@ import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
+import tools.jackson.databind.JsonNode;
 
 /** The API keys page in a real browser: create, see once, copy, list, revoke, and its error messages. */
 class KeysDashboardIT extends BrowserIntegration {
@@ -60,6 +62,71 @@ class KeysDashboardIT extends BrowserIntegration {
         Api.Response refused = Api.withKey(baseUrl(), raw).post("/api/v1/api-keys/verify");
         assertThat(refused.status()).isEqualTo(401);
         assertThat(refused.code()).isEqualTo("api_key_revoked");
+    }
+
+    @Test
+    void shouldShowAKeySwitchedOffAsDisabledInTheList() {
+        signUpInPage();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        String workerId = admin.newKeyId("worker");
+        Api.Response disabled = admin.patch("/api/v1/api-keys/" + workerId, Map.of("enabled", false));
+        assertThat(disabled.status()).as(disabled.toString()).isEqualTo(200);
+
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+        assertThat(rowNamed("worker").findElements(By.cssSelector("[data-disabled]")))
+                .singleElement()
+                .extracting(WebElement::getText)
+                .isEqualTo("Disabled");
+        assertThat(rowNamed("automation").findElements(By.cssSelector("[data-disabled]")))
+                .isEmpty();
+        checkLayout("keys-disabled");
+    }
+
+    @Test
+    void shouldSwitchAKeyOffOnlyAfterAConfirmationAndSaveItsAddressesAndExternalId() {
+        signUpInPage();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        browser.byId("dismiss-key").click();
+        String workerId = admin.newKeyId("worker");
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+        browser.setWidth(Browser.PHONE_WIDTH);
+
+        rowNamed("worker").findElement(By.cssSelector("[data-action=edit]")).click();
+        browser.visible("edit-dialog");
+        assertThat(browser.byId("edit-enabled").isSelected()).isTrue();
+        browser.type("edit-external-id", "user_1234");
+        browser.type("edit-allowed-ips", "192.0.2.0/24\n2001:DB8::/32");
+        browser.byId("edit-enabled").click();
+        browser.byId("edit-save").click();
+        browser.waitUntil(ExpectedConditions.alertIsPresent()).dismiss();
+        assertThat(browser.byId("edit-dialog").isDisplayed())
+                .as("still open, nothing sent")
+                .isTrue();
+        assertThat(key(admin, workerId).get("enabled").asBoolean()).isTrue();
+        assertThat(key(admin, workerId).get("external_id").isNull()).isTrue();
+
+        browser.byId("edit-save").click();
+        browser.waitUntil(ExpectedConditions.alertIsPresent()).accept();
+        browser.waitForHidden("edit-dialog");
+        browser.waitUntil(driver -> !rowNamed("worker")
+                .findElements(By.cssSelector("[data-disabled]"))
+                .isEmpty());
+        JsonNode saved = key(admin, workerId);
+        assertThat(saved.get("enabled").asBoolean()).isFalse();
+        assertThat(saved.get("external_id").asString()).isEqualTo("user_1234");
+        assertThat(saved.get("allowed_ips").toString()).isEqualTo("[\"192.0.2.0/24\",\"2001:db8::/32\"]");
+        checkLayout("keys-switched-off");
+    }
+
+    private static JsonNode key(Api admin, String id) {
+        for (JsonNode key : admin.keys()) {
+            if (key.get("id").asString().equals(id)) {
+                return key;
+            }
+        }
+        throw new AssertionError("no key " + id);
     }
 
     @Test

@@ -92,6 +92,38 @@ class WebhookDeliveryTest extends SignedInTest {
     }
 
     @Test
+    void shouldDeliverADisabledAndAnEnabledKeyToAnEndpointSubscribedToThem() throws Exception {
+        Endpoint endpoint =
+                create(Map.of("url", receiver.url(), "events", List.of("api_key.disabled", "api_key.enabled")));
+        String keyId = session.newKeyId("switched");
+        String path = "/api/v1/api-keys/" + keyId;
+
+        assertThat(session.patch(path, Map.of("enabled", false)).status()).isEqualTo(200);
+        awaitReceived(1);
+        assertThat(session.patch(path, Map.of("enabled", true)).status()).isEqualTo(200);
+        List<Received> received = awaitReceived(2);
+
+        assertThat(received.stream().map(r -> r.json().get("type").asString()))
+                .as("in order, and not api_key.created, which the endpoint did not choose")
+                .containsExactly("api_key.disabled", "api_key.enabled");
+        for (int i = 0; i < 2; i++) {
+            Received delivery = received.get(i);
+            delivery.verify(endpoint.secret());
+            JsonNode data = delivery.json().get("data");
+            assertThat(data.get("id").asString()).isEqualTo(keyId);
+            assertThat(data.get("name").asString()).isEqualTo("switched");
+            assertThat(data.get("enabled").asBoolean())
+                    .as("the key as the change left it")
+                    .isEqualTo(i == 1);
+        }
+        assertThat(session.patch(path, Map.of("enabled", true)).status()).isEqualTo(200);
+        Thread.sleep(1_000);
+        assertThat(receiver.received())
+                .as("enabling an enabled key is no event")
+                .hasSize(2);
+    }
+
+    @Test
     void shouldRefuseADeliveryWhoseSignatureIsNotTheEndpointsSecret() {
         create(Map.of("url", receiver.url()));
         Endpoint other = create(Map.of("url", receiver.url() + "/other", "events", List.of("invoice.paid")));
