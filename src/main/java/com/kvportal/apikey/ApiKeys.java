@@ -4,6 +4,8 @@ import com.kvportal.apikey.ApiKeyProblems.ApiKeyNotFound;
 import com.kvportal.apikey.ApiKeyProblems.KeyLimitReached;
 import com.kvportal.apikey.ApiKeyProblems.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblems.KeyRevoked;
+import com.kvportal.apikey.analytics.Outcome;
+import com.kvportal.apikey.analytics.VerificationCounter;
 import com.kvportal.common.limits.MissBudget;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.openapi.Permission;
@@ -49,6 +51,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
     private final KeyMetrics metrics;
     private final MissBudget misses;
     private final CallerRoles roles;
+    private final VerificationCounter verifications;
     private final Clock clock;
 
     /** A new key and its raw value, which exists only in this answer. */
@@ -270,7 +273,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
         long started = System.nanoTime();
         StoredKey key;
         try {
-            key = usable(presented, client);
+            key = usable(presented, client, true);
         } catch (KeyRefused refused) {
             metrics.verified(refused.code(), started);
             throw refused;
@@ -286,7 +289,7 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
     public Optional<Caller> authenticate(String presented, String client) {
         StoredKey key;
         try {
-            key = usable(presented, client);
+            key = usable(presented, client, false);
         } catch (KeyRefused refused) {
             return Optional.empty();
         }
@@ -294,18 +297,33 @@ public class ApiKeys implements ApiKeyAuthenticator, OrganizationKeys {
                 key.customerId(), key.organizationId(), key.projectId(), key.id(), Set.copyOf(key.permissions())));
     }
 
-    /** The one decision of verify and of a key used as credential; records the use of a usable key. */
-    private StoredKey usable(@Nullable String presented, String client) {
+    /**
+     * The one decision of verify and of a key used as credential; records the use of a usable key.
+     *
+     * @param verify whether this is a verify, whose answer for a known key is counted under its {@link Outcome}
+     */
+    private StoredKey usable(@Nullable String presented, String client, boolean verify) {
         StoredKey key = lookUp(presented, client).orElseThrow(KeyRefused::invalid);
         Instant now = clock.instant();
         if (key.isRevoked()) {
-            throw KeyRefused.revoked();
+            throw refused(key, Outcome.REVOKED, verify, KeyRefused.revoked());
         }
         if (key.isExpiredAt(now)) {
-            throw KeyRefused.expired();
+            throw refused(key, Outcome.EXPIRED, verify, KeyRefused.expired());
+        }
+        if (verify) {
+            verifications.count(key.id(), Outcome.VALID);
         }
         lastUse.used(key.id(), now);
         return key;
+    }
+
+    /** A known key refused: a verify is counted under the refusal's outcome. */
+    private KeyRefused refused(StoredKey key, Outcome outcome, boolean verify, KeyRefused refusal) {
+        if (verify) {
+            verifications.count(key.id(), outcome);
+        }
+        return refusal;
     }
 
     /** From memory when it can; a database lookup spends the client's budget of lookups that find nothing. */
