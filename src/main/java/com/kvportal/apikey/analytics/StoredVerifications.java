@@ -38,13 +38,6 @@ class StoredVerifications {
                 .single();
     }
 
-    boolean projectInOrganization(UUID projectId, UUID organizationId) {
-        return jdbc.sql("select exists (select 1 from projects where id = ? and organization_id = ?)")
-                .params(projectId, organizationId)
-                .query(Boolean.class)
-                .single();
-    }
-
     List<VerificationBucket> ofKey(UUID keyId, VerificationRange range) {
         return jdbc.sql("select v.bucket_start, " + COLUMNS + " from "
                         + range.granularity().table() + " v"

@@ -60,7 +60,6 @@ class VerificationsController {
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.READ)
-    @VerificationProblem.Codes(VerificationProblem.PROJECT_NOT_FOUND)
     @GetMapping("/api/v1/verifications")
     Buckets getVerifications(
             Caller caller,
@@ -68,13 +67,13 @@ class VerificationsController {
             @RequestParam(required = false) @Parameter(description = START) @Nullable String start,
             @RequestParam(required = false) @Parameter(description = END) @Nullable String end,
             @RequestParam(name = "project_id", required = false)
-                    @Parameter(description = "Only this project's keys (default: every project of the organization).")
+                    @Parameter(
+                            description =
+                                    "Only this project's keys (default: every project of the organization); a project of"
+                                            + " another organization has none.")
                     @Nullable
                     UUID projectId) {
         VerificationRange range = VerificationRange.parse(granularity, start, end, clock.instant());
-        if (projectId != null && !stored.projectInOrganization(projectId, caller.organizationId())) {
-            throw new ProblemException(VerificationProblem.PROJECT_NOT_FOUND);
-        }
         return new Buckets(
                 range.granularity().wire(), stored.ofOrganization(caller.organizationId(), projectId, range));
     }
