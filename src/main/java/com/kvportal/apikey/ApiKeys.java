@@ -7,6 +7,8 @@ import com.kvportal.apikey.ApiKeyProblem.KeyPolicyViolation;
 import com.kvportal.apikey.ApiKeyProblem.KeyRefused;
 import com.kvportal.apikey.ApiKeyProblem.KeyRevoked;
 import com.kvportal.apikey.activity.LastUseRecorder;
+import com.kvportal.apikey.analytics.Outcome;
+import com.kvportal.apikey.analytics.VerificationCounter;
 import com.kvportal.apikey.cache.KeyCache;
 import com.kvportal.apikey.cache.KeyMetrics;
 import com.kvportal.apikey.cache.KeyNarrowing;
@@ -65,6 +67,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     private final MissBudget misses;
     private final CallerRoles roles;
     private final KeyPolicies policies;
+    private final VerificationCounter verifications;
     private final Clock clock;
     private final KeyLimitsStore limits;
     private final Limiter limiter;
@@ -385,15 +388,22 @@ public class ApiKeys implements ApiKeyAuthenticator {
         StoredKey key;
         LimitState limitState;
         try {
-            key = usable(presented, client, request.clientIp());
+            key = usable(presented, client, request.clientIp(), true);
+        } catch (KeyRefused refused) {
+            metrics.verified(refused.code(), started);
+            throw refused;
+        }
+        try {
             // rate limits, then credits: from this instance's memory, a database round trip only per chunk
             limitState = limiter.admit(key.id(), key.limits(), request.costOrDefault());
-        } catch (KeyRefused | LimitRefused refused) {
+        } catch (LimitRefused refused) {
+            verifications.count(key.id(), refused.outcome());
             metrics.verified(refused.code(), started);
             throw refused;
         }
         // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
         VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()), limitState);
+        verifications.count(key.id(), Outcome.VALID);
         metrics.verified("ok", started);
         return verified;
     }
@@ -408,7 +418,7 @@ public class ApiKeys implements ApiKeyAuthenticator {
     public Optional<Caller> authenticate(String presented, String client, String address) {
         StoredKey key;
         try {
-            key = usable(presented, client, address);
+            key = usable(presented, client, address, false);
         } catch (KeyRefused refused) {
             if (refused.status() == HttpStatus.UNAUTHORIZED && !refused.code().equals("api_key_disabled")) {
                 return Optional.empty();
@@ -424,24 +434,33 @@ public class ApiKeys implements ApiKeyAuthenticator {
      * expired), switched off, the client's address; records the use of a usable key.
      *
      * @param clientIp the address the key is used from (verify: the body's {@code client_ip}, maybe absent)
+     * @param verify whether this is a verify, whose refusal of a known key is counted under its {@link Outcome}
      */
-    private StoredKey usable(@Nullable String presented, String client, @Nullable String clientIp) {
+    private StoredKey usable(@Nullable String presented, String client, @Nullable String clientIp, boolean verify) {
         StoredKey key = lookUp(presented, client).orElseThrow(KeyRefused::invalid);
         Instant now = clock.instant();
         if (key.isRevoked()) {
-            throw KeyRefused.revoked();
+            throw refused(key, Outcome.REVOKED, verify, KeyRefused.revoked());
         }
         if (key.isExpiredAt(now)) {
-            throw KeyRefused.expired();
+            throw refused(key, Outcome.EXPIRED, verify, KeyRefused.expired());
         }
         if (!key.shape().enabled()) {
-            throw KeyRefused.disabled();
+            throw refused(key, Outcome.DISABLED, verify, KeyRefused.disabled());
         }
         if (!key.shape().allows(clientIp)) {
-            throw KeyRefused.ipNotAllowed();
+            throw refused(key, Outcome.IP_NOT_ALLOWED, verify, KeyRefused.ipNotAllowed());
         }
         lastUse.used(key.id(), now);
         return key;
+    }
+
+    /** A known key refused: a verify is counted under the refusal's outcome. */
+    private KeyRefused refused(StoredKey key, Outcome outcome, boolean verify, KeyRefused refusal) {
+        if (verify) {
+            verifications.count(key.id(), outcome);
+        }
+        return refusal;
     }
 
     /** From memory when it can; a database lookup spends the client's budget of lookups that find nothing. */

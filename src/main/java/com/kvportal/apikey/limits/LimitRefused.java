@@ -1,5 +1,6 @@
 package com.kvportal.apikey.limits;
 
+import com.kvportal.apikey.analytics.Outcome;
 import com.kvportal.common.web.ProblemException;
 import java.time.Instant;
 import org.springframework.http.HttpHeaders;
@@ -11,6 +12,11 @@ public final class LimitRefused extends ProblemException {
         super(problem, detail);
         withProperty("ratelimits", state.ratelimits());
         getBody().setProperty("credits", state.credits());
+    }
+
+    /** The outcome the verification counts record for this refusal. */
+    public Outcome outcome() {
+        return code().equals(LimitProblem.RATE_LIMITED.code()) ? Outcome.RATE_LIMITED : Outcome.CREDITS_EXHAUSTED;
     }
 
     static LimitRefused rateLimited(RateLimit limit, long waitMillis, LimitState state) {
