@@ -77,6 +77,42 @@ class VerificationCountsTest extends SignedInTest {
     }
 
     @Test
+    void shouldCountTheRefusalsOfASwitchedOffKeyAnAddressOutsideARateLimitAndSpentCredits() {
+        String off = session.createKey("off");
+        String fenced = session.createKey("fenced");
+        String limited = session.createKey("limited");
+        String metered = session.createKey("metered");
+        patch("off", Map.of("enabled", false));
+        patch("fenced", Map.of("allowed_ips", java.util.List.of("203.0.113.0/24")));
+        patch(
+                "limited",
+                Map.of("ratelimits", java.util.List.of(Map.of("name", "day", "limit", 2, "duration_ms", 86_400_000))));
+        patch("metered", Map.of("credits", Map.of("remaining", 1)));
+
+        verify(off, 401, 2);
+        verifyFrom(fenced, "198.51.100.7", 403, 3);
+        verifyFrom(fenced, "203.0.113.7", 200, 1);
+        verify(limited, 200, 2);
+        verify(limited, 429, 2);
+        verify(metered, 200, 1);
+        verify(metered, 429, 3);
+        flush.flush();
+
+        for (String granularity : new String[] {"minute", "hour", "day"}) {
+            assertThat(totals(keyRead(session.keyId("off"), granularity))).isEqualTo(only("disabled", 2));
+            Map<String, Long> fencedCounts = only("ip_not_allowed", 3);
+            fencedCounts.put("valid", 1L);
+            assertThat(totals(keyRead(session.keyId("fenced"), granularity))).isEqualTo(fencedCounts);
+            Map<String, Long> limitedCounts = only("rate_limited", 2);
+            limitedCounts.put("valid", 2L);
+            assertThat(totals(keyRead(session.keyId("limited"), granularity))).isEqualTo(limitedCounts);
+            Map<String, Long> meteredCounts = only("credits_exhausted", 3);
+            meteredCounts.put("valid", 1L);
+            assertThat(totals(keyRead(session.keyId("metered"), granularity))).isEqualTo(meteredCounts);
+        }
+    }
+
+    @Test
     void shouldAnswerBucketsAlignedToTheGranularityOldestFirstWithinTheRange() {
         String raw = session.createKey("aligned");
         String id = session.keyId("aligned");
@@ -177,6 +213,26 @@ class VerificationCountsTest extends SignedInTest {
                             .status())
                     .isEqualTo(status);
         }
+    }
+
+    private void verifyFrom(String raw, String clientIp, int status, int times) {
+        for (int i = 0; i < times; i++) {
+            assertThat(Api.withKey(baseUrl(), raw)
+                            .post("/api/v1/api-keys/verify", Map.of("client_ip", clientIp))
+                            .status())
+                    .isEqualTo(status);
+        }
+    }
+
+    private void patch(String name, Map<String, Object> body) {
+        Api.Response response = session.patch("/api/v1/api-keys/" + session.keyId(name), body);
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+    }
+
+    private static Map<String, Long> only(String outcome, long count) {
+        Map<String, Long> counts = counts(0, 0, 0);
+        counts.put(outcome, count);
+        return counts;
     }
 
     private JsonNode keyRead(String id, String granularity) {
