@@ -1,6 +1,5 @@
 package com.kvportal.account;
 
-import com.kvportal.account.twostep.WrongCodes;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -12,7 +11,7 @@ import org.springframework.validation.annotation.Validated;
  * The locks of login ({@code kvportal.login.*}): after {@code maxFailures} failed attempts within {@code window}, the
  * email address is locked for {@code lock}, even for the right password ({@link LoginThrottle}); the {@code
  * maxFailures}-th wrong second-factor code within {@code window} locks every code of the customer for {@code lock}
- * ({@link WrongCodes}).
+ * ({@code account.twostep.WrongCodes}).
  */
 @ConfigurationProperties("kvportal.login")
 @Validated

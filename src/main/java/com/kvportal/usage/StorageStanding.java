@@ -4,7 +4,6 @@ import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Tier;
 import com.kvportal.common.scheduling.PeriodicJob;
-import com.kvportal.usage.alerts.AlertScheduler;
 import com.kvportal.usage.limits.StoredLimits;
 import com.kvportal.usage.reporting.StoredSamples;
 import com.kvportal.usage.reporting.StoredSamples.Changes;
@@ -167,7 +166,7 @@ public class StorageStanding implements PeriodicJob {
         changed.addAll(due);
     }
 
-    /** The organizations whose storage, plan or limits changed since the last call (for {@link AlertScheduler}). */
+    /** The organizations whose storage, plan or limits changed since the last call (for the alerts scheduler, {@code usage.alerts.AlertScheduler}). */
     public Set<UUID> drainChanged() {
         Set<UUID> due = Set.copyOf(changed);
         changed.removeAll(due);
