@@ -66,20 +66,13 @@ class UsageChargeOutbox {
                 .single();
     }
 
-    /** The charge of the organization's period starting at {@code periodStart}, if one was queued. */
-    Optional<UUID> ofPeriod(UUID organizationId, Instant periodStart) {
-        return jdbc.sql("select id from usage_charge_outbox where organization_id = ? and period_start = ? limit 1")
+    /** Whether a charge of the organization's period starting at {@code periodStart} was queued. */
+    boolean containsPeriod(UUID organizationId, Instant periodStart) {
+        return jdbc.sql(
+                        "select exists (select 1 from usage_charge_outbox where organization_id = ? and period_start = ?)")
                 .params(organizationId, Sql.timestamp(periodStart))
-                .query(UUID.class)
-                .optional();
-    }
-
-    /** The charge queued under {@code idempotencyKey}. */
-    Optional<UUID> withKey(String idempotencyKey) {
-        return jdbc.sql("select id from usage_charge_outbox where idempotency_key = ?")
-                .param(idempotencyKey)
-                .query(UUID.class)
-                .optional();
+                .query(Boolean.class)
+                .single();
     }
 
     /**

@@ -9,7 +9,6 @@ import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
 import com.kvportal.billing.subscription.Plans;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
@@ -79,10 +78,8 @@ public class UsageInvoicing {
         if (plan.overageBytes() <= 0) {
             return;
         }
-        Optional<UUID> queuedBefore = outbox.ofPeriod(ended.organizationId(), start);
-        if (queuedBefore.isPresent()) {
-            log.info("Usage of subscription {}'s last period was queued before", ended.subscriptionId());
-            sendAfterCommit(queuedBefore.get());
+        if (outbox.containsPeriod(ended.organizationId(), start)) {
+            log.info("Usage of subscription {}'s last period was billed before", ended.subscriptionId());
             return;
         }
         UsageCharge charge = end.isAfter(start) ? usage.chargeOf(ended.organizationId(), plan, start, end) : null;
@@ -100,23 +97,15 @@ public class UsageInvoicing {
                 UUID.randomUUID(), ended.organizationId(), key, ended.providerCustomerId(), null, start, end, charge));
     }
 
-    /**
-     * Queues the charge in this transaction, and sends it once the transaction commits; when the same charge was
-     * queued before (by the provider's news of the same end, or the deletion that caused it), waits for that one
-     * instead, so that neither answers before the charge is billed.
-     */
+    /** Queues the charge in this transaction, and sends it once the transaction commits. */
     private void queue(Queued charge) {
-        UUID id = outbox.queue(charge)
-                ? charge.id()
-                : outbox.withKey(charge.idempotencyKey()).orElse(charge.id());
-        sendAfterCommit(id);
-    }
-
-    private void sendAfterCommit(UUID id) {
+        if (!outbox.queue(charge)) {
+            return;
+        }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                sender.trySend(id);
+                sender.trySend(charge.id());
             }
         });
     }
