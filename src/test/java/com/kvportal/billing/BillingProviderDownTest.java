@@ -149,11 +149,11 @@ class BillingProviderDownTest extends IntegrationTest {
 
     /**
      * The provider finalizes a renewal draft once its {@code invoice.created} is answered 2xx, so the period's usage
-     * charge must be on the draft before that: while the charge cannot be sent, the news answers 5xx and is delivered
-     * again, and nothing of it stays (not the charge, not the event).
+     * charge must be on the draft before that: the charge is queued with the news, and while it cannot be sent the
+     * news answers 502, every delivery again (a duplicate sends the queued charge first), and it stays queued once.
      */
     @Test
-    void shouldAnswer5xxToARenewalDraftWhoseUsageChargeCannotBeSentAndKeepNothingOfIt() {
+    void shouldAnswer502ToEveryDeliveryOfARenewalDraftWhoseUsageChargeCannotBeSentAndQueueItOnce() {
         ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ofDays(30));
         org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
         UUID project = org.owner().createProject("stored");
@@ -168,16 +168,22 @@ class BillingProviderDownTest extends IntegrationTest {
         String id = eventId();
         String invoice = "in_" + StripePayloads.random();
 
-        Api.Response response = org.deliver(event(
+        String body = event(
                 id,
                 "invoice.created",
                 Instant.now(),
-                org.invoice(invoice, "draft", "subscription_cycle", 2000, 0, 0, Instant.now(), java.util.List.of())));
+                org.invoice(invoice, "draft", "subscription_cycle", 2000, 0, 0, Instant.now(), java.util.List.of()));
 
-        assertThat(response.status()).as(response.toString()).isGreaterThanOrEqualTo(500);
-        assertThat(count("select count(*) from processed_webhook_events where event_id = ?", id))
-                .isZero();
-        assertThat(count("select count(*) from usage_charge_outbox where organization_id = ?", org.organizationId()))
+        assertProviderUnavailable(org.deliver(body));
+        assertProviderUnavailable(org.deliver(body));
+
+        assertThat(count(
+                        "select count(*) from usage_charge_outbox where organization_id = ? and provider_invoice_id = ?"
+                                + " and sent_at is null and quantity > 0",
+                        org.organizationId(),
+                        invoice))
+                .isOne();
+        assertThat(count("select count(*) from usage_billed_periods where organization_id = ?", org.organizationId()))
                 .isZero();
     }
 }

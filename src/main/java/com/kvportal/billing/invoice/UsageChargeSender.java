@@ -70,14 +70,10 @@ class UsageChargeSender implements PeriodicJob {
         ownTransaction.executeWithoutResult(status -> outbox.lockUnsent(id).ifPresent(this::bill));
     }
 
-    /**
-     * Sends the charge of this key in the caller's transaction unless it was sent: the caller's commit records it, and
-     * its rollback leaves it to be sent again.
-     *
-     * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails
-     */
-    void sendInThisTransaction(String idempotencyKey) {
-        outbox.lockUnsent(idempotencyKey).ifPresent(this::bill);
+    /** {@link #send(UUID)} by the charge's idempotency key; nothing when no charge of that key is queued. */
+    void send(String idempotencyKey) {
+        ownTransaction.executeWithoutResult(
+                status -> outbox.lockUnsent(idempotencyKey).ifPresent(this::bill));
     }
 
     private void bill(Queued queued) {

@@ -26,10 +26,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * in the transaction of the news under its idempotency key (bound to the invoice, or to the ended subscription's
  * last period), so that news delivered again bills nothing new and samples that arrive later do not change a bill.
  *
- * <p>A renewal's charge is sent to the provider inside that transaction, before the news is answered: the provider
- * finalizes the draft as soon as its news is answered 2xx, so a charge sent later would miss it. A failed call rolls
- * the news back, and the provider delivers it again while the draft waits. A final invoice has no such deadline: its
- * charge is sent by {@link UsageChargeSender} once the transaction commits, and retried until it is.
+ * <p>The provider is called once that transaction commits, never inside it. A renewal's charge must be on the draft
+ * before the news is answered (the provider finalizes the draft once its news is answered 2xx), so the news is
+ * answered only after {@link #sendRenewalCharge} sent it; a failure answers 5xx and the provider delivers the news
+ * again while the draft waits (the charge is sent then, by its idempotency key). A final invoice has no such
+ * deadline: its charge is sent after commit by {@link UsageChargeSender}, and retried until it is.
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
@@ -45,11 +46,8 @@ public class UsageInvoicing {
 
     /**
      * The provider drafted the renewal invoice of the period {@code [start, end)} (on plan {@code tier}): its usage
-     * charge joins it before this answers, even one of no units (usage lists the period with the invoice). A charge
-     * queued by an earlier delivery of the news that was not sent (the instance died after its commit) is sent now.
-     *
-     * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails: the news
-     *     is rolled back and delivered again
+     * charge is queued for it, even one of no units (usage lists the period with the invoice); the caller sends it
+     * with {@link #sendRenewalCharge} after commit, before it answers the news.
      */
     public void renewalDrafted(
             UUID organizationId,
@@ -60,13 +58,24 @@ public class UsageInvoicing {
             Instant end) {
         String key = ProviderIdempotencyKeys.renewalOverage(providerInvoiceId);
         if (outbox.contains(key)) {
-            log.info("Usage of invoice {} was queued before; sent now unless it was", providerInvoiceId);
-        } else {
-            UsageCharge charge = usage.chargeOf(organizationId, plans.byTier(tier), start, end);
-            outbox.queue(new Queued(
-                    UUID.randomUUID(), organizationId, key, providerCustomerId, providerInvoiceId, start, end, charge));
+            log.info("Usage of invoice {} was queued before; unchanged", providerInvoiceId);
+            return;
         }
-        sender.sendInThisTransaction(key);
+        UsageCharge charge = usage.chargeOf(organizationId, plans.byTier(tier), start, end);
+        outbox.queue(new Queued(
+                UUID.randomUUID(), organizationId, key, providerCustomerId, providerInvoiceId, start, end, charge));
+    }
+
+    /**
+     * Sends the usage charge queued for the renewal draft {@code providerInvoiceId} unless it was sent (or none was
+     * queued); called outside any transaction, after the news of the draft was applied or found applied already.
+     *
+     * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails; the charge
+     *     stays queued
+     */
+    @Transactional(propagation = Propagation.NEVER)
+    public void sendRenewalCharge(String providerInvoiceId) {
+        sender.send(ProviderIdempotencyKeys.renewalOverage(providerInvoiceId));
     }
 
     /**

@@ -71,7 +71,7 @@ class ProviderEvents {
         if (type == ProviderEventType.CHECKOUT_SESSION_COMPLETED) {
             return checkoutCompleted(event);
         }
-        return transaction.execute(status -> {
+        Outcome outcome = transaction.execute(status -> {
             if (!firstApplication(event)) {
                 return Outcome.DUPLICATE;
             }
@@ -87,6 +87,11 @@ class ProviderEvents {
                     };
             return applied ? Outcome.APPLIED : Outcome.IGNORED;
         });
+        if (type == ProviderEventType.INVOICE_CREATED && outcome != Outcome.IGNORED) {
+            // after commit, before the answer: the provider finalizes a renewal draft once its news is answered 2xx
+            event.invoice(null).ifPresent(invoice -> usageInvoicing.sendRenewalCharge(invoice.id()));
+        }
+        return outcome;
     }
 
     private Outcome checkoutCompleted(ProviderEvent event) {
