@@ -42,7 +42,7 @@ public record EndpointRule(
         return credentials.contains(credential);
     }
 
-    /** A portal call: a session or an admin key, checked before the handler runs ({@link PortalAccess}). */
+    /** A portal call: a session or an admin key, checked before the handler runs ({@code web.PortalAccess}). */
     public boolean portal() {
         return takes(Credential.PORTAL);
     }

@@ -27,7 +27,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * Who may call what, said once: the rule of every endpoint under {@value #API}, derived at start-up from the handler
  * methods Spring MVC holds (each one's HTTP method and path pattern) and their {@link ApiContract}; no path is listed
  * by hand. A handler under {@value #API} without {@code @ApiContract} stops the start. Security ({@link
- * SecurityConfig}, {@link CallerFilter}), the body limit ({@link BodyLimit}) and the usage feature's token check all
+ * SecurityConfig}, {@code web.CallerFilter}), the body limit ({@link BodyLimit}) and the usage feature's token check all
  * read a request's rules here.
  *
  * <p>A request meets the rules of the path pattern Spring MVC would route it to: the most specific pattern that matches
@@ -35,7 +35,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * where the pattern has one, else (a wrong method, answered 405) the rules of every method of the pattern. Everything
  * else is not an endpoint of the API and keeps its own treatment: a path under {@value #API} no handler serves is
  * public (404 for every caller); the dashboard's pages and static assets are public (a session's state-changing request
- * needs the CSRF token); the actuator is guarded by {@link ActuatorGuard}; the sandbox's pages and stand-ins under
+ * needs the CSRF token); the actuator is guarded by {@code web.ActuatorGuard}; the sandbox's pages and stand-ins under
  * {@value #SANDBOX} (the payment provider's API, the mail sandbox) are public and CSRF-exempt, and answer only when
  * the sandbox is on.
  */
@@ -85,7 +85,7 @@ public class EndpointRules implements SmartInitializingSingleton {
         }
 
         /** Whether the request needs a portal credential: its endpoint's rule, or for a wrong method its path's. */
-        boolean portal() {
+        public boolean portal() {
             return exact.map(EndpointRule::portal)
                     .orElseGet(() -> onPath.stream().anyMatch(EndpointRule::portal));
         }
@@ -94,12 +94,12 @@ public class EndpointRules implements SmartInitializingSingleton {
          * A path whose state-changing endpoint is public (a token call, signup, a provider's signed payload, the
          * storage backend's report): no session's ambient credential to forge, so no CSRF token, with any method.
          */
-        boolean csrfExempt() {
+        public boolean csrfExempt() {
             return onPath.stream().anyMatch(rule -> !rule.portal() && rule.changesState());
         }
 
         /** The most any endpoint of the path takes; the default where the request reaches none. */
-        BodyLimit bodyLimit() {
+        public BodyLimit bodyLimit() {
             return onPath.stream()
                     .max(Comparator.comparingLong(EndpointRule::maxBodyBytes))
                     .map(rule -> new BodyLimit(rule.maxBodyBytes(), rule.takes(Credential.USAGE_TOKEN)))
@@ -221,7 +221,7 @@ public class EndpointRules implements SmartInitializingSingleton {
     }
 
     /** Whether the path lies in the sandbox, which is not the API. */
-    static boolean inSandbox(String routedPath) {
+    public static boolean inSandbox(String routedPath) {
         return routedPath.startsWith(SANDBOX);
     }
 }

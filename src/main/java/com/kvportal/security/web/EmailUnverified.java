@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;

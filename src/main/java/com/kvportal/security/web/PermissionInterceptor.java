@@ -1,7 +1,16 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
+import com.kvportal.security.ApiContract;
+import com.kvportal.security.Caller;
+import com.kvportal.security.CallerRoles;
+import com.kvportal.security.Credential;
+import com.kvportal.security.EmailVerifications;
+import com.kvportal.security.InsufficientRole;
+import com.kvportal.security.Memberships;
+import com.kvportal.security.Permission;
+import com.kvportal.security.SessionCaller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.security.password;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

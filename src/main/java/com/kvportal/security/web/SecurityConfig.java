@@ -1,15 +1,19 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.web.BodyLimit;
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.Problems;
 import com.kvportal.common.web.RoutedPath;
+import com.kvportal.security.ApiContract;
+import com.kvportal.security.ApiKeyAuthenticator;
+import com.kvportal.security.EndpointRules;
+import com.kvportal.security.SessionCaller;
+import com.kvportal.security.password.Passwords;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import java.util.Set;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -17,7 +21,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
-import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
@@ -98,13 +101,9 @@ class SecurityConfig {
         return repository;
     }
 
-    /**
-     * Argon2id behind an id prefix ({@code {argon2}...}) for every new hash; the {@code {bcrypt}} hashes of before
-     * still verify, and {@code upgradeEncoding} tells the login to store the password anew.
-     */
     @Bean
     PasswordEncoder passwordEncoder() {
-        return new DelegatingPasswordEncoder("argon2", Map.of("argon2", new Argon2id(), "bcrypt", new LegacyBcrypt()));
+        return Passwords.encoder();
     }
 
     /**

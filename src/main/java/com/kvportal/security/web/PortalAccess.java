@@ -1,6 +1,7 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.web.RoutedPath;
+import com.kvportal.security.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.UUID;
 import java.util.function.Supplier;

@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

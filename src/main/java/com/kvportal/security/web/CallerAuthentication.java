@@ -1,5 +1,6 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
+import com.kvportal.security.Caller;
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 

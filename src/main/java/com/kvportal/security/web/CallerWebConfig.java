@@ -1,5 +1,9 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
+import com.kvportal.security.Caller;
+import com.kvportal.security.CallerRoles;
+import com.kvportal.security.EmailVerifications;
+import com.kvportal.security.Memberships;
 import java.util.List;
 import lombok.RequiredArgsConstructor;
 import org.springdoc.core.utils.SpringDocUtils;

@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.LocalTokens;
 import com.kvportal.common.web.BearerToken;

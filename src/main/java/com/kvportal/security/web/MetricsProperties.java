@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -1,10 +1,15 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.limits.TooManyRequests;
 import com.kvportal.common.web.BearerToken;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
+import com.kvportal.security.ApiKeyAuthenticator;
+import com.kvportal.security.Caller;
+import com.kvportal.security.Credential;
+import com.kvportal.security.EndpointRules;
+import com.kvportal.security.SessionCaller;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

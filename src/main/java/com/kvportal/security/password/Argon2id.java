@@ -1,4 +1,4 @@
-package com.kvportal.security;
+package com.kvportal.security.password;
 
 import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;

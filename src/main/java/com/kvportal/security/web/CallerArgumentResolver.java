@@ -1,7 +1,8 @@
-package com.kvportal.security;
+package com.kvportal.security.web;
 
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.common.web.Problems;
+import com.kvportal.security.Caller;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.security.core.Authentication;
