@@ -27,7 +27,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("kvportal.mail")
 @Validated
-record MailProperties(
+public record MailProperties(
         @DefaultValue("") String smtpUrl,
         @DefaultValue("kv-portal <no-reply@localhost>") @NotBlank String from,
         @DefaultValue("2s") @NotNull Duration pollInterval,
@@ -41,7 +41,7 @@ record MailProperties(
         @DefaultValue("1m") @NotNull Duration purgeInitialDelay,
         @DefaultValue("true") boolean deliver) {
 
-    static final String SMTP_URL = "kvportal.mail.smtp-url";
+    public static final String SMTP_URL = "kvportal.mail.smtp-url";
 
     boolean sandbox() {
         return smtpUrl.isBlank();

@@ -4,6 +4,7 @@ import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.SoonRunner;
 import com.kvportal.common.validation.Addresses;
+import com.kvportal.mail.sandbox.MailSandbox;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;

@@ -23,12 +23,12 @@ import org.springframework.stereotype.Component;
  * loopback rule) read it here.
  */
 @Component
-class PeerAddress implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+public class PeerAddress implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
 
     private static final String ATTRIBUTE = PeerAddress.class.getName();
 
     /** The connection's peer address, or null for a forwarded request or outside of one that passed the valve. */
-    static @Nullable String ofDirect(HttpServletRequest request) {
+    public static @Nullable String ofDirect(HttpServletRequest request) {
         return request.getAttribute(ATTRIBUTE) instanceof String address ? address : null;
     }
 

@@ -23,7 +23,7 @@ import org.springframework.mail.javamail.JavaMailSenderImpl;
  * password are percent-decoded. {@code ssl_trust=<host>} trusts that host's certificate without a CA and without a
  * name check (Jakarta Mail's {@code mail.smtp.ssl.trust}), e.g. for a test server with a self-signed one.
  */
-record SmtpUrl(
+public record SmtpUrl(
         boolean implicitTls,
         String host,
         int port,
@@ -32,7 +32,7 @@ record SmtpUrl(
         Starttls starttls,
         @Nullable String sslTrust) {
 
-    enum Starttls {
+    public enum Starttls {
         OFF,
         OPTIONAL,
         REQUIRED
@@ -83,7 +83,7 @@ record SmtpUrl(
     }
 
     /** A sender for this server, each exchange bounded by the timeout. */
-    JavaMailSenderImpl sender(Duration timeout) {
+    public JavaMailSenderImpl sender(Duration timeout) {
         JavaMailSenderImpl sender = new JavaMailSenderImpl();
         String protocol = implicitTls ? "smtps" : "smtp";
         sender.setProtocol(protocol);

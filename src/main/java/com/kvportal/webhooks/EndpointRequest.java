@@ -2,6 +2,7 @@ package com.kvportal.webhooks;
 
 import com.kvportal.common.validation.ReadableText;
 import com.kvportal.common.web.FieldErrors;
+import com.kvportal.webhooks.delivery.TargetPolicy;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.LinkedHashSet;

@@ -1,5 +1,7 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.webhooks.delivery.DeliveryWorker;
+import com.kvportal.webhooks.delivery.StoredDeliveries;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

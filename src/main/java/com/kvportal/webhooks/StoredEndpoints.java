@@ -22,7 +22,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of webhook endpoints. {@code events} null in the table: every type (shown as {@code ["*"]}). */
 @Repository
 @RequiredArgsConstructor
-class StoredEndpoints implements EncryptedColumns {
+public class StoredEndpoints implements EncryptedColumns {
 
     private static final String COLUMNS = "id, url, events, description, disabled, created_at";
 
@@ -30,9 +30,10 @@ class StoredEndpoints implements EncryptedColumns {
      * The signing secrets, sealed for their endpoint's row: the current one and the one it replaced share their
      * purpose, so that a rotation moves the current one aside in SQL alone.
      */
-    static final SecretColumn SECRET = new SecretColumn("webhook_endpoints", "secret", "webhook_endpoints.secret");
+    public static final SecretColumn SECRET =
+            new SecretColumn("webhook_endpoints", "secret", "webhook_endpoints.secret");
 
-    static final SecretColumn PREVIOUS_SECRET =
+    public static final SecretColumn PREVIOUS_SECRET =
             new SecretColumn("webhook_endpoints", "previous_secret", SECRET.purpose());
 
     private final JdbcClient jdbc;
@@ -138,7 +139,7 @@ class StoredEndpoints implements EncryptedColumns {
      * deliveries: in the other order the two deadlock. False when it was deleted, its deliveries with it. The lock
      * is the one the outcome's update of the endpoint takes anyway ({@code for no key update}).
      */
-    boolean lockForOutcome(UUID id) {
+    public boolean lockForOutcome(UUID id) {
         return jdbc.sql("select 1 from webhook_endpoints where id = ? for no key update")
                 .param(id)
                 .query(Integer.class)
@@ -147,7 +148,7 @@ class StoredEndpoints implements EncryptedColumns {
     }
 
     /** A failed attempt: when the endpoint started failing everything (now, if it was not failing). */
-    Instant failed(UUID id) {
+    public Instant failed(UUID id) {
         return jdbc.sql("update webhook_endpoints set failing_since = coalesce(failing_since, now()) where id = ?"
                         + " returning failing_since")
                 .param(id)
@@ -155,16 +156,16 @@ class StoredEndpoints implements EncryptedColumns {
                 .single();
     }
 
-    void delivered(UUID id) {
+    public void delivered(UUID id) {
         jdbc.sql("update webhook_endpoints set failing_since = null where id = ? and failing_since is not null")
                 .param(id)
                 .update();
     }
 
     /** Disables an endpoint failing since before {@code since}: its organization and url, or empty if not (now). */
-    record Disabled(UUID organizationId, String url) {}
+    public record Disabled(UUID organizationId, String url) {}
 
-    Optional<Disabled> disableIfFailingSince(UUID id, Instant since) {
+    public Optional<Disabled> disableIfFailingSince(UUID id, Instant since) {
         return jdbc.sql(
                         """
                         update webhook_endpoints set disabled = true

@@ -4,13 +4,14 @@ import static com.kvportal.common.web.ProblemCode.define;
 
 import com.kvportal.common.web.ProblemCode;
 import com.kvportal.common.web.ProblemCodes;
+import com.kvportal.common.web.ProblemException;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import lombok.Getter;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 
-/** The problem codes of webhook endpoints (see {@link ProblemCode}). */
+/** The problem codes of webhook endpoints (see {@link ProblemCode}), and the exceptions that answer them. */
 @Getter
 @RequiredArgsConstructor
 public enum WebhookProblem implements ProblemCode {
@@ -37,5 +38,25 @@ public enum WebhookProblem implements ProblemCode {
     @ProblemCodes
     public @interface Codes {
         WebhookProblem[] value();
+    }
+
+    static final class EndpointNotFound extends ProblemException {
+        EndpointNotFound() {
+            super(WEBHOOK_ENDPOINT_NOT_FOUND);
+        }
+    }
+
+    static final class DeliveryNotFound extends ProblemException {
+        DeliveryNotFound() {
+            super(WEBHOOK_DELIVERY_NOT_FOUND);
+        }
+    }
+
+    static final class EndpointLimitReached extends ProblemException {
+        EndpointLimitReached(int limit) {
+            super(
+                    ENDPOINT_LIMIT_REACHED,
+                    "The organization already has " + limit + " webhook endpoints; delete one first.");
+        }
     }
 }

@@ -33,7 +33,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("kvportal.webhooks")
 @Validated
-record WebhookProperties(
+public record WebhookProperties(
         @DefaultValue("false") boolean allowPrivateTargets,
         @DefaultValue("10s") @NotNull Duration timeout,
         @DefaultValue({"5s", "5m", "30m", "2h", "5h", "10h", "10h"}) @NotEmpty List<Duration> retrySchedule,
@@ -49,7 +49,7 @@ record WebhookProperties(
         @DefaultValue("10") @Min(1) int manualAttemptsPerMinute) {
 
     /** How long a claimed delivery is held by its instance: past it (the instance died), another one may try. */
-    Duration lease() {
+    public Duration lease() {
         return timeout.multipliedBy(3).plusSeconds(5);
     }
 }

@@ -3,6 +3,7 @@ package com.kvportal.mail;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.kvportal.mail.sandbox.MailSandbox;
 import org.junit.jupiter.api.Test;
 
 /** The mail sandbox runs where the payment sandbox may: on a loopback base URL, or anywhere with SANDBOX=on. */

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.webhooks.delivery.DeliveryError;
+import com.kvportal.webhooks.delivery.DeliveryOutcomes;
+import com.kvportal.webhooks.delivery.StoredDeliveries;
+import com.kvportal.webhooks.delivery.WebhookClient;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;

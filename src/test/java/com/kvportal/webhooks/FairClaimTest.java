@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.webhooks.delivery.StoredDeliveries;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

@@ -37,7 +37,7 @@ import tools.jackson.databind.JsonNode;
             "kvportal.api-keys.expiry-scan-interval=300ms",
             "kvportal.api-keys.expiry-scan-initial-delay=300ms"
         })
-class WebhookDeliveryTest extends SignedInTest {
+public class WebhookDeliveryTest extends SignedInTest {
 
     static final String PATH = "/api/v1/webhook-endpoints";
     static final Duration WAIT = Duration.ofSeconds(30);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.SignedInTest;
+import com.kvportal.webhooks.delivery.TargetPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

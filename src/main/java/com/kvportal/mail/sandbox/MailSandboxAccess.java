@@ -1,5 +1,6 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
+import com.kvportal.mail.PeerAddress;
 import com.kvportal.sandbox.SandboxKey;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;

@@ -1,5 +1,6 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
+import com.kvportal.webhooks.WebhookProperties;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -22,9 +23,9 @@ import org.springframework.stereotype.Component;
  * and every address (local testing only).
  */
 @Component
-class TargetPolicy {
+public class TargetPolicy {
 
-    static final int MAX_URL_LENGTH = 2048;
+    public static final int MAX_URL_LENGTH = 2048;
 
     private final boolean allowPrivate;
 
@@ -33,7 +34,7 @@ class TargetPolicy {
     }
 
     /** Why the URL is refused when it is saved, or empty: its form, and the addresses its host resolves to now. */
-    Optional<String> refusal(String url) {
+    public Optional<String> refusal(String url) {
         if (url.length() > MAX_URL_LENGTH) {
             return Optional.of("must be at most " + MAX_URL_LENGTH + " characters");
         }

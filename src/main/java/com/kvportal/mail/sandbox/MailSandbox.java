@@ -1,4 +1,4 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
 import com.icegreen.greenmail.store.FolderException;
 import com.icegreen.greenmail.user.GreenMailUser;
@@ -7,6 +7,7 @@ import com.icegreen.greenmail.util.ServerSetup;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.PaymentProperties;
 import com.kvportal.common.scheduling.PeriodicJob;
+import com.kvportal.mail.SmtpUrl;
 import java.time.Duration;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
@@ -23,7 +24,7 @@ import org.springframework.stereotype.Component;
 @Slf4j
 @Component
 @MailSandboxMode
-class MailSandbox implements PeriodicJob, DisposableBean {
+public class MailSandbox implements PeriodicJob, DisposableBean {
 
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -57,7 +58,7 @@ class MailSandbox implements PeriodicJob, DisposableBean {
     }
 
     /** A sender to this server. */
-    JavaMailSenderImpl sender(Duration timeout) {
+    public JavaMailSenderImpl sender(Duration timeout) {
         return new SmtpUrl(false, "127.0.0.1", port(), null, null, SmtpUrl.Starttls.OFF, null).sender(timeout);
     }
 
@@ -82,7 +83,7 @@ class MailSandbox implements PeriodicJob, DisposableBean {
     }
 
     /** The mail sandbox's rule of where it may run, the payment sandbox's: loopback, or {@code SANDBOX=on}. */
-    static void refuseUnlessLocal(boolean loopback, String sandboxMode, String baseUrl) {
+    public static void refuseUnlessLocal(boolean loopback, String sandboxMode, String baseUrl) {
         if (!loopback && !"on".equals(sandboxMode)) {
             throw new IllegalStateException("SMTP_URL is not set, so mail would go to the built-in mail sandbox, but "
                     + "APP_BASE_URL (" + baseUrl + ") is not a loopback address. Set SMTP_URL "

@@ -1,4 +1,4 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,7 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.kvportal.common.scheduling.BackgroundThreads;
+import com.kvportal.webhooks.WebhookProperties;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,7 +51,7 @@ import org.springframework.stereotype.Component;
  * </ul>
  */
 @Component
-class WebhookClient implements DisposableBean {
+public class WebhookClient implements DisposableBean {
 
     private static final int MAX_HEAD_BYTES = 16 * 1024;
     private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.[01] (\\d{3})(?: .*)?$");
@@ -59,7 +60,8 @@ class WebhookClient implements DisposableBean {
      * What an attempt came to: the answer's status, or when none came, why ({@code error}, and the exception's own
      * words in {@code detail}, for the log only).
      */
-    record Outcome(@Nullable Integer status, long durationMs, @Nullable DeliveryError error, @Nullable String detail) {
+    public record Outcome(
+            @Nullable Integer status, long durationMs, @Nullable DeliveryError error, @Nullable String detail) {
         boolean delivered() {
             return status != null && status >= 200 && status < 300;
         }

@@ -1,7 +1,8 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.webhooks.WebhookProperties;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -7,7 +7,7 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /** A delivery of one event to one endpoint, as its log shows it. */
-record Delivery(
+public record Delivery(
         UUID id,
         @Schema(description = "The event's id: the body's id and every attempt's webhook-id.", example = "msg_…")
                 String eventId,

@@ -1,4 +1,4 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -1,6 +1,7 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.kvportal.common.scheduling.BackgroundThreads;
+import com.kvportal.webhooks.WebhookProperties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,8 +1,9 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.kvportal.common.database.Sql;
 import com.kvportal.common.encryption.SecretBox;
 import com.kvportal.common.web.PageCursor;
+import com.kvportal.webhooks.StoredEndpoints;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -19,7 +20,7 @@ import org.springframework.stereotype.Repository;
 /** The SQL of the events and their deliveries: the outbox. */
 @Repository
 @RequiredArgsConstructor
-class StoredDeliveries {
+public class StoredDeliveries {
 
     private static final String COLUMNS =
             """
@@ -31,13 +32,13 @@ class StoredDeliveries {
     private final JdbcClient jdbc;
     private final SecretBox box;
 
-    void insertEvent(String id, UUID organizationId, String type, String body, Instant createdAt) {
+    public void insertEvent(String id, UUID organizationId, String type, String body, Instant createdAt) {
         jdbc.sql("insert into webhook_events (id, organization_id, type, body, created_at) values (?, ?, ?, ?, ?)")
                 .params(id, organizationId, type, body, Timestamp.from(createdAt))
                 .update();
     }
 
-    UUID insertDelivery(UUID endpointId, String eventId) {
+    public UUID insertDelivery(UUID endpointId, String eventId) {
         UUID id = UUID.randomUUID();
         jdbc.sql("insert into webhook_deliveries (id, endpoint_id, event_id, next_attempt_at) values (?, ?, ?, now())")
                 .params(id, endpointId, eventId)
@@ -46,7 +47,7 @@ class StoredDeliveries {
     }
 
     /** An endpoint's deliveries, newest first, after the cursor's position. */
-    List<Delivery> page(UUID endpointId, @Nullable PageCursor after, int limit) {
+    public List<Delivery> page(UUID endpointId, @Nullable PageCursor after, int limit) {
         String where = after == null ? "" : " and (d.created_at, d.id) < (?, ?)";
         var statement = jdbc.sql("select " + COLUMNS + " from webhook_deliveries d join webhook_events e on e.id ="
                         + " d.event_id where d.endpoint_id = ?" + where
@@ -62,7 +63,7 @@ class StoredDeliveries {
      * Asks for one more attempt of the endpoint's delivery, whatever its status: its event, or empty if none. The
      * attempt waits its turn from now (asking again keeps the first turn).
      */
-    Optional<String> requestRetry(UUID endpointId, UUID deliveryId) {
+    public Optional<String> requestRetry(UUID endpointId, UUID deliveryId) {
         return jdbc.sql("update webhook_deliveries set retry_requested_at = coalesce(retry_requested_at, now())"
                         + " where id = ? and endpoint_id = ? returning event_id")
                 .params(deliveryId, endpointId)
@@ -71,7 +72,7 @@ class StoredDeliveries {
     }
 
     /** A delivery claimed for an attempt, with what the attempt needs. */
-    record Claimed(
+    public record Claimed(
             UUID id,
             UUID endpointId,
             String eventId,
@@ -91,7 +92,7 @@ class StoredDeliveries {
      * statement), so the counts are exact. Each claimed delivery is leased (not due again until the lease ends, i.e.
      * when this instance died mid-attempt). An attempt due by the schedule counts on it; a retry asked for does not.
      */
-    List<Claimed> claimDue(int limit, int perOrganization, Duration lease) {
+    public List<Claimed> claimDue(int limit, int perOrganization, Duration lease) {
         jdbc.sql("select pg_advisory_xact_lock(hashtextextended('webhook_deliveries:claim', 0))")
                 .query((rs, n) -> 1)
                 .single();

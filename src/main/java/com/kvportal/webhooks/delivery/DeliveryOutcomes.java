@@ -1,4 +1,4 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.kvportal.account.Accounts;
 import com.kvportal.account.Organization;
@@ -6,6 +6,9 @@ import com.kvportal.account.OrganizationContacts;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
+import com.kvportal.webhooks.StoredEndpoints;
+import com.kvportal.webhooks.WebhookEndpointEvent;
+import com.kvportal.webhooks.WebhookProperties;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -22,7 +25,7 @@ import org.springframework.stereotype.Component;
 @Slf4j
 @Component
 @RequiredArgsConstructor
-class DeliveryOutcomes {
+public class DeliveryOutcomes {
 
     private final StoredDeliveries deliveries;
     private final StoredEndpoints endpoints;
@@ -34,7 +37,7 @@ class DeliveryOutcomes {
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    void record(StoredDeliveries.Claimed delivery, WebhookClient.Outcome outcome) {
+    public void record(StoredDeliveries.Claimed delivery, WebhookClient.Outcome outcome) {
         // the endpoint's row first, then the delivery's: the order a deletion of the endpoint takes them in (it locks
         // the endpoint, then its deliveries go with it), so that the two wait for each other instead of deadlocking
         if (!endpoints.lockForOutcome(delivery.endpointId())) {

@@ -1,8 +1,9 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.SoonRunner;
+import com.kvportal.webhooks.WebhookProperties;
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookSigningException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Slf4j
 @Component
 @RequiredArgsConstructor
-class DeliveryWorker implements PeriodicJob, DisposableBean {
+public class DeliveryWorker implements PeriodicJob, DisposableBean {
 
     private final StoredDeliveries deliveries;
     private final DeliveryOutcomes outcomes;
@@ -48,7 +49,7 @@ class DeliveryWorker implements PeriodicJob, DisposableBean {
      * Claims and starts what is due, on the dispatcher's thread: after each commit that queued a delivery, when an
      * attempt ends, and every poll; calls while a run is queued add nothing.
      */
-    void soon() {
+    public void soon() {
         dispatcher.soon();
     }
 

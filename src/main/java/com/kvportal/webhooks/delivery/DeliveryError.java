@@ -1,4 +1,4 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import java.util.Locale;
 
@@ -6,7 +6,7 @@ import java.util.Locale;
  * Why an attempt got no answer, in a fixed vocabulary: what the deliveries list shows ({@code last_error}) and the
  * dashboard words for people. An exception's own text never leaves the log (it may name internal addresses).
  */
-enum DeliveryError {
+public enum DeliveryError {
     /** No answer within the timeout (connecting, or waiting for the answer). */
     TIMEOUT,
     /** The host refused the connection: nothing listens on that port. */

@@ -1,4 +1,4 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
 import com.kvportal.common.validation.Addresses;
 import jakarta.mail.BodyPart;

@@ -1,5 +1,6 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
+import com.kvportal.mail.MailProperties;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

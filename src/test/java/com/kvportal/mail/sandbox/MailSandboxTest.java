@@ -1,9 +1,11 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.kvportal.mail.Mail;
+import com.kvportal.mail.Mailer;
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
 import com.kvportal.support.IntegrationTest;

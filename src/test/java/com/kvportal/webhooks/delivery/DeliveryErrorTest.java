@@ -1,7 +1,8 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.webhooks.WebhookDeliveryTest;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
 import java.io.OutputStream;

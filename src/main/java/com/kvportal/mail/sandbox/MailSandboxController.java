@@ -1,4 +1,4 @@
-package com.kvportal.mail;
+package com.kvportal.mail.sandbox;
 
 import com.kvportal.common.web.CommonProblem;
 import com.kvportal.common.web.ProblemException;

@@ -1,8 +1,9 @@
-package com.kvportal.webhooks;
+package com.kvportal.webhooks.delivery;
 
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.common.scheduling.ScheduledRuns;
 import com.kvportal.common.scheduling.ScheduledRuns.Purge;
+import com.kvportal.webhooks.WebhookProperties;
 import lombok.RequiredArgsConstructor;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.jdbc.core.simple.JdbcClient;
