@@ -1,5 +1,8 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.fields.AllowedIps;
+import com.kvportal.apikey.fields.KeyFields;
+import com.kvportal.apikey.fields.KeyShape;
 import com.kvportal.apikey.limits.CreditsView;
 import com.kvportal.apikey.limits.RateLimit;
 import io.swagger.v3.oas.annotations.media.ArraySchema;

@@ -3,6 +3,9 @@ package com.kvportal.apikey;
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
+import com.kvportal.apikey.fields.AllowedIps;
+import com.kvportal.apikey.fields.KeyFields;
+import com.kvportal.apikey.fields.KeyShape;
 import com.kvportal.apikey.limits.Credits;
 import com.kvportal.apikey.limits.RateLimit;
 import com.kvportal.apikey.limits.RateLimitList;
@@ -99,7 +102,7 @@ public record NewApiKey(
     static final Set<String> PERMISSIONS = Set.of("read", "write", "admin");
     static final Duration DEFAULT_LIFETIME = Duration.ofDays(90);
     static final Duration MAX_LIFETIME = Duration.ofDays(365);
-    static final int MAX_NAME_LENGTH = 100;
+    public static final int MAX_NAME_LENGTH = 100;
 
     /** @param expiresAt null when the request leaves it to the default (which a key policy may shorten) */
     record Valid(String name, List<String> permissions, @Nullable Instant expiresAt, KeyShape shape) {}
@@ -117,7 +120,7 @@ public record NewApiKey(
     }
 
     /** Valid permissions, each once, in the order first given. */
-    static List<String> unique(List<String> permissions) {
+    public static List<String> unique(List<String> permissions) {
         return List.copyOf(new LinkedHashSet<>(permissions));
     }
 
@@ -127,7 +130,7 @@ public record NewApiKey(
     }
 
     /** A valid {@code expires_at} (see {@link Expiry}) as an instant in whole seconds, as the API shows it. */
-    static Instant expiry(String expiresAt) {
+    public static Instant expiry(String expiresAt) {
         return OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
     }
 
@@ -135,7 +138,7 @@ public record NewApiKey(
     @Retention(RUNTIME)
     @Target(FIELD)
     @Constraint(validatedBy = Permissions.Validator.class)
-    @interface Permissions {
+    public @interface Permissions {
 
         String message() default "must contain at least one of read, write, admin";
 
@@ -173,7 +176,7 @@ public record NewApiKey(
     @Retention(RUNTIME)
     @Target(FIELD)
     @Constraint(validatedBy = Expiry.Validator.class)
-    @interface Expiry {
+    public @interface Expiry {
 
         String message() default "must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z";
 

@@ -1,5 +1,8 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.fields.KeyFields;
+import com.kvportal.apikey.fields.KeyShape;
+import com.kvportal.apikey.fields.KeyShapes;
 import com.kvportal.apikey.limits.LimitColumns;
 import com.kvportal.common.database.Sql;
 import java.sql.Array;
@@ -198,10 +201,10 @@ public class StoredApiKeys {
     }
 
     /** The key with this digest, locked until the end of the transaction, with its organization. */
-    record Found(ApiKey key, UUID organizationId, boolean revoked) {}
+    public record Found(ApiKey key, UUID organizationId, boolean revoked) {}
 
     /** A key as the list shows it (revoked or not), with its organization. */
-    Optional<Found> findWithOrganization(UUID keyId) {
+    public Optional<Found> findWithOrganization(UUID keyId) {
         return jdbc.sql("select " + LIST_COLUMNS + ", organization_id, revoked_at is not null as revoked"
                         + " from api_keys where id = ?")
                 .param(keyId)

@@ -1,6 +1,7 @@
 package com.kvportal.apikey;
 
 import com.github.benmanes.caffeine.cache.Interner;
+import com.kvportal.apikey.fields.KeyShape;
 import com.kvportal.apikey.limits.KeyLimits;
 import java.time.Instant;
 import java.util.List;

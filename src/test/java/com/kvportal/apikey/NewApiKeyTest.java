@@ -2,6 +2,7 @@ package com.kvportal.apikey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.apikey.fields.KeyShape;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;

@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

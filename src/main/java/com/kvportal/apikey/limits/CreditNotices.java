@@ -1,6 +1,9 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.limits;
 
 import com.kvportal.account.OrganizationContacts;
+import com.kvportal.apikey.ApiKey;
+import com.kvportal.apikey.ApiKeyEvent;
+import com.kvportal.apikey.StoredApiKeys;
 import com.kvportal.apikey.limits.CreditLedger.CreditsNotice;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.mail.Mail;

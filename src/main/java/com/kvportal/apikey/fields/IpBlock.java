@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * ({@code 10.0.0.1/8}) is refused, as PostgreSQL's {@code cidr} refuses it: the sender meant either the address or
  * the network, and nobody can tell which.
  */
-record IpBlock(byte[] network, int prefix) {
+public record IpBlock(byte[] network, int prefix) {
 
     private static final Pattern IPV4 = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
     private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
@@ -35,7 +35,7 @@ record IpBlock(byte[] network, int prefix) {
     }
 
     /** An address as a client presents it (no prefix), or empty when it is not an IPv4 or IPv6 address. */
-    static Optional<byte[]> address(String text) {
+    public static Optional<byte[]> address(String text) {
         return Optional.ofNullable(literal(text));
     }
 

@@ -1,8 +1,9 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.web;
 
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
+import com.kvportal.apikey.fields.IpBlock;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -39,7 +40,7 @@ public record VerifyRequest(
     static final int MAX_COST = 1000;
     private static final String COST_RULE = "must be an integer from 0 to " + MAX_COST;
 
-    int costOrDefault() {
+    public int costOrDefault() {
         return cost == null ? 1 : cost;
     }
 

@@ -1,5 +1,6 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
+import com.kvportal.apikey.NewApiKey;
 import com.kvportal.apikey.limits.Credits;
 import com.kvportal.apikey.limits.CreditsPatch;
 import com.kvportal.apikey.limits.RateLimit;
@@ -88,7 +89,7 @@ public record KeyUpdate(
     }
 
     /** The checked change: null where the key keeps its value. */
-    record Valid(
+    public record Valid(
             @Nullable String name,
             @Nullable List<String> permissions,
             @Nullable Instant expiresAt,
@@ -98,7 +99,7 @@ public record KeyUpdate(
             @Nullable Optional<AllowedIps> allowedIps) {
 
         /** The key's shape after this change. */
-        KeyShape applyTo(KeyShape old) {
+        public KeyShape applyTo(KeyShape old) {
             return new KeyShape(
                     metadata == null ? old.metadata() : metadata,
                     externalId == null ? old.externalId() : externalId.orElse(null),
@@ -108,7 +109,7 @@ public record KeyUpdate(
     }
 
     /** The change of a validated request: the name trimmed, each permission once. */
-    Valid resolve() {
+    public Valid resolve() {
         return new Valid(
                 name == null ? null : name.strip(),
                 permissions == null ? null : NewApiKey.unique(permissions),

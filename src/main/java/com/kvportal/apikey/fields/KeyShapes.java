@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
 import com.kvportal.common.database.Sql;
 import java.sql.Array;
@@ -8,13 +8,13 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** How a {@link KeyShape} is kept in the api_keys table: its columns, read and written. */
-final class KeyShapes {
+public final class KeyShapes {
 
-    static final String COLUMNS = "metadata::text as metadata, external_id, enabled, allowed_ips";
+    public static final String COLUMNS = "metadata::text as metadata, external_id, enabled, allowed_ips";
 
     private KeyShapes() {}
 
-    static KeyShape read(ResultSet rs) throws SQLException {
+    public static KeyShape read(ResultSet rs) throws SQLException {
         String metadata = rs.getString("metadata");
         Array allowed = rs.getArray("allowed_ips");
         KeyShape shape = new KeyShape(
@@ -26,7 +26,7 @@ final class KeyShapes {
     }
 
     /** The allowed addresses as a text[] literal, or null for anywhere. */
-    static @Nullable String allowedIpsLiteral(KeyShape shape) {
+    public static @Nullable String allowedIpsLiteral(KeyShape shape) {
         return shape.allowedIps() == null
                 ? null
                 : Sql.arrayLiteral(shape.allowedIps().canonical());

@@ -1,5 +1,12 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.web;
 
+import com.kvportal.apikey.ApiKey;
+import com.kvportal.apikey.ApiKeyProblem;
+import com.kvportal.apikey.ApiKeys;
+import com.kvportal.apikey.KeyRoll;
+import com.kvportal.apikey.NewApiKey;
+import com.kvportal.apikey.VerifiedKey;
+import com.kvportal.apikey.fields.KeyUpdate;
 import com.kvportal.apikey.limits.LimitProblem;
 import com.kvportal.common.limits.ClientAddress;
 import com.kvportal.common.web.BearerToken;

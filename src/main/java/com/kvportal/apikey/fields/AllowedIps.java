@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,12 +9,12 @@ import java.util.Set;
  * ({@code allowed_ips: null}) may be used from anywhere. {@code canonical}: the entries as the API answers them and as
  * they are stored.
  */
-record AllowedIps(List<IpBlock> blocks, List<String> canonical) {
+public record AllowedIps(List<IpBlock> blocks, List<String> canonical) {
 
-    static final int MAX_ENTRIES = 100;
+    public static final int MAX_ENTRIES = 100;
 
     /** Valid entries (see {@link KeyFields.AllowedIpList}), each once, in canonical form. */
-    static AllowedIps of(List<String> entries) {
+    public static AllowedIps of(List<String> entries) {
         Set<IpBlock> unique = new LinkedHashSet<>();
         entries.forEach(entry -> unique.add(IpBlock.of(entry)));
         List<IpBlock> blocks = List.copyOf(unique);

@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package com.kvportal.apikey;
+package com.kvportal.apikey.fields;
 
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.TYPE_USE;
@@ -24,18 +24,18 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code external_id} and {@code allowed_ips}; each a constraint of the create and update bodies, so that all errors
  * of a request are reported at once, each naming its field.
  */
-final class KeyFields {
+public final class KeyFields {
 
     static final int MAX_METADATA_PROPERTIES = 50;
     static final int MAX_METADATA_BYTES = 4096;
-    static final String EXTERNAL_ID_PATTERN = "^[A-Za-z0-9._:@/-]{1,255}$";
+    public static final String EXTERNAL_ID_PATTERN = "^[A-Za-z0-9._:@/-]{1,255}$";
     private static final Pattern EXTERNAL_ID = Pattern.compile(EXTERNAL_ID_PATTERN);
     private static final JsonMapper JSON = new JsonMapper();
 
     private KeyFields() {}
 
     /** The metadata as JSON, e.g. to store it or to measure it. */
-    static String json(Map<String, @Nullable Object> metadata) {
+    public static String json(Map<String, @Nullable Object> metadata) {
         return JSON.writeValueAsString(metadata);
     }
 
@@ -46,7 +46,7 @@ final class KeyFields {
     }
 
     /** An unmodifiable copy in the order given (a value may be null, which {@link Map#copyOf} refuses). */
-    static Map<String, @Nullable Object> copy(Map<String, @Nullable Object> metadata) {
+    public static Map<String, @Nullable Object> copy(Map<String, @Nullable Object> metadata) {
         return metadata.isEmpty()
                 ? Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(metadata));
@@ -74,7 +74,7 @@ final class KeyFields {
     @Retention(RUNTIME)
     @Target(FIELD)
     @Constraint(validatedBy = Metadata.Validator.class)
-    @interface Metadata {
+    public @interface Metadata {
 
         String message() default "must be an object of at most 50 properties, each a string, number, boolean or null";
 
@@ -120,7 +120,7 @@ final class KeyFields {
     @Retention(RUNTIME)
     @Target({FIELD, TYPE_USE})
     @Constraint(validatedBy = ExternalId.Validator.class)
-    @interface ExternalId {
+    public @interface ExternalId {
 
         String message() default "must be 1-255 characters of A-Z a-z 0-9 . _ : @ / - (or null)";
 
@@ -143,7 +143,7 @@ final class KeyFields {
     @Retention(RUNTIME)
     @Target({FIELD, TYPE_USE})
     @Constraint(validatedBy = AllowedIpList.Validator.class)
-    @interface AllowedIpList {
+    public @interface AllowedIpList {
 
         String message() default "must be null or 1-100 IPv4 or IPv6 addresses or CIDR blocks";
 
