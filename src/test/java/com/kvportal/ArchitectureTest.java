@@ -71,6 +71,32 @@ class ArchitectureTest {
                 .check(CLASSES);
     }
 
+    /**
+     * Every module shows a small public face at its top and keeps the rest in rooms by job below: no module's top
+     * package holds more than 15 source files (package-info.java included). Read from the sources, since that is
+     * what a reader opens.
+     */
+    @Test
+    void shouldKeepEveryModulesTopToFifteenFilesAtMost() throws java.io.IOException {
+        java.nio.file.Path root = java.nio.file.Path.of("src/main/java/com/kvportal");
+        java.util.Map<String, Long> crowded = new java.util.TreeMap<>();
+        try (var modules = java.nio.file.Files.list(root)) {
+            for (java.nio.file.Path module :
+                    modules.filter(java.nio.file.Files::isDirectory).toList()) {
+                try (var files = java.nio.file.Files.list(module)) {
+                    long count =
+                            files.filter(f -> f.toString().endsWith(".java")).count();
+                    if (count > 15) {
+                        crowded.put(module.getFileName().toString(), count);
+                    }
+                }
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(crowded)
+                .as("modules whose top holds more than 15 files: move what is not their public face into a room")
+                .isEmpty();
+    }
+
     private static ArchCondition<JavaClass> notBeNestedIn(DescribedPredicate<? super JavaClass> outer) {
         return new ArchCondition<>("not be nested in a class that is " + outer.getDescription()) {
             @Override

@@ -1,14 +1,14 @@
 package com.kvportal.audit;
 
 import com.kvportal.audit.AuditEvent.Party;
-import com.kvportal.billing.CheckoutStarted;
-import com.kvportal.billing.InvoicePaid;
-import com.kvportal.billing.InvoicePaymentFailed;
-import com.kvportal.billing.SubscriptionActivated;
-import com.kvportal.billing.SubscriptionCancelScheduled;
-import com.kvportal.billing.SubscriptionDuplicateCanceled;
-import com.kvportal.billing.SubscriptionEnded;
-import com.kvportal.billing.SubscriptionUpdated;
+import com.kvportal.billing.BillingEvent.CheckoutStarted;
+import com.kvportal.billing.BillingEvent.InvoicePaid;
+import com.kvportal.billing.BillingEvent.InvoicePaymentFailed;
+import com.kvportal.billing.BillingEvent.SubscriptionActivated;
+import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
+import com.kvportal.billing.BillingEvent.SubscriptionDuplicateCanceled;
+import com.kvportal.billing.BillingEvent.SubscriptionEnded;
+import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package com.kvportal.billing;
 
+import com.kvportal.billing.BillingEvent.RenewalInvoiceDrafted;
+import com.kvportal.billing.BillingEvent.SubscriptionActivated;
 import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.Plans;

@@ -5,6 +5,14 @@ import static com.kvportal.billing.StripePayloads.eventId;
 import static com.kvportal.billing.StripePayloads.itemLine;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.billing.BillingEvent.CheckoutStarted;
+import com.kvportal.billing.BillingEvent.InvoicePaid;
+import com.kvportal.billing.BillingEvent.InvoicePaymentFailed;
+import com.kvportal.billing.BillingEvent.RenewalInvoiceDrafted;
+import com.kvportal.billing.BillingEvent.SubscriptionActivated;
+import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
+import com.kvportal.billing.BillingEvent.SubscriptionEnded;
+import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.BillingEventsTest.Recorder;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;

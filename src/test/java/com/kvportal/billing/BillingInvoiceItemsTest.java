@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.billing.BillingEvent.RenewalInvoiceDrafted;
 import com.kvportal.billing.BillingInvoiceItemsTest.OverageLikeListener;
 import com.kvportal.billing.invoice.ProviderInvoiceItems;
 import com.kvportal.billing.stripe.InvoiceItem;

@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,8 @@
 package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.BillingEvent.UsageChargeBilled;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
-import com.kvportal.billing.UsageChargeBilled;
-import com.kvportal.billing.UsageChargeKey;
 import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.InvoiceItem;
 import com.kvportal.billing.stripe.InvoiceItemRequest;
@@ -119,7 +118,7 @@ class UsageChargeSender implements PeriodicJob {
                 charge.description(),
                 queued.periodStart(),
                 queued.periodEnd(),
-                UsageChargeKey.metadata(queued.organizationId(), queued.periodStart()),
+                UsageCharge.ItemKey.metadata(queued.organizationId(), queued.periodStart()),
                 queued.idempotencyKey());
     }
 

@@ -1,7 +1,7 @@
 package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.Plan;
-import com.kvportal.billing.SubscriptionEnded;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;

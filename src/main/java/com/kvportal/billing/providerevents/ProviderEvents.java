@@ -1,10 +1,10 @@
 package com.kvportal.billing.providerevents;
 
-import com.kvportal.billing.InvoicePaid;
-import com.kvportal.billing.InvoicePaymentFailed;
+import com.kvportal.billing.BillingEvent.InvoicePaid;
+import com.kvportal.billing.BillingEvent.InvoicePaymentFailed;
+import com.kvportal.billing.BillingEvent.RenewalInvoiceDrafted;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.OrganizationPlans;
-import com.kvportal.billing.RenewalInvoiceDrafted;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.checkout.CheckoutCompletion;
 import com.kvportal.billing.invoice.InvoiceLedger;

@@ -1,7 +1,7 @@
 package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.BillingEvent.SubscriptionDuplicateCanceled;
 import com.kvportal.billing.Plan;
-import com.kvportal.billing.SubscriptionDuplicateCanceled;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;

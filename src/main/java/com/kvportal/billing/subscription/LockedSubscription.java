@@ -1,11 +1,11 @@
 package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.BillingEvent.SubscriptionActivated;
+import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
+import com.kvportal.billing.BillingEvent.SubscriptionEnded;
+import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Plan;
-import com.kvportal.billing.SubscriptionActivated;
-import com.kvportal.billing.SubscriptionCancelScheduled;
-import com.kvportal.billing.SubscriptionEnded;
 import com.kvportal.billing.SubscriptionStatus;
-import com.kvportal.billing.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package com.kvportal.usage.overage;
 
+import com.kvportal.billing.BillingEvent.UsageChargeBilled;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
-import com.kvportal.billing.UsageChargeBilled;
 import com.kvportal.billing.UsageCharges;
 import com.kvportal.usage.OverageBilled;
 import com.kvportal.usage.limits.StoredLimits;

@@ -2,7 +2,7 @@ package com.kvportal.usage.reconciliation;
 
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.ProviderInvoiceItem;
-import com.kvportal.billing.UsageChargeKey;
+import com.kvportal.billing.UsageCharge;
 import com.kvportal.common.WireName;
 import com.kvportal.usage.overage.BilledPeriods;
 import com.kvportal.usage.overage.BilledPeriods.Recorded;
@@ -82,11 +82,11 @@ public class Reconciliation {
      */
     public Report run(Instant from, Instant to) {
         List<Recorded> recorded = billed.startingBetween(from, to);
-        List<ProviderInvoiceItem> items = billing.providerInvoiceItems(UsageChargeKey.KIND);
-        Map<UsageChargeKey, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();
+        List<ProviderInvoiceItem> items = billing.providerInvoiceItems(UsageCharge.ItemKey.KIND);
+        Map<UsageCharge.ItemKey, List<ProviderInvoiceItem>> atProvider = new LinkedHashMap<>();
         int inRange = 0;
         for (ProviderInvoiceItem item : items) {
-            UsageChargeKey key = UsageChargeKey.of(item);
+            UsageCharge.ItemKey key = UsageCharge.ItemKey.of(item);
             if (key.periodStart() == null || key.inRange(from, to)) {
                 atProvider.computeIfAbsent(key, k -> new ArrayList<>()).add(item);
                 inRange++;
@@ -95,7 +95,7 @@ public class Reconciliation {
         List<Difference> differences = new ArrayList<>();
         for (Recorded period : recorded) {
             List<ProviderInvoiceItem> matching =
-                    atProvider.remove(new UsageChargeKey(period.organizationId(), period.periodStart()));
+                    atProvider.remove(new UsageCharge.ItemKey(period.organizationId(), period.periodStart()));
             compare(period, matching == null ? List.of() : matching, differences);
         }
         atProvider.forEach((key, extra) -> extra.forEach(item -> differences.add(extra(key, item))));
@@ -145,7 +145,7 @@ public class Reconciliation {
                 item == null ? 0 : item.amountCents());
     }
 
-    private static Difference extra(UsageChargeKey key, ProviderInvoiceItem item) {
+    private static Difference extra(UsageCharge.ItemKey key, ProviderInvoiceItem item) {
         return new Difference(
                 Kind.EXTRA_AT_PROVIDER.wire(),
                 key.organizationId(),

@@ -2,12 +2,12 @@ package com.kvportal.billing.subscription;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.billing.BillingEvent.SubscriptionActivated;
+import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
+import com.kvportal.billing.BillingEvent.SubscriptionEnded;
+import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Plan;
-import com.kvportal.billing.SubscriptionActivated;
-import com.kvportal.billing.SubscriptionCancelScheduled;
-import com.kvportal.billing.SubscriptionEnded;
 import com.kvportal.billing.SubscriptionStatus;
-import com.kvportal.billing.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.providerevents.ProviderEventType;
 import com.kvportal.billing.stripe.ProviderCustomerId;
