@@ -1,10 +1,10 @@
 package com.kvportal.audit;
 
 import com.kvportal.audit.AuditEvent.Party;
-import com.kvportal.usage.OverageBilled;
-import com.kvportal.usage.UsageAlertRaised;
+import com.kvportal.usage.UsageEvent.OverageBilled;
+import com.kvportal.usage.UsageEvent.UsageAlertRaised;
+import com.kvportal.usage.UsageEvent.UsageLimitsUpdated;
 import com.kvportal.usage.UsageLimits;
-import com.kvportal.usage.UsageLimitsUpdated;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;

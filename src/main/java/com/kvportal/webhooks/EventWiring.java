@@ -8,7 +8,7 @@ import com.kvportal.billing.Billing;
 import com.kvportal.billing.BillingEvent.InvoicePaid;
 import com.kvportal.billing.BillingEvent.InvoicePaymentFailed;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
-import com.kvportal.usage.UsageAlertRaised;
+import com.kvportal.usage.UsageEvent.UsageAlertRaised;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;

@@ -8,6 +8,7 @@ import com.kvportal.account.OrganizationContacts;
 import com.kvportal.support.Api;
 import com.kvportal.support.Inbox;
 import com.kvportal.support.SignedInTest;
+import com.kvportal.usage.UsageEvent.UsageAlertRaised;
 import com.kvportal.usage.alerts.UsageAlerts;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,7 +9,7 @@ import com.kvportal.billing.Plan;
 import com.kvportal.common.AppBaseUrl;
 import com.kvportal.mail.Mail;
 import com.kvportal.mail.Mailer;
-import com.kvportal.usage.UsageAlertRaised;
+import com.kvportal.usage.UsageEvent.UsageAlertRaised;
 import com.kvportal.usage.UsageLimits;
 import com.kvportal.usage.WriteRefusal;
 import com.kvportal.usage.alerts.AlertState.Step;

@@ -4,7 +4,7 @@ import com.kvportal.billing.BillingEvent.UsageChargeBilled;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;
-import com.kvportal.usage.OverageBilled;
+import com.kvportal.usage.UsageEvent.OverageBilled;
 import com.kvportal.usage.limits.StoredLimits;
 import com.kvportal.usage.reporting.StorageModel;
 import com.kvportal.usage.reporting.StorageModel.Overage;
