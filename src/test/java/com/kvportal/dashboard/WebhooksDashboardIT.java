@@ -83,7 +83,8 @@ class WebhooksDashboardIT extends BrowserIntegration {
                     .contains("500: the endpoint refused the event; it must answer 2xx.");
             receiver.answer(WebhookReceiver.Mode.CLOSE);
             action("test").click();
-            assertThat(awaitDelivery("1 attempt", "pending", "No answer"))
+            // the attempt is counted when it is claimed, its reason recorded when it ends: wait for the reason's words
+            assertThat(awaitDelivery("1 attempt", "pending", "closed the connection without answering"))
                     .contains("No answer: the endpoint closed the connection without answering.");
             receiver.answer(WebhookReceiver.Mode.HANG);
             action("test").click();
