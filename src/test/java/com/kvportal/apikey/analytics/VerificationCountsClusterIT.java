@@ -46,6 +46,9 @@ class VerificationCountsClusterIT extends IntegrationTest {
     private static ServiceProcess alpha;
     private static ServiceProcess beta;
 
+    /** Launched once for the class: the last tests stop them, and none is launched again. */
+    private static boolean launched;
+
     @Value("${DATABASE_URL}")
     String databaseUrl;
 
@@ -53,7 +56,8 @@ class VerificationCountsClusterIT extends IntegrationTest {
 
     @BeforeEach
     void twoInstances() {
-        if (alpha == null) {
+        if (!launched) {
+            launched = true;
             alpha = ServiceProcess.launch("counts-alpha", databaseUrl, "--kvportal.api-keys.last-used-flush=1h");
             beta = ServiceProcess.launch("counts-beta", databaseUrl, "--kvportal.api-keys.last-used-flush=1h");
             alpha.awaitReady();
@@ -67,6 +71,7 @@ class VerificationCountsClusterIT extends IntegrationTest {
         ServiceProcess.closeAll(alpha, beta);
         alpha = null;
         beta = null;
+        launched = false;
     }
 
     /** A key of the test's organization: its raw value, its id, and what a verify of it sends. */
