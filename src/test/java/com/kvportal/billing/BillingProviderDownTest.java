@@ -146,4 +146,38 @@ class BillingProviderDownTest extends IntegrationTest {
         assertThat(count("select count(*) from processed_webhook_events where event_id = ?", id))
                 .isZero();
     }
+
+    /**
+     * The provider finalizes a renewal draft once its {@code invoice.created} is answered 2xx, so the period's usage
+     * charge must be on the draft before that: while the charge cannot be sent, the news answers 5xx and is delivered
+     * again, and nothing of it stays (not the charge, not the event).
+     */
+    @Test
+    void shouldAnswer5xxToARenewalDraftWhoseUsageChargeCannotBeSentAndKeepNothingOfIt() {
+        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ofDays(30));
+        org.deliverOk(event("customer.subscription.created", Instant.now(), org.activeSubscriptionTo(PRICE_PRO)));
+        UUID project = org.owner().createProject("stored");
+        jdbc.sql("insert into usage_samples (id, project_id, organization_id, bytes, at) values (?, ?, ?, ?, ?)")
+                .params(
+                        "sample-" + UUID.randomUUID(),
+                        project,
+                        org.organizationId(),
+                        300L << 30,
+                        java.sql.Timestamp.from(Instant.now().minus(Duration.ofDays(30))))
+                .update();
+        String id = eventId();
+        String invoice = "in_" + StripePayloads.random();
+
+        Api.Response response = org.deliver(event(
+                id,
+                "invoice.created",
+                Instant.now(),
+                org.invoice(invoice, "draft", "subscription_cycle", 2000, 0, 0, Instant.now(), java.util.List.of())));
+
+        assertThat(response.status()).as(response.toString()).isGreaterThanOrEqualTo(500);
+        assertThat(count("select count(*) from processed_webhook_events where event_id = ?", id))
+                .isZero();
+        assertThat(count("select count(*) from usage_charge_outbox where organization_id = ?", org.organizationId()))
+                .isZero();
+    }
 }

@@ -66,20 +66,13 @@ class UsageChargeOutbox {
                 .single();
     }
 
-    /** The charge of the organization's period starting at {@code periodStart}, if one was queued. */
-    Optional<UUID> ofPeriod(UUID organizationId, Instant periodStart) {
-        return jdbc.sql("select id from usage_charge_outbox where organization_id = ? and period_start = ? limit 1")
+    /** Whether a charge of the organization's period starting at {@code periodStart} was queued. */
+    boolean containsPeriod(UUID organizationId, Instant periodStart) {
+        return jdbc.sql(
+                        "select exists (select 1 from usage_charge_outbox where organization_id = ? and period_start = ?)")
                 .params(organizationId, Sql.timestamp(periodStart))
-                .query(UUID.class)
-                .optional();
-    }
-
-    /** The charge queued under {@code idempotencyKey}. */
-    Optional<UUID> withKey(String idempotencyKey) {
-        return jdbc.sql("select id from usage_charge_outbox where idempotency_key = ?")
-                .param(idempotencyKey)
-                .query(UUID.class)
-                .optional();
+                .query(Boolean.class)
+                .single();
     }
 
     /**
@@ -88,14 +81,24 @@ class UsageChargeOutbox {
      * deletion of an organization and the provider's news of the same ended subscription queue the same charge.
      */
     Optional<Queued> lockUnsent(UUID id) {
+        return lockUnsentWhere("id = ?", id);
+    }
+
+    /** {@link #lockUnsent(UUID)} by the charge's idempotency key. */
+    Optional<Queued> lockUnsent(String idempotencyKey) {
+        return lockUnsentWhere("idempotency_key = ?", idempotencyKey);
+    }
+
+    private Optional<Queued> lockUnsentWhere(String condition, Object value) {
         return jdbc.sql(
                         """
                         select id, organization_id, idempotency_key, provider_customer_id, provider_invoice_id,
                             period_start, period_end, average_bytes, quantity, unit_amount_cents, amount_cents,
                             description
-                        from usage_charge_outbox where id = ? and sent_at is null
-                        for update""")
-                .param(id)
+                        from usage_charge_outbox where %s and sent_at is null
+                        for update"""
+                                .formatted(condition))
+                .param(value)
                 .query((rs, n) -> new Queued(
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),

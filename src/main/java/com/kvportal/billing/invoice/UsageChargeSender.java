@@ -70,6 +70,16 @@ class UsageChargeSender implements PeriodicJob {
         ownTransaction.executeWithoutResult(status -> outbox.lockUnsent(id).ifPresent(this::bill));
     }
 
+    /**
+     * Sends the charge of this key in the caller's transaction unless it was sent: the caller's commit records it, and
+     * its rollback leaves it to be sent again.
+     *
+     * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails
+     */
+    void sendInThisTransaction(String idempotencyKey) {
+        outbox.lockUnsent(idempotencyKey).ifPresent(this::bill);
+    }
+
     private void bill(Queued queued) {
         UsageCharge charge = queued.charge();
         String invoice = queued.providerInvoiceId();

@@ -9,7 +9,6 @@ import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
 import com.kvportal.billing.subscription.Plans;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
@@ -25,8 +24,12 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Bills each period's usage on the invoice billing owns: onto the renewal draft when the provider drafts one, or on a
  * final invoice when a subscription ends. It asks usage for the period's charge ({@link UsageCharges}), and queues it
  * in the transaction of the news under its idempotency key (bound to the invoice, or to the ended subscription's
- * last period), so that news delivered again bills nothing new and samples that arrive later do not change a bill;
- * {@link UsageChargeSender} calls the provider once that transaction commits.
+ * last period), so that news delivered again bills nothing new and samples that arrive later do not change a bill.
+ *
+ * <p>A renewal's charge is sent to the provider inside that transaction, before the news is answered: the provider
+ * finalizes the draft as soon as its news is answered 2xx, so a charge sent later would miss it. A failed call rolls
+ * the news back, and the provider delivers it again while the draft waits. A final invoice has no such deadline: its
+ * charge is sent by {@link UsageChargeSender} once the transaction commits, and retried until it is.
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
@@ -42,7 +45,11 @@ public class UsageInvoicing {
 
     /**
      * The provider drafted the renewal invoice of the period {@code [start, end)} (on plan {@code tier}): its usage
-     * charge joins it, even one of no units (usage lists the period with the invoice).
+     * charge joins it before this answers, even one of no units (usage lists the period with the invoice). A charge
+     * queued by an earlier delivery of the news that was not sent (the instance died after its commit) is sent now.
+     *
+     * @throws com.kvportal.billing.stripe.StripeGateway.PaymentProviderUnavailable when the provider fails: the news
+     *     is rolled back and delivered again
      */
     public void renewalDrafted(
             UUID organizationId,
@@ -53,12 +60,13 @@ public class UsageInvoicing {
             Instant end) {
         String key = ProviderIdempotencyKeys.renewalOverage(providerInvoiceId);
         if (outbox.contains(key)) {
-            log.info("Usage of invoice {} was billed before; unchanged", providerInvoiceId);
-            return;
+            log.info("Usage of invoice {} was queued before; sent now unless it was", providerInvoiceId);
+        } else {
+            UsageCharge charge = usage.chargeOf(organizationId, plans.byTier(tier), start, end);
+            outbox.queue(new Queued(
+                    UUID.randomUUID(), organizationId, key, providerCustomerId, providerInvoiceId, start, end, charge));
         }
-        UsageCharge charge = usage.chargeOf(organizationId, plans.byTier(tier), start, end);
-        queue(new Queued(
-                UUID.randomUUID(), organizationId, key, providerCustomerId, providerInvoiceId, start, end, charge));
+        sender.sendInThisTransaction(key);
     }
 
     /**
@@ -79,10 +87,8 @@ public class UsageInvoicing {
         if (plan.overageBytes() <= 0) {
             return;
         }
-        Optional<UUID> queuedBefore = outbox.ofPeriod(ended.organizationId(), start);
-        if (queuedBefore.isPresent()) {
-            log.info("Usage of subscription {}'s last period was queued before", ended.subscriptionId());
-            sendAfterCommit(queuedBefore.get());
+        if (outbox.containsPeriod(ended.organizationId(), start)) {
+            log.info("Usage of subscription {}'s last period was billed before", ended.subscriptionId());
             return;
         }
         UsageCharge charge = end.isAfter(start) ? usage.chargeOf(ended.organizationId(), plan, start, end) : null;
@@ -96,27 +102,19 @@ public class UsageInvoicing {
             return;
         }
         String key = ProviderIdempotencyKeys.finalOverage(ended.subscriptionId(), start, end);
-        queue(new Queued(
+        queueAndSendAfterCommit(new Queued(
                 UUID.randomUUID(), ended.organizationId(), key, ended.providerCustomerId(), null, start, end, charge));
     }
 
-    /**
-     * Queues the charge in this transaction, and sends it once the transaction commits; when the same charge was
-     * queued before (by the provider's news of the same end, or the deletion that caused it), waits for that one
-     * instead, so that neither answers before the charge is billed.
-     */
-    private void queue(Queued charge) {
-        UUID id = outbox.queue(charge)
-                ? charge.id()
-                : outbox.withKey(charge.idempotencyKey()).orElse(charge.id());
-        sendAfterCommit(id);
-    }
-
-    private void sendAfterCommit(UUID id) {
+    /** Queues the charge in this transaction, and sends it once the transaction commits. */
+    private void queueAndSendAfterCommit(Queued charge) {
+        if (!outbox.queue(charge)) {
+            return;
+        }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                sender.trySend(id);
+                sender.trySend(charge.id());
             }
         });
     }
