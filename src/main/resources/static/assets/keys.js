@@ -2,6 +2,7 @@
 // (the new key shown once), revoke behind a confirmation.
 import { api, ApiError, messageOf } from './api.js';
 import { showContent, startShell } from './shell.js';
+import { wireChartDialog } from './verifications-chart.js';
 import { busy, clearAlert, clearErrors, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
 
 const DAY_MS = 86400000;
@@ -15,6 +16,8 @@ let mayManage = false;
 // whether it may give a key admin, and so edit or roll a key that has it (owners and admins: a key never holds more
 // than its creator may do)
 let mayGrantAdmin = false;
+// opens a key's verifications chart
+let openChart = () => {};
 
 async function main() {
   const shell = await startShell({
@@ -39,6 +42,7 @@ async function main() {
   wireEditDialog();
   wireLimitsEditor();
   wireRollDialog();
+  openChart = wireChartDialog();
   await loadKeys();
   showContent();
 }
@@ -70,6 +74,8 @@ function keyRow(key, now) {
   roll.addEventListener('click', () => rollKey(key, roll));
   const revoke = el('button', { type: 'button', class: 'btn btn-danger-outline btn-small', 'data-action': 'revoke', 'aria-label': 'Revoke key ' + key.name }, 'Revoke');
   revoke.addEventListener('click', () => revokeKey(key, revoke));
+  const chart = el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'chart', 'aria-label': 'Verifications of key ' + key.name }, 'Chart');
+  chart.addEventListener('click', () => openChart(key));
   return el('tr', { 'data-key-id': key.id },
     el('td', { class: 'name', 'data-label': 'Name' }, key.name, limitsSummary(key)),
     el('td', { 'data-label': 'Permissions' }, el('span', { class: 'badges' },
@@ -80,9 +86,9 @@ function keyRow(key, now) {
       // a key switched off: verify and portal calls refuse it (401 api_key_disabled) until it is switched on
       key.enabled === false ? el('span', { class: 'badge badge-warning', 'data-disabled': '', title: 'Switched off: refused until switched on' }, 'Disabled') : null)),
     el('td', { class: 'num', 'data-label': 'Last used' }, key.last_used_at ? timeEl(key.last_used_at, true) : el('span', { class: 'muted' }, 'Never')),
-    el('td', { class: 'actions-cell' }, mayManage ? el('span', { class: 'row-actions' },
+    el('td', { class: 'actions-cell' }, el('span', { class: 'row-actions' }, [chart,
       // a key with admin is edited and rolled by owners and admins only; anyone who manages keys may revoke it
-      key.permissions.includes('admin') && !mayGrantAdmin ? [revoke] : [edit, roll, revoke]) : null));
+      ...(mayManage ? (key.permissions.includes('admin') && !mayGrantAdmin ? [revoke] : [edit, roll, revoke]) : [])])));
 }
 
 function wireCreateForm() {

@@ -82,6 +82,7 @@ class DashboardController {
         "/login",
         "/signup",
         "/dashboard",
+        "/dashboard/verifications",
         "/dashboard/billing",
         "/dashboard/activity",
         "/dashboard/webhooks",

@@ -86,7 +86,9 @@ class DashboardPagesTest extends IntegrationTest {
             "account",
             "members",
             "invitation",
-            "webhooks"
+            "webhooks",
+            "verifications",
+            "verifications-chart"
         }) {
             Api.Response asset = api().get("/assets/" + script + ".js");
 
@@ -106,6 +108,7 @@ class DashboardPagesTest extends IntegrationTest {
                 "/dashboard/billing",
                 "/dashboard/webhooks",
                 "/dashboard/activity",
+                "/dashboard/verifications",
                 "/dashboard/members",
                 "/dashboard/account")) {
             Api.Response page = api().get(path);

@@ -96,13 +96,13 @@ class TeamsDashboardIT extends BrowserIntegration {
 
         assertThat(rowNamed("owner's automation").findElements(By.cssSelector("[data-action]")))
                 .extracting(button -> button.getDomAttribute("data-action"))
-                .containsExactly("revoke");
+                .containsExactly("chart", "revoke"); // the chart is for every member
         assertThat(browser.byId("perm-admin").isEnabled()).isFalse();
         assertThat(browser.byId("admin-help").getText()).contains("Only owners and admins may give a key admin");
         createKeyInPage("developer's", "read", "write");
         assertThat(rowNamed("developer's").findElements(By.cssSelector("[data-action]")))
                 .extracting(button -> button.getDomAttribute("data-action"))
-                .containsExactly("edit", "roll", "revoke");
+                .containsExactly("chart", "edit", "roll", "revoke");
         checkLayout("keys-as-developer");
         assertThat(browser.scriptErrors()).isEmpty();
     }
