@@ -2,7 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.apikey.limits.LimitState;
 import com.kvportal.billing.Tier;
-import com.kvportal.usage.StorageStanding.Standing;
+import com.kvportal.usage.Standing;
 import com.kvportal.usage.WriteRefusal;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -2,7 +2,6 @@ package com.kvportal.usage;
 
 import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.OrganizationPlans;
-import com.kvportal.billing.Tier;
 import com.kvportal.common.scheduling.PeriodicJob;
 import com.kvportal.usage.limits.StoredLimits;
 import com.kvportal.usage.reporting.StoredSamples;
@@ -17,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /**
@@ -31,31 +29,6 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class StorageStanding implements PeriodicJob {
-
-    /**
-     * What the storage backend needs to enforce the plan.
-     *
-     * @param entitlement the organization's effective plan and the status that grants it (billing's)
-     * @param usedBytes its current storage: the sum of its projects' latest samples
-     * @param refusal why writes are refused, or null when they are allowed
-     */
-    public record Standing(Entitlement entitlement, long usedBytes, @Nullable WriteRefusal refusal) {
-
-        /** The effective plan's tier. */
-        public Tier tier() {
-            return entitlement.tier();
-        }
-
-        /** The effective plan's storage allowance. */
-        public long allowanceBytes() {
-            return entitlement.allowanceBytes();
-        }
-
-        /** False when the backend must refuse writes (reads go on). */
-        public boolean writeAllowed() {
-            return refusal == null;
-        }
-    }
 
     /** How often the projections of the organizations with an overage cap are redone without a change. */
     private static final Duration PROJECTION_RENEWAL = Duration.ofMinutes(1);

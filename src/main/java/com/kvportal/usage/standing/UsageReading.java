@@ -5,7 +5,7 @@ import com.kvportal.billing.OrganizationPlans;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
-import com.kvportal.usage.StorageStanding;
+import com.kvportal.usage.Standing;
 import com.kvportal.usage.UsageLimits;
 import com.kvportal.usage.WriteRefusal;
 import com.kvportal.usage.overage.BilledPeriods;
@@ -130,7 +130,7 @@ public class UsageReading {
     }
 
     /** The usage with verify's current answer about writes and the limits in force, as the billing page shows it. */
-    public Usage usage(UUID organizationId, StorageStanding.Standing standing, UsageLimits limits) {
+    public Usage usage(UUID organizationId, Standing standing, UsageLimits limits) {
         SoFar reading = soFar(organizationId);
         Instant now = reading.now();
         Plan plan = reading.period().plan();
