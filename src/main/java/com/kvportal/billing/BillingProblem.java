@@ -43,14 +43,14 @@ public enum BillingProblem implements ProblemCode {
     TIER_NOT_PURCHASABLE(define(
             HttpStatus.BAD_REQUEST,
             "tier_not_purchasable",
-            "The free tier cannot be bought.",
+            "The tier cannot be bought: free, or a tier whose price the provider is not configured with.",
             "The free tier cannot be bought; it is what an organization has without one.")),
     UNKNOWN_TIER(define(
             HttpStatus.BAD_REQUEST,
             "unknown_tier",
             "There is no tier of this name.",
-            "There is no tier named 'gold'; the tiers are free, pro (free is what an organization has without a"
-                    + " subscription: buy pro)."));
+            "There is no tier named 'gold'; the tiers are free, pro, team (free is what an organization has"
+                    + " without a subscription: buy pro or team)."));
 
     private final Definition definition;
 
@@ -70,15 +70,24 @@ public enum BillingProblem implements ProblemCode {
                     BillingProblem.UNKNOWN_TIER,
                     "There is no tier named '" + abbreviate(tier) + "'; the tiers are "
                             + Arrays.stream(Tier.values()).map(Tier::wire).collect(Collectors.joining(", "))
-                            + " (free is what an organization has without a subscription: buy pro).");
+                            + " (free is what an organization has without a subscription: buy pro or team).");
         }
     }
 
     public static final class TierNotPurchasable extends ProblemException {
         public TierNotPurchasable(Tier tier) {
-            super(
-                    BillingProblem.TIER_NOT_PURCHASABLE,
-                    "The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
+            this("The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
+        }
+
+        private TierNotPurchasable(String detail) {
+            super(BillingProblem.TIER_NOT_PURCHASABLE, detail);
+        }
+
+        /** A paid tier whose price at the provider is not configured (team on Stripe without its price). */
+        public static TierNotPurchasable unpriced(Tier tier) {
+            return new TierNotPurchasable("The " + tier.wire() + " tier is not for sale here yet: the operator has"
+                    + " not named its price at the payment provider (STRIPE_PRICE_" + tier.name()
+                    + "). Choose another tier, or ask the operator.");
         }
     }
 

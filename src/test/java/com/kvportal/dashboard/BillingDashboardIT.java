@@ -45,6 +45,9 @@ class BillingDashboardIT extends BrowserIntegration {
         WebElement pro = plan("pro");
         assertThat(pro.getText()).contains("Pro", "$20.00", "100 GiB storage", "$2.00 per 10 GiB");
         assertThat(browser.byId("upgrade-pro").getText()).isEqualTo("Upgrade to Pro");
+        WebElement team = plan("team");
+        assertThat(team.getText()).contains("Team", "$100.00", "1024 GiB storage", "$15.00 per 100 GiB");
+        assertThat(browser.byId("upgrade-team").getText()).isEqualTo("Upgrade to Team");
         assertThat(browser.visible("invoices-empty").getText()).contains("No invoices yet");
         checkLayout("billing-free");
 
