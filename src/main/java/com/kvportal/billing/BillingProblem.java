@@ -25,6 +25,11 @@ public enum BillingProblem implements ProblemCode {
             "already_subscribed",
             "The organization already has a live subscription on this tier.",
             "The organization already has a pro subscription.")),
+    DOWNGRADE_NOT_AVAILABLE(define(
+            HttpStatus.CONFLICT,
+            "downgrade_not_available",
+            "A change to a cheaper paid plan is not available yet.",
+            "Moving from team to pro is not available yet: cancel at the period's end, then check out pro.")),
     MALFORMED_EVENT(define(
             HttpStatus.BAD_REQUEST,
             "malformed_event",
@@ -50,7 +55,13 @@ public enum BillingProblem implements ProblemCode {
             "unknown_tier",
             "There is no tier of this name.",
             "There is no tier named 'gold'; the tiers are free, pro, team (free is what an organization has"
-                    + " without a subscription: buy pro or team)."));
+                    + " without a subscription: buy pro or team).")),
+    USE_CANCEL(define(
+            HttpStatus.BAD_REQUEST,
+            "use_cancel",
+            "The free plan is not a plan to change to: cancel the subscription instead.",
+            "To go back to the free plan, cancel the subscription (POST /api/v1/billing/cancel): it ends with the"
+                    + " current period."));
 
     private final Definition definition;
 
@@ -96,6 +107,21 @@ public enum BillingProblem implements ProblemCode {
             super(
                     BillingProblem.ALREADY_SUBSCRIBED,
                     "The organization already has a " + tier.wire() + " subscription.");
+        }
+    }
+
+    public static final class UseCancel extends ProblemException {
+        public UseCancel() {
+            super(BillingProblem.USE_CANCEL);
+        }
+    }
+
+    public static final class DowngradeNotAvailable extends ProblemException {
+        public DowngradeNotAvailable(Tier from, Tier to) {
+            super(
+                    BillingProblem.DOWNGRADE_NOT_AVAILABLE,
+                    "Moving from " + from.wire() + " to " + to.wire() + " is not available yet: cancel at the"
+                            + " period's end (POST /api/v1/billing/cancel), then check out " + to.wire() + ".");
         }
     }
 
