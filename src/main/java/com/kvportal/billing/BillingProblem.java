@@ -23,7 +23,7 @@ public enum BillingProblem implements ProblemCode {
     ALREADY_SUBSCRIBED(define(
             HttpStatus.CONFLICT,
             "already_subscribed",
-            "The organization already has a live subscription on this tier.",
+            "The organization already has a live subscription (on this tier, or on another: change the plan instead).",
             "The organization already has a pro subscription.")),
     DOWNGRADE_NOT_AVAILABLE(define(
             HttpStatus.CONFLICT,
@@ -104,9 +104,18 @@ public enum BillingProblem implements ProblemCode {
 
     public static final class AlreadySubscribed extends ProblemException {
         public AlreadySubscribed(Tier tier) {
-            super(
-                    BillingProblem.ALREADY_SUBSCRIBED,
-                    "The organization already has a " + tier.wire() + " subscription.");
+            this("The organization already has a " + tier.wire() + " subscription.");
+        }
+
+        private AlreadySubscribed(String detail) {
+            super(BillingProblem.ALREADY_SUBSCRIBED, detail);
+        }
+
+        /** A checkout of another tier while a subscription lives: the organization changes its plan instead. */
+        public static AlreadySubscribed onAnotherTier(Tier live, Tier wanted) {
+            return new AlreadySubscribed("The organization already has a " + live.wire() + " subscription; to move to "
+                    + wanted.wire() + ", change the plan (POST /api/v1/billing/change-plan) instead of a second"
+                    + " checkout.");
         }
     }
 

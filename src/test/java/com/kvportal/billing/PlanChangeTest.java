@@ -156,6 +156,18 @@ class PlanChangeTest extends IntegrationTest {
             assertProblem(change(owner, path, "gold"), 400, "unknown_tier");
         }
 
+        // nor a second subscription through a checkout of another tier
+        long sessions = count(
+                "select count(*) from sandbox.sandbox_checkout_sessions where customer = ?",
+                org.subscription().get("provider_customer_id").asString());
+        Api.Response checkout = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
+        assertProblem(checkout, 409, "already_subscribed");
+        assertThat(checkout.json().get("detail").asString()).contains("/api/v1/billing/change-plan");
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_checkout_sessions where customer = ?",
+                        org.subscription().get("provider_customer_id").asString()))
+                .isEqualTo(sessions);
+
         assertThat(owner.subscription()).isEqualTo(org.subscription());
         assertThat(sandboxInvoices(org)).isEqualTo(invoices);
         assertThat(single(

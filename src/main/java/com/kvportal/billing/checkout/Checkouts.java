@@ -3,7 +3,6 @@ package com.kvportal.billing.checkout;
 import com.kvportal.billing.BillingProblem.AlreadySubscribed;
 import com.kvportal.billing.BillingProblem.UnknownTier;
 import com.kvportal.billing.CheckoutStarted;
-import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderCustomerId;
@@ -69,12 +68,11 @@ public class Checkouts {
                 .orElseThrow(() -> new UnknownTier(request.tier()));
         // free, or a tier without a price at the provider: refused before anything is made there
         String price = plans.providerPrice(tier);
-        Plan plan = plans.byTier(tier);
-        if (subscriptions
-                .live(caller.organizationId())
-                .filter(s -> s.planId().equals(plan.id()))
-                .isPresent()) {
-            throw new AlreadySubscribed(tier);
+        // one subscription per organization: another paid plan is reached by a plan change, not a second checkout
+        Optional<Tier> live =
+                subscriptions.live(caller.organizationId()).map(s -> s.plan().tier());
+        if (live.isPresent()) {
+            throw live.get() == tier ? new AlreadySubscribed(tier) : AlreadySubscribed.onAnotherTier(live.get(), tier);
         }
         UUID organizationId = caller.organizationId();
         ProviderCustomerId customer = customers.of(organizationId, caller.customerId());
