@@ -209,6 +209,26 @@ class BillingDashboardIT extends BrowserIntegration {
         checkLayout("billing-unverified-upgrade");
     }
 
+    /** On pro, Upgrade to Team shows what the change charges now, and on confirmation the page is on Team. */
+    @Test
+    void shouldChangeALiveSubscriptionToTeamAfterShowingWhatItChargesNow() {
+        Bought bought = buyProInPage();
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Pro");
+
+        browser.byId("upgrade-team").click();
+        String text = browser.visible("change-text").getText();
+        assertThat(text).contains("Team", "$80.00");
+        browser.screenshot("billing-change-dialog-1440");
+        browser.byId("change-confirm").click();
+
+        awaitOnPage(driver -> browser.byId("current-plan-name").getText().equals("Team"));
+        assertThat(browser.byId("billing-status").getText()).contains("on Team now");
+        assertThat(plan("team").getText()).contains("Current");
+        assertThat(browser.all("#upgrade-team")).isEmpty();
+        assertThat(bought.subscription().get("plan").get("tier").asString()).isEqualTo("pro");
+        checkLayout("billing-team");
+    }
+
     /** Signs up, buys pro through the hosted checkout in the page and waits until the page says so. */
     private Bought buyProInPage() {
         signUpInPage();
