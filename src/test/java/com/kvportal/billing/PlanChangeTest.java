@@ -74,6 +74,11 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(owner.subscription()).isEqualTo(org.subscription());
         assertThat(sandboxInvoices(org)).isOne();
 
+        // an outgoing webhook endpoint of the organization, listening to every event
+        Api.Response endpoint =
+                owner.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/plans"));
+        assertThat(endpoint.status()).as(endpoint.toString()).isEqualTo(201);
+
         // the upgrade, once the period has run a little (the provider's clock counts whole seconds)
         Awaitility.await("a second passes").atMost(Duration.ofSeconds(5)).until(() -> Instant.now()
                 .isAfter(oldStart.plusSeconds(2)));
@@ -133,6 +138,13 @@ class PlanChangeTest extends IntegrationTest {
                                 + " 'storage_overage'",
                         org.subscription().get("provider_customer_id").asString()))
                 .isOne();
+
+        // announced to the organization's endpoint as subscription.updated with the new tier
+        assertThat(jdbc.sql("select body from webhook_events where organization_id = ? and type = ?")
+                        .params(org.account().organizationId(), "subscription.updated")
+                        .query(String.class)
+                        .list())
+                .anySatisfy(body -> assertThat(body).contains("\"tier\":\"team\""));
 
         // recorded in the audit log, and again is already subscribed
         assertThat(count(
