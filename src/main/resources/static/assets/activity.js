@@ -106,7 +106,7 @@ function what(target) {
   return el('em', {}, target.label || UNNAMED[target.type] || 'something');
 }
 
-const TIER = { free: 'Free', pro: 'Pro' };
+const TIER = { free: 'Free', pro: 'Pro', team: 'Team' };
 const ROLE = { owner: 'owner', admin: 'admin', developer: 'developer', billing: 'billing', viewer: 'viewer' };
 
 function role(name) {

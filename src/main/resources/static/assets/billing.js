@@ -245,12 +245,42 @@ function wireActions() {
 
 async function upgrade(plan, button) {
   clearAlert($('billing-status'));
+  if (subscriptionGrantsPlan()) {
+    await changePlan(plan, button);
+    return;
+  }
   await busy(button, 'Opening checkout…', async () => {
     try {
       const session = await api('POST', '/api/v1/billing/checkout', { tier: plan.tier });
       await leaveFor(session.url, 'checkout');
     } catch (error) {
       showAlert($('billing-status'), 'error', messageOf(error, 'Checkout could not be started.'));
+    }
+  });
+}
+
+/** A live subscription moves to the dearer plan at once, after the customer saw what it charges now. */
+async function changePlan(plan, button) {
+  const status = $('billing-status');
+  let preview;
+  try {
+    preview = await api('GET', '/api/v1/billing/change-plan/preview?tier=' + encodeURIComponent(plan.tier));
+  } catch (error) {
+    showAlert(status, 'error', messageOf(error, 'The change could not be priced.'));
+    return;
+  }
+  $('change-text').textContent = 'You move to ' + plan.name + ' now, and a new monthly period starts today. '
+    + 'You are charged ' + formatMoney(preview.amount_due_cents, preview.currency)
+    + ' now: the new plan\'s month, less the unused time of your current plan.';
+  if (!(await confirmDialog($('change-dialog'), button))) return;
+  await busy(button, 'Changing…', async () => {
+    try {
+      const body = await api('POST', '/api/v1/billing/change-plan', { tier: plan.tier });
+      showAlert(status, 'success', 'Your organization is on ' + plan.name + ' now.');
+      state.subscription = body.subscription;
+      await refresh();
+    } catch (error) {
+      showAlert(status, 'error', messageOf(error, 'The plan could not be changed.'));
     }
   });
 }

@@ -9,6 +9,7 @@ import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionDuplicateCanceled;
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
 import com.kvportal.billing.Tier;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -59,6 +60,14 @@ class BillingAuditTrail {
         Map<String, Object> details = Map.of("cancel_at", e.cancelAt());
         byProvider(
                 e.organizationId(), "subscription.cancel_scheduled", subscription(e.subscriptionId(), null), details);
+    }
+
+    @EventListener
+    void planChanged(SubscriptionPlanChanged e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("from", e.from().wire());
+        details.put("tier", e.to().wire());
+        byProvider(e.organizationId(), "subscription.plan_changed", subscription(e.subscriptionId(), e.to()), details);
     }
 
     @EventListener

@@ -23,8 +23,13 @@ public enum BillingProblem implements ProblemCode {
     ALREADY_SUBSCRIBED(define(
             HttpStatus.CONFLICT,
             "already_subscribed",
-            "The organization already has a live subscription on this tier.",
+            "The organization already has a live subscription (on this tier, or on another: change the plan instead).",
             "The organization already has a pro subscription.")),
+    DOWNGRADE_NOT_AVAILABLE(define(
+            HttpStatus.CONFLICT,
+            "downgrade_not_available",
+            "A change to a cheaper paid plan is not available yet.",
+            "Moving from team to pro is not available yet: cancel at the period's end, then check out pro.")),
     MALFORMED_EVENT(define(
             HttpStatus.BAD_REQUEST,
             "malformed_event",
@@ -43,14 +48,20 @@ public enum BillingProblem implements ProblemCode {
     TIER_NOT_PURCHASABLE(define(
             HttpStatus.BAD_REQUEST,
             "tier_not_purchasable",
-            "The free tier cannot be bought.",
+            "The tier cannot be bought: free, or a tier whose price the provider is not configured with.",
             "The free tier cannot be bought; it is what an organization has without one.")),
     UNKNOWN_TIER(define(
             HttpStatus.BAD_REQUEST,
             "unknown_tier",
             "There is no tier of this name.",
-            "There is no tier named 'gold'; the tiers are free, pro (free is what an organization has without a"
-                    + " subscription: buy pro)."));
+            "There is no tier named 'gold'; the tiers are free, pro, team (free is what an organization has"
+                    + " without a subscription: buy pro or team).")),
+    USE_CANCEL(define(
+            HttpStatus.BAD_REQUEST,
+            "use_cancel",
+            "The free plan is not a plan to change to: cancel the subscription instead.",
+            "To go back to the free plan, cancel the subscription (POST /api/v1/billing/cancel): it ends with the"
+                    + " current period."));
 
     private final Definition definition;
 
@@ -70,23 +81,56 @@ public enum BillingProblem implements ProblemCode {
                     BillingProblem.UNKNOWN_TIER,
                     "There is no tier named '" + abbreviate(tier) + "'; the tiers are "
                             + Arrays.stream(Tier.values()).map(Tier::wire).collect(Collectors.joining(", "))
-                            + " (free is what an organization has without a subscription: buy pro).");
+                            + " (free is what an organization has without a subscription: buy pro or team).");
         }
     }
 
     public static final class TierNotPurchasable extends ProblemException {
         public TierNotPurchasable(Tier tier) {
-            super(
-                    BillingProblem.TIER_NOT_PURCHASABLE,
-                    "The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
+            this("The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
+        }
+
+        private TierNotPurchasable(String detail) {
+            super(BillingProblem.TIER_NOT_PURCHASABLE, detail);
+        }
+
+        /** A paid tier whose price at the provider is not configured (team on Stripe without its price). */
+        public static TierNotPurchasable unpriced(Tier tier) {
+            return new TierNotPurchasable("The " + tier.wire() + " tier is not for sale here yet: the operator has"
+                    + " not named its price at the payment provider (STRIPE_PRICE_" + tier.name()
+                    + "). Choose another tier, or ask the operator.");
         }
     }
 
     public static final class AlreadySubscribed extends ProblemException {
         public AlreadySubscribed(Tier tier) {
+            this("The organization already has a " + tier.wire() + " subscription.");
+        }
+
+        private AlreadySubscribed(String detail) {
+            super(BillingProblem.ALREADY_SUBSCRIBED, detail);
+        }
+
+        /** A checkout of another tier while a subscription lives: the organization changes its plan instead. */
+        public static AlreadySubscribed onAnotherTier(Tier live, Tier wanted) {
+            return new AlreadySubscribed("The organization already has a " + live.wire() + " subscription; to move to "
+                    + wanted.wire() + ", change the plan (POST /api/v1/billing/change-plan) instead of a second"
+                    + " checkout.");
+        }
+    }
+
+    public static final class UseCancel extends ProblemException {
+        public UseCancel() {
+            super(BillingProblem.USE_CANCEL);
+        }
+    }
+
+    public static final class DowngradeNotAvailable extends ProblemException {
+        public DowngradeNotAvailable(Tier from, Tier to) {
             super(
-                    BillingProblem.ALREADY_SUBSCRIBED,
-                    "The organization already has a " + tier.wire() + " subscription.");
+                    BillingProblem.DOWNGRADE_NOT_AVAILABLE,
+                    "Moving from " + from.wire() + " to " + to.wire() + " is not available yet: cancel at the"
+                            + " period's end (POST /api/v1/billing/cancel), then check out " + to.wire() + ".");
         }
     }
 

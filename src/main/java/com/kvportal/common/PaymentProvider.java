@@ -2,6 +2,7 @@ package com.kvportal.common;
 
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
@@ -27,11 +28,15 @@ public class PaymentProvider {
 
         /** The pro tier's price when {@code STRIPE_PRICE_PRO} is not set. */
         String pricePro();
+
+        /** The team tier's price when {@code STRIPE_PRICE_TEAM} is not set. */
+        String priceTeam();
     }
 
     private final @Nullable String stripeSecretKey;
     private final String secretKey;
     private final String pricePro;
+    private final @Nullable String priceTeam;
     private final String webhookSecret;
     private final @Nullable String standInPath;
     private final AppBaseUrl baseUrl;
@@ -47,12 +52,15 @@ public class PaymentProvider {
             this.secretKey = standIn.secretKey();
             this.standInPath = standIn.apiPath();
             this.pricePro = properties.stripePricePro().isBlank() ? standIn.pricePro() : properties.stripePricePro();
+            this.priceTeam =
+                    properties.stripePriceTeam().isBlank() ? standIn.priceTeam() : properties.stripePriceTeam();
             this.webhookSecret = properties.webhookSecret().isBlank() ? randomSecret() : properties.webhookSecret();
         } else {
             this.stripeSecretKey = properties.stripeSecretKey();
             this.secretKey = properties.stripeSecretKey();
             this.standInPath = null;
             this.pricePro = properties.stripePricePro();
+            this.priceTeam = properties.stripePriceTeam().isBlank() ? null : properties.stripePriceTeam();
             this.webhookSecret = properties.webhookSecret();
         }
     }
@@ -78,6 +86,11 @@ public class PaymentProvider {
 
     public String pricePro() {
         return pricePro;
+    }
+
+    /** The team tier's price; empty with Stripe when {@code STRIPE_PRICE_TEAM} is not set (team is not for sale). */
+    public Optional<String> priceTeam() {
+        return Optional.ofNullable(priceTeam);
     }
 
     /** The secret that signs webhook events ({@code PAYMENT_WEBHOOK_SECRET}). */

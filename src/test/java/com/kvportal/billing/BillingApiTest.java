@@ -26,6 +26,7 @@ class BillingApiTest extends IntegrationTest {
 
     private static final String FREE_ID = "6b1e0c8a-0f5e-4d4e-9a51-2f0c3f1a0001";
     private static final String PRO_ID = "6b1e0c8a-0f5e-4d4e-9a51-2f0c3f1a0002";
+    private static final String TEAM_ID = "6b1e0c8a-0f5e-4d4e-9a51-2f0c3f1a0003";
 
     private static final List<String> PORTAL_CALLS = List.of(
             "GET /api/v1/billing/subscription",
@@ -62,7 +63,7 @@ class BillingApiTest extends IntegrationTest {
 
         assertThat(response.status()).isEqualTo(200);
         JsonNode plans = response.json().get("plans");
-        assertThat(plans.size()).isEqualTo(2);
+        assertThat(plans.size()).isEqualTo(3);
         JsonNode free = plans.get(0);
         assertThat(free.get("id").asString()).isEqualTo(FREE_ID);
         assertThat(free.get("name").asString()).isEqualTo("Free");
@@ -79,6 +80,19 @@ class BillingApiTest extends IntegrationTest {
         assertThat(pro.get("price_cents").asLong()).isEqualTo(2000);
         assertThat(pro.get("overage_bytes").asLong()).isEqualTo(10737418240L);
         assertThat(pro.get("overage_price_cents").asLong()).isEqualTo(200);
+        JsonNode team = plans.get(2);
+        assertThat(team.get("id").asString()).isEqualTo(TEAM_ID);
+        assertThat(team.get("name").asString()).isEqualTo("Team");
+        assertThat(team.get("tier").asString()).isEqualTo("team");
+        assertThat(team.get("storage_bytes").asLong()).isEqualTo(1099511627776L);
+        assertThat(team.get("price_cents").asLong()).isEqualTo(10000);
+        assertThat(team.get("overage_bytes").asLong()).isEqualTo(107374182400L);
+        assertThat(team.get("overage_price_cents").asLong()).isEqualTo(1500);
+        for (JsonNode plan : plans) {
+            assertThat(plan.get("trial_days").asInt())
+                    .as("no trial without TRIAL_DAYS: " + plan)
+                    .isZero();
+        }
     }
 
     @Test
@@ -221,7 +235,8 @@ class BillingApiTest extends IntegrationTest {
             assertThat(response.json().get("detail").asString())
                     .as("names the tiers")
                     .contains("free")
-                    .contains("pro");
+                    .contains("pro")
+                    .contains("team");
         }
         assertThat(count("select count(*) from billing_accounts where organization_id = ?", account.organizationId()))
                 .isZero();

@@ -58,6 +58,7 @@ class EveryEndpointTest extends IntegrationTest {
             entry("verifyApiKey", "{\"client_ip\":\"203.0.113.7\",\"cost\":1}"),
             entry("replaceKeyPolicy", "{\"max_lifetime_days\":null,\"require_allowed_ips\":false}"),
             entry("startCheckout", "{\"tier\":\"pro\"}"),
+            entry("changePlan", "{\"tier\":\"team\"}"),
             entry(
                     "reportStorage",
                     "{\"samples\":[{\"id\":\"walk\",\"project_id\":\"" + UUID.randomUUID()

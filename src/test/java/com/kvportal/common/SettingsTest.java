@@ -43,9 +43,9 @@ class SettingsTest {
 
     @Test
     void stripeWithoutWebhookSecretStopsTheStartAndSaysWhatIsMissing() {
-        assertThatThrownBy(() -> new PaymentProperties("sk_live_x", "price_x", ""))
+        assertThatThrownBy(() -> new PaymentProperties("sk_live_x", "price_x", "", ""))
                 .hasMessageContaining("PAYMENT_WEBHOOK_SECRET is required");
-        assertThatThrownBy(() -> new PaymentProperties("sk_live_x", "", "whsec_x"))
+        assertThatThrownBy(() -> new PaymentProperties("sk_live_x", "", "whsec_x", ""))
                 .hasMessageContaining("STRIPE_PRICE_PRO is required");
         runner.withPropertyValues("kvportal.payment.stripe-secret-key=sk_live_x")
                 .run(context -> assertThat(context).hasFailed());
@@ -53,7 +53,7 @@ class SettingsTest {
 
     @Test
     void stripeWithItsPriceAndSecretIsAccepted() {
-        assertThat(new PaymentProperties("sk_live_x", "price_x", "whsec_x").stripeSecretKey())
+        assertThat(new PaymentProperties("sk_live_x", "price_x", "whsec_x", "").stripeSecretKey())
                 .isEqualTo("sk_live_x");
     }
 }

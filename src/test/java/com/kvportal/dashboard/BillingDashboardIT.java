@@ -45,6 +45,9 @@ class BillingDashboardIT extends BrowserIntegration {
         WebElement pro = plan("pro");
         assertThat(pro.getText()).contains("Pro", "$20.00", "100 GiB storage", "$2.00 per 10 GiB");
         assertThat(browser.byId("upgrade-pro").getText()).isEqualTo("Upgrade to Pro");
+        WebElement team = plan("team");
+        assertThat(team.getText()).contains("Team", "$100.00", "1024 GiB storage", "$15.00 per 100 GiB");
+        assertThat(browser.byId("upgrade-team").getText()).isEqualTo("Upgrade to Team");
         assertThat(browser.visible("invoices-empty").getText()).contains("No invoices yet");
         checkLayout("billing-free");
 
@@ -204,6 +207,26 @@ class BillingDashboardIT extends BrowserIntegration {
         assertThat(browser.driver().findElement(By.tagName("body")).getText())
                 .doesNotContainPattern("/api/v1|\\b(GET|POST|PUT|PATCH|DELETE) /");
         checkLayout("billing-unverified-upgrade");
+    }
+
+    /** On pro, Upgrade to Team shows what the change charges now, and on confirmation the page is on Team. */
+    @Test
+    void shouldChangeALiveSubscriptionToTeamAfterShowingWhatItChargesNow() {
+        Bought bought = buyProInPage();
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Pro");
+
+        browser.byId("upgrade-team").click();
+        String text = browser.visible("change-text").getText();
+        assertThat(text).contains("Team", "$80.00");
+        browser.screenshot("billing-change-dialog-1440");
+        browser.byId("change-confirm").click();
+
+        awaitOnPage(driver -> browser.byId("current-plan-name").getText().equals("Team"));
+        assertThat(browser.byId("billing-status").getText()).contains("on Team now");
+        assertThat(plan("team").getText()).contains("Current");
+        assertThat(browser.all("#upgrade-team")).isEmpty();
+        assertThat(bought.subscription().get("plan").get("tier").asString()).isEqualTo("pro");
+        checkLayout("billing-team");
     }
 
     /** Signs up, buys pro through the hosted checkout in the page and waits until the page says so. */

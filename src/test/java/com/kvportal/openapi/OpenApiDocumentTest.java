@@ -149,7 +149,7 @@ class OpenApiDocumentTest extends IntegrationTest {
         assertThat(key.at("/permissions/items/enum").toString()).isEqualTo("[\"read\",\"write\",\"admin\"]");
         JsonNode create = schemas.get("NewApiKey").get("properties");
         assertThat(create.at("/name/maxLength").asInt()).isEqualTo(100);
-        assertThat(schemas.get("Plan").at("/properties/tier/enum").toString()).isEqualTo("[\"free\",\"pro\"]");
+        assertThat(schemas.get("Plan").at("/properties/tier/enum").toString()).isEqualTo("[\"free\",\"pro\",\"team\"]");
         assertThat(schemas.get("Subscription").at("/properties/status/enum").size())
                 .isEqualTo(8);
         assertThat(schemas.get("Invoice").at("/properties/status/enum").size()).isEqualTo(5);

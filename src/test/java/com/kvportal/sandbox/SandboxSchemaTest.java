@@ -103,7 +103,9 @@ class SandboxSchemaTest {
                         .query(String.class)
                         .list())
                 .containsExactly("kept@example.com");
-        assertThat(count("select count(*) from sandbox.sandbox_prices")).isEqualTo(1);
+        assertThat(count("select count(*) from sandbox.sandbox_prices"))
+                .as("pro and team")
+                .isEqualTo(2);
         // the moved outbox's sequence moved with it
         jdbc.sql("insert into sandbox.sandbox_events (id, type, payload) values ('evt_new', 'customer.updated', '{}')")
                 .update();
@@ -171,7 +173,9 @@ class SandboxSchemaTest {
         assertThat(sandboxTables(jdbc)).hasSize(12).allMatch(table -> table.startsWith("sandbox."));
         assertThat(count("select count(*) from sandbox.flyway_schema_history where success and version = '1'"))
                 .isEqualTo(1);
-        assertThat(count("select count(*) from sandbox.sandbox_prices")).isEqualTo(1);
+        assertThat(count("select count(*) from sandbox.sandbox_prices"))
+                .as("pro and team")
+                .isEqualTo(2);
     }
 
     /** At version 190, with the key a sandbox kept at its first start. */

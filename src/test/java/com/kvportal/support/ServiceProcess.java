@@ -41,6 +41,8 @@ public final class ServiceProcess implements AutoCloseable {
             "KVPORTAL_ENCRYPTION_KEYS",
             "STRIPE_SECRET_KEY",
             "STRIPE_PRICE_PRO",
+            "STRIPE_PRICE_TEAM",
+            "TRIAL_DAYS",
             "PAYMENT_WEBHOOK_SECRET",
             "SANDBOX",
             "SANDBOX_API_KEY",

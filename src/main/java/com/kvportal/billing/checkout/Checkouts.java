@@ -2,7 +2,6 @@ package com.kvportal.billing.checkout;
 
 import com.kvportal.billing.BillingEvent.CheckoutStarted;
 import com.kvportal.billing.BillingProblem.AlreadySubscribed;
-import com.kvportal.billing.BillingProblem.TierNotPurchasable;
 import com.kvportal.billing.BillingProblem.UnknownTier;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
@@ -58,7 +57,7 @@ public class Checkouts {
     public record CheckoutRequest(
             @Schema(
                             description = "The tier to buy; free cannot be bought.",
-                            allowableValues = {"free", "pro"},
+                            allowableValues = {"free", "pro", "team"},
                             example = "pro")
                     @Required
                     @Nullable
@@ -68,15 +67,13 @@ public class Checkouts {
     public CheckoutSession start(Caller caller, CheckoutRequest request) {
         Tier tier = WireName.of(Tier.class, Objects.requireNonNull(request.tier()))
                 .orElseThrow(() -> new UnknownTier(request.tier()));
-        if (tier == Tier.FREE) {
-            throw new TierNotPurchasable(tier);
-        }
-        Plan plan = plans.byTier(tier);
-        if (subscriptions
-                .live(caller.organizationId())
-                .filter(s -> s.planId().equals(plan.id()))
-                .isPresent()) {
-            throw new AlreadySubscribed(tier);
+        // free, or a tier without a price at the provider: refused before anything is made there
+        String price = plans.providerPrice(tier);
+        // one subscription per organization: another paid plan is reached by a plan change, not a second checkout
+        Optional<Tier> live =
+                subscriptions.live(caller.organizationId()).map(s -> s.plan().tier());
+        if (live.isPresent()) {
+            throw live.get() == tier ? new AlreadySubscribed(tier) : AlreadySubscribed.onAnotherTier(live.get(), tier);
         }
         UUID organizationId = caller.organizationId();
         ProviderCustomerId customer = customers.of(organizationId, caller.customerId());
@@ -87,7 +84,7 @@ public class Checkouts {
                 customer,
                 caller.organizationId(),
                 caller.customerId(),
-                plans.providerPrice(tier),
+                price,
                 baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
                 baseUrl.resolve(CANCEL_PATH));
         // recorded one at a time per organization: a session started concurrently meanwhile is expired now

@@ -2,6 +2,7 @@ package com.kvportal.billing.invoice;
 
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;
@@ -92,27 +93,53 @@ public class UsageInvoicing {
             log.warn("Subscription {} ended without a known period: no final usage charge", ended.subscriptionId());
             return;
         }
-        Plan plan = plans.byTier(ended.tier());
+        billEndedPeriod(
+                ended.organizationId(), ended.subscriptionId(), ended.providerCustomerId(), ended.tier(), start, end);
+    }
+
+    /**
+     * An upgrade started a new period at once: the period it cut short is billed on the old plan as any period that
+     * ended, on an invoice of its own (the provider finalized the change's invoice at once), under the same key as a
+     * last period's, so the news of the change applied twice bills it once.
+     */
+    @EventListener
+    void planChanged(SubscriptionPlanChanged changed) {
+        Instant start = changed.endedPeriodStart();
+        Instant end = changed.endedPeriodEnd();
+        if (start != null && end != null) {
+            billEndedPeriod(
+                    changed.organizationId(),
+                    changed.subscriptionId(),
+                    changed.providerCustomerId(),
+                    changed.from(),
+                    start,
+                    end);
+        }
+    }
+
+    private void billEndedPeriod(
+            UUID organizationId,
+            UUID subscriptionId,
+            String providerCustomerId,
+            Tier tier,
+            Instant start,
+            Instant end) {
+        Plan plan = plans.byTier(tier);
         if (plan.overageBytes() <= 0) {
             return;
         }
-        if (outbox.containsPeriod(ended.organizationId(), start)) {
-            log.info("Usage of subscription {}'s last period was billed before", ended.subscriptionId());
+        if (outbox.containsPeriod(organizationId, start)) {
+            log.info("Usage of subscription {}'s period from {} was billed before", subscriptionId, start);
             return;
         }
-        UsageCharge charge = end.isAfter(start) ? usage.chargeOf(ended.organizationId(), plan, start, end) : null;
+        UsageCharge charge = end.isAfter(start) ? usage.chargeOf(organizationId, plan, start, end) : null;
         if (charge == null || charge.quantity() == 0) {
-            log.info(
-                    "Subscription {} ended at {}: no usage charge in its last period {} - {}",
-                    ended.subscriptionId(),
-                    ended.endedAt(),
-                    start,
-                    end);
+            log.info("Subscription {}: no usage charge in its period {} - {}", subscriptionId, start, end);
             return;
         }
-        String key = ProviderIdempotencyKeys.finalOverage(ended.subscriptionId(), start, end);
-        queueAndSendAfterCommit(new Queued(
-                UUID.randomUUID(), ended.organizationId(), key, ended.providerCustomerId(), null, start, end, charge));
+        String key = ProviderIdempotencyKeys.finalOverage(subscriptionId, start, end);
+        queueAndSendAfterCommit(
+                new Queued(UUID.randomUUID(), organizationId, key, providerCustomerId, null, start, end, charge));
     }
 
     /** Queues the charge in this transaction, and sends it once the transaction commits. */

@@ -22,6 +22,14 @@ public final class ProviderIdempotencyKeys {
         return "overage-final:" + subscriptionId + ":" + start.getEpochSecond() + "-" + end.getEpochSecond();
     }
 
+    /**
+     * An upgrade of a subscription's period to a price: a request repeated in the same period changes it once (the
+     * provider answers the first result again).
+     */
+    public static String planChange(String providerSubscriptionId, Instant periodStart, String priceId) {
+        return "plan-change:" + providerSubscriptionId + ":" + periodStart.getEpochSecond() + ":" + priceId;
+    }
+
     /** The organization's one customer at the provider. */
     public static String customer(UUID organizationId) {
         return "kv-portal-customer-" + organizationId;

@@ -19,6 +19,7 @@ import com.stripe.model.checkout.Session;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.InvoiceCreateParams;
+import com.stripe.param.InvoiceCreatePreviewParams;
 import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.InvoiceItemListParams;
 import com.stripe.param.InvoiceListParams;
@@ -247,6 +248,71 @@ public class StripeGateway {
         Subscription subscription = call("cancel a subscription at period end", () -> stripe().subscriptions()
                 .update(id.value(), params));
         return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
+    /**
+     * Moves the subscription's one item to {@code priceId} at once: a new period from now
+     * ({@code billing_cycle_anchor=now}) and the unused time of the old price credited on an invoice the provider
+     * makes and charges at once ({@code proration_behavior=always_invoice}). The idempotency key binds the call to the
+     * subscription's period and the new price, so a repeated request changes nothing twice.
+     */
+    public ProviderSubscription changePrice(ProviderSubscriptionId id, String priceId, String idempotencyKey) {
+        String itemId = itemOf(id);
+        SubscriptionUpdateParams params = SubscriptionUpdateParams.builder()
+                .addItem(SubscriptionUpdateParams.Item.builder()
+                        .setId(itemId)
+                        .setPrice(priceId)
+                        .build())
+                .setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
+                .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE)
+                .build();
+        RequestOptions options =
+                RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
+        Subscription subscription = call(
+                "change a subscription's price", () -> stripe().subscriptions().update(id.value(), params, options));
+        return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
+    /** What {@link #changePrice} would invoice now: the provider's preview of that invoice, made of nothing. */
+    public InvoicePreview previewPriceChange(ProviderSubscriptionId id, String priceId) {
+        String itemId = itemOf(id);
+        InvoiceCreatePreviewParams params = InvoiceCreatePreviewParams.builder()
+                .setSubscription(id.value())
+                .setSubscriptionDetails(InvoiceCreatePreviewParams.SubscriptionDetails.builder()
+                        .addItem(InvoiceCreatePreviewParams.SubscriptionDetails.Item.builder()
+                                .setId(itemId)
+                                .setPrice(priceId)
+                                .build())
+                        .setBillingCycleAnchor(InvoiceCreatePreviewParams.SubscriptionDetails.BillingCycleAnchor.NOW)
+                        .setProrationBehavior(
+                                InvoiceCreatePreviewParams.SubscriptionDetails.ProrationBehavior.ALWAYS_INVOICE)
+                        .build())
+                .build();
+        Invoice invoice = call("preview an invoice", () -> stripe().invoices().createPreview(params));
+        List<InvoicePreview.Line> lines = new ArrayList<>();
+        if (invoice.getLines() != null && invoice.getLines().getData() != null) {
+            invoice.getLines()
+                    .getData()
+                    .forEach(line -> lines.add(new InvoicePreview.Line(
+                            line.getDescription() == null ? "" : line.getDescription(),
+                            line.getAmount() == null ? 0 : line.getAmount())));
+        }
+        return new InvoicePreview(
+                invoice.getAmountDue() == null ? 0 : invoice.getAmountDue(),
+                invoice.getCurrency() == null ? "usd" : invoice.getCurrency(),
+                lines);
+    }
+
+    /** The id of the subscription's one item, as the provider states it. */
+    private String itemOf(ProviderSubscriptionId id) {
+        Subscription subscription =
+                call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        if (subscription.getItems() == null
+                || subscription.getItems().getData() == null
+                || subscription.getItems().getData().isEmpty()) {
+            throw unusable("subscription without items " + id);
+        }
+        return subscription.getItems().getData().get(0).getId();
     }
 
     /** A customer-portal session; answers its URL. */

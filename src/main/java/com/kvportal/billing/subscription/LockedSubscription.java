@@ -5,6 +5,7 @@ import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderSubscription;
@@ -138,7 +139,31 @@ public record LockedSubscription(
         if (cancelScheduled) {
             events.add(new SubscriptionCancelScheduled(organizationId, id, news.cancelAt()));
         }
+        if (!planId.equals(plan.id())) {
+            events.add(planChanged(news, plan));
+        }
         return new Transition(Verdict.ACCEPTED, null, events);
+    }
+
+    /**
+     * The plan changed: when the news starts a new period inside the current one (an upgrade, which the provider
+     * bills as a new period from now), the current period ended at that start, by the provider's clock.
+     */
+    private SubscriptionPlanChanged planChanged(ProviderSubscription news, Plan plan) {
+        Instant newStart = news.currentPeriodStart();
+        boolean cutShort = newStart != null
+                && currentPeriodStart != null
+                && currentPeriodEnd != null
+                && newStart.isAfter(currentPeriodStart)
+                && newStart.isBefore(currentPeriodEnd);
+        return new SubscriptionPlanChanged(
+                organizationId,
+                id,
+                news.customer().value(),
+                tier,
+                plan.tier(),
+                cutShort ? currentPeriodStart : null,
+                cutShort ? newStart : null);
     }
 
     /** The status turns {@code to} when {@code applies}, unless the news is older. */

@@ -1,5 +1,6 @@
 package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.BillingProblem.TierNotPurchasable;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.common.PaymentProvider;
@@ -30,13 +31,19 @@ public class Plans {
 
     private final JdbcClient jdbc;
     private final PaymentProvider provider;
+    private final PlanProperties properties;
 
-    /** The provider's price of a tier that can be bought. */
+    /**
+     * The provider's price of a tier that can be bought.
+     *
+     * @throws TierNotPurchasable for free, and for team on Stripe without {@code STRIPE_PRICE_TEAM}
+     */
     public String providerPrice(Tier tier) {
-        if (tier != Tier.PRO) {
-            throw new IllegalArgumentException("the " + tier.wire() + " tier has no provider price");
-        }
-        return provider.pricePro();
+        return switch (tier) {
+            case FREE -> throw new TierNotPurchasable(tier);
+            case PRO -> provider.pricePro();
+            case TEAM -> provider.priceTeam().orElseThrow(() -> TierNotPurchasable.unpriced(tier));
+        };
     }
 
     /** The plan of a provider price; a price we do not sell grants nothing beyond free. */
@@ -44,44 +51,56 @@ public class Plans {
         if (provider.pricePro().equals(priceId)) {
             return byTier(Tier.PRO);
         }
-        log.warn("Provider price {} is not the pro price {}: recording the free plan", priceId, provider.pricePro());
+        if (priceId != null && provider.priceTeam().filter(priceId::equals).isPresent()) {
+            return byTier(Tier.TEAM);
+        }
+        log.warn(
+                "Provider price {} is neither the pro price {} nor the team price {}: recording the free plan",
+                priceId,
+                provider.pricePro(),
+                provider.priceTeam().orElse("(none)"));
         return byTier(Tier.FREE);
     }
 
     /** Every plan, cheapest first. */
     public List<Plan> all() {
         return jdbc.sql("select " + COLUMNS + " from plans order by price_cents, tier")
-                .query(Plans::plan)
+                .query(this::plan)
                 .list();
     }
 
     public Plan byTier(Tier tier) {
         return jdbc.sql("select " + COLUMNS + " from plans where tier = ?")
                 .param(tier.wire())
-                .query(Plans::plan)
+                .query(this::plan)
                 .single();
     }
 
     public Plan byId(UUID id) {
         return jdbc.sql("select " + COLUMNS + " from plans where id = ?")
                 .param(id)
-                .query(Plans::plan)
+                .query(this::plan)
                 .single();
     }
 
-    static Plan plan(ResultSet rs, int row) throws SQLException {
+    Plan plan(ResultSet rs, int row) throws SQLException {
         return plan(rs, "");
     }
 
-    /** The plan in the row's columns whose names start with {@code prefix} ({@code p_tier} for {@code p_}). */
-    static Plan plan(ResultSet rs, String prefix) throws SQLException {
+    /**
+     * The plan in the row's columns whose names start with {@code prefix} ({@code p_tier} for {@code p_}), with the
+     * trial days it offers ({@code TRIAL_DAYS}).
+     */
+    Plan plan(ResultSet rs, String prefix) throws SQLException {
+        long priceCents = rs.getLong(prefix + "price_cents");
         return new Plan(
                 rs.getObject(prefix + "id", UUID.class),
                 rs.getString(prefix + "name"),
                 Sql.wire(rs, prefix + "tier", Tier.class),
                 rs.getLong(prefix + "storage_bytes"),
-                rs.getLong(prefix + "price_cents"),
+                priceCents,
                 rs.getLong(prefix + "overage_bytes"),
-                rs.getLong(prefix + "overage_price_cents"));
+                rs.getLong(prefix + "overage_price_cents"),
+                properties.trialDaysOf(priceCents));
     }
 }

@@ -40,6 +40,7 @@ public class StoredSubscriptions {
     private static final String[] GRANTING = wires(SubscriptionStatus::grantsPlan);
 
     private final JdbcClient jdbc;
+    private final Plans plans;
 
     /** The wire names of the statuses that pass {@code rule}, for SQL. */
     private static String[] wires(Predicate<SubscriptionStatus> rule) {
@@ -65,7 +66,7 @@ public class StoredSubscriptions {
                         + " where s.organization_id = ? and " + statusCondition
                         + " order by s.created_at desc, s.id limit 1")
                 .params(organizationId, statuses)
-                .query(StoredSubscriptions::subscription)
+                .query(this::subscription)
                 .optional();
     }
 
@@ -91,7 +92,7 @@ public class StoredSubscriptions {
                     entitlements.put(
                             rs.getObject("organization_id", UUID.class),
                             new Entitlement(
-                                    Plans.plan(rs, 0),
+                                    plans.plan(rs, 0),
                                     status == null ? null : Sql.wire(rs, "status", SubscriptionStatus.class)));
                 });
         return entitlements;
@@ -121,7 +122,7 @@ public class StoredSubscriptions {
     public Optional<Subscription> byProviderId(ProviderSubscriptionId id) {
         return jdbc.sql(SELECT + " where s.provider_subscription_id = ?")
                 .param(id.value())
-                .query(StoredSubscriptions::subscription)
+                .query(this::subscription)
                 .optional();
     }
 
@@ -203,8 +204,8 @@ public class StoredSubscriptions {
                 .update();
     }
 
-    private static Subscription subscription(ResultSet rs, int row) throws SQLException {
-        Plan plan = Plans.plan(rs, "p_");
+    private Subscription subscription(ResultSet rs, int row) throws SQLException {
+        Plan plan = plans.plan(rs, "p_");
         return new Subscription(
                 rs.getObject("id", UUID.class),
                 rs.getObject("customer_id", UUID.class),

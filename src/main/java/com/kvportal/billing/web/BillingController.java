@@ -7,7 +7,10 @@ import com.kvportal.billing.Plan;
 import com.kvportal.billing.checkout.Checkouts;
 import com.kvportal.billing.checkout.Checkouts.CheckoutRequest;
 import com.kvportal.billing.invoice.StoredInvoices;
+import com.kvportal.billing.stripe.InvoicePreview;
 import com.kvportal.billing.stripe.StripeGateway.CheckoutSession;
+import com.kvportal.billing.subscription.PlanChanges;
+import com.kvportal.billing.subscription.PlanChanges.ChangeRequest;
 import com.kvportal.billing.subscription.Subscription;
 import com.kvportal.billing.subscription.Subscriptions;
 import com.kvportal.common.web.CommonProblem;
@@ -20,6 +23,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -45,9 +49,14 @@ class BillingController {
     private final Billing billing;
     private final Checkouts checkouts;
     private final Subscriptions subscriptions;
+    private final PlanChanges planChanges;
     private final StoredInvoices invoices;
 
     record SubscriptionResponse(Subscription subscription) {}
+
+    record PlanChangeResponse(
+            Subscription subscription,
+            @Schema(description = "When the new plan took effect: the start of the new period.") Instant effectiveAt) {}
 
     record PortalResponse(
             @Schema(description = "The provider's customer portal session: send the customer's browser there.")
@@ -133,6 +142,42 @@ class BillingController {
     @PostMapping("/cancel")
     SubscriptionResponse cancelSubscription(Caller caller) {
         return new SubscriptionResponse(subscriptions.cancel(caller));
+    }
+
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
+    @BillingProblem.Codes({
+        BillingProblem.UNKNOWN_TIER,
+        BillingProblem.USE_CANCEL,
+        BillingProblem.TIER_NOT_PURCHASABLE,
+        BillingProblem.SUBSCRIPTION_NOT_FOUND,
+        BillingProblem.ALREADY_SUBSCRIBED,
+        BillingProblem.DOWNGRADE_NOT_AVAILABLE
+    })
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
+    @PostMapping(path = "/change-plan", consumes = MediaType.APPLICATION_JSON_VALUE)
+    PlanChangeResponse changePlan(Caller caller, @Valid @RequestBody ChangeRequest request) {
+        PlanChanges.Changed changed = planChanges.change(caller, request);
+        return new PlanChangeResponse(changed.subscription(), changed.effectiveAt());
+    }
+
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
+    @BillingProblem.Codes({
+        BillingProblem.UNKNOWN_TIER,
+        BillingProblem.USE_CANCEL,
+        BillingProblem.TIER_NOT_PURCHASABLE,
+        BillingProblem.SUBSCRIPTION_NOT_FOUND,
+        BillingProblem.ALREADY_SUBSCRIBED,
+        BillingProblem.DOWNGRADE_NOT_AVAILABLE
+    })
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
+    @GetMapping("/change-plan/preview")
+    InvoicePreview previewPlanChange(
+            Caller caller,
+            @RequestParam(name = "tier", required = false)
+                    @Parameter(description = "The paid tier to move to.", example = "team")
+                    @Nullable
+                    String tier) {
+        return planChanges.preview(caller, tier);
     }
 
     private ResponseEntity<Void> backToDashboard(String outcome) {

@@ -10,6 +10,7 @@ import com.kvportal.sandbox.store.SandboxObjects;
 import com.kvportal.sandbox.stripe.StripeError;
 import com.kvportal.sandbox.stripe.StripeJson;
 import com.kvportal.sandbox.stripe.StripeParams;
+import com.kvportal.sandbox.subscription.StripePlanChanges;
 import com.kvportal.sandbox.subscription.StripeSubscriptions;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,7 @@ public class StripeApiController {
     private final StripeCustomers customers;
     private final StripeCheckout checkout;
     private final StripeSubscriptions subscriptions;
+    private final StripePlanChanges planChanges;
     private final StripePortalSessions portalSessions;
     private final StripeInvoices invoices;
     private final StripeRefunds refunds;
@@ -123,6 +125,11 @@ public class StripeApiController {
     @PostMapping("/v1/invoices")
     ResponseEntity<String> createInvoice(StripeCall call) {
         return answers.post(call, () -> invoices.createInvoice(call.params()));
+    }
+
+    @PostMapping("/v1/invoices/create_preview")
+    ResponseEntity<String> previewInvoice(StripeCall call) {
+        return answers.post(call, () -> planChanges.preview(call.params()));
     }
 
     @GetMapping("/v1/invoices/{id}")

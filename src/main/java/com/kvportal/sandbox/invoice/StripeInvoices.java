@@ -21,6 +21,7 @@ import com.stripe.model.StripeCollection;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import lombok.RequiredArgsConstructor;
@@ -54,9 +55,25 @@ public class StripeInvoices {
 
     /** The first invoice of a subscription: created, finalized and charged at once, as at Stripe. */
     public StoredInvoice issueNow(StoredInvoice draft, CardOutcome card) {
+        return issueNow(draft, List.of(), card);
+    }
+
+    /**
+     * An invoice of a subscription with further lines (a plan change's proration credit), created, finalized and
+     * charged at once, as Stripe does with {@code proration_behavior=always_invoice}.
+     */
+    public StoredInvoice issueNow(StoredInvoice draft, List<StoredInvoiceItem> lines, CardOutcome card) {
         objects.insert(draft);
-        events.emit("invoice.created", views.invoice(draft));
-        return finalizeAndCharge(draft, card, true);
+        StoredInvoice withLines = draft;
+        for (StoredInvoiceItem line : lines) {
+            objects.insert(line.on(draft.id()));
+            withLines = withLines.withLineOf(line.amount());
+        }
+        if (withLines != draft) {
+            objects.update(withLines);
+        }
+        events.emit("invoice.created", views.invoice(withLines));
+        return finalizeAndCharge(withLines, card, true);
     }
 
     /**

@@ -116,7 +116,8 @@ public class SandboxObjects {
     public void update(StoredSubscription s) {
         database.sql(
                         """
-                        update sandbox.sandbox_subscriptions set status = :status, current_period_start = :currentPeriodStart,
+                        update sandbox.sandbox_subscriptions set status = :status, price = :price,
+                            billing_cycle_anchor = :billingCycleAnchor, current_period_start = :currentPeriodStart,
                             current_period_end = :currentPeriodEnd, cancel_at_period_end = :cancelAtPeriodEnd, cancel_at = :cancelAt,
                             canceled_at = :canceledAt, ended_at = :endedAt, metadata = :metadata::jsonb, latest_invoice = :latestInvoice
                         where id = :id""")

@@ -58,6 +58,31 @@ public record StoredSubscription(
                 status, periodStart, periodEnd, invoice, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
     }
 
+    /**
+     * The subscription on another price from {@code now}, as Stripe changes it with {@code billing_cycle_anchor=now}:
+     * a new period {@code [now, periodEnd)} anchored at {@code now}, billed by {@code invoice}.
+     */
+    public StoredSubscription changedTo(String newPrice, long now, long periodEnd, String invoice) {
+        return new StoredSubscription(
+                id,
+                customer,
+                status,
+                newPrice,
+                quantity,
+                itemId,
+                itemCreated,
+                now,
+                now,
+                periodEnd,
+                cancelAtPeriodEnd,
+                cancelAt,
+                canceledAt,
+                endedAt,
+                metadata,
+                invoice,
+                created);
+    }
+
     public StoredSubscription withMetadata(Map<String, String> metadata) {
         return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
     }

@@ -34,6 +34,7 @@ public class StripeSubscriptions {
     private final StripeViews views;
     private final StripeInvoices invoices;
     private final SubscriptionNews news;
+    private final StripePlanChanges planChanges;
     private final Clock clock;
 
     public Subscription retrieve(String id) {
@@ -50,6 +51,9 @@ public class StripeSubscriptions {
 
     @Transactional
     public Subscription update(String id, StripeParams params) {
+        if (StripePlanChanges.isChange(params)) {
+            return planChanges.change(id, params);
+        }
         params.allowOnly(
                 Set.of("cancel_at_period_end", "cancel_at", "metadata"),
                 Set.of("proration_behavior", "description", "cancellation_details"));

@@ -26,6 +26,11 @@ public class SubscriptionNews {
                 () -> objects.update(after));
     }
 
+    /** The subscription as the API shows it now. */
+    Subscription current(String id) {
+        return views.subscription(objects.subscription(id).orElseThrow());
+    }
+
     /** Stores a subscription that has just ended and announces it with customer.subscription.deleted. */
     Subscription endAndAnnounce(StoredSubscription ended) {
         objects.update(ended);

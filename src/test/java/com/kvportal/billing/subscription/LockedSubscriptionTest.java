@@ -7,6 +7,7 @@ import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.providerevents.ProviderEventType;
@@ -34,6 +35,7 @@ class LockedSubscriptionTest {
     private static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
     private static final Instant END = Instant.parse("2026-12-01T00:00:00Z");
     private static final Plan PRO = new Plan(UUID.randomUUID(), "Pro", Tier.PRO, 100, 2000, 10, 200);
+    private static final Plan TEAM = new Plan(UUID.randomUUID(), "Team", Tier.TEAM, 1000, 10000, 100, 1500);
     private static final Plan FREE = new Plan(UUID.randomUUID(), "Free", Tier.FREE, 1, 0, 0, 0);
     private static final ProviderSubscriptionId PROVIDER_ID =
             ProviderSubscriptionId.parse("sub_1").orElseThrow();
@@ -181,9 +183,28 @@ class LockedSubscriptionTest {
     @Test
     void aNewPlanOrPeriodIsAnUpdateWithTheNewPlansTier() {
         LockedSubscription row = row(SubscriptionStatus.ACTIVE);
-        assertAnUpdate(row, news(SubscriptionStatus.ACTIVE), FREE);
+        assertThat(row.stated(news(SubscriptionStatus.ACTIVE), TEAM, AT.plusSeconds(1))
+                        .events())
+                .containsExactly(
+                        new SubscriptionUpdated(row.organizationId(), row.id(), Tier.TEAM, SubscriptionStatus.ACTIVE),
+                        new SubscriptionPlanChanged(
+                                row.organizationId(), row.id(), CUSTOMER.value(), Tier.PRO, Tier.TEAM, null, null));
         ProviderSubscription renewed = news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400 * 30), null, null);
         assertAnUpdate(row, renewed, PRO);
+    }
+
+    @Test
+    void aChangeThatStartsANewPeriodAtOnceEndsTheCurrentPeriodThen() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        ProviderSubscription upgraded = news(SubscriptionStatus.ACTIVE, AT, AT.plusSeconds(86_400 * 30), null, null);
+        assertThat(row.stated(upgraded, TEAM, AT.plusSeconds(1)).events())
+                .contains(new SubscriptionPlanChanged(
+                        row.organizationId(), row.id(), CUSTOMER.value(), Tier.PRO, Tier.TEAM, START, AT));
+        ProviderSubscription atRenewal = news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400 * 30), null, null);
+        assertThat(row.stated(atRenewal, TEAM, AT.plusSeconds(1)).events())
+                .as("a change at the renewal cuts no period short: the renewal bills it")
+                .contains(new SubscriptionPlanChanged(
+                        row.organizationId(), row.id(), CUSTOMER.value(), Tier.PRO, Tier.TEAM, null, null));
     }
 
     @Test
