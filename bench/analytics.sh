@@ -17,18 +17,8 @@ SECONDS_PER_CASE=${1:-15}
 PAIRS=${2:-4}
 CONNECTIONS=${3:-16}
 THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-PG_PORT=${BENCH_PG_PORT:-18570}
-PORT=${BENCH_PORT:-18601}
-BASE=http://127.0.0.1:$PORT
-
-command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-[ -x "$PGBIN/postgres" ] || { echo "PostgreSQL binaries not found in $PGBIN (set PGBIN)" >&2; exit 1; }
 source bench/lib.sh
-find_jar
-
-DATA=$(mktemp -d)
-chmod 755 "$DATA"
+bench_prelude 18570 18601
 KEYS_DIR=${BENCH_KEYS_DIR:-$DATA}
 PIDS=()
 cleanup() {

@@ -1,6 +1,7 @@
 # Sourced by bench/verify.sh and bench/tail.sh: a PostgreSQL 15 server process in a temporary directory, the service's
 # jar started on loopback, an account with a bulk project, keys inserted straight into api_keys, and a case's figures
-# as wrk and as the service saw them. The caller sets DATA (a temporary directory), PGBIN, PG_PORT, KEYS_DIR.
+# as wrk and as the service saw them. The caller sets DATA (a temporary directory), PGBIN, PG_PORT, KEYS_DIR, or calls
+# bench_prelude for them.
 
 # every actuator endpoint but health needs it (docs/operations.md, "Metrics")
 METRICS_TOKEN=${METRICS_TOKEN:-bench-metrics-token}
@@ -24,6 +25,20 @@ start_postgres() { # initdb, start on 127.0.0.1:$PG_PORT, create database kvbenc
 stop_postgres() { as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null 2>&1 || true; }
 
 sql() { "${PSQL[@]}" -d kvbench -c "$1"; }
+
+# bench_prelude PG_PORT PORT: what every script starts with: the ports (BENCH_PG_PORT, BENCH_PORT override them), PGBIN,
+# BASE, wrk and PostgreSQL checked, the jar found or built, and DATA a fresh temporary directory
+bench_prelude() {
+  PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+  PG_PORT=${BENCH_PG_PORT:-$1}
+  PORT=${BENCH_PORT:-$2}
+  BASE=http://127.0.0.1:$PORT
+  command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+  [ -x "$PGBIN/postgres" ] || { echo "PostgreSQL binaries not found in $PGBIN (set PGBIN)" >&2; exit 1; }
+  find_jar
+  DATA=$(mktemp -d)
+  chmod 755 "$DATA"
+}
 
 find_jar() { # sets JAR, building it when the sources are newer
   JAR=$(ls target/kv-portal-*.jar 2>/dev/null | grep -v original | head -1 || true)

@@ -12,18 +12,8 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_CASE=${1:-10}
 CONNECTIONS=${2:-16}
 THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-PG_PORT=${BENCH_PG_PORT:-18560}
-PORT=${BENCH_PORT:-18591}
-BASE=http://127.0.0.1:$PORT
-
-command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-[ -x "$PGBIN/postgres" ] || { echo "PostgreSQL binaries not found in $PGBIN (set PGBIN)" >&2; exit 1; }
 source bench/lib.sh
-find_jar
-
-DATA=$(mktemp -d)
-chmod 755 "$DATA"
+bench_prelude 18560 18591
 PID=
 cleanup() {
   [ -n "$PID" ] && { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }

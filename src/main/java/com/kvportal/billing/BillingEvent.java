@@ -133,5 +133,6 @@ public sealed interface BillingEvent {
             Tier from,
             Tier to,
             @Nullable Instant endedPeriodStart,
-            @Nullable Instant endedPeriodEnd) implements BillingEvent {}
+            @Nullable Instant endedPeriodEnd)
+            implements BillingEvent {}
 }

@@ -3,7 +3,6 @@ package com.kvportal.billing.checkout;
 import com.kvportal.billing.BillingEvent.CheckoutStarted;
 import com.kvportal.billing.BillingProblem.AlreadySubscribed;
 import com.kvportal.billing.BillingProblem.UnknownTier;
-import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderCheckout;
 import com.kvportal.billing.stripe.ProviderCustomerId;

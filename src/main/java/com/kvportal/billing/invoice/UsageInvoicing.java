@@ -1,8 +1,8 @@
 package com.kvportal.billing.invoice;
 
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
-import com.kvportal.billing.Plan;
 import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
+import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;
