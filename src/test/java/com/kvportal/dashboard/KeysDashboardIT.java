@@ -271,6 +271,24 @@ class KeysDashboardIT extends BrowserIntegration {
         assertThat(saved.get("credits").get("next_refill_at").asString()).endsWith("-15T00:00:00Z");
     }
 
+    @Test
+    void shouldFitTheTopBarOnOneRowAtDesktopWidthWhateverTheEmail() {
+        signUpInPage(); // person-<uuid>@example.com: 55 characters
+        for (String page : new String[] {"/dashboard", "/dashboard/verifications", "/dashboard/members"}) {
+            browser.open(baseUrl() + page);
+            browser.visible("content");
+            Object rows = browser.script(
+                    """
+                    const tops = [...document.querySelectorAll('.topbar-inner > *')]
+                        .filter((e) => e.offsetParent !== null).map((e) => e.getBoundingClientRect());
+                    return tops.filter((r) => r.top >= tops[0].bottom).length;""");
+            assertThat(((Number) rows).intValue())
+                    .as("items of the top bar of %s below its first row at 1440 px", page)
+                    .isZero();
+        }
+        browser.screenshot("topbar-1440");
+    }
+
     /** Adds a metadata row to the create form ("key") or the editor ("edit"); a null value leaves it empty. */
     private static void addMetadataRow(String form, String name, String type, String value) {
         browser.byId(form + "-add-metadata").click();
