@@ -1,6 +1,7 @@
-// The API keys page: list, create (the raw key shown once), edit (name, permissions), roll with a grace period
-// (the new key shown once), revoke behind a confirmation.
+// The API keys page: list, create (the raw key shown once), edit (name, permissions, metadata, external id, addresses,
+// on/off, rate limits, credits), roll with a grace period (the new key shown once), revoke behind a confirmation.
 import { api, ApiError, messageOf } from './api.js';
+import { metadataRows } from './metadata-rows.js';
 import { showContent, startShell } from './shell.js';
 import { wireChartDialog } from './verifications-chart.js';
 import { busy, clearAlert, clearErrors, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
@@ -104,6 +105,7 @@ function wireCreateForm() {
     if (!dateField.hidden) dateInput.focus();
   });
 
+  const metadata = metadataRows($('key-metadata'), $('key-add-metadata'));
   onSubmit(form, $('create-key'), 'Creating…', async () => {
     clearErrors(form);
     const expiresAt = chosenExpiry(expiry.value, dateInput.value);
@@ -114,8 +116,11 @@ function wireCreateForm() {
       name: $('key-name').value,
       permissions: [...form.querySelectorAll('input[name="permissions"]:checked')].map((box) => box.value),
       expires_at: expiresAt,
+      metadata: metadata.read(),
+      allowed_ips: addressesIn($('key-allowed-ips')),
     });
     form.reset();
+    metadata.fill({});
     dateField.hidden = true;
     keys = [created.key, ...keys.filter((key) => key.id !== created.key.id)];
     renderKeys();
@@ -131,6 +136,12 @@ function chosenExpiry(choice, date) {
   }
   const ms = Math.min(Number(choice) * DAY_MS, MAX_LIFETIME_MS);
   return new Date(Date.now() + ms).toISOString();
+}
+
+/** The addresses typed one a line (or separated by commas or spaces); null for none: any address. */
+function addressesIn(textarea) {
+  const addresses = textarea.value.split(/[\s,]+/).filter((line) => line);
+  return addresses.length ? addresses : null;
 }
 
 function isoDay(date) {
@@ -198,6 +209,7 @@ function keyFormDialog(name, { prepare, focus, button, busyText, submit }) {
 let editKey = null;
 
 function wireEditDialog() {
+  const metadata = metadataRows($('edit-metadata'), $('edit-add-metadata'));
   editKey = keyFormDialog('edit', {
     prepare(key) {
       $('edit-title').textContent = 'Edit key “' + key.name + '”';
@@ -205,6 +217,7 @@ function wireEditDialog() {
       for (const permission of ['read', 'write', 'admin']) {
         $('edit-perm-' + permission).checked = key.permissions.includes(permission);
       }
+      metadata.fill(key.metadata);
       $('edit-external-id').value = key.external_id || '';
       $('edit-allowed-ips').value = (key.allowed_ips || []).join('\n');
       $('edit-enabled').checked = key.enabled !== false;
@@ -214,18 +227,19 @@ function wireEditDialog() {
     button: 'edit-save',
     busyText: 'Saving…',
     async submit(key, { dialog, form, done }) {
+      const shapedMetadata = metadata.read(); // a bad row is shown, and nothing is asked or sent
       const enabled = $('edit-enabled').checked;
       // switching a key off stops every client that uses it at once: only after a confirmation
       if (key.enabled !== false && !enabled
           && !window.confirm('Switch off the key “' + key.name + '”? Every verify and call with it is refused until it is switched on again.')) {
         return;
       }
-      const addresses = $('edit-allowed-ips').value.split(/[\s,]+/).filter((line) => line);
       const body = {
         name: $('edit-name').value,
         permissions: [...form.querySelectorAll('input[name="edit-permissions"]:checked')].map((box) => box.value),
+        metadata: shapedMetadata,
         external_id: $('edit-external-id').value.trim() || null,
-        allowed_ips: addresses.length ? addresses : null,
+        allowed_ips: addressesIn($('edit-allowed-ips')),
         enabled,
         ...limitsChange(),
       };

@@ -1,7 +1,9 @@
 // The members page: members and pending invitations, invite, change a role, remove behind a confirmation, leave;
+// the organization's key policy (key-policy.js);
 // for an owner, ownership transfer and deleting the organization behind typing its name. What the role may not do
 // is not offered (the server refuses it anyway).
 import { api, messageOf } from './api.js';
+import { keyPolicyCard } from './key-policy.js';
 import { showContent, startShell } from './shell.js';
 import { busy, clearAlert, confirmDialog, el, fillTable, formDialog, onSubmit, showAlert, timeEl } from './ui.js';
 
@@ -9,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const ROLES = ['owner', 'admin', 'developer', 'billing', 'viewer'];
 let shell;
 let list = { members: [], invitations: [] };
+let keyPolicy;
 
 async function main() {
   shell = await startShell({ onProjectChange: load });
@@ -16,6 +19,7 @@ async function main() {
   wireLeave();
   wireTransfer();
   wireDelete();
+  keyPolicy = keyPolicyCard(shell);
   await load();
   showContent();
 }
@@ -26,6 +30,7 @@ async function load() {
   $('your-role').textContent = organization.role;
   $('invite').hidden = !shell.may('manage_members');
   $('owner-card').hidden = !shell.may('manage_organization');
+  await keyPolicy.load();
   try {
     list = await api('GET', '/api/v1/members');
     clearAlert($('members-status'));

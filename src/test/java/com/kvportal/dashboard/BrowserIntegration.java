@@ -115,7 +115,11 @@ abstract class BrowserIntegration extends IntegrationTest {
     WebElement rowNamed(String name) {
         return browser.waitUntil(driver -> driver.findElements(By.cssSelector("#keys-body tr")).stream()
                 .filter(row ->
-                        row.findElement(By.cssSelector("td.name")).getText().equals(name))
+                        // the name's line: a line of rate limits and credits may follow it
+                        row.findElement(By.cssSelector("td.name"))
+                                .getText()
+                                .split("\n")[0]
+                                .equals(name))
                 .findFirst()
                 .orElse(null));
     }

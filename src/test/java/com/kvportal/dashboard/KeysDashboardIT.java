@@ -120,6 +120,206 @@ class KeysDashboardIT extends BrowserIntegration {
         checkLayout("keys-switched-off");
     }
 
+    @Test
+    void shouldCreateAKeyWithMetadataRowsAndShowThemBackAfterAReload() {
+        signUpInPage();
+        addMetadataRow("key", "plan", "text", "pro");
+        addMetadataRow("key", "seats", "number", "5");
+        addMetadataRow("key", "beta", "true / false", "true");
+        addMetadataRow("key", "note", "null", null);
+        checkLayout("keys-create-metadata");
+        String raw = createKeyInPage("tenant");
+        assertThat(browser.all("#key-metadata [data-metadata]"))
+                .as("the form starts afresh")
+                .isEmpty();
+
+        JsonNode metadata = Api.withKey(baseUrl(), raw)
+                .post("/api/v1/api-keys/verify")
+                .json()
+                .get("metadata");
+        assertThat(metadata.properties()).hasSize(4);
+        assertThat(metadata.get("plan").isString()).isTrue();
+        assertThat(metadata.get("plan").asString()).isEqualTo("pro");
+        assertThat(metadata.get("seats").isNumber()).isTrue();
+        assertThat(metadata.get("seats").asInt()).isEqualTo(5);
+        assertThat(metadata.get("beta").isBoolean()).isTrue();
+        assertThat(metadata.get("beta").asBoolean()).isTrue();
+        assertThat(metadata.get("note").isNull()).isTrue();
+
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+        browser.setWidth(Browser.PHONE_WIDTH);
+        rowNamed("tenant").findElement(By.cssSelector("[data-action=edit]")).click();
+        browser.visible("edit-dialog");
+        assertThat(metadataRows("edit"))
+                .containsExactlyInAnyOrder("plan string pro", "seats number 5", "beta boolean true", "note null ");
+        browser.screenshot("keys-edit-metadata-375");
+        assertThat(browser.horizontalOverflow()).isZero();
+
+        // remove a row, change a value, and save: the metadata is replaced as a whole
+        metadataRow("edit", "note")
+                .findElement(By.cssSelector("[data-meta-remove]"))
+                .click();
+        WebElement seats = metadataRow("edit", "seats").findElement(By.cssSelector("[data-meta-value]"));
+        seats.clear();
+        seats.sendKeys("6.5");
+        browser.byId("edit-save").click();
+        browser.waitForHidden("edit-dialog");
+        JsonNode after = Api.withKey(baseUrl(), raw)
+                .post("/api/v1/api-keys/verify")
+                .json()
+                .get("metadata");
+        assertThat(after.properties()).hasSize(3);
+        assertThat(after.get("seats").asDouble()).isEqualTo(6.5);
+        assertThat(after.get("plan").asString()).isEqualTo("pro");
+        assertThat(after.has("note")).isFalse();
+        assertThat(browser.scriptErrors()).isEmpty();
+    }
+
+    @Test
+    void shouldNameABadMetadataRowAndSaveNothing() {
+        signUpInPage();
+        addMetadataRow("key", "seats", "number", "five");
+        submitKey("tenant");
+        assertThat(browser.visible("key-metadata-error").getText())
+                .isEqualTo("Row 1: “five” is not a number (e.g. 42, -3 or 2.5).");
+        assertThat(browser.all("#keys-body tr")).isEmpty();
+        assertThat(browser.byId("new-key").isDisplayed()).isFalse();
+
+        new Select(browser.all("#key-metadata [data-meta-type]").get(0)).selectByVisibleText("true / false");
+        browser.byId("create-key").click();
+        browser.waitUntil(ExpectedConditions.textToBe(
+                By.id("key-metadata-error"), "Row 1: a true / false value must be true or false."));
+        assertThat(browser.all("#keys-body tr")).isEmpty();
+        checkLayout("keys-metadata-error");
+
+        // in the editor: a name used twice is refused before anything is asked or sent
+        browser.all("#key-metadata [data-meta-remove]").get(0).click();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        browser.byId("dismiss-key").click();
+        String workerId = admin.newKeyId("worker");
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+        rowNamed("worker").findElement(By.cssSelector("[data-action=edit]")).click();
+        browser.visible("edit-dialog");
+        addMetadataRow("edit", "plan", "text", "pro");
+        addMetadataRow("edit", "plan", "text", "team");
+        browser.byId("edit-enabled").click(); // would ask for a confirmation, were the rows right
+        browser.byId("edit-save").click();
+        assertThat(browser.visible("edit-metadata-error").getText()).isEqualTo("Row 2: the name “plan” is used twice.");
+        assertNoAlert();
+        assertThat(browser.byId("edit-dialog").isDisplayed()).isTrue();
+        JsonNode unchanged = key(admin, workerId);
+        assertThat(unchanged.get("metadata").toString()).isEqualTo("{}");
+        assertThat(unchanged.get("enabled").asBoolean()).isTrue();
+    }
+
+    @Test
+    void shouldShowRateLimitsWithTheirWindowsInWordsAndCreditsWithTheNextRefill() {
+        signUpInPage();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        browser.byId("dismiss-key").click();
+        String workerId = admin.newKeyId("worker");
+        Api.Response shaped = admin.patch(
+                "/api/v1/api-keys/" + workerId,
+                Map.of(
+                        "ratelimits",
+                        List.of(
+                                Map.of("name", "per-minute", "limit", 100, "duration_ms", 60_000),
+                                Map.of("name", "burst", "limit", 5, "duration_ms", 90_000)),
+                        "credits",
+                        Map.of("remaining", 1000, "refill", Map.of("amount", 1000, "interval", "day"))));
+        assertThat(shaped.status()).as(shaped.toString()).isEqualTo(200);
+        browser.driver().navigate().refresh();
+        awaitKeysPage();
+
+        String summary =
+                rowNamed("worker").findElement(By.cssSelector("[data-limits]")).getText();
+        assertThat(summary)
+                .startsWith(
+                        "100 per minute · 5 per 90 seconds · 1,000 credits left, refilled to 1,000 every day (next ")
+                .endsWith(")");
+
+        rowNamed("worker").findElement(By.cssSelector("[data-action=edit]")).click();
+        browser.visible("edit-dialog");
+        assertThat(browser.byId("edit-credits-now").getText())
+                .startsWith("1,000 credits left, refilled to 1,000 every day (next ");
+        browser.byId("edit-add-ratelimit").click();
+        List<WebElement> names = browser.all("#edit-ratelimits [data-name]");
+        names.get(2).sendKeys("per-day");
+        new Select(browser.all("#edit-ratelimits [data-window]").get(2)).selectByVisibleText("per day");
+        new Select(browser.byId("edit-credits-refill")).selectByValue("month");
+        browser.type("edit-credits-day", "15");
+        checkLayout("keys-edit-limits");
+        browser.byId("edit-save").click();
+        browser.waitForHidden("edit-dialog");
+        browser.waitUntil(driver -> rowNamed("worker")
+                .findElement(By.cssSelector("[data-limits]"))
+                .getText()
+                .contains("100 per day"));
+        assertThat(rowNamed("worker")
+                        .findElement(By.cssSelector("[data-limits]"))
+                        .getText())
+                .contains("every month on day 15 (next ");
+        JsonNode saved = key(admin, workerId);
+        assertThat(saved.get("ratelimits").toString())
+                .isEqualTo("[{\"name\":\"per-minute\",\"limit\":100,\"duration_ms\":60000},"
+                        + "{\"name\":\"burst\",\"limit\":5,\"duration_ms\":90000},"
+                        + "{\"name\":\"per-day\",\"limit\":100,\"duration_ms\":86400000}]");
+        assertThat(saved.get("credits").get("refill").toString())
+                .isEqualTo("{\"amount\":1000,\"interval\":\"month\",\"day_of_month\":15}");
+        assertThat(saved.get("credits").get("next_refill_at").asString()).endsWith("-15T00:00:00Z");
+    }
+
+    @Test
+    void shouldFitTheTopBarOnOneRowAtDesktopWidthWhateverTheEmail() {
+        signUpInPage(); // person-<uuid>@example.com: 55 characters
+        for (String page : new String[] {"/dashboard", "/dashboard/verifications", "/dashboard/members"}) {
+            browser.open(baseUrl() + page);
+            browser.visible("content");
+            Object rows = browser.script(
+                    """
+                    const tops = [...document.querySelectorAll('.topbar-inner > *')]
+                        .filter((e) => e.offsetParent !== null).map((e) => e.getBoundingClientRect());
+                    return tops.filter((r) => r.top >= tops[0].bottom).length;""");
+            assertThat(((Number) rows).intValue())
+                    .as("items of the top bar of %s below its first row at 1440 px", page)
+                    .isZero();
+        }
+        browser.screenshot("topbar-1440");
+    }
+
+    /** Adds a metadata row to the create form ("key") or the editor ("edit"); a null value leaves it empty. */
+    private static void addMetadataRow(String form, String name, String type, String value) {
+        browser.byId(form + "-add-metadata").click();
+        List<WebElement> rows = browser.all("#" + form + "-metadata [data-metadata]");
+        WebElement row = rows.get(rows.size() - 1);
+        row.findElement(By.cssSelector("[data-meta-name]")).sendKeys(name);
+        new Select(row.findElement(By.cssSelector("[data-meta-type]"))).selectByVisibleText(type);
+        if (value != null) {
+            row.findElement(By.cssSelector("[data-meta-value]")).sendKeys(value);
+        }
+    }
+
+    private static WebElement metadataRow(String form, String name) {
+        return browser.all("#" + form + "-metadata [data-metadata]").stream()
+                .filter(row -> row.findElement(By.cssSelector("[data-meta-name]"))
+                        .getDomProperty("value")
+                        .equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The rows as "name type value", read in one go. */
+    @SuppressWarnings("unchecked")
+    private static List<String> metadataRows(String form) {
+        return (List<String>) browser.script(
+                "return [...document.querySelectorAll('#' + arguments[0] + '-metadata [data-metadata]')].map((row) =>"
+                        + " ['name', 'type', 'value'].map((part) => row.querySelector('[data-meta-' + part + ']').value)"
+                        + ".join(' '));",
+                form);
+    }
+
     private static JsonNode key(Api admin, String id) {
         for (JsonNode key : admin.keys()) {
             if (key.get("id").asString().equals(id)) {
