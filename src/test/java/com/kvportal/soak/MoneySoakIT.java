@@ -104,6 +104,7 @@ class MoneySoakIT {
             System.out.println("events replayed to every instance: " + replayed + " (answered 5xx and delivered again: "
                     + redelivered + "); requests sent again after a kill: "
                     + cluster.retried() + "; full table: " + report.toAbsolutePath());
+            printProviderFailures();
             failures.addAll(reckoning.failures());
             JsonNode reconciled = reconcile(cluster, began);
             System.out.println("the service's own reconciliation with the provider: "
@@ -131,6 +132,24 @@ class MoneySoakIT {
                 restarting.close();
             }
             cluster.close();
+        }
+    }
+
+    /** What the instances logged of the provider's failures: why a delivery was answered 5xx, if one was. */
+    private static void printProviderFailures() throws IOException {
+        Path logs = Path.of("target", "service-processes");
+        if (!Files.isDirectory(logs)) {
+            return;
+        }
+        try (var files = Files.list(logs)) {
+            for (Path log : files.filter(f -> f.getFileName().toString().startsWith("soak-"))
+                    .toList()) {
+                try (var lines = Files.lines(log)) {
+                    lines.filter(line -> line.contains("The payment provider failed") || line.contains("not sent yet"))
+                            .limit(20)
+                            .forEach(line -> System.out.println(log.getFileName() + ": " + line));
+                }
+            }
         }
     }
 
