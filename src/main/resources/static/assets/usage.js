@@ -1,7 +1,7 @@
 // The billing page's usage panel: storage now against the allowance, the period's daily storage as a chart
-// (Chart.js from its WebJar; its UMD build sets globalThis.Chart), the projected overage and each project's storage.
-import '/webjars/chart.js/4.4.7/dist/chart.umd.js';
+// (line-chart.js), the projected overage and each project's storage.
 import { api, messageOf } from './api.js';
+import { drawLineChart } from './line-chart.js';
 import { busy, clearErrors, el, formatDate, formatMoney, showAlert, showErrors, clearAlert } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -179,11 +179,6 @@ async function saveLimits(event) {
 
 /** Every day of the period on the axis (the days to come stay empty), the daily average and peak, the allowance. */
 function renderChart(usage) {
-  const canvas = $('usage-chart');
-  if (!window.Chart) {
-    canvas.replaceWith(el('p', { class: 'muted' }, 'The chart could not be loaded.'));
-    return;
-  }
   const byDate = new Map(usage.daily.map((day) => [day.date, day]));
   const labels = [];
   const last = new Date(usage.period_end);
@@ -206,26 +201,13 @@ function renderChart(usage) {
     data.datasets.push({ label: 'Storage cap', data: labels.map(() => gib(usage.limits.storage_cap_bytes)),
       borderColor: '#7a2e0e', borderDash: [2, 3], borderWidth: 2, pointRadius: 0, fill: false });
   }
-  const existing = window.Chart.getChart(canvas);
-  if (existing) {
-    existing.data = data;
-    existing.update('none');
-    return;
-  }
-  new window.Chart(canvas, {
-    type: 'line',
+  drawLineChart(
+    $('usage-chart'),
     data,
-    options: {
-      animation: false,
-      maintainAspectRatio: false,
-      interaction: { mode: 'index', intersect: false },
-      scales: {
-        y: { beginAtZero: true, title: { display: true, text: 'GiB' } },
-        x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 } },
-      },
-      plugins: {
-        tooltip: { callbacks: { label: (ctx) => ctx.dataset.label + ': ' + (ctx.parsed.y === null ? '—' : formatBytes(ctx.parsed.y * GIB)) } },
-      },
+    {
+      y: { beginAtZero: true, title: { display: true, text: 'GiB' } },
+      x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 } },
     },
-  });
+    { callbacks: { label: (ctx) => ctx.dataset.label + ': ' + (ctx.parsed.y === null ? '—' : formatBytes(ctx.parsed.y * GIB)) } },
+  );
 }

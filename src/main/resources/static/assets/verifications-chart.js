@@ -1,8 +1,8 @@
-// A key's verifications over time: accepted (valid) against refused (every other outcome summed), Chart.js from its
-// WebJar (its UMD build sets globalThis.Chart); the tooltip lists the outcomes one by one.
-import '/webjars/chart.js/4.4.7/dist/chart.umd.js';
+// A key's verifications over time: accepted (valid) against refused (every other outcome summed), drawn with
+// line-chart.js; the tooltip lists the outcomes one by one.
 import { api, messageOf } from './api.js';
-import { clearAlert, el, showAlert } from './ui.js';
+import { drawLineChart } from './line-chart.js';
+import { clearAlert, showAlert } from './ui.js';
 
 /** The refusals, by the name the API gives each outcome, in words. */
 export const REFUSALS = {
@@ -75,11 +75,6 @@ async function load(key) {
 }
 
 function render(answer) {
-  const canvas = $('verifications-chart');
-  if (!window.Chart) {
-    canvas.replaceWith(el('p', { class: 'muted' }, 'The chart could not be loaded.'));
-    return;
-  }
   const day = answer.granularity === 'day';
   const labels = answer.buckets.map((b) => (day ? b.start.slice(0, 10) : b.start.slice(0, 16).replace('T', ' ')));
   const data = {
@@ -101,17 +96,10 @@ function render(answer) {
       },
     },
   };
-  const existing = window.Chart.getChart(canvas);
-  if (existing) existing.destroy();
-  new window.Chart(canvas, {
-    type: 'line',
+  drawLineChart(
+    $('verifications-chart'),
     data,
-    options: {
-      animation: false,
-      maintainAspectRatio: false,
-      interaction: { mode: 'index', intersect: false },
-      scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 8 } } },
-      plugins: { tooltip },
-    },
-  });
+    { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 8 } } },
+    tooltip,
+  );
 }

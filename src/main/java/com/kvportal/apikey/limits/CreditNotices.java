@@ -54,8 +54,18 @@ class CreditNotices {
                 mailer.send(new Mail(
                         to,
                         subject,
-                        "key-credits",
-                        Map.of("subject", subject, "what", what, "next", next, "link", link)));
+                        "notice",
+                        Map.of(
+                                "subject",
+                                subject,
+                                "what",
+                                what,
+                                "next",
+                                next,
+                                "linkLabel",
+                                "Your API keys",
+                                "link",
+                                link)));
             }
         });
     }

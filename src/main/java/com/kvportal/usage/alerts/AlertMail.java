@@ -10,7 +10,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The words of a usage alert's mail (template {@code mail/usage-alert}): what happened to which organization, what it
+ * The words of a usage alert's mail (template {@code mail/notice}): what happened to which organization, what it
  * means on its plan and what the reader can do, with a link to the billing page's limits and alerts.
  */
 public final class AlertMail {
@@ -80,7 +80,10 @@ public final class AlertMail {
 
     private static Mail mail(String to, String subject, String what, String next, String link) {
         return new Mail(
-                to, subject, "usage-alert", Map.of("subject", subject, "what", what, "next", next, "link", link));
+                to,
+                subject,
+                "notice",
+                Map.of("subject", subject, "what", what, "next", next, "linkLabel", "Limits and alerts", "link", link));
     }
 
     /** {@code 92.5 GiB}: bytes in GiB to two decimals, trailing zeros dropped; under 0.01 GiB in bytes. */
