@@ -558,6 +558,35 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(stripeClient().subscriptions().retrieve(id).getStatus()).isEqualTo("canceled");
     }
 
+    @Test
+    void theSandboxCancelsTheScheduleOfASubscriptionThatEnds() throws Exception {
+        Subscribed org = subscribed("team");
+        String id = org.subscription().get("provider_subscription_id").asString();
+        SubscriptionSchedule schedule = stripeClient()
+                .subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id)
+                        .build());
+        // a subscription a schedule governs takes no cancellation of its own, as at Stripe
+        Api.Response refused = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscriptions/" + id,
+                        "cancel_at_period_end=true",
+                        "application/x-www-form-urlencoded");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("error").get("message").asString()).contains(schedule.getId());
+        assertThat(stripeClient().subscriptions().retrieve(id).getCancelAtPeriodEnd())
+                .isFalse();
+
+        stripeClient().subscriptions().cancel(id);
+        assertThat(stripeClient()
+                        .subscriptionSchedules()
+                        .retrieve(schedule.getId())
+                        .getStatus())
+                .isEqualTo("canceled");
+    }
+
     private long auditLines(Subscribed org, String action) {
         return count(
                 "select count(*) from audit_events where organization_id = ? and action = ?",

@@ -157,6 +157,15 @@ public class StripeSubscriptionSchedules {
         return subscription.withPrice(phase.price());
     }
 
+    /** Its subscription ended at {@code at}: the schedule that governed it is canceled with it, as at Stripe. */
+    void subscriptionEnded(String subscription, long at) {
+        schedules.lockGoverning(subscription).ifPresent(schedule -> {
+            StoredSchedule canceled = schedule.canceled(at);
+            schedules.update(canceled);
+            announce("subscription_schedule.canceled", canceled);
+        });
+    }
+
     /** As at Stripe: a subscription that a schedule governs takes no cancellation of its own. */
     void refuseCancellationUnderSchedule(String subscription) {
         schedules.governing(subscription).ifPresent(schedule -> {

@@ -109,6 +109,7 @@ public class StripeSubscriptions {
             throw StripeError.state("subscription_ended", "This subscription has already been canceled.");
         }
         long now = subscription.now(now());
+        schedules.subscriptionEnded(id, now);
         return news.endAndAnnounce(subscription.ended(now, now));
     }
 
@@ -135,6 +136,7 @@ public class StripeSubscriptions {
             long endedAt = cancelAt == null
                     ? subscription.currentPeriodEnd()
                     : Math.min(cancelAt, subscription.currentPeriodEnd());
+            schedules.subscriptionEnded(id, endedAt);
             return news.endAndAnnounce(
                     subscription.ended(endedAt, subscription.canceledAt() == null ? now : subscription.canceledAt()));
         }
