@@ -467,6 +467,36 @@ class PlanChangeTest extends IntegrationTest {
     }
 
     @Test
+    void aDowngradeOfASubscriptionSetToEndResumesItOnTheCheaperPlan() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        assertThat(owner.subscription().get("cancel_at").isNull()).isFalse();
+
+        Api.Response scheduled = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(200);
+        JsonNode subscription = scheduled.json().get("subscription");
+        assertThat(subscription.get("cancel_at").isNull()).isTrue();
+        assertThat(subscription.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(stripeClient().subscriptions().retrieve(providerId).getCancelAtPeriodEnd())
+                .isFalse();
+
+        // the period ends: it renews, on pro
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + providerId + "/advance")
+                        .status())
+                .isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the renewal on pro")
+                .atMost(WEBHOOK_WAIT)
+                .until(() ->
+                        owner.subscription().get("plan").get("tier").asString().equals("pro"));
+        assertThat(owner.subscription().get("status").asString()).isEqualTo("active");
+    }
+
+    @Test
     void theSandboxRunsSubscriptionSchedulesAsStripeDoes() throws Exception {
         Subscribed org = subscribed("team");
         String id = org.subscription().get("provider_subscription_id").asString();

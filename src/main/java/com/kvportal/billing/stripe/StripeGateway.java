@@ -256,6 +256,15 @@ public class StripeGateway {
         return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
     }
 
+    /** Takes back a cancellation at period end: the subscription renews again; answers it as updated. */
+    public ProviderSubscription resume(ProviderSubscriptionId id) {
+        SubscriptionUpdateParams params =
+                SubscriptionUpdateParams.builder().setCancelAtPeriodEnd(false).build();
+        Subscription subscription =
+                call("resume a subscription", () -> stripe().subscriptions().update(id.value(), params));
+        return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
     /**
      * Moves the subscription's one item to {@code priceId} at once: a new period from now
      * ({@code billing_cycle_anchor=now}) and the unused time of the old price credited on an invoice the provider

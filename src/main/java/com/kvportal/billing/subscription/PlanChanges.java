@@ -91,13 +91,19 @@ public class PlanChanges {
 
     /**
      * The downgrade, at the end of the current period, replacing any change scheduled before (the same change again
-     * answers it as it is). A subscription set to end is kept: the schedule releases it into the new plan.
+     * answers it as it is). A subscription set to end at the period's end is resumed first: asking for the cheaper
+     * plan next period means going on with it.
      */
     private Changed downgrade(Target target) {
         Subscription live = target.live();
         ScheduledChange before = live.scheduledChange();
         if (before != null && before.tier() == target.plan().tier()) {
             return new Changed(live, before.effectiveAt());
+        }
+        if (live.cancelAt() != null) {
+            Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+            ProviderSubscription resumed = gateway.resume(target.id());
+            transaction.executeWithoutResult(status -> ledger.apply(resumed, asOf));
         }
         ScheduledPrice scheduled = gateway.schedulePriceAtPeriodEnd(target.id(), target.price());
         transaction.executeWithoutResult(status -> {
