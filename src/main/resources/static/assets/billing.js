@@ -104,10 +104,17 @@ function render() {
   const renewal = $('renewal');
   renewal.replaceChildren();
   delete renewal.dataset.cancelAt;
+  delete renewal.dataset.scheduledTier;
   if (subscription && subscription.cancel_at) {
     renewal.append('Cancels on ', strong(formatDate(subscription.cancel_at)),
       '. You keep ' + (subscribedPlan ? subscribedPlan.name : 'your plan') + ' until then; after that your organization is on the Free plan. To keep it, use Manage payment.');
     renewal.dataset.cancelAt = subscription.cancel_at;
+  } else if (subscription && subscription.scheduled_change) {
+    const next = state.plans.find((plan) => plan.tier === subscription.scheduled_change.tier);
+    renewal.append('Moves to ' + (next ? next.name : subscription.scheduled_change.tier) + ' on ',
+      strong(formatDate(subscription.scheduled_change.effective_at)),
+      '. You keep ' + (subscribedPlan ? subscribedPlan.name : 'your plan') + ' until then.');
+    renewal.dataset.scheduledTier = subscription.scheduled_change.tier;
   } else if (subscription && subscription.current_period_end && subscriptionGrantsPlan()) {
     renewal.append('Renews on ', strong(formatDate(subscription.current_period_end)), '.');
   } else if (!subscription) {
@@ -118,6 +125,7 @@ function render() {
   $('manage-payment').hidden = !hasBillingAccount || !mayManage;
   $('past-due-fix').hidden = !mayManage;
   $('cancel-subscription').hidden = !mayManage || !(subscription && !subscription.cancel_at && subscriptionGrantsPlan());
+  $('cancel-plan-change').hidden = !mayManage || !(subscription && subscription.scheduled_change);
 
   $('plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
   renderInvoices();
@@ -149,6 +157,14 @@ function planCard(plan, current) {
     action.addEventListener('click', () => upgrade(plan, action));
   } else if (!isCurrent && plan.price_cents === 0) {
     action = el('p', { class: 'muted' }, 'Cancel your subscription to return to this plan.');
+  } else if (!isCurrent && current && subscriptionGrantsPlan() && current.price_cents > plan.price_cents) {
+    const scheduled = state.subscription.scheduled_change;
+    if (scheduled && scheduled.tier === plan.tier) {
+      action = el('p', { class: 'muted', id: 'scheduled-' + plan.tier }, 'Starts on ' + formatDate(scheduled.effective_at) + '.');
+    } else {
+      action = el('button', { type: 'button', class: 'btn btn-secondary btn-block', id: 'downgrade-' + plan.tier, 'data-tier': plan.tier }, 'Downgrade to ' + plan.name);
+      action.addEventListener('click', () => downgrade(plan, action));
+    }
   }
   return el('article', { class: 'plan' + (isCurrent ? ' current' : ''), 'data-tier': plan.tier, 'aria-label': plan.name + ' plan' },
     el('div', { class: 'plan-head' }, el('h3', {}, plan.name), isCurrent ? el('span', { class: 'badge badge-success' }, 'Current') : null),
@@ -241,6 +257,7 @@ function wireActions() {
     button.addEventListener('click', () => openPortal(button));
   }
   $('cancel-subscription').addEventListener('click', cancelSubscription);
+  $('cancel-plan-change').addEventListener('click', cancelPlanChange);
 }
 
 async function upgrade(plan, button) {
@@ -281,6 +298,52 @@ async function changePlan(plan, button) {
       await refresh();
     } catch (error) {
       showAlert(status, 'error', messageOf(error, 'The plan could not be changed.'));
+    }
+  });
+}
+
+/** A cheaper plan waits for the end of the period: nothing is charged now, the renewal bills the new plan. */
+async function downgrade(plan, button) {
+  const status = $('billing-status');
+  clearAlert(status);
+  const subscription = state.subscription;
+  const current = planOf(subscription);
+  $('change-text').textContent = 'You keep ' + (current ? current.name : 'your plan') + ' until the end of the current period'
+    + (subscription.current_period_end ? ' (' + formatDate(subscription.current_period_end) + ')' : '')
+    + '. Then your organization moves to ' + plan.name + ' at ' + formatMoney(plan.price_cents) + ' a month, with '
+    + formatGiB(plan.storage_bytes) + ' of storage. Nothing is charged now.';
+  if (!(await confirmDialog($('change-dialog'), button))) return;
+  await busy(button, 'Scheduling…', async () => {
+    try {
+      const body = await api('POST', '/api/v1/billing/change-plan', { tier: plan.tier });
+      state.subscription = body.subscription;
+      render();
+      showAlert(status, 'success', 'Your organization moves to ' + plan.name + ' on ' + formatDate(body.effective_at) + '.');
+    } catch (error) {
+      showAlert(status, 'error', messageOf(error, 'The plan change could not be scheduled.'));
+    }
+  });
+}
+
+/** Calls off the downgrade that waits for the end of the period. */
+async function cancelPlanChange() {
+  const status = $('billing-status');
+  clearAlert(status);
+  const subscription = state.subscription;
+  const current = planOf(subscription);
+  const next = state.plans.find((plan) => plan.tier === subscription.scheduled_change.tier);
+  $('keep-text').textContent = 'Your organization stays on ' + (current ? current.name : 'its plan')
+    + ' and does not move to ' + (next ? next.name : 'the cheaper plan') + ' at the end of the period.';
+  const button = $('cancel-plan-change');
+  if (!(await confirmDialog($('keep-dialog'), button))) return;
+  await busy(button, 'Keeping…', async () => {
+    try {
+      const body = await api('DELETE', '/api/v1/billing/change-plan');
+      state.subscription = body.subscription;
+      render();
+      showAlert(status, 'success', 'Your organization stays on ' + (current ? current.name : 'its plan') + '.');
+    } catch (error) {
+      showAlert(status, 'error', messageOf(error, 'The plan change could not be canceled.'));
     }
   });
 }

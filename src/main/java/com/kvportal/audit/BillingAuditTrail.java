@@ -8,6 +8,8 @@ import com.kvportal.billing.BillingEvent.SubscriptionActivated;
 import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionDuplicateCanceled;
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeCanceled;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
@@ -68,6 +70,25 @@ class BillingAuditTrail {
         details.put("from", e.from().wire());
         details.put("tier", e.to().wire());
         byProvider(e.organizationId(), "subscription.plan_changed", subscription(e.subscriptionId(), e.to()), details);
+    }
+
+    @EventListener
+    void planChangeScheduled(SubscriptionPlanChangeScheduled e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("from", e.from().wire());
+        details.put("tier", e.to().wire());
+        details.put("effective_at", e.effectiveAt());
+        Party subscription = subscription(e.subscriptionId(), e.from());
+        byProvider(e.organizationId(), "subscription.plan_change_scheduled", subscription, details);
+    }
+
+    @EventListener
+    void planChangeCanceled(SubscriptionPlanChangeCanceled e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("tier", e.tier().wire());
+        details.put("canceled_tier", e.canceled().wire());
+        Party subscription = subscription(e.subscriptionId(), e.tier());
+        byProvider(e.organizationId(), "subscription.plan_change_canceled", subscription, details);
     }
 
     @EventListener

@@ -118,6 +118,33 @@ public sealed interface BillingEvent {
             implements BillingEvent {}
 
     /**
+     * A customer scheduled the subscription to move to a cheaper plan at the end of its current period (a downgrade);
+     * it replaces any change scheduled before.
+     *
+     * @param from the plan it has until then
+     * @param to the plan it moves to
+     * @param status its status now
+     */
+    record SubscriptionPlanChangeScheduled(
+            UUID organizationId,
+            UUID subscriptionId,
+            Tier from,
+            Tier to,
+            Instant effectiveAt,
+            SubscriptionStatus status)
+            implements BillingEvent {}
+
+    /**
+     * The change scheduled for the end of the period was called off (by a customer, by an upgrade, or by a
+     * cancellation): the subscription stays on {@code tier}.
+     *
+     * @param canceled the plan it was to move to
+     */
+    record SubscriptionPlanChangeCanceled(
+            UUID organizationId, UUID subscriptionId, Tier tier, Tier canceled, SubscriptionStatus status)
+            implements BillingEvent {}
+
+    /**
      * The provider's newer state of a subscription names another plan: a plan change took effect.
      *
      * @param from the plan it had

@@ -25,11 +25,6 @@ public enum BillingProblem implements ProblemCode {
             "already_subscribed",
             "The organization already has a live subscription (on this tier, or on another: change the plan instead).",
             "The organization already has a pro subscription.")),
-    DOWNGRADE_NOT_AVAILABLE(define(
-            HttpStatus.CONFLICT,
-            "downgrade_not_available",
-            "A change to a cheaper paid plan is not available yet.",
-            "Moving from team to pro is not available yet: cancel at the period's end, then check out pro.")),
     MALFORMED_EVENT(define(
             HttpStatus.BAD_REQUEST,
             "malformed_event",
@@ -40,6 +35,12 @@ public enum BillingProblem implements ProblemCode {
             "no_billing_account",
             "The organization has no customer at the payment provider yet (no checkout so far).",
             "The organization has no account at the payment provider yet; start a checkout first.")),
+    NO_SCHEDULED_CHANGE(define(
+            HttpStatus.NOT_FOUND,
+            "no_scheduled_change",
+            "The subscription has no plan change scheduled for the end of its period: there is nothing to cancel.",
+            "No plan change is scheduled; the subscription stays on team. Schedule one with POST"
+                    + " /api/v1/billing/change-plan.")),
     SUBSCRIPTION_NOT_FOUND(define(
             HttpStatus.NOT_FOUND,
             "subscription_not_found",
@@ -125,12 +126,12 @@ public enum BillingProblem implements ProblemCode {
         }
     }
 
-    public static final class DowngradeNotAvailable extends ProblemException {
-        public DowngradeNotAvailable(Tier from, Tier to) {
+    public static final class NoScheduledChange extends ProblemException {
+        public NoScheduledChange(Tier tier) {
             super(
-                    BillingProblem.DOWNGRADE_NOT_AVAILABLE,
-                    "Moving from " + from.wire() + " to " + to.wire() + " is not available yet: cancel at the"
-                            + " period's end (POST /api/v1/billing/cancel), then check out " + to.wire() + ".");
+                    BillingProblem.NO_SCHEDULED_CHANGE,
+                    "No plan change is scheduled; the subscription stays on " + tier.wire() + ". To schedule one,"
+                            + " POST /api/v1/billing/change-plan with the tier.");
         }
     }
 

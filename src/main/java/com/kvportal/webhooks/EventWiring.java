@@ -7,7 +7,11 @@ import com.kvportal.apikey.ApiKeys;
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.BillingEvent.InvoicePaid;
 import com.kvportal.billing.BillingEvent.InvoicePaymentFailed;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeCanceled;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
+import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.Tier;
 import com.kvportal.usage.UsageEvent.UsageAlertRaised;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -68,11 +72,35 @@ class EventWiring {
 
     @EventListener
     void subscriptionUpdated(SubscriptionUpdated e) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("id", e.subscriptionId());
-        data.put("tier", e.tier().wire());
-        data.put("status", e.status().wire());
+        outgoing.publish(
+                e.organizationId(), "subscription.updated", subscription(e.subscriptionId(), e.tier(), e.status()));
+    }
+
+    /** A downgrade scheduled: {@code subscription.updated} with the change it waits for. */
+    @EventListener
+    void planChangeScheduled(SubscriptionPlanChangeScheduled e) {
+        Map<String, Object> data = subscription(e.subscriptionId(), e.from(), e.status());
+        Map<String, Object> change = new LinkedHashMap<>();
+        change.put("tier", e.to().wire());
+        change.put("effective_at", e.effectiveAt());
+        data.put("scheduled_change", change);
         outgoing.publish(e.organizationId(), "subscription.updated", data);
+    }
+
+    /** A scheduled downgrade called off: {@code subscription.updated} without a scheduled change. */
+    @EventListener
+    void planChangeCanceled(SubscriptionPlanChangeCanceled e) {
+        Map<String, Object> data = subscription(e.subscriptionId(), e.tier(), e.status());
+        data.put("scheduled_change", null);
+        outgoing.publish(e.organizationId(), "subscription.updated", data);
+    }
+
+    private static Map<String, Object> subscription(UUID id, Tier tier, SubscriptionStatus status) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", id);
+        data.put("tier", tier.wire());
+        data.put("status", status.wire());
+        return data;
     }
 
     /** The alert's data as its audit line has it: {@code {threshold_percent, used_bytes}}, {@code {reason, ...}}. */

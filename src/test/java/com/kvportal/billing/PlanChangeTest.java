@@ -3,6 +3,8 @@ package com.kvportal.billing;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.billing.subscription.SubscriptionLedger;
 import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
@@ -10,12 +12,17 @@ import com.kvportal.support.SandboxEvents;
 import com.kvportal.support.StorageSamples;
 import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionSchedule;
 import com.stripe.param.InvoiceCreatePreviewParams;
+import com.stripe.param.SubscriptionScheduleCreateParams;
+import com.stripe.param.SubscriptionScheduleUpdateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -23,7 +30,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * Plan changes end to end on the default configuration: the real stripe-java client and the sandbox, whose signed
  * events reach the real webhook. An upgrade at once with its proration invoice and the cut-short period's overage,
- * its preview (which changes nothing), and every refusal (which changes nothing either).
+ * its preview (which changes nothing), a downgrade at the period's end through a subscription schedule (its renewal,
+ * its cancellation, a cancellation of the subscription that calls it off), and every refusal (which changes nothing
+ * either).
  */
 class PlanChangeTest extends IntegrationTest {
 
@@ -164,7 +173,6 @@ class PlanChangeTest extends IntegrationTest {
         for (String path : List.of("POST", "GET")) {
             assertProblem(change(owner, path, "free"), 400, "use_cancel");
             assertProblem(change(owner, path, "team"), 409, "already_subscribed");
-            assertProblem(change(owner, path, "pro"), 409, "downgrade_not_available");
             assertProblem(change(owner, path, "gold"), 400, "unknown_tier");
         }
 
@@ -201,6 +209,7 @@ class PlanChangeTest extends IntegrationTest {
         assertProblem(owner.post("/api/v1/billing/change-plan", Map.of("tier", "team")), 404, "subscription_not_found");
         assertProblem(owner.get("/api/v1/billing/change-plan/preview?tier=team"), 404, "subscription_not_found");
         assertProblem(owner.post("/api/v1/billing/change-plan", Map.of("tier", "free")), 400, "use_cancel");
+        assertProblem(owner.delete("/api/v1/billing/change-plan"), 404, "subscription_not_found");
     }
 
     @Test
@@ -275,6 +284,346 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(refused.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
     }
 
+    @Test
+    void shouldDowngradeAtThePeriodsEndWithTheEndedPeriodBilledOnTheOldPlan() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String periodEnd = org.subscription().get("current_period_end").asString();
+        Instant periodStart =
+                Instant.parse(org.subscription().get("current_period_start").asString());
+        // 200 GiB for the whole period: within team's 1 TiB, 10 units above pro's 100 GiB
+        StorageSamples.report(baseUrl(), org.account().projectId(), 200 * GIB, periodStart);
+        assertThat(org.subscription().get("scheduled_change").isNull()).isTrue();
+        long invoices = sandboxInvoices(org);
+
+        // the preview: nothing is charged now
+        Api.Response preview = owner.get("/api/v1/billing/change-plan/preview?tier=pro");
+        assertThat(preview.status()).as(preview.toString()).isEqualTo(200);
+        assertThat(preview.json().get("amount_due_cents").asLong()).isZero();
+        assertThat(preview.json().get("lines").size()).isZero();
+
+        Api.Response endpoint =
+                owner.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/plans"));
+        assertThat(endpoint.status()).as(endpoint.toString()).isEqualTo(201);
+        Api.Response scheduled = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(200);
+        JsonNode subscription = scheduled.json().get("subscription");
+        assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(subscription.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(subscription.get("scheduled_change").get("effective_at").asString())
+                .isEqualTo(periodEnd);
+        assertThat(scheduled.json().get("effective_at").asString()).isEqualTo(periodEnd);
+        assertThat(owner.subscription()).isEqualTo(subscription);
+        assertThat(billing.effectivePlan(org.account().organizationId()).tier()).isEqualTo(Tier.TEAM);
+        assertThat(sandboxInvoices(org)).as("nothing is charged now").isEqualTo(invoices);
+
+        // at the provider: a schedule of two phases, team until the period ends, then pro, released after
+        Subscription atProvider = stripeClient().subscriptions().retrieve(providerId);
+        assertThat(atProvider.getSchedule()).startsWith("sub_sched_");
+        SubscriptionSchedule schedule = stripeClient().subscriptionSchedules().retrieve(atProvider.getSchedule());
+        assertThat(schedule.getStatus()).isEqualTo("active");
+        assertThat(schedule.getEndBehavior()).isEqualTo("release");
+        assertThat(schedule.getPhases()).hasSize(2);
+        assertThat(schedule.getPhases().get(0).getItems().get(0).getPrice()).isEqualTo(SandboxStandIn.PRICE_TEAM);
+        assertThat(Instant.ofEpochSecond(schedule.getPhases().get(0).getEndDate())
+                        .toString())
+                .isEqualTo(periodEnd);
+        assertThat(schedule.getPhases().get(1).getItems().get(0).getPrice()).isEqualTo(SandboxStandIn.PRICE_PRO);
+        assertThat(atProvider.getItems().getData().get(0).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
+
+        // asking again changes nothing more
+        Api.Response again = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        assertThat(again.status()).as(again.toString()).isEqualTo(200);
+        assertThat(again.json().get("subscription")).isEqualTo(subscription);
+        assertThat(stripeClient().subscriptions().retrieve(providerId).getSchedule())
+                .isEqualTo(atProvider.getSchedule());
+        assertThat(auditLines(org, "subscription.plan_change_scheduled")).isOne();
+        assertThat(jdbc.sql("select body from webhook_events where organization_id = ? and type = ?")
+                        .params(org.account().organizationId(), "subscription.updated")
+                        .query(String.class)
+                        .list())
+                .anySatisfy(body -> assertThat(body).contains("\"scheduled_change\":{\"tier\":\"pro\""));
+
+        // the period ends: the renewal bills pro's price, and the ended period's storage on team (no overage)
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + providerId + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the renewal is paid and the plan changed")
+                .atMost(WEBHOOK_WAIT)
+                .until(() ->
+                        owner.subscription().get("plan").get("tier").asString().equals("pro")
+                                && count(
+                                                "select count(*) from sandbox.sandbox_invoices where customer = ? and status ="
+                                                        + " 'paid' and billing_reason = 'subscription_cycle'",
+                                                org.subscription()
+                                                        .get("provider_customer_id")
+                                                        .asString())
+                                        == 1);
+        JsonNode renewed = owner.subscription();
+        assertThat(renewed.get("scheduled_change").isNull()).isTrue();
+        assertThat(renewed.get("current_period_start").asString()).isEqualTo(periodEnd);
+        assertThat(billing.effectivePlan(org.account().organizationId()).tier()).isEqualTo(Tier.PRO);
+        assertThat(single(
+                        Long.class,
+                        "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
+                                + " 'subscription_cycle'",
+                        org.subscription().get("provider_customer_id").asString()))
+                .isEqualTo(2000L);
+        Awaitility.await("the ended period's charge is settled")
+                .atMost(WEBHOOK_WAIT)
+                .until(() -> count(
+                                "select count(*) from usage_charge_outbox where organization_id = ? and period_start = ?",
+                                org.account().organizationId(),
+                                java.sql.Timestamp.from(periodStart))
+                        == 1);
+        assertThat(single(
+                        Long.class,
+                        "select quantity from usage_charge_outbox where organization_id = ? and period_start = ?",
+                        org.account().organizationId(),
+                        java.sql.Timestamp.from(periodStart)))
+                .as("the period that ended was team's: 200 GiB is within its allowance")
+                .isZero();
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_invoice_items where customer = ? and metadata->>'kind' ="
+                                + " 'storage_overage'",
+                        org.subscription().get("provider_customer_id").asString()))
+                .isZero();
+        assertThat(auditLines(org, "subscription.plan_changed")).isOne();
+        // whichever of the renewal's events comes first, the period that ended is team's and the next one pro's
+        ProviderSubscriptionId provider = new ProviderSubscriptionId(providerId);
+        UUID organization = org.account().organizationId();
+        Instant nextEnd = Instant.parse(renewed.get("current_period_end").asString());
+        Optional<Tier> ended =
+                transactions.execute(tx -> ledger.tierOf(organization, provider, Instant.parse(periodEnd)));
+        Optional<Tier> next = transactions.execute(tx -> ledger.tierOf(organization, provider, nextEnd));
+        assertThat(ended).contains(Tier.TEAM);
+        assertThat(next).contains(Tier.PRO);
+    }
+
+    @Test
+    void shouldCancelAScheduledDowngradeAndAnswer404WhenNoneIsScheduled() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+
+        // nothing scheduled: 404, and nothing changes
+        assertProblem(owner.delete("/api/v1/billing/change-plan"), 404, "no_scheduled_change");
+        assertThat(owner.subscription()).isEqualTo(org.subscription());
+        assertThat(auditLines(org, "subscription.plan_change_canceled")).isZero();
+
+        Api.Response scheduled = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(200);
+        String scheduleId = stripeClient().subscriptions().retrieve(providerId).getSchedule();
+        // the tier it has is refused as before, and the scheduled change stays
+        assertProblem(owner.post("/api/v1/billing/change-plan", Map.of("tier", "team")), 409, "already_subscribed");
+        assertThat(owner.subscription()).isEqualTo(scheduled.json().get("subscription"));
+
+        Api.Response canceled = owner.delete("/api/v1/billing/change-plan");
+        assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
+        assertThat(canceled.json().get("subscription").get("scheduled_change").isNull())
+                .isTrue();
+        assertThat(canceled.json().get("subscription").get("plan").get("tier").asString())
+                .isEqualTo("team");
+        assertThat(stripeClient().subscriptions().retrieve(providerId).getSchedule())
+                .isNull();
+        assertThat(stripeClient().subscriptionSchedules().retrieve(scheduleId).getStatus())
+                .isEqualTo("released");
+        assertThat(auditLines(org, "subscription.plan_change_canceled")).isOne();
+        assertProblem(owner.delete("/api/v1/billing/change-plan"), 404, "no_scheduled_change");
+
+        // the period ends: it renews on team
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + providerId + "/advance")
+                        .status())
+                .isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        assertThat(single(String.class, "select price from sandbox.sandbox_subscriptions where id = ?", providerId))
+                .isEqualTo(SandboxStandIn.PRICE_TEAM);
+        assertThat(owner.subscription().get("plan").get("tier").asString()).isEqualTo("team");
+    }
+
+    @Test
+    void aCancellationCallsOffTheScheduledDowngrade() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        assertThat(owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"))
+                        .status())
+                .isEqualTo(200);
+
+        Api.Response canceled = owner.post("/api/v1/billing/cancel");
+        assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
+        JsonNode subscription = canceled.json().get("subscription");
+        assertThat(subscription.get("cancel_at").asString())
+                .isEqualTo(org.subscription().get("current_period_end").asString());
+        assertThat(subscription.get("scheduled_change").isNull()).isTrue();
+        Subscription atProvider = stripeClient().subscriptions().retrieve(providerId);
+        assertThat(atProvider.getSchedule()).isNull();
+        assertThat(atProvider.getCancelAtPeriodEnd()).isTrue();
+        assertThat(auditLines(org, "subscription.plan_change_canceled")).isOne();
+    }
+
+    @Test
+    void aDowngradeOfASubscriptionSetToEndResumesItOnTheCheaperPlan() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
+        assertThat(owner.subscription().get("cancel_at").isNull()).isFalse();
+
+        Api.Response scheduled = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(200);
+        JsonNode subscription = scheduled.json().get("subscription");
+        assertThat(subscription.get("cancel_at").isNull()).isTrue();
+        assertThat(subscription.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(stripeClient().subscriptions().retrieve(providerId).getCancelAtPeriodEnd())
+                .isFalse();
+
+        // the period ends: it renews, on pro
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        assertThat(sandbox()
+                        .post("/sandbox/subscriptions/" + providerId + "/advance")
+                        .status())
+                .isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the renewal on pro")
+                .atMost(WEBHOOK_WAIT)
+                .until(() ->
+                        owner.subscription().get("plan").get("tier").asString().equals("pro"));
+        assertThat(owner.subscription().get("status").asString()).isEqualTo("active");
+    }
+
+    @Test
+    void theSandboxRunsSubscriptionSchedulesAsStripeDoes() throws Exception {
+        Subscribed org = subscribed("team");
+        String id = org.subscription().get("provider_subscription_id").asString();
+        Subscription subscription = stripeClient().subscriptions().retrieve(id);
+        long start = subscription.getItems().getData().get(0).getCurrentPeriodStart();
+        long end = subscription.getItems().getData().get(0).getCurrentPeriodEnd();
+
+        SubscriptionSchedule created = stripeClient()
+                .subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id)
+                        .build());
+        assertThat(created.getId()).startsWith("sub_sched_");
+        assertThat(created.getSubscription()).isEqualTo(id);
+        assertThat(created.getStatus()).isEqualTo("active");
+        assertThat(created.getPhases()).hasSize(1);
+        assertThat(created.getPhases().get(0).getStartDate()).isEqualTo(start);
+        assertThat(created.getPhases().get(0).getEndDate()).isEqualTo(end);
+        assertThat(created.getCurrentPhase().getStartDate()).isEqualTo(start);
+        assertThat(stripeClient().subscriptions().retrieve(id).getSchedule()).isEqualTo(created.getId());
+
+        // a second schedule of one subscription, and a first phase that moves its start, are refused
+        Api.Response second = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules",
+                        "from_subscription=" + id,
+                        "application/x-www-form-urlencoded");
+        assertThat(second.status()).isEqualTo(400);
+        assertThat(second.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
+        Api.Response moved = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules/" + created.getId(),
+                        "phases[0][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&phases[0][start_date]="
+                                + (start + 1),
+                        "application/x-www-form-urlencoded");
+        assertThat(moved.status()).isEqualTo(400);
+
+        SubscriptionSchedule updated = stripeClient()
+                .subscriptionSchedules()
+                .update(
+                        created.getId(),
+                        SubscriptionScheduleUpdateParams.builder()
+                                .addPhase(SubscriptionScheduleUpdateParams.Phase.builder()
+                                        .addItem(SubscriptionScheduleUpdateParams.Phase.Item.builder()
+                                                .setPrice(SandboxStandIn.PRICE_TEAM)
+                                                .build())
+                                        .setStartDate(start)
+                                        .setEndDate(end)
+                                        .build())
+                                .addPhase(SubscriptionScheduleUpdateParams.Phase.builder()
+                                        .addItem(SubscriptionScheduleUpdateParams.Phase.Item.builder()
+                                                .setPrice(SandboxStandIn.PRICE_PRO)
+                                                .build())
+                                        .build())
+                                .setEndBehavior(SubscriptionScheduleUpdateParams.EndBehavior.RELEASE)
+                                .build());
+        assertThat(updated.getPhases()).hasSize(2);
+        assertThat(updated.getPhases().get(1).getStartDate()).isEqualTo(end);
+        assertThat(updated.getPhases().get(1).getEndDate()).isGreaterThan(end);
+
+        SubscriptionSchedule released = stripeClient().subscriptionSchedules().release(created.getId());
+        assertThat(released.getStatus()).isEqualTo("released");
+        assertThat(released.getSubscription()).isNull();
+        assertThat(released.getReleasedSubscription()).isEqualTo(id);
+        assertThat(stripeClient().subscriptions().retrieve(id).getSchedule()).isNull();
+        Api.Response twice = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules/" + created.getId() + "/release",
+                        "",
+                        "application/x-www-form-urlencoded");
+        assertThat(twice.status()).isEqualTo(400);
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_events where type like 'subscription_schedule.%'"
+                                + " and payload::text like ?",
+                        "%" + created.getId() + "%"))
+                .isEqualTo(3);
+
+        // canceling a schedule ends its subscription now
+        SubscriptionSchedule another = stripeClient()
+                .subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id)
+                        .build());
+        SubscriptionSchedule canceled = stripeClient().subscriptionSchedules().cancel(another.getId());
+        assertThat(canceled.getStatus()).isEqualTo("canceled");
+        assertThat(stripeClient().subscriptions().retrieve(id).getStatus()).isEqualTo("canceled");
+    }
+
+    @Test
+    void theSandboxCancelsTheScheduleOfASubscriptionThatEnds() throws Exception {
+        Subscribed org = subscribed("team");
+        String id = org.subscription().get("provider_subscription_id").asString();
+        SubscriptionSchedule schedule = stripeClient()
+                .subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id)
+                        .build());
+        // a subscription a schedule governs takes no cancellation of its own, as at Stripe
+        Api.Response refused = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscriptions/" + id,
+                        "cancel_at_period_end=true",
+                        "application/x-www-form-urlencoded");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("error").get("message").asString()).contains(schedule.getId());
+        assertThat(stripeClient().subscriptions().retrieve(id).getCancelAtPeriodEnd())
+                .isFalse();
+
+        stripeClient().subscriptions().cancel(id);
+        assertThat(stripeClient()
+                        .subscriptionSchedules()
+                        .retrieve(schedule.getId())
+                        .getStatus())
+                .isEqualTo("canceled");
+    }
+
+    private long auditLines(Subscribed org, String action) {
+        return count(
+                "select count(*) from audit_events where organization_id = ? and action = ?",
+                org.account().organizationId(),
+                action);
+    }
+
     private static Api.Response change(Api owner, String method, String tier) {
         return method.equals("POST")
                 ? owner.post("/api/v1/billing/change-plan", Map.of("tier", tier))
@@ -289,4 +638,10 @@ class PlanChangeTest extends IntegrationTest {
 
     @org.springframework.beans.factory.annotation.Autowired
     Billing billing;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    SubscriptionLedger ledger;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.transaction.support.TransactionTemplate transactions;
 }

@@ -209,7 +209,10 @@ class BillingDashboardIT extends BrowserIntegration {
         checkLayout("billing-unverified-upgrade");
     }
 
-    /** On pro, Upgrade to Team shows what the change charges now, and on confirmation the page is on Team. */
+    /**
+     * On pro, Upgrade to Team shows what the change charges now, and on confirmation the page is on Team; Downgrade to
+     * Pro then waits for the period's end, shown on the page with a way to keep Team.
+     */
     @Test
     void shouldChangeALiveSubscriptionToTeamAfterShowingWhatItChargesNow() {
         Bought bought = buyProInPage();
@@ -227,6 +230,31 @@ class BillingDashboardIT extends BrowserIntegration {
         assertThat(browser.all("#upgrade-team")).isEmpty();
         assertThat(bought.subscription().get("plan").get("tier").asString()).isEqualTo("pro");
         checkLayout("billing-team");
+
+        // back to pro at the period's end: the confirmation says when and that nothing is charged now
+        browser.byId("downgrade-pro").click();
+        assertThat(browser.visible("change-text").getText())
+                .contains("until the end of the current period", "Pro", "Nothing is charged now");
+        browser.byId("change-confirm").click();
+        awaitOnPage(driver -> browser.byId("renewal").getText().startsWith("Moves to Pro on"));
+        assertThat(browser.byId("billing-status").getText()).contains("moves to Pro on");
+        assertThat(browser.byId("current-plan-name").getText()).isEqualTo("Team");
+        assertThat(plan("pro").getText()).contains("Starts on");
+        assertThat(browser.all("#downgrade-pro")).isEmpty();
+        checkLayout("billing-downgrade-scheduled");
+
+        // kept after all, behind a confirmation; going back from it changes nothing
+        browser.visible("cancel-plan-change").click();
+        assertThat(browser.visible("keep-text").getText()).contains("stays on Team", "Pro");
+        browser.driver()
+                .findElement(By.cssSelector("#keep-dialog button[value=cancel]"))
+                .click();
+        assertThat(browser.byId("renewal").getText()).startsWith("Moves to Pro on");
+        browser.visible("cancel-plan-change").click();
+        browser.visible("keep-confirm").click();
+        awaitOnPage(driver -> browser.byId("renewal").getText().startsWith("Renews on"));
+        assertThat(browser.byId("cancel-plan-change").isDisplayed()).isFalse();
+        assertThat(browser.visible("downgrade-pro").getText()).isEqualTo("Downgrade to Pro");
     }
 
     /** Signs up, buys pro through the hosted checkout in the page and waits until the page says so. */

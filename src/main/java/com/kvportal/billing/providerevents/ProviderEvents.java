@@ -176,7 +176,7 @@ class ProviderEvents {
             return;
         }
         Tier tier = subscriptions
-                .tierOf(organizationId, invoice.subscription())
+                .tierOf(organizationId, invoice.subscription(), end)
                 .orElseGet(() -> plans.effectivePlan(organizationId).tier());
         events.publishEvent(new RenewalInvoiceDrafted(
                 organizationId, invoice.id(), invoice.customer().value(), tier, start, end));

@@ -18,6 +18,11 @@ public record InvoicePreview(
         lines = List.copyOf(lines);
     }
 
+    /** Nothing charged now (a change that waits for the renewal), in the plans' currency, US dollars. */
+    public static InvoicePreview nothing() {
+        return new InvoicePreview(0, "usd", List.of());
+    }
+
     /** One line: the new plan's period, or the credit of the old plan's unused time (negative). */
     public record Line(
             @Schema(example = "Unused time on Pro after 26 Nov 2026") String description,

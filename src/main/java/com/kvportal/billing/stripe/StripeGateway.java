@@ -15,6 +15,8 @@ import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceItem;
 import com.stripe.model.InvoicePayment;
 import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionItem;
+import com.stripe.model.SubscriptionSchedule;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
@@ -25,9 +27,13 @@ import com.stripe.param.InvoiceItemListParams;
 import com.stripe.param.InvoiceListParams;
 import com.stripe.param.InvoicePaymentListParams;
 import com.stripe.param.RefundCreateParams;
+import com.stripe.param.SubscriptionScheduleCreateParams;
+import com.stripe.param.SubscriptionScheduleUpdateParams;
+import com.stripe.param.SubscriptionScheduleUpdateParams.Phase;
 import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -250,6 +256,15 @@ public class StripeGateway {
         return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
     }
 
+    /** Takes back a cancellation at period end: the subscription renews again; answers it as updated. */
+    public ProviderSubscription resume(ProviderSubscriptionId id) {
+        SubscriptionUpdateParams params =
+                SubscriptionUpdateParams.builder().setCancelAtPeriodEnd(false).build();
+        Subscription subscription =
+                call("resume a subscription", () -> stripe().subscriptions().update(id.value(), params));
+        return ProviderSubscription.of(subscription).orElseThrow(() -> unusable("subscription " + id));
+    }
+
     /**
      * Moves the subscription's one item to {@code priceId} at once: a new period from now
      * ({@code billing_cycle_anchor=now}) and the unused time of the old price credited on an invoice the provider
@@ -303,16 +318,108 @@ public class StripeGateway {
                 lines);
     }
 
+    /** A price change that the provider's subscription schedule makes at the end of the current period. */
+    public record ScheduledPrice(String scheduleId, Instant effectiveAt) {}
+
+    /**
+     * Moves the subscription to {@code priceId} at the end of its current period, through a subscription schedule
+     * made from it: a first phase on its price until the period ends, then a phase of one period on the new price,
+     * and the schedule released after it (the subscription goes on, on the new price). A schedule that governed it
+     * before is released first: the new change replaces it.
+     */
+    public ScheduledPrice schedulePriceAtPeriodEnd(ProviderSubscriptionId id, String priceId) {
+        Subscription subscription =
+                call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        SubscriptionItem item = itemOf(subscription, id);
+        if (subscription.getSchedule() != null) {
+            releaseSchedule(subscription.getSchedule());
+        }
+        SubscriptionSchedule created = call("create a subscription schedule", () -> stripe().subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id.value())
+                        .build()));
+        if (created.getPhases() == null || created.getPhases().isEmpty() || item.getPrice() == null) {
+            throw unusable("subscription schedule without phases " + created.getId());
+        }
+        String interval = item.getPrice().getRecurring() == null
+                ? "month"
+                : item.getPrice().getRecurring().getInterval();
+        SubscriptionScheduleUpdateParams params = SubscriptionScheduleUpdateParams.builder()
+                .addPhase(Phase.builder()
+                        .addItem(Phase.Item.builder()
+                                .setPrice(item.getPrice().getId())
+                                .setQuantity(item.getQuantity())
+                                .build())
+                        .setStartDate(created.getPhases().get(0).getStartDate())
+                        .setEndDate(item.getCurrentPeriodEnd())
+                        .build())
+                .addPhase(Phase.builder()
+                        .addItem(Phase.Item.builder()
+                                .setPrice(priceId)
+                                .setQuantity(item.getQuantity())
+                                .build())
+                        .setDuration(Phase.Duration.builder()
+                                .setInterval(
+                                        switch (interval) {
+                                            case "day" -> Phase.Duration.Interval.DAY;
+                                            case "week" -> Phase.Duration.Interval.WEEK;
+                                            case "year" -> Phase.Duration.Interval.YEAR;
+                                            default -> Phase.Duration.Interval.MONTH;
+                                        })
+                                .setIntervalCount(1L)
+                                .build())
+                        .build())
+                .setEndBehavior(SubscriptionScheduleUpdateParams.EndBehavior.RELEASE)
+                .build();
+        SubscriptionSchedule schedule = call("update a subscription schedule", () -> stripe().subscriptionSchedules()
+                .update(created.getId(), params));
+        if (schedule.getPhases() == null || schedule.getPhases().size() < 2) {
+            throw unusable("subscription schedule without its phases " + schedule.getId());
+        }
+        return new ScheduledPrice(
+                schedule.getId(),
+                Instant.ofEpochSecond(schedule.getPhases().get(1).getStartDate()));
+    }
+
+    /**
+     * Releases the schedule that governs the subscription, if any: the subscription goes on as it is, and no
+     * scheduled change happens. Answers whether there was one.
+     */
+    public boolean releaseScheduleOf(ProviderSubscriptionId id) {
+        Subscription subscription =
+                call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        if (subscription.getSchedule() == null) {
+            return false;
+        }
+        releaseSchedule(subscription.getSchedule());
+        return true;
+    }
+
+    private void releaseSchedule(String scheduleId) {
+        try {
+            stripe().subscriptionSchedules().release(scheduleId);
+        } catch (InvalidRequestException e) {
+            // released or ended meanwhile: it governs nothing any more, which is what releasing wants
+            log.info("Schedule {} was not released: {}", scheduleId, e.getMessage());
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("release a subscription schedule", e);
+        }
+    }
+
     /** The id of the subscription's one item, as the provider states it. */
     private String itemOf(ProviderSubscriptionId id) {
         Subscription subscription =
                 call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        return itemOf(subscription, id).getId();
+    }
+
+    private static SubscriptionItem itemOf(Subscription subscription, ProviderSubscriptionId id) {
         if (subscription.getItems() == null
                 || subscription.getItems().getData() == null
                 || subscription.getItems().getData().isEmpty()) {
             throw unusable("subscription without items " + id);
         }
-        return subscription.getItems().getData().get(0).getId();
+        return subscription.getItems().getData().get(0);
     }
 
     /** A customer-portal session; answers its URL. */

@@ -1,7 +1,9 @@
 package com.kvportal.billing.subscription;
 
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeCanceled;
+import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeScheduled;
 import com.kvportal.billing.BillingProblem.AlreadySubscribed;
-import com.kvportal.billing.BillingProblem.DowngradeNotAvailable;
+import com.kvportal.billing.BillingProblem.NoScheduledChange;
 import com.kvportal.billing.BillingProblem.SubscriptionNotFound;
 import com.kvportal.billing.BillingProblem.UnknownTier;
 import com.kvportal.billing.BillingProblem.UseCancel;
@@ -12,6 +14,7 @@ import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.billing.stripe.StripeGateway.ScheduledPrice;
 import com.kvportal.common.WireName;
 import com.kvportal.common.validation.Required;
 import com.kvportal.security.Caller;
@@ -22,14 +25,18 @@ import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A live subscription moved to another paid plan. An upgrade (a higher price) takes effect at once at the provider, as
  * a new period from now with the old plan's unused time credited on an invoice charged at once; the period it cuts
- * short is billed for its storage like any period that ended ({@code SubscriptionPlanChanged}). Every refusal is
- * decided before the provider is called, so a refusal changes nothing anywhere.
+ * short is billed for its storage like any period that ended ({@code SubscriptionPlanChanged}). A downgrade (a lower
+ * price) waits for the end of the current period, through a subscription schedule at the provider; the period runs out
+ * and is billed on the old plan, and the renewal starts the new one. One change waits at a time: a second replaces
+ * it, an upgrade or a cancellation calls it off, and {@link #cancelScheduled} takes it back. Every refusal is decided
+ * before the provider is called, so a refusal changes nothing anywhere.
  */
 @Service
 @RequiredArgsConstructor
@@ -40,6 +47,7 @@ public class PlanChanges {
     private final SubscriptionLedger ledger;
     private final StripeGateway gateway;
     private final TransactionTemplate transaction;
+    private final ApplicationEventPublisher events;
     private final Clock clock;
 
     public record ChangeRequest(
@@ -51,16 +59,25 @@ public class PlanChanges {
                     @Nullable
                     String tier) {}
 
-    /** The subscription after the change, and when the new plan took effect (the provider's new period start). */
+    /**
+     * The subscription after the change, and when the new plan takes effect: now (an upgrade: the provider's new
+     * period start) or at the end of the current period (a downgrade, then in {@code subscription.scheduledChange}).
+     */
     public record Changed(Subscription subscription, Instant effectiveAt) {}
 
     /** The live subscription, the plan it moves to and that plan's price at the provider. */
     private record Target(Subscription live, ProviderSubscriptionId id, Plan plan, String price) {}
 
-    /** Moves the organization's live subscription to the tier (an upgrade, at once). */
+    /** Moves the organization's live subscription to the tier: an upgrade at once, a downgrade at the period's end. */
     public Changed change(Caller caller, ChangeRequest request) {
         Target target = target(caller, request.tier());
+        return target.plan().costsMoreThan(target.live().plan()) ? upgrade(target) : downgrade(target);
+    }
+
+    /** The upgrade, at once; a downgrade that waited is called off first. */
+    private Changed upgrade(Target target) {
         Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        callOffScheduled(target.live(), target.id());
         Instant periodStart = Objects.requireNonNullElse(
                 target.live().currentPeriodStart(), target.live().createdAt());
         ProviderSubscription changed = gateway.changePrice(
@@ -72,15 +89,84 @@ public class PlanChanges {
         return new Changed(after, Objects.requireNonNullElse(changed.currentPeriodStart(), asOf));
     }
 
-    /** What {@link #change} to the tier would charge now, as the provider previews it; changes nothing. */
+    /**
+     * The downgrade, at the end of the current period, replacing any change scheduled before (the same change again
+     * answers it as it is). A subscription set to end at the period's end is resumed first: asking for the cheaper
+     * plan next period means going on with it.
+     */
+    private Changed downgrade(Target target) {
+        Subscription live = target.live();
+        ScheduledChange before = live.scheduledChange();
+        if (before != null && before.tier() == target.plan().tier()) {
+            return new Changed(live, before.effectiveAt());
+        }
+        if (live.cancelAt() != null) {
+            Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+            ProviderSubscription resumed = gateway.resume(target.id());
+            transaction.executeWithoutResult(status -> ledger.apply(resumed, asOf));
+        }
+        ScheduledPrice scheduled = gateway.schedulePriceAtPeriodEnd(target.id(), target.price());
+        transaction.executeWithoutResult(status -> {
+            subscriptions.scheduleChange(
+                    live.id(), target.plan().id(), scheduled.effectiveAt(), scheduled.scheduleId());
+            events.publishEvent(new SubscriptionPlanChangeScheduled(
+                    live.organizationId(),
+                    live.id(),
+                    live.plan().tier(),
+                    target.plan().tier(),
+                    scheduled.effectiveAt(),
+                    live.status()));
+        });
+        Subscription after = subscriptions.byProviderId(target.id()).orElseThrow();
+        return new Changed(after, scheduled.effectiveAt());
+    }
+
+    /** Takes back the change scheduled for the end of the period; the subscription stays on its plan. */
+    public Subscription cancelScheduled(Caller caller) {
+        Subscription live = subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
+        if (live.scheduledChange() == null) {
+            throw new NoScheduledChange(live.plan().tier());
+        }
+        ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+        callOffScheduled(live, id);
+        return subscriptions.byProviderId(id).orElseThrow();
+    }
+
+    /**
+     * Releases the provider's schedule of the subscription, if it has one (before an upgrade or a cancellation, which
+     * the provider does not take on a subscription that a schedule governs, and which replace a scheduled change),
+     * and forgets the change it was to make. The provider first: a failure there leaves the change scheduled here as
+     * it still is there.
+     */
+    void callOffScheduled(Subscription live, ProviderSubscriptionId id) {
+        gateway.releaseScheduleOf(id);
+        ScheduledChange scheduled = live.scheduledChange();
+        if (scheduled == null) {
+            return;
+        }
+        transaction.executeWithoutResult(status -> {
+            if (subscriptions.clearScheduledChange(live.id())) {
+                events.publishEvent(new SubscriptionPlanChangeCanceled(
+                        live.organizationId(), live.id(), live.plan().tier(), scheduled.tier(), live.status()));
+            }
+        });
+    }
+
+    /**
+     * What {@link #change} to the tier would charge now, as the provider previews it; a downgrade charges nothing
+     * now (the renewal bills the new price). Changes nothing.
+     */
     public InvoicePreview preview(Caller caller, @Nullable String tier) {
         Target target = target(caller, tier);
+        if (!target.plan().costsMoreThan(target.live().plan())) {
+            return InvoicePreview.nothing();
+        }
         return gateway.previewPriceChange(target.id(), target.price());
     }
 
     /**
      * The change asked for, or its refusal: an unknown tier, free (cancel instead), no live subscription, the tier
-     * it has, a cheaper plan (not yet), a tier without a price at the provider.
+     * it has, a tier without a price at the provider.
      */
     private Target target(Caller caller, @Nullable String tierName) {
         String name = Objects.requireNonNullElse(tierName, "");
@@ -94,9 +180,6 @@ public class PlanChanges {
             throw new AlreadySubscribed(tier);
         }
         Plan plan = plans.byTier(tier);
-        if (!plan.costsMoreThan(current)) {
-            throw new DowngradeNotAvailable(current.tier(), tier);
-        }
         String price = plans.providerPrice(tier);
         return new Target(live, new ProviderSubscriptionId(live.providerSubscriptionId()), plan, price);
     }

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -29,11 +30,12 @@ public class StoredSubscriptions {
             """
             select s.id, s.customer_id, s.organization_id, s.plan_id, s.status, s.provider_customer_id,
                    s.provider_subscription_id, s.current_period_start, s.current_period_end, s.cancel_at,
-                   s.created_at, s.updated_at,
+                   s.created_at, s.updated_at, s.scheduled_change_at, sp.tier as scheduled_tier,
                    p.id as p_id, p.name as p_name, p.tier as p_tier, p.storage_bytes as p_storage_bytes,
                    p.price_cents as p_price_cents, p.overage_bytes as p_overage_bytes,
                    p.overage_price_cents as p_overage_price_cents
             from subscriptions s join plans p on p.id = s.plan_id
+            left join plans sp on sp.id = s.scheduled_plan_id
             """;
 
     private static final String[] ENDED = wires(SubscriptionStatus::hasEnded);
@@ -181,13 +183,32 @@ public class StoredSubscriptions {
                 .optional();
     }
 
+    /**
+     * Writes the provider's state. A new plan remembers the one before and since when it runs (the news's period
+     * start), and ends a scheduled change (it took effect, or another change replaced it); so does the end.
+     */
     void update(UUID id, UUID planId, ProviderSubscription subscription, Instant stateAt) {
         jdbc.sql(
                         """
-                        update subscriptions set plan_id = ?, status = ?, current_period_start = ?,
+                        update subscriptions set
+                            previous_plan_id = case when plan_id <> ? then plan_id else previous_plan_id end,
+                            plan_since = case when plan_id <> ? then ? else plan_since end,
+                            scheduled_plan_id = case when plan_id <> ? or ? then null else scheduled_plan_id end,
+                            scheduled_change_at = case when plan_id <> ? or ? then null else scheduled_change_at end,
+                            provider_schedule_id = case when plan_id <> ? or ? then null else provider_schedule_id end,
+                            plan_id = ?, status = ?, current_period_start = ?,
                             current_period_end = ?, cancel_at = ?, provider_state_at = ?, updated_at = now()
                         where id = ?""")
                 .params(
+                        planId,
+                        planId,
+                        Sql.timestamp(Objects.requireNonNullElse(subscription.currentPeriodStart(), stateAt)),
+                        planId,
+                        subscription.status().hasEnded(),
+                        planId,
+                        subscription.status().hasEnded(),
+                        planId,
+                        subscription.status().hasEnded(),
                         planId,
                         subscription.status().wire(),
                         Sql.timestamp(subscription.currentPeriodStart()),
@@ -196,6 +217,46 @@ public class StoredSubscriptions {
                         Sql.timestamp(stateAt),
                         id)
                 .update();
+    }
+
+    /** Records the downgrade the provider's schedule makes at {@code effectiveAt}, replacing any before it. */
+    void scheduleChange(UUID id, UUID planId, Instant effectiveAt, String providerScheduleId) {
+        jdbc.sql(
+                        """
+                        update subscriptions set scheduled_plan_id = ?, scheduled_change_at = ?,
+                            provider_schedule_id = ?, updated_at = now()
+                        where id = ?""")
+                .params(planId, Sql.timestamp(effectiveAt), providerScheduleId, id)
+                .update();
+    }
+
+    /** Forgets the scheduled change; answers whether there was one. */
+    boolean clearScheduledChange(UUID id) {
+        return jdbc.sql(
+                                """
+                        update subscriptions set scheduled_plan_id = null, scheduled_change_at = null,
+                            provider_schedule_id = null, updated_at = now()
+                        where id = ? and scheduled_plan_id is not null""")
+                        .param(id)
+                        .update()
+                > 0;
+    }
+
+    /**
+     * The plan the subscription had in the period that ended at {@code periodEnd}: the one before its current plan
+     * when the current one took effect after that period, else the current one.
+     */
+    Optional<Tier> tierOfPeriodEndingAt(ProviderSubscriptionId id, UUID organizationId, Instant periodEnd) {
+        return jdbc.sql(
+                        """
+                        select p.tier from subscriptions s
+                        join plans p on p.id = case when s.previous_plan_id is not null and s.plan_since is not null
+                                                         and s.plan_since >= ? then s.previous_plan_id
+                                                    else s.plan_id end
+                        where s.provider_subscription_id = ? and s.organization_id = ?""")
+                .params(Sql.timestamp(periodEnd), id.value(), organizationId)
+                .query((rs, n) -> Sql.wire(rs, "tier", Tier.class))
+                .optional();
     }
 
     void updateStatus(UUID id, SubscriptionStatus status, Instant stateAt) {
@@ -217,6 +278,10 @@ public class StoredSubscriptions {
                 Sql.nullableInstant(rs, "current_period_start"),
                 Sql.nullableInstant(rs, "current_period_end"),
                 Sql.nullableInstant(rs, "cancel_at"),
+                rs.getString("scheduled_tier") == null
+                        ? null
+                        : new ScheduledChange(
+                                Sql.wire(rs, "scheduled_tier", Tier.class), Sql.instant(rs, "scheduled_change_at")),
                 Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"),
                 plan);

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * An organization's subscription, as the provider last reported it.
  *
  * @param cancelAt when the subscription ends; null while no cancellation is scheduled
+ * @param scheduledChange the plan change that waits for the end of the current period; null when none
  * @param plan the plan of {@code planId}, for convenience
  */
 public record Subscription(
@@ -28,6 +29,11 @@ public record Subscription(
         @Schema(nullable = true, description = "When the subscription ends; null while no cancellation is scheduled.")
                 @Nullable
                 Instant cancelAt,
+        @Schema(
+                        nullable = true,
+                        description = "A downgrade that takes effect at the end of the current period; null when none.")
+                @Nullable
+                ScheduledChange scheduledChange,
         Instant createdAt,
         Instant updatedAt,
         Plan plan) {}

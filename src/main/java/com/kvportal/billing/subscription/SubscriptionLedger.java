@@ -145,13 +145,12 @@ public class SubscriptionLedger {
         transition.events().forEach(events::publishEvent);
     }
 
-    /** The plan of the organization's subscription with this provider id; empty when there is none. */
-    public Optional<Tier> tierOf(UUID organizationId, @Nullable ProviderSubscriptionId id) {
-        return id == null
-                ? Optional.empty()
-                : subscriptions
-                        .byProviderId(id)
-                        .filter(s -> s.organizationId().equals(organizationId))
-                        .map(s -> s.plan().tier());
+    /**
+     * The plan that the organization's subscription with this provider id had in the period that ended at
+     * {@code periodEnd} (a renewal bills that period's storage on it, even when the plan changed with the renewal);
+     * empty when there is no such subscription.
+     */
+    public Optional<Tier> tierOf(UUID organizationId, @Nullable ProviderSubscriptionId id, Instant periodEnd) {
+        return id == null ? Optional.empty() : subscriptions.tierOfPeriodEndingAt(id, organizationId, periodEnd);
     }
 }

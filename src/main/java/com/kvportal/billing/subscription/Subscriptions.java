@@ -27,6 +27,7 @@ public class Subscriptions {
     private final BillingAccounts billingAccounts;
     private final SubscriptionLedger ledger;
     private final StripeGateway gateway;
+    private final PlanChanges planChanges;
     private final AppBaseUrl baseUrl;
     private final TransactionTemplate transaction;
     private final Clock clock;
@@ -56,13 +57,17 @@ public class Subscriptions {
         });
     }
 
-    /** Sets the live subscription to end with its current period; a second call changes nothing. */
+    /**
+     * Sets the live subscription to end with its current period; a second call changes nothing. A plan change
+     * scheduled for the period's end is called off first (the provider's schedule released).
+     */
     public Subscription cancel(Caller caller) {
         Subscription live = live(caller);
         if (live.cancelAt() != null) {
             return live;
         }
         ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+        planChanges.callOffScheduled(live, id);
         Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
         transaction.executeWithoutResult(status -> ledger.apply(updated, asOf));

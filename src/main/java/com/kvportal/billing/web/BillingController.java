@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -56,7 +57,11 @@ class BillingController {
 
     record PlanChangeResponse(
             Subscription subscription,
-            @Schema(description = "When the new plan took effect: the start of the new period.") Instant effectiveAt) {}
+            @Schema(
+                            description = "When the new plan takes effect: now for an upgrade (the start of the new"
+                                    + " period), the end of the current period for a downgrade (then also in"
+                                    + " subscription.scheduled_change).")
+                    Instant effectiveAt) {}
 
     record PortalResponse(
             @Schema(description = "The provider's customer portal session: send the customer's browser there.")
@@ -150,8 +155,7 @@ class BillingController {
         BillingProblem.USE_CANCEL,
         BillingProblem.TIER_NOT_PURCHASABLE,
         BillingProblem.SUBSCRIPTION_NOT_FOUND,
-        BillingProblem.ALREADY_SUBSCRIBED,
-        BillingProblem.DOWNGRADE_NOT_AVAILABLE
+        BillingProblem.ALREADY_SUBSCRIBED
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping(path = "/change-plan", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -161,13 +165,20 @@ class BillingController {
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
+    @BillingProblem.Codes({BillingProblem.SUBSCRIPTION_NOT_FOUND, BillingProblem.NO_SCHEDULED_CHANGE})
+    @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
+    @DeleteMapping("/change-plan")
+    SubscriptionResponse cancelPlanChange(Caller caller) {
+        return new SubscriptionResponse(planChanges.cancelScheduled(caller));
+    }
+
+    @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
     @BillingProblem.Codes({
         BillingProblem.UNKNOWN_TIER,
         BillingProblem.USE_CANCEL,
         BillingProblem.TIER_NOT_PURCHASABLE,
         BillingProblem.SUBSCRIPTION_NOT_FOUND,
-        BillingProblem.ALREADY_SUBSCRIBED,
-        BillingProblem.DOWNGRADE_NOT_AVAILABLE
+        BillingProblem.ALREADY_SUBSCRIBED
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @GetMapping("/change-plan/preview")

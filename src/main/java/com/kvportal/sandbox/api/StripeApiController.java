@@ -11,6 +11,7 @@ import com.kvportal.sandbox.stripe.StripeError;
 import com.kvportal.sandbox.stripe.StripeJson;
 import com.kvportal.sandbox.stripe.StripeParams;
 import com.kvportal.sandbox.subscription.StripePlanChanges;
+import com.kvportal.sandbox.subscription.StripeSubscriptionSchedules;
 import com.kvportal.sandbox.subscription.StripeSubscriptions;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,7 @@ public class StripeApiController {
     private final StripeCheckout checkout;
     private final StripeSubscriptions subscriptions;
     private final StripePlanChanges planChanges;
+    private final StripeSubscriptionSchedules schedules;
     private final StripePortalSessions portalSessions;
     private final StripeInvoices invoices;
     private final StripeRefunds refunds;
@@ -109,6 +111,33 @@ public class StripeApiController {
     @DeleteMapping("/v1/subscriptions/{id}")
     ResponseEntity<String> cancelSubscription(@PathVariable String id, StripeCall call) {
         return answers.read(call, () -> subscriptions.cancel(id));
+    }
+
+    // subscription schedules
+
+    @PostMapping("/v1/subscription_schedules")
+    ResponseEntity<String> createSchedule(StripeCall call) {
+        return answers.post(call, () -> schedules.create(call.params()));
+    }
+
+    @GetMapping("/v1/subscription_schedules/{id}")
+    ResponseEntity<String> schedule(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> schedules.retrieve(id));
+    }
+
+    @PostMapping("/v1/subscription_schedules/{id}")
+    ResponseEntity<String> updateSchedule(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> schedules.update(id, call.params()));
+    }
+
+    @PostMapping("/v1/subscription_schedules/{id}/release")
+    ResponseEntity<String> releaseSchedule(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> schedules.release(id, call.params()));
+    }
+
+    @PostMapping("/v1/subscription_schedules/{id}/cancel")
+    ResponseEntity<String> cancelSchedule(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> schedules.cancel(id, call.params()));
     }
 
     // invoices and invoice items

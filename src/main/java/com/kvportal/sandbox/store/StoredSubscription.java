@@ -83,6 +83,28 @@ public record StoredSubscription(
                 created);
     }
 
+    /** The subscription on another price in the same period and anchor (a schedule's next phase, at a renewal). */
+    public StoredSubscription withPrice(String newPrice) {
+        return new StoredSubscription(
+                id,
+                customer,
+                status,
+                newPrice,
+                quantity,
+                itemId,
+                itemCreated,
+                billingCycleAnchor,
+                currentPeriodStart,
+                currentPeriodEnd,
+                cancelAtPeriodEnd,
+                cancelAt,
+                canceledAt,
+                endedAt,
+                metadata,
+                latestInvoice,
+                created);
+    }
+
     public StoredSubscription withMetadata(Map<String, String> metadata) {
         return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
     }

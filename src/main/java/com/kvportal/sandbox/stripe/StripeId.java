@@ -9,6 +9,7 @@ public enum StripeId {
     CHECKOUT_SESSION("cs_test_", 58),
     SUBSCRIPTION("sub_", 24),
     SUBSCRIPTION_ITEM("si_", 14),
+    SUBSCRIPTION_SCHEDULE("sub_sched_", 24),
     INVOICE("in_", 24),
     INVOICE_LINE("il_", 24),
     INVOICE_ITEM("ii_", 24),

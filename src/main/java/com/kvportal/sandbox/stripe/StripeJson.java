@@ -13,6 +13,7 @@ import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredInvoiceItem;
 import com.kvportal.sandbox.store.StoredPortalSession;
 import com.kvportal.sandbox.store.StoredPrice;
+import com.kvportal.sandbox.store.StoredSchedule;
 import com.kvportal.sandbox.store.StoredSubscription;
 import com.stripe.model.Customer;
 import com.stripe.model.HasId;
@@ -27,6 +28,7 @@ import com.stripe.model.StripeObject;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import com.stripe.model.SubscriptionItemCollection;
+import com.stripe.model.SubscriptionSchedule;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.ApiResource;
 import java.math.BigDecimal;
@@ -275,6 +277,61 @@ public class StripeJson {
         trialSettings.setEndBehavior(endBehavior);
         subscription.setTrialSettings(trialSettings);
         return subscription;
+    }
+
+    /**
+     * A subscription schedule as Stripe shows it, its {@code current_phase} the phase that runs {@code now} (by its
+     * subscription's clock).
+     */
+    public SubscriptionSchedule schedule(StoredSchedule s, long now) {
+        SubscriptionSchedule schedule = new SubscriptionSchedule();
+        schedule.setId(s.id());
+        schedule.setObject("subscription_schedule");
+        SubscriptionSchedule.BillingMode billingMode = new SubscriptionSchedule.BillingMode();
+        billingMode.setType("classic");
+        schedule.setBillingMode(billingMode);
+        schedule.setCanceledAt(s.canceledAt());
+        schedule.setCompletedAt(s.completedAt());
+        schedule.setCreated(s.created());
+        StoredSchedule.Phase running = s.governs() ? s.phaseAt(now) : null;
+        if (running != null) {
+            SubscriptionSchedule.CurrentPhase current = new SubscriptionSchedule.CurrentPhase();
+            current.setStartDate(running.startDate());
+            current.setEndDate(running.endDate());
+            schedule.setCurrentPhase(current);
+        }
+        schedule.setCustomer(s.customer());
+        schedule.setEndBehavior(s.endBehavior());
+        schedule.setLivemode(false);
+        schedule.setMetadata(s.metadata());
+        List<SubscriptionSchedule.Phase> phases = new ArrayList<>();
+        for (StoredSchedule.Phase p : s.phases()) {
+            SubscriptionSchedule.Phase.Item item = new SubscriptionSchedule.Phase.Item();
+            item.setPrice(p.price());
+            item.setPlan(p.price());
+            item.setQuantity(p.quantity());
+            item.setDiscounts(List.of());
+            item.setMetadata(Map.of());
+            item.setTaxRates(List.of());
+            SubscriptionSchedule.Phase phase = new SubscriptionSchedule.Phase();
+            phase.setAddInvoiceItems(List.of());
+            phase.setCollectionMethod("charge_automatically");
+            phase.setCurrency("usd");
+            phase.setDefaultTaxRates(List.of());
+            phase.setDiscounts(List.of());
+            phase.setEndDate(p.endDate());
+            phase.setItems(List.of(item));
+            phase.setMetadata(Map.of());
+            phase.setProrationBehavior("create_prorations");
+            phase.setStartDate(p.startDate());
+            phases.add(phase);
+        }
+        schedule.setPhases(phases);
+        schedule.setReleasedAt(s.releasedAt());
+        schedule.setReleasedSubscription(s.releasedSubscription());
+        schedule.setStatus(s.status());
+        schedule.setSubscription(s.subscription());
+        return schedule;
     }
 
     public Invoice invoice(InvoiceView view) {

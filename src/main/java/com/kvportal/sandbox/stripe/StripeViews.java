@@ -3,15 +3,18 @@ package com.kvportal.sandbox.stripe;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.kvportal.sandbox.store.SandboxObjects;
+import com.kvportal.sandbox.store.SandboxSchedules;
 import com.kvportal.sandbox.store.StoredCheckoutSession;
 import com.kvportal.sandbox.store.StoredCustomer;
 import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredPrice;
+import com.kvportal.sandbox.store.StoredSchedule;
 import com.kvportal.sandbox.store.StoredSubscription;
 import com.stripe.model.Customer;
 import com.stripe.model.Invoice;
 import com.stripe.model.StripeObject;
 import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionSchedule;
 import com.stripe.model.checkout.Session;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -33,6 +36,7 @@ public class StripeViews {
     private static final int MAX_EXPAND_DEPTH = 4;
 
     private final SandboxObjects objects;
+    private final SandboxSchedules schedules;
     private final StripeJson json;
     private final Clock clock;
 
@@ -49,8 +53,25 @@ public class StripeViews {
         return json.checkoutSession(session, priceOf(session.price()), customer);
     }
 
+    /** A subscription, naming the schedule that governs it (if any) in its {@code schedule}. */
     public Subscription subscription(StoredSubscription subscription) {
-        return json.subscription(subscription, priceOf(subscription.price()));
+        Subscription view = json.subscription(subscription, priceOf(subscription.price()));
+        view.setSchedule(
+                schedules.governing(subscription.id()).map(StoredSchedule::id).orElse(null));
+        return view;
+    }
+
+    /** A schedule, its current phase read by its subscription's clock. */
+    public SubscriptionSchedule schedule(StoredSchedule schedule) {
+        long now = clock.instant().getEpochSecond();
+        String subscription =
+                schedule.subscription() != null ? schedule.subscription() : schedule.releasedSubscription();
+        if (subscription != null) {
+            now = objects.subscription(subscription)
+                    .map(s -> s.now(clock.instant().getEpochSecond()))
+                    .orElse(now);
+        }
+        return json.schedule(schedule, now);
     }
 
     public Invoice invoice(StoredInvoice invoice) {
@@ -66,6 +87,9 @@ public class StripeViews {
 
     /** The object with this id, by its Stripe prefix (what comes before the first {@code _}, with it). */
     Optional<StripeObject> byId(String id) {
+        if (id.startsWith("sub_sched_")) {
+            return schedules.schedule(id).<StripeObject>map(this::schedule);
+        }
         return switch (id.substring(0, id.indexOf('_') + 1)) {
             case "cus_" -> objects.customer(id).map(this::customer);
             case "sub_" -> objects.subscription(id).map(this::subscription);

@@ -24,7 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The sandbox's subscriptions: updates and cancellation through the API, and the passing of a period (as a Stripe
- * test clock moves it) with its renewal or its end.
+ * test clock moves it) with its renewal or its end, entering the next phase of its schedule at a renewal.
  */
 @Service
 @RequiredArgsConstructor
@@ -35,6 +35,7 @@ public class StripeSubscriptions {
     private final StripeInvoices invoices;
     private final SubscriptionNews news;
     private final StripePlanChanges planChanges;
+    private final StripeSubscriptionSchedules schedules;
     private final Clock clock;
 
     public Subscription retrieve(String id) {
@@ -65,6 +66,9 @@ public class StripeSubscriptions {
         if (Boolean.TRUE.equals(cancelAtPeriodEnd) && cancelAt != null) {
             throw StripeError.invalid(
                     "cancel_at", "You may only specify one of these parameters: cancel_at, cancel_at_period_end.");
+        }
+        if (cancelAtPeriodEnd != null || cancelAtGiven) {
+            schedules.refuseCancellationUnderSchedule(id);
         }
         if (subscription.hasEnded() && (cancelAtPeriodEnd != null || cancelAtGiven)) {
             throw StripeError.state(
@@ -105,6 +109,7 @@ public class StripeSubscriptions {
             throw StripeError.state("subscription_ended", "This subscription has already been canceled.");
         }
         long now = subscription.now(now());
+        schedules.subscriptionEnded(id, now);
         return news.endAndAnnounce(subscription.ended(now, now));
     }
 
@@ -131,14 +136,16 @@ public class StripeSubscriptions {
             long endedAt = cancelAt == null
                     ? subscription.currentPeriodEnd()
                     : Math.min(cancelAt, subscription.currentPeriodEnd());
+            schedules.subscriptionEnded(id, endedAt);
             return news.endAndAnnounce(
                     subscription.ended(endedAt, subscription.canceledAt() == null ? now : subscription.canceledAt()));
         }
-        StoredPrice price = objects.price(subscription.price()).orElseThrow();
         long start = subscription.currentPeriodEnd();
-        long end = periodEnd(subscription.billingCycleAnchor(), price.interval(), start);
-        StoredInvoice draft = invoices.draftRenewal(subscription, price, start, end);
-        return news.saveAndAnnounce(subscription, subscription.renewed(start, end, draft.id(), subscription.status()));
+        StoredSubscription renewing = schedules.atRenewal(subscription, start);
+        StoredPrice price = objects.price(renewing.price()).orElseThrow();
+        long end = periodEnd(renewing.billingCycleAnchor(), price.interval(), start);
+        StoredInvoice draft = invoices.draftRenewal(renewing, price, start, end);
+        return news.saveAndAnnounce(subscription, renewing.renewed(start, end, draft.id(), renewing.status()));
     }
 
     /** The end of the billing period that contains {@code at}: the first anchor + n intervals after it. */

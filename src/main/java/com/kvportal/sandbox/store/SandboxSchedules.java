@@ -1,0 +1,113 @@
+package com.kvportal.sandbox.store;
+
+import com.kvportal.sandbox.SandboxDatabase;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import lombok.RequiredArgsConstructor;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The SQL of the sandbox's subscription schedules; their phases are a JSON list. */
+@Repository
+@RequiredArgsConstructor
+public class SandboxSchedules {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final TypeReference<List<StoredSchedule.Phase>> PHASES = new TypeReference<>() {};
+    private static final TypeReference<LinkedHashMap<String, String>> METADATA = new TypeReference<>() {};
+    private static final String SELECT = "select * from sandbox.sandbox_subscription_schedules";
+
+    private final SandboxDatabase database;
+
+    public void insert(StoredSchedule s) {
+        database.sql(
+                        """
+                        insert into sandbox.sandbox_subscription_schedules (id, customer, subscription, status,
+                            end_behavior, phases, released_subscription, released_at, canceled_at, completed_at,
+                            metadata, created)
+                        values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?)""")
+                .params(
+                        s.id(),
+                        s.customer(),
+                        s.subscription(),
+                        s.status(),
+                        s.endBehavior(),
+                        JSON.writeValueAsString(s.phases()),
+                        s.releasedSubscription(),
+                        s.releasedAt(),
+                        s.canceledAt(),
+                        s.completedAt(),
+                        JSON.writeValueAsString(s.metadata()),
+                        s.created())
+                .update();
+    }
+
+    public void update(StoredSchedule s) {
+        database.sql(
+                        """
+                        update sandbox.sandbox_subscription_schedules set subscription = ?, status = ?,
+                            end_behavior = ?, phases = ?::jsonb, released_subscription = ?, released_at = ?,
+                            canceled_at = ?, completed_at = ?, metadata = ?::jsonb
+                        where id = ?""")
+                .params(
+                        s.subscription(),
+                        s.status(),
+                        s.endBehavior(),
+                        JSON.writeValueAsString(s.phases()),
+                        s.releasedSubscription(),
+                        s.releasedAt(),
+                        s.canceledAt(),
+                        s.completedAt(),
+                        JSON.writeValueAsString(s.metadata()),
+                        s.id())
+                .update();
+    }
+
+    public Optional<StoredSchedule> schedule(String id) {
+        return database.sql(SELECT + " where id = ?").param(id).query(this::row).optional();
+    }
+
+    public Optional<StoredSchedule> lockSchedule(String id) {
+        return database.sql(SELECT + " where id = ? for update")
+                .param(id)
+                .query(this::row)
+                .optional();
+    }
+
+    /** The schedule that governs the subscription (not started or active), if any. */
+    public Optional<StoredSchedule> governing(String subscription) {
+        return governing(subscription, "");
+    }
+
+    /** The schedule that governs the subscription, if any, locked. */
+    public Optional<StoredSchedule> lockGoverning(String subscription) {
+        return governing(subscription, " for update");
+    }
+
+    private Optional<StoredSchedule> governing(String subscription, String lock) {
+        return database.sql(SELECT + " where subscription = ? and status in ('not_started', 'active')" + lock)
+                .param(subscription)
+                .query(this::row)
+                .optional();
+    }
+
+    private StoredSchedule row(ResultSet rs, int n) throws SQLException {
+        return new StoredSchedule(
+                rs.getString("id"),
+                rs.getString("customer"),
+                rs.getString("subscription"),
+                rs.getString("status"),
+                rs.getString("end_behavior"),
+                JSON.readValue(rs.getString("phases"), PHASES),
+                rs.getString("released_subscription"),
+                rs.getObject("released_at", Long.class),
+                rs.getObject("canceled_at", Long.class),
+                rs.getObject("completed_at", Long.class),
+                JSON.readValue(rs.getString("metadata"), METADATA),
+                rs.getLong("created"));
+    }
+}
