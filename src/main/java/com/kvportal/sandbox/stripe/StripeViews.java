@@ -2,9 +2,11 @@ package com.kvportal.sandbox.stripe;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.kvportal.sandbox.store.SandboxDiscounts;
 import com.kvportal.sandbox.store.SandboxObjects;
 import com.kvportal.sandbox.store.StoredCheckoutSession;
 import com.kvportal.sandbox.store.StoredCustomer;
+import com.kvportal.sandbox.store.StoredDiscount;
 import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredPrice;
 import com.kvportal.sandbox.store.StoredSubscription;
@@ -33,6 +35,7 @@ public class StripeViews {
     private static final int MAX_EXPAND_DEPTH = 4;
 
     private final SandboxObjects objects;
+    private final SandboxDiscounts discounts;
     private final StripeJson json;
     private final Clock clock;
 
@@ -46,11 +49,28 @@ public class StripeViews {
         StoredCustomer customer = session.isComplete() && session.customer() != null
                 ? objects.customer(session.customer()).orElse(null)
                 : null;
-        return json.checkoutSession(session, priceOf(session.price()), customer);
+        Session view = json.checkoutSession(session, priceOf(session.price()), customer);
+        discounts.ofCheckoutSession(session.id()).ifPresent(discount -> {
+            Session.Discount applied = new Session.Discount();
+            applied.setCoupon(discount.coupon());
+            applied.setPromotionCode(discount.promotionCode());
+            view.setDiscounts(List.of(applied));
+        });
+        return view;
     }
 
+    /** A subscription with its discounts that apply now and whether its tax is automatic. */
     public Subscription subscription(StoredSubscription subscription) {
-        return json.subscription(subscription, priceOf(subscription.price()));
+        Subscription view = json.subscription(subscription, priceOf(subscription.price()));
+        view.setDiscounts(discounts.ofSubscription(subscription.id(), subscription.now(now())).stream()
+                .map(StoredDiscount::id)
+                .toList());
+        view.getAutomaticTax().setEnabled(objects.automaticTax(subscription.id()));
+        return view;
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
     }
 
     public Invoice invoice(StoredInvoice invoice) {
@@ -73,7 +93,10 @@ public class StripeViews {
             case "ii_" -> objects.invoiceItem(id).map(json::invoiceItem);
             case "cs_" -> objects.checkoutSession(id).map(this::checkoutSession);
             case "price_" -> objects.price(id).map(json::price);
-            default -> Optional.empty();
+            case "promo_" -> discounts.promotionCode(id).map(StripeDiscountJson::promotionCode);
+            case "di_" -> discounts.discount(id).map(StripeDiscountJson::discount);
+            // a coupon's id is its own (no prefix of a kind)
+            default -> discounts.coupon(id).map(coupon -> StripeDiscountJson.coupon(coupon, now()));
         };
     }
 
