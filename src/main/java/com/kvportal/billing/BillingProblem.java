@@ -40,6 +40,12 @@ public enum BillingProblem implements ProblemCode {
             "no_billing_account",
             "The organization has no customer at the payment provider yet (no checkout so far).",
             "The organization has no account at the payment provider yet; start a checkout first.")),
+    PROMOTION_CODE_INVALID(define(
+            HttpStatus.BAD_REQUEST,
+            "promotion_code_invalid",
+            "The promotion code is unknown, no longer active, expired or used up; nothing was started.",
+            "The promotion code 'SPRING25' cannot be used: it is unknown, inactive, expired or used up. Check it, or"
+                    + " check out without a code.")),
     SUBSCRIPTION_NOT_FOUND(define(
             HttpStatus.NOT_FOUND,
             "subscription_not_found",
@@ -73,6 +79,16 @@ public enum BillingProblem implements ProblemCode {
     }
 
     // the exceptions that answer these codes
+
+    /** {@link #PROMOTION_CODE_INVALID}. */
+    public static final class PromotionCodeInvalid extends ProblemException {
+        public PromotionCodeInvalid(String code) {
+            super(
+                    BillingProblem.PROMOTION_CODE_INVALID,
+                    "The promotion code '" + abbreviate(code) + "' cannot be used: it is unknown, inactive, expired or"
+                            + " used up. Check it, or check out without a code.");
+        }
+    }
 
     /** {@link #UNKNOWN_TIER}. */
     public static final class UnknownTier extends ProblemException {

@@ -47,7 +47,7 @@ public class StoredInvoices {
         return jdbc.sql(
                         """
                         select i.id, i.organization_id, s.id as subscription_id, i.provider_invoice_id, i.status,
-                               i.amount_due_cents, i.amount_paid_cents, i.currency, i.attempt_count,
+                               i.subtotal_cents, i.discount_cents, i.tax_cents, i.amount_due_cents, i.amount_paid_cents, i.currency, i.attempt_count,
                                i.hosted_invoice_url, i.period_start, i.period_end, i.created_at, i.updated_at
                         from invoices i
                         left join subscriptions s on s.provider_subscription_id = i.provider_subscription_id
@@ -63,6 +63,9 @@ public class StoredInvoices {
                             rs.getObject("subscription_id", UUID.class),
                             rs.getString("provider_invoice_id"),
                             Sql.wire(rs, "status", InvoiceStatus.class),
+                            rs.getLong("subtotal_cents"),
+                            rs.getLong("discount_cents"),
+                            rs.getLong("tax_cents"),
                             rs.getLong("amount_due_cents"),
                             rs.getLong("amount_paid_cents"),
                             rs.getString("currency"),
@@ -83,9 +86,9 @@ public class StoredInvoices {
         boolean inserted = jdbc.sql(
                                 """
                         insert into invoices (id, organization_id, provider_invoice_id, provider_subscription_id, status,
-                            amount_due_cents, amount_paid_cents, currency, attempt_count, hosted_invoice_url,
-                            period_start, period_end, provider_state_at, created_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            subtotal_cents, discount_cents, tax_cents, amount_due_cents, amount_paid_cents, currency,
+                            attempt_count, hosted_invoice_url, period_start, period_end, provider_state_at, created_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_invoice_id) do nothing""")
                         .params(concat(
                                 new Object[] {id, organizationId, invoice.id()},
@@ -117,7 +120,8 @@ public class StoredInvoices {
         jdbc.sql(
                         """
                         update invoices set provider_subscription_id = coalesce(?, provider_subscription_id),
-                            status = ?, amount_due_cents = ?, amount_paid_cents = ?, currency = ?, attempt_count = ?,
+                            status = ?, subtotal_cents = ?, discount_cents = ?, tax_cents = ?, amount_due_cents = ?,
+                            amount_paid_cents = ?, currency = ?, attempt_count = ?,
                             hosted_invoice_url = coalesce(?, hosted_invoice_url), period_start = ?, period_end = ?,
                             provider_state_at = ?, updated_at = now()
                         where id = ?""")
@@ -128,12 +132,15 @@ public class StoredInvoices {
 
     /**
      * The provider's state of the invoice as SQL parameters, in the columns' order of both the insert and the
-     * update: subscription, status, amounts, currency, attempts, hosted URL, period, and when it was stated.
+     * update: subscription, status, amounts (subtotal, discount, tax, due, paid), currency, attempts, hosted URL, period, and when it was stated.
      */
     private static Object[] state(ProviderInvoice invoice, Instant stateAt) {
         return new Object[] {
             invoice.subscription() == null ? null : invoice.subscription().value(),
             invoice.status().wire(),
+            invoice.subtotalCents(),
+            invoice.discountCents(),
+            invoice.taxCents(),
             invoice.amountDueCents(),
             invoice.amountPaidCents(),
             invoice.currency(),
