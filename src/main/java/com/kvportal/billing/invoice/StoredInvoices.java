@@ -80,6 +80,37 @@ public class StoredInvoices {
                 .list();
     }
 
+    /**
+     * The amounts recorded of the organizations' settled invoices (not drafts, whose amounts still change) created in
+     * {@code [from, to)}, oldest first.
+     */
+    public List<Amounts> settledAmountsCreatedBetween(Instant from, Instant to) {
+        return jdbc.sql(
+                        """
+                        select organization_id, provider_invoice_id, subtotal_cents, discount_cents, tax_cents,
+                               amount_due_cents
+                        from invoices where created_at >= ? and created_at < ? and status <> 'draft'
+                        order by created_at, provider_invoice_id""")
+                .params(Sql.timestamp(from), Sql.timestamp(to))
+                .query((rs, n) -> new Amounts(
+                        rs.getObject("organization_id", UUID.class),
+                        rs.getString("provider_invoice_id"),
+                        rs.getLong("subtotal_cents"),
+                        rs.getLong("discount_cents"),
+                        rs.getLong("tax_cents"),
+                        rs.getLong("amount_due_cents")))
+                .list();
+    }
+
+    /** An invoice's recorded amounts. */
+    public record Amounts(
+            UUID organizationId,
+            String providerInvoiceId,
+            long subtotalCents,
+            long discountCents,
+            long taxCents,
+            long amountDueCents) {}
+
     /** @return the new row's id; empty when the provider's invoice id is known already */
     Optional<UUID> insertIfAbsent(UUID organizationId, ProviderInvoice invoice, Instant stateAt) {
         UUID id = UUID.randomUUID();

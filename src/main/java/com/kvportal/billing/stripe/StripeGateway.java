@@ -174,6 +174,12 @@ public class StripeGateway {
         return new CheckoutSession(session.getId(), session.getUrl());
     }
 
+    /** The invoice as the provider states it now; empty when the provider knows no such invoice. */
+    public Optional<ProviderInvoice> findInvoice(String invoiceId) {
+        return find("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId))
+                .flatMap(invoice -> ProviderInvoice.of(invoice, null, java.time.Instant.EPOCH));
+    }
+
     /** The session as the provider knows it; empty when the provider knows no such session. */
     public Optional<ProviderCheckout> retrieveCheckout(String sessionId) {
         return find(
