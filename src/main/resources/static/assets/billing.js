@@ -128,6 +128,8 @@ function render() {
   $('cancel-plan-change').hidden = !mayManage || !(subscription && subscription.scheduled_change);
 
   $('plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
+  // a code is for a checkout; a live subscription changes plans without one
+  $('promotion-code-field').hidden = subscriptionGrantsPlan() || !mayManage;
   renderInvoices();
 }
 
@@ -202,9 +204,23 @@ function linesRow(invoice) {
   return [el('tr', { class: 'invoice-lines', 'data-invoice-lines': invoice.id },
     el('td', { colspan: '5' }, el('ul', { 'aria-label': 'Lines of this invoice' }, ...lines.map((line) =>
       el('li', { 'data-kind': line.kind, 'data-quantity': String(line.quantity), 'data-amount-cents': String(line.amount_cents) },
-        el('span', {}, (line.description || (line.kind === 'storage_overage' ? 'Storage overage' : 'Subscription'))
+        el('span', {}, (line.description || LINE_NAMES[line.kind] || 'Subscription')
           + (line.quantity > 1 ? ' (quantity ' + line.quantity + ')' : '')),
-        el('span', { class: 'num' }, formatMoney(line.amount_cents, invoice.currency)))))))];
+        el('span', { class: 'num' }, formatMoney(line.amount_cents, invoice.currency))))),
+    totalsOf(invoice)))];
+}
+
+const LINE_NAMES = { storage_overage: 'Storage overage', proration: 'Unused time credited', discount: 'Discount' };
+
+/** Subtotal, discount and tax of an invoice, as the provider computed them, and what is due. */
+function totalsOf(invoice) {
+  const money = (cents) => formatMoney(cents, invoice.currency);
+  const part = (name, label, cents) => el('span', { 'data-total': name, 'data-cents': String(cents) }, label + ' ', el('span', { class: 'num' }, cents));
+  return el('p', { class: 'invoice-totals muted', 'data-invoice-totals': invoice.id },
+    part('subtotal', 'Subtotal', money(invoice.subtotal_cents)), ' · ',
+    part('discount', 'Discount', invoice.discount_cents ? '−' + money(invoice.discount_cents) : money(0)), ' · ',
+    part('tax', 'Tax', money(invoice.tax_cents)), ' · ',
+    part('amount_due', 'Total', money(invoice.amount_due_cents)));
 }
 
 /**
@@ -245,7 +261,8 @@ function showCheckoutBanner() {
 /** After checkout, the provider's webhook may land a moment later: look again for a little while. */
 async function awaitProviderConfirmation() {
   for (let attempt = 0; attempt < 15; attempt++) {
-    if (subscriptionGrantsPlan() && state.invoices.length > 0) return;
+    // the first invoice's news comes as a draft first: wait until it is settled (paid or open)
+    if (subscriptionGrantsPlan() && state.invoices.some((invoice) => invoice.status !== 'draft')) return;
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await refresh();
   }
@@ -268,7 +285,9 @@ async function upgrade(plan, button) {
   }
   await busy(button, 'Opening checkout…', async () => {
     try {
-      const session = await api('POST', '/api/v1/billing/checkout', { tier: plan.tier });
+      const code = $('promotion-code').value.trim();
+      const body = code ? { tier: plan.tier, promotion_code: code } : { tier: plan.tier };
+      const session = await api('POST', '/api/v1/billing/checkout', body);
       await leaveFor(session.url, 'checkout');
     } catch (error) {
       showAlert($('billing-status'), 'error', messageOf(error, 'Checkout could not be started.'));

@@ -5,11 +5,14 @@ import com.kvportal.billing.BillingEvent.SubscriptionActivated;
 import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.Plans;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /**
@@ -61,5 +64,65 @@ public class Billing {
      */
     public List<ProviderInvoiceItem> providerInvoiceItems(String kind) {
         return gateway.invoiceItemsOfKind(kind);
+    }
+
+    /**
+     * An invoice's amounts: the subtotal, the discount, the tax and the amount due.
+     *
+     * @param organizationId null for the provider's side
+     */
+    public record InvoiceAmounts(
+            @Nullable UUID organizationId,
+            String providerInvoiceId,
+            long subtotalCents,
+            long discountCents,
+            long taxCents,
+            long amountDueCents) {
+
+        boolean sameAs(InvoiceAmounts other) {
+            return subtotalCents == other.subtotalCents
+                    && discountCents == other.discountCents
+                    && taxCents == other.taxCents
+                    && amountDueCents == other.amountDueCents;
+        }
+    }
+
+    /**
+     * A settled invoice whose recorded amounts differ from the provider's invoice now.
+     *
+     * @param provider the provider's amounts; null when the provider knows no such invoice
+     */
+    public record InvoiceMismatch(InvoiceAmounts recorded, @Nullable InvoiceAmounts provider) {}
+
+    /**
+     * Compares the amounts recorded of the settled invoices created in {@code [from, to)} with the provider's
+     * invoices (one provider call per invoice); for reconciliation.
+     *
+     * @throws StripeGateway.PaymentProviderUnavailable when the provider fails
+     */
+    public List<InvoiceMismatch> invoiceMismatches(Instant from, Instant to) {
+        List<InvoiceMismatch> mismatches = new ArrayList<>();
+        for (StoredInvoices.Amounts row : invoices.settledAmountsCreatedBetween(from, to)) {
+            InvoiceAmounts recorded = new InvoiceAmounts(
+                    row.organizationId(),
+                    row.providerInvoiceId(),
+                    row.subtotalCents(),
+                    row.discountCents(),
+                    row.taxCents(),
+                    row.amountDueCents());
+            InvoiceAmounts provider = gateway.findInvoice(recorded.providerInvoiceId())
+                    .map(invoice -> new InvoiceAmounts(
+                            null,
+                            invoice.id(),
+                            invoice.subtotalCents(),
+                            invoice.discountCents(),
+                            invoice.taxCents(),
+                            invoice.amountDueCents()))
+                    .orElse(null);
+            if (provider == null || !recorded.sameAs(provider)) {
+                mismatches.add(new InvoiceMismatch(recorded, provider));
+            }
+        }
+        return mismatches;
     }
 }

@@ -41,6 +41,12 @@ public enum BillingProblem implements ProblemCode {
             "The subscription has no plan change scheduled for the end of its period: there is nothing to cancel.",
             "No plan change is scheduled; the subscription stays on team. Schedule one with POST"
                     + " /api/v1/billing/change-plan.")),
+    PROMOTION_CODE_INVALID(define(
+            HttpStatus.BAD_REQUEST,
+            "promotion_code_invalid",
+            "The promotion code is unknown, no longer active, expired or used up; nothing was started.",
+            "The promotion code 'SPRING25' cannot be used: it is unknown, inactive, expired or used up. Check it, or"
+                    + " check out without a code.")),
     SUBSCRIPTION_NOT_FOUND(define(
             HttpStatus.NOT_FOUND,
             "subscription_not_found",
@@ -74,6 +80,16 @@ public enum BillingProblem implements ProblemCode {
     }
 
     // the exceptions that answer these codes
+
+    /** {@link #PROMOTION_CODE_INVALID}. */
+    public static final class PromotionCodeInvalid extends ProblemException {
+        public PromotionCodeInvalid(String code) {
+            super(
+                    BillingProblem.PROMOTION_CODE_INVALID,
+                    "The promotion code '" + abbreviate(code) + "' cannot be used: it is unknown, inactive, expired or"
+                            + " used up. Check it, or check out without a code.");
+        }
+    }
 
     /** {@link #UNKNOWN_TIER}. */
     public static final class UnknownTier extends ProblemException {

@@ -14,10 +14,16 @@ public record InvoiceLine(@Nullable String description, long quantity, long amou
     /** The metadata key of a line that names its kind; billing's own invoice items set it. */
     public static final String KIND_KEY = "kind";
 
-    /** What a line bills: the storage overage when the line's metadata says so, the subscription otherwise. */
+    /**
+     * What a line bills: the storage overage when the line's metadata says so, a plan change's proration (the credit
+     * of unused time) when the provider marks it so, the invoice's discount (a negative line of its own), the
+     * subscription otherwise.
+     */
     public enum Kind implements WireName {
         SUBSCRIPTION,
-        STORAGE_OVERAGE;
+        STORAGE_OVERAGE,
+        PRORATION,
+        DISCOUNT;
 
         /** The kind a provider line's metadata {@code kind} names. */
         public static Kind ofMetadata(@Nullable String value) {
@@ -25,7 +31,7 @@ public record InvoiceLine(@Nullable String description, long quantity, long amou
         }
 
         public static Kind ofWire(String value) {
-            return ofMetadata(value);
+            return WireName.of(Kind.class, value).orElse(SUBSCRIPTION);
         }
     }
 }

@@ -132,6 +132,47 @@ class ReconciliationTest extends IntegrationTest {
     }
 
     @Test
+    void shouldReportAnInvoiceWhoseRecordedAmountsDifferFromTheProvidersInvoice() throws Exception {
+        ProOrganization pro = ProOrganization.buy(api(), api());
+        Api owner = pro.owner();
+        Instant from = pro.periodStart();
+        Instant to = from.plusSeconds(1);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> owner.get("/api/v1/billing/invoices")
+                        .json()
+                        .get("invoices")
+                        .findValuesAsString("status")
+                        .contains("paid"));
+
+        JsonNode clean = reconcile(from, to);
+        assertThat(clean.get("invoice_differences").size()).isZero();
+
+        jdbc.sql("update invoices set tax_cents = tax_cents + 7 where organization_id = ?")
+                .param(pro.account().organizationId())
+                .update();
+        JsonNode tampered = reconcile(from, to).get("invoice_differences");
+        assertThat(tampered.size()).isEqualTo(1);
+        JsonNode recorded = tampered.get(0).get("recorded");
+        JsonNode provider = tampered.get(0).get("provider");
+        assertThat(recorded.get("organization_id").asString())
+                .isEqualTo(pro.account().organizationId().toString());
+        assertThat(recorded.get("tax_cents").asLong()).isEqualTo(7);
+        assertThat(provider.get("provider_invoice_id").asString())
+                .isEqualTo(recorded.get("provider_invoice_id").asString());
+        assertThat(provider.get("tax_cents").asLong()).isZero();
+        assertThat(provider.get("subtotal_cents").asLong()).isEqualTo(2000);
+        assertThat(provider.get("amount_due_cents").asLong()).isEqualTo(2000);
+        assertThat(differencesGauge()).isEqualTo(1);
+
+        jdbc.sql("update invoices set tax_cents = tax_cents - 7 where organization_id = ?")
+                .param(pro.account().organizationId())
+                .update();
+        assertThat(reconcile(from, to).get("invoice_differences").size()).isZero();
+        assertThat(differencesGauge()).isZero();
+    }
+
+    @Test
     void shouldRefuseARangeThatIsNoRange() {
         Instant now = Instant.now();
         String range = "/actuator/reconciliation?from=" + now.minusSeconds(60) + "&to=" + now;

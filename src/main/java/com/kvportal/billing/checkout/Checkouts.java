@@ -2,6 +2,7 @@ package com.kvportal.billing.checkout;
 
 import com.kvportal.billing.BillingEvent.CheckoutStarted;
 import com.kvportal.billing.BillingProblem.AlreadySubscribed;
+import com.kvportal.billing.BillingProblem.PromotionCodeInvalid;
 import com.kvportal.billing.BillingProblem.UnknownTier;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.ProviderCheckout;
@@ -40,6 +41,9 @@ public class Checkouts {
 
     private static final Pattern SESSION_ID = Pattern.compile("cs_[A-Za-z0-9_]{1,250}");
 
+    /** What a promotion code can be at Stripe: letters, digits, dashes and underscores. */
+    private static final Pattern PROMOTION_CODE = Pattern.compile("[A-Za-z0-9_-]{1,200}");
+
     private static final Logger log = LoggerFactory.getLogger(Checkouts.class);
 
     private final Plans plans;
@@ -60,7 +64,15 @@ public class Checkouts {
                             example = "pro")
                     @Required
                     @Nullable
-                    String tier) {}
+                    String tier,
+            @Schema(
+                            description = "A promotion code the customer was given (its text, not the provider's id);"
+                                    + " without one, the hosted checkout page has a field to enter one.",
+                            nullable = true,
+                            maxLength = 200,
+                            example = "SPRING25")
+                    @Nullable
+                    String promotionCode) {}
 
     /** Starts a hosted checkout for the tier, with the organization's one provider customer. */
     public CheckoutSession start(Caller caller, CheckoutRequest request) {
@@ -74,6 +86,8 @@ public class Checkouts {
         if (live.isPresent()) {
             throw live.get() == tier ? new AlreadySubscribed(tier) : AlreadySubscribed.onAnotherTier(live.get(), tier);
         }
+        // an unusable code is refused before anything is made at the provider
+        String promotionCode = request.promotionCode() == null ? null : promotionCodeId(request.promotionCode());
         UUID organizationId = caller.organizationId();
         ProviderCustomerId customer = customers.of(organizationId, caller.customerId());
         // at most one open session per organization: the earlier ones are expired first (a provider failure
@@ -84,6 +98,7 @@ public class Checkouts {
                 caller.organizationId(),
                 caller.customerId(),
                 price,
+                promotionCode,
                 baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
                 baseUrl.resolve(CANCEL_PATH));
         // recorded one at a time per organization: a session started concurrently meanwhile is expired now
@@ -102,6 +117,15 @@ public class Checkouts {
             log.warn("Could not expire an earlier checkout session of organization {}", organizationId);
         }
         return session;
+    }
+
+    /** The provider's id of the code a customer entered: an active code that can be redeemed now. */
+    private String promotionCodeId(String code) {
+        String text = code.strip();
+        if (!PROMOTION_CODE.matcher(text).matches()) {
+            throw new PromotionCodeInvalid(code);
+        }
+        return gateway.redeemablePromotionCode(text).orElseThrow(() -> new PromotionCodeInvalid(text));
     }
 
     /** Expires the sessions at the provider, settling each as the provider then states it. */

@@ -47,7 +47,7 @@ public class StoredInvoices {
         return jdbc.sql(
                         """
                         select i.id, i.organization_id, s.id as subscription_id, i.provider_invoice_id, i.status,
-                               i.amount_due_cents, i.amount_paid_cents, i.currency, i.attempt_count,
+                               i.subtotal_cents, i.discount_cents, i.tax_cents, i.amount_due_cents, i.amount_paid_cents, i.currency, i.attempt_count,
                                i.hosted_invoice_url, i.period_start, i.period_end, i.created_at, i.updated_at
                         from invoices i
                         left join subscriptions s on s.provider_subscription_id = i.provider_subscription_id
@@ -63,6 +63,9 @@ public class StoredInvoices {
                             rs.getObject("subscription_id", UUID.class),
                             rs.getString("provider_invoice_id"),
                             Sql.wire(rs, "status", InvoiceStatus.class),
+                            rs.getLong("subtotal_cents"),
+                            rs.getLong("discount_cents"),
+                            rs.getLong("tax_cents"),
                             rs.getLong("amount_due_cents"),
                             rs.getLong("amount_paid_cents"),
                             rs.getString("currency"),
@@ -77,15 +80,46 @@ public class StoredInvoices {
                 .list();
     }
 
+    /**
+     * The amounts recorded of the organizations' settled invoices (not drafts, whose amounts still change) created in
+     * {@code [from, to)}, oldest first.
+     */
+    public List<Amounts> settledAmountsCreatedBetween(Instant from, Instant to) {
+        return jdbc.sql(
+                        """
+                        select organization_id, provider_invoice_id, subtotal_cents, discount_cents, tax_cents,
+                               amount_due_cents
+                        from invoices where created_at >= ? and created_at < ? and status <> 'draft'
+                        order by created_at, provider_invoice_id""")
+                .params(Sql.timestamp(from), Sql.timestamp(to))
+                .query((rs, n) -> new Amounts(
+                        rs.getObject("organization_id", UUID.class),
+                        rs.getString("provider_invoice_id"),
+                        rs.getLong("subtotal_cents"),
+                        rs.getLong("discount_cents"),
+                        rs.getLong("tax_cents"),
+                        rs.getLong("amount_due_cents")))
+                .list();
+    }
+
+    /** An invoice's recorded amounts. */
+    public record Amounts(
+            UUID organizationId,
+            String providerInvoiceId,
+            long subtotalCents,
+            long discountCents,
+            long taxCents,
+            long amountDueCents) {}
+
     /** @return the new row's id; empty when the provider's invoice id is known already */
     Optional<UUID> insertIfAbsent(UUID organizationId, ProviderInvoice invoice, Instant stateAt) {
         UUID id = UUID.randomUUID();
         boolean inserted = jdbc.sql(
                                 """
                         insert into invoices (id, organization_id, provider_invoice_id, provider_subscription_id, status,
-                            amount_due_cents, amount_paid_cents, currency, attempt_count, hosted_invoice_url,
-                            period_start, period_end, provider_state_at, created_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            subtotal_cents, discount_cents, tax_cents, amount_due_cents, amount_paid_cents, currency,
+                            attempt_count, hosted_invoice_url, period_start, period_end, provider_state_at, created_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_invoice_id) do nothing""")
                         .params(concat(
                                 new Object[] {id, organizationId, invoice.id()},
@@ -117,7 +151,8 @@ public class StoredInvoices {
         jdbc.sql(
                         """
                         update invoices set provider_subscription_id = coalesce(?, provider_subscription_id),
-                            status = ?, amount_due_cents = ?, amount_paid_cents = ?, currency = ?, attempt_count = ?,
+                            status = ?, subtotal_cents = ?, discount_cents = ?, tax_cents = ?, amount_due_cents = ?,
+                            amount_paid_cents = ?, currency = ?, attempt_count = ?,
                             hosted_invoice_url = coalesce(?, hosted_invoice_url), period_start = ?, period_end = ?,
                             provider_state_at = ?, updated_at = now()
                         where id = ?""")
@@ -128,12 +163,15 @@ public class StoredInvoices {
 
     /**
      * The provider's state of the invoice as SQL parameters, in the columns' order of both the insert and the
-     * update: subscription, status, amounts, currency, attempts, hosted URL, period, and when it was stated.
+     * update: subscription, status, amounts (subtotal, discount, tax, due, paid), currency, attempts, hosted URL, period, and when it was stated.
      */
     private static Object[] state(ProviderInvoice invoice, Instant stateAt) {
         return new Object[] {
             invoice.subscription() == null ? null : invoice.subscription().value(),
             invoice.status().wire(),
+            invoice.subtotalCents(),
+            invoice.discountCents(),
+            invoice.taxCents(),
             invoice.amountDueCents(),
             invoice.amountPaidCents(),
             invoice.currency(),

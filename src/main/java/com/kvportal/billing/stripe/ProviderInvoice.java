@@ -7,6 +7,7 @@ import com.kvportal.common.WireName;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +19,10 @@ import org.slf4j.LoggerFactory;
  *
  * @param subscription the subscription it bills ({@code parent.subscription_details.subscription}), if any
  * @param billingReason why the provider made it ({@code subscription_cycle} for a renewal), if stated
- * @param lines its lines ({@code lines.data[]}); null when the object does not list them
+ * @param subtotalCents {@code subtotal}; {@code discountCents} the sum of {@code total_discount_amounts};
+ *     {@code taxCents} the sum of {@code total_taxes}: as the provider computed them
+ * @param lines its lines ({@code lines.data[]}) and, when it has a discount, a discount line of minus that amount;
+ *     null when the object does not list them
  */
 public record ProviderInvoice(
         String id,
@@ -26,6 +30,9 @@ public record ProviderInvoice(
         @Nullable ProviderSubscriptionId subscription,
         InvoiceStatus status,
         @Nullable String billingReason,
+        long subtotalCents,
+        long discountCents,
+        long taxCents,
         long amountDueCents,
         long amountPaidCents,
         String currency,
@@ -76,6 +83,9 @@ public record ProviderInvoice(
                 ProviderSubscriptionId.parse(subscription).orElse(null),
                 status.get(),
                 invoice.getBillingReason(),
+                invoice.getSubtotal() == null ? orZero(invoice.getAmountDue()) : invoice.getSubtotal(),
+                discount(invoice),
+                tax(invoice),
                 orZero(invoice.getAmountDue()),
                 orZero(invoice.getAmountPaid()),
                 invoice.getCurrency() == null ? Plan.CURRENCY : invoice.getCurrency(),
@@ -87,11 +97,33 @@ public record ProviderInvoice(
                 lines(invoice)));
     }
 
+    private static long discount(Invoice invoice) {
+        return invoice.getTotalDiscountAmounts() == null
+                ? 0
+                : invoice.getTotalDiscountAmounts().stream()
+                        .mapToLong(amount -> orZero(amount.getAmount()))
+                        .sum();
+    }
+
+    private static long tax(Invoice invoice) {
+        return invoice.getTotalTaxes() == null
+                ? 0
+                : invoice.getTotalTaxes().stream()
+                        .mapToLong(tax -> orZero(tax.getAmount()))
+                        .sum();
+    }
+
     private static @Nullable List<InvoiceLine> lines(Invoice invoice) {
         if (invoice.getLines() == null || invoice.getLines().getData() == null) {
             return null;
         }
-        return invoice.getLines().getData().stream().map(ProviderInvoice::line).toList();
+        List<InvoiceLine> lines = new ArrayList<>(
+                invoice.getLines().getData().stream().map(ProviderInvoice::line).toList());
+        long discount = discount(invoice);
+        if (discount != 0) {
+            lines.add(new InvoiceLine("Discount", 1, -discount, InvoiceLine.Kind.DISCOUNT));
+        }
+        return List.copyOf(lines);
     }
 
     private static InvoiceLine line(InvoiceLineItem line) {
@@ -100,7 +132,20 @@ public record ProviderInvoice(
                 line.getDescription(),
                 line.getQuantity() == null ? 1 : line.getQuantity(),
                 orZero(line.getAmount()),
-                InvoiceLine.Kind.ofMetadata(kind));
+                isProration(line) ? InvoiceLine.Kind.PRORATION : InvoiceLine.Kind.ofMetadata(kind));
+    }
+
+    /** Stripe marks a proration on the line's parent: its subscription item's or its invoice item's details. */
+    private static boolean isProration(InvoiceLineItem line) {
+        InvoiceLineItem.Parent parent = line.getParent();
+        if (parent == null) {
+            return false;
+        }
+        return (parent.getSubscriptionItemDetails() != null
+                        && Boolean.TRUE.equals(
+                                parent.getSubscriptionItemDetails().getProration()))
+                || (parent.getInvoiceItemDetails() != null
+                        && Boolean.TRUE.equals(parent.getInvoiceItemDetails().getProration()));
     }
 
     private static long orZero(@Nullable Long value) {

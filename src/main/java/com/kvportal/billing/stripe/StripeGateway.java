@@ -10,10 +10,12 @@ import com.kvportal.common.web.ProblemException;
 import com.stripe.StripeClient;
 import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.StripeException;
+import com.stripe.model.Coupon;
 import com.stripe.model.Customer;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceItem;
 import com.stripe.model.InvoicePayment;
+import com.stripe.model.PromotionCode;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
 import com.stripe.model.SubscriptionSchedule;
@@ -26,6 +28,7 @@ import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.InvoiceItemListParams;
 import com.stripe.param.InvoiceListParams;
 import com.stripe.param.InvoicePaymentListParams;
+import com.stripe.param.PromotionCodeListParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.SubscriptionScheduleCreateParams;
 import com.stripe.param.SubscriptionScheduleUpdateParams;
@@ -33,6 +36,7 @@ import com.stripe.param.SubscriptionScheduleUpdateParams.Phase;
 import com.stripe.param.SubscriptionUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +63,7 @@ public class StripeGateway {
 
     private final PaymentProvider provider;
     private final StripeProperties properties;
+    private final Clock clock;
     private volatile @Nullable Client client;
 
     /** A client for one API base; the sandbox's base is known only once the server listens. */
@@ -85,16 +90,73 @@ public class StripeGateway {
                 .orElseThrow(() -> unusable("customer id " + customer.getId()));
     }
 
-    /** Creates a hosted checkout for a subscription to {@code priceId}, naming the organization in the session. */
+    /**
+     * The provider's id ({@code promo_...}) of the promotion code a customer entered, when the provider has an active
+     * code of that text that can be redeemed now: not expired, redemptions left, its coupon still valid. Empty
+     * otherwise.
+     */
+    public Optional<String> redeemablePromotionCode(String code) {
+        PromotionCodeListParams params = PromotionCodeListParams.builder()
+                .setCode(code)
+                .setActive(true)
+                .setLimit(1L)
+                .addExpand("data.promotion.coupon")
+                .build();
+        List<PromotionCode> found = call("look up a promotion code", () -> stripe().promotionCodes()
+                        .list(params))
+                .getData();
+        long now = clock.instant().getEpochSecond();
+        return found.stream()
+                .filter(promotion -> Boolean.TRUE.equals(promotion.getActive())
+                        && (promotion.getExpiresAt() == null || promotion.getExpiresAt() > now)
+                        && (promotion.getMaxRedemptions() == null
+                                || promotion.getTimesRedeemed() == null
+                                || promotion.getTimesRedeemed() < promotion.getMaxRedemptions())
+                        && couponValid(promotion))
+                .map(PromotionCode::getId)
+                .filter(id -> ProviderIds.wellFormed(id, "promo_"))
+                .findFirst();
+    }
+
+    private static boolean couponValid(PromotionCode promotion) {
+        Coupon coupon = promotion.getPromotion() == null
+                ? null
+                : promotion.getPromotion().getCouponObject();
+        return coupon == null || !Boolean.FALSE.equals(coupon.getValid());
+    }
+
+    /**
+     * Creates a hosted checkout for a subscription to {@code priceId}, naming the organization in the session: with
+     * the promotion code's discount when one is given, else with a field for the customer to enter a code; with
+     * automatic tax on, the billing address collected and the invoices taxed by it.
+     */
     public CheckoutSession createCheckout(
             ProviderCustomerId customer,
             UUID organizationId,
             UUID portalCustomerId,
             String priceId,
+            @Nullable String promotionCodeId,
             String successUrl,
             String cancelUrl) {
-        SessionCreateParams params = SessionCreateParams.builder()
-                .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
+        SessionCreateParams.Builder builder = SessionCreateParams.builder();
+        if (promotionCodeId != null) {
+            builder.addDiscount(SessionCreateParams.Discount.builder()
+                    .setPromotionCode(promotionCodeId)
+                    .build());
+        } else {
+            builder.setAllowPromotionCodes(true);
+        }
+        if (properties.automaticTax()) {
+            builder.setBillingAddressCollection(SessionCreateParams.BillingAddressCollection.REQUIRED)
+                    .setAutomaticTax(SessionCreateParams.AutomaticTax.builder()
+                            .setEnabled(true)
+                            .build())
+                    // Stripe taxes an existing customer by the address entered on the page only when told to keep it
+                    .setCustomerUpdate(SessionCreateParams.CustomerUpdate.builder()
+                            .setAddress(SessionCreateParams.CustomerUpdate.Address.AUTO)
+                            .build());
+        }
+        SessionCreateParams params = builder.setMode(SessionCreateParams.Mode.SUBSCRIPTION)
                 .setCustomer(customer.value())
                 .setClientReferenceId(organizationId.toString())
                 .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
@@ -116,6 +178,12 @@ public class StripeGateway {
             throw unusable("checkout session without id or url");
         }
         return new CheckoutSession(session.getId(), session.getUrl());
+    }
+
+    /** The invoice as the provider states it now; empty when the provider knows no such invoice. */
+    public Optional<ProviderInvoice> findInvoice(String invoiceId) {
+        return find("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId))
+                .flatMap(invoice -> ProviderInvoice.of(invoice, null, java.time.Instant.EPOCH));
     }
 
     /** The session as the provider knows it; empty when the provider knows no such session. */
@@ -526,6 +594,10 @@ public class StripeGateway {
                 .setCustomer(providerCustomerId)
                 .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
                 .setAutoAdvance(true)
+                // taxed as the subscription's invoices are
+                .setAutomaticTax(InvoiceCreateParams.AutomaticTax.builder()
+                        .setEnabled(properties.automaticTax())
+                        .build())
                 .build();
         RequestOptions options =
                 RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();

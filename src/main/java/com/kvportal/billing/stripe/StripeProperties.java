@@ -13,6 +13,8 @@ import org.springframework.validation.annotation.Validated;
  * @param apiBase another API base than the provider's (Stripe's, or the sandbox's), e.g. for a test; empty for none
  * @param connectTimeout how long to wait for a connection
  * @param readTimeout how long to wait for an answer
+ * @param automaticTax {@code STRIPE_AUTOMATIC_TAX=on}: checkout collects the billing address and the provider taxes
+ *     the subscription's invoices by it ({@code automatic_tax})
  */
 @ConfigurationProperties("kvportal.stripe")
 @Validated
@@ -20,4 +22,5 @@ record StripeProperties(
         @DefaultValue("") @Pattern(regexp = "|https?://\\S+", message = "must be empty or an http(s) URL")
                 String apiBase,
         @DefaultValue("5s") @DurationMin(millis = 1) Duration connectTimeout,
-        @DefaultValue("20s") @DurationMin(millis = 1) Duration readTimeout) {}
+        @DefaultValue("20s") @DurationMin(millis = 1) Duration readTimeout,
+        @DefaultValue("false") boolean automaticTax) {}

@@ -99,7 +99,8 @@ class BillingController {
     @BillingProblem.Codes({
         BillingProblem.UNKNOWN_TIER,
         BillingProblem.TIER_NOT_PURCHASABLE,
-        BillingProblem.ALREADY_SUBSCRIBED
+        BillingProblem.ALREADY_SUBSCRIBED,
+        BillingProblem.PROMOTION_CODE_INVALID
     })
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping(path = "/checkout", consumes = MediaType.APPLICATION_JSON_VALUE)

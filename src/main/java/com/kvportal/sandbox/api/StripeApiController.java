@@ -2,6 +2,7 @@ package com.kvportal.sandbox.api;
 
 import com.kvportal.sandbox.checkout.StripeCheckout;
 import com.kvportal.sandbox.customer.StripeCustomers;
+import com.kvportal.sandbox.discount.StripeDiscounts;
 import com.kvportal.sandbox.events.EventOutbox;
 import com.kvportal.sandbox.invoice.StripeInvoices;
 import com.kvportal.sandbox.invoice.StripeRefunds;
@@ -46,6 +47,7 @@ public class StripeApiController {
     private final StripePortalSessions portalSessions;
     private final StripeInvoices invoices;
     private final StripeRefunds refunds;
+    private final StripeDiscounts discounts;
     private final SandboxObjects objects;
     private final StripeJson json;
     private final EventOutbox outbox;
@@ -219,6 +221,43 @@ public class StripeApiController {
     @GetMapping("/v1/invoiceitems/{id}")
     ResponseEntity<String> invoiceItem(@PathVariable String id, StripeCall call) {
         return answers.read(call, () -> invoices.retrieveItem(id));
+    }
+
+    // coupons and promotion codes
+
+    @PostMapping("/v1/coupons")
+    ResponseEntity<String> createCoupon(StripeCall call) {
+        return answers.post(call, () -> discounts.createCoupon(call.params()));
+    }
+
+    @GetMapping("/v1/coupons")
+    ResponseEntity<String> coupons(StripeCall call) {
+        return answers.read(call, () -> discounts.listCoupons(call.params().limit()));
+    }
+
+    @GetMapping("/v1/coupons/{id}")
+    ResponseEntity<String> coupon(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> discounts.retrieveCoupon(id));
+    }
+
+    @PostMapping("/v1/promotion_codes")
+    ResponseEntity<String> createPromotionCode(StripeCall call) {
+        return answers.post(call, () -> discounts.createPromotionCode(call.params()));
+    }
+
+    @GetMapping("/v1/promotion_codes")
+    ResponseEntity<String> promotionCodes(StripeCall call) {
+        return answers.read(call, () -> discounts.listPromotionCodes(call.params()));
+    }
+
+    @GetMapping("/v1/promotion_codes/{id}")
+    ResponseEntity<String> promotionCode(@PathVariable String id, StripeCall call) {
+        return answers.read(call, () -> discounts.retrievePromotionCode(id));
+    }
+
+    @PostMapping("/v1/promotion_codes/{id}")
+    ResponseEntity<String> updatePromotionCode(@PathVariable String id, StripeCall call) {
+        return answers.post(call, () -> discounts.updatePromotionCode(id, call.params()));
     }
 
     // prices

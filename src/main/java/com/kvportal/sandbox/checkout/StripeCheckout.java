@@ -1,11 +1,14 @@
 package com.kvportal.sandbox.checkout;
 
+import com.kvportal.sandbox.discount.StripeDiscounts;
 import com.kvportal.sandbox.events.SandboxEvents;
+import com.kvportal.sandbox.invoice.SandboxTaxRates;
 import com.kvportal.sandbox.invoice.StripeInvoices;
 import com.kvportal.sandbox.store.CardOutcome;
 import com.kvportal.sandbox.store.SandboxObjects;
 import com.kvportal.sandbox.store.StoredCheckoutSession;
 import com.kvportal.sandbox.store.StoredCustomer;
+import com.kvportal.sandbox.store.StoredDiscount;
 import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredPrice;
 import com.kvportal.sandbox.store.StoredSubscription;
@@ -19,8 +22,10 @@ import com.kvportal.sandbox.subscription.StripeSubscriptions;
 import com.stripe.model.checkout.Session;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -42,6 +47,7 @@ public class StripeCheckout {
     private final StripeInvoices invoices;
     private final Clock clock;
     private final RedirectUrls redirects;
+    private final StripeDiscounts discounts;
 
     public Session retrieve(String id) {
         return objects.checkoutSession(id)
@@ -61,12 +67,13 @@ public class StripeCheckout {
                         "line_items",
                         "success_url",
                         "cancel_url",
-                        "subscription_data"),
-                Set.of(
-                        "payment_method_types",
+                        "subscription_data",
                         "allow_promotion_codes",
                         "billing_address_collection",
                         "automatic_tax",
+                        "discounts"),
+                Set.of(
+                        "payment_method_types",
                         "locale",
                         "customer_update",
                         "tax_id_collection",
@@ -77,8 +84,7 @@ public class StripeCheckout {
                         "custom_text",
                         "submit_type",
                         "phone_number_collection",
-                        "saved_payment_method_options",
-                        "discounts"));
+                        "saved_payment_method_options"));
         String mode = params.required("mode");
         if (!mode.equals("subscription")) {
             throw StripeError.invalid("mode", "The sandbox supports mode=subscription only.");
@@ -117,9 +123,27 @@ public class StripeCheckout {
         if (quantity < 1 || quantity > 999_999) {
             throw StripeError.invalid("line_items[0][quantity]", "Quantity must be between 1 and 999999.");
         }
+        boolean allowPromotionCodes = Boolean.TRUE.equals(params.bool("allow_promotion_codes"));
+        boolean discounted =
+                params.text("discounts[0][coupon]") != null || params.text("discounts[0][promotion_code]") != null;
+        if (allowPromotionCodes && discounted) {
+            throw StripeError.invalid(
+                    "allow_promotion_codes",
+                    "You may only specify one of these parameters: allow_promotion_codes, discounts.");
+        }
+        String addressCollection = params.text("billing_address_collection");
+        if (addressCollection == null) {
+            addressCollection = "auto";
+        } else if (!addressCollection.equals("auto") && !addressCollection.equals("required")) {
+            throw StripeError.invalid(
+                    "billing_address_collection", "billing_address_collection must be auto or required.");
+        }
+        boolean automaticTax = Boolean.TRUE.equals(params.bool("automatic_tax[enabled]"));
         long now = now();
+        String id = StripeId.CHECKOUT_SESSION.next();
+        discounts.forCheckoutSession(params, id);
         StoredCheckoutSession session = new StoredCheckoutSession(
-                StripeId.CHECKOUT_SESSION.next(),
+                id,
                 "open",
                 "unpaid",
                 mode,
@@ -135,7 +159,10 @@ public class StripeCheckout {
                 null,
                 now,
                 now + CHECKOUT_SESSION_LIFETIME,
-                null);
+                null,
+                allowPromotionCodes,
+                addressCollection,
+                automaticTax);
         objects.insert(session);
         return views.checkoutSession(session);
     }
@@ -164,12 +191,25 @@ public class StripeCheckout {
     public record Payment(StoredCheckoutSession session, boolean declined) {}
 
     /**
+     * What the customer enters on the hosted page besides the card.
+     *
+     * @param country the billing address's country (any case); needed when the session collects the address
+     * @param promotionCode a code the customer typed, when the session allows promotion codes
+     */
+    public record PageInput(@Nullable String country, @Nullable String promotionCode) {
+
+        public static final PageInput NONE = new PageInput(null, null);
+    }
+
+    /**
      * Pays a checkout session as Stripe's hosted page does: with a succeeding card, the customer (reused or
-     * created), an active subscription, its first invoice paid, and the events in Stripe's order; with a declining
-     * card nothing changes. A complete session stays as it is.
+     * created, with the billing address's country), an active subscription with the session's discount (or the
+     * typed code's) and automatic tax, its first invoice paid, and the events in Stripe's order; with a declining
+     * card nothing changes. A complete session stays as it is. A country or code that cannot be used is refused
+     * before anything changes.
      */
     @Transactional
-    public Payment pay(String sessionId, CardOutcome card) {
+    public Payment pay(String sessionId, CardOutcome card, PageInput input) {
         StoredCheckoutSession session = objects.lockCheckoutSession(sessionId)
                 .orElseThrow(() -> StripeError.noSuch("checkout.session", sessionId, null));
         if (session.isComplete()) {
@@ -178,6 +218,8 @@ public class StripeCheckout {
         if (!session.asOf(now()).status().equals("open")) {
             throw StripeError.state("session_expired", "This Checkout Session is no longer active.");
         }
+        String country = country(session, input.country());
+        Optional<StoredDiscount> discount = discount(session, input.promotionCode());
         if (card == CardOutcome.CARD_DECLINED) {
             return new Payment(session, true);
         }
@@ -185,14 +227,22 @@ public class StripeCheckout {
         StoredCustomer customer;
         if (session.customer() != null) {
             customer = objects.lockCustomer(session.customer()).orElseThrow();
-            if (customer.card() != CardOutcome.SUCCEEDED) {
-                // the card entered on the page becomes the customer's card
-                customer = customer.withCard(CardOutcome.SUCCEEDED);
+            StoredCustomer entered = customer.withCard(CardOutcome.SUCCEEDED)
+                    .withCountry(country == null ? customer.country() : country);
+            if (!entered.equals(customer)) {
+                // the card entered on the page becomes the customer's card, the address its address
+                customer = entered;
                 objects.update(customer);
             }
         } else {
             customer = new StoredCustomer(
-                    StripeId.CUSTOMER.next(), session.customerEmail(), null, Map.of(), CardOutcome.SUCCEEDED, now);
+                    StripeId.CUSTOMER.next(),
+                    session.customerEmail(),
+                    null,
+                    Map.of(),
+                    CardOutcome.SUCCEEDED,
+                    now,
+                    country);
             objects.insert(customer);
             events.emit("customer.created", json.customer(customer));
         }
@@ -218,6 +268,11 @@ public class StripeCheckout {
                 invoiceId,
                 now);
         objects.insert(subscription);
+        if (session.automaticTax()) {
+            objects.enableAutomaticTax(subscription.id());
+        }
+        String customerId = customer.id();
+        discount.ifPresent(d -> discounts.attach(d, customerId, subscription.id(), now));
         events.emit("customer.subscription.created", views.subscription(subscription));
         // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
         invoices.issueNow(
@@ -228,6 +283,36 @@ public class StripeCheckout {
         objects.update(completed);
         events.emit("checkout.session.completed", views.checkoutSession(completed));
         return new Payment(completed, false);
+    }
+
+    /** The country entered on the page, checked; required when the session collects the billing address. */
+    private static @Nullable String country(StoredCheckoutSession session, @Nullable String entered) {
+        if (entered == null || entered.isBlank()) {
+            if (session.needsCountry()) {
+                throw StripeError.invalid(
+                        "country",
+                        "This checkout collects the billing address: enter its country as a two-letter ISO 3166-1"
+                                + " code, such as DE, GB or US.");
+            }
+            return null;
+        }
+        return SandboxTaxRates.country(entered)
+                .orElseThrow(() -> StripeError.invalid(
+                        "country",
+                        "Unknown country \"" + entered.strip() + "\": enter a two-letter ISO 3166-1 code, such as DE,"
+                                + " GB or US."));
+    }
+
+    /** The session's own discount, or the one of a code typed on the page (checked, nothing made yet). */
+    private Optional<StoredDiscount> discount(StoredCheckoutSession session, @Nullable String typed) {
+        Optional<StoredDiscount> own = discounts.ofCheckoutSession(session.id());
+        if (typed == null || typed.isBlank()) {
+            return own;
+        }
+        if (!session.allowPromotionCodes() || own.isPresent()) {
+            throw StripeError.invalid("promotion_code", "This checkout does not take a promotion code.");
+        }
+        return Optional.of(discounts.typed(typed, session.id()));
     }
 
     private long now() {

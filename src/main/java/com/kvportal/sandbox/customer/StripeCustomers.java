@@ -52,7 +52,8 @@ public class StripeCustomers {
                 params.shortText("name"),
                 StripeParams.merged(Map.of(), params.metadata("metadata")),
                 CardOutcome.SUCCEEDED,
-                now());
+                now(),
+                null);
         objects.insert(customer);
         Customer created = json.customer(customer);
         events.emit("customer.created", created);

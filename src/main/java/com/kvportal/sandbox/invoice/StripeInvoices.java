@@ -3,8 +3,11 @@ package com.kvportal.sandbox.invoice;
 import com.kvportal.sandbox.SandboxProperties;
 import com.kvportal.sandbox.events.SandboxEvents;
 import com.kvportal.sandbox.store.CardOutcome;
+import com.kvportal.sandbox.store.SandboxDiscounts;
 import com.kvportal.sandbox.store.SandboxObjects;
+import com.kvportal.sandbox.store.StoredCoupon;
 import com.kvportal.sandbox.store.StoredCustomer;
+import com.kvportal.sandbox.store.StoredDiscount;
 import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredInvoiceItem;
 import com.kvportal.sandbox.store.StoredPrice;
@@ -23,6 +26,7 @@ import java.math.RoundingMode;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +47,7 @@ public class StripeInvoices {
     private static final long MAX_AMOUNT = 99_999_999;
 
     private final SandboxObjects objects;
+    private final SandboxDiscounts discounts;
     private final StripeJson json;
     private final StripeViews views;
     private final SandboxEvents events;
@@ -62,7 +67,8 @@ public class StripeInvoices {
      * An invoice of a subscription with further lines (a plan change's proration credit), created, finalized and
      * charged at once, as Stripe does with {@code proration_behavior=always_invoice}.
      */
-    public StoredInvoice issueNow(StoredInvoice draft, List<StoredInvoiceItem> lines, CardOutcome card) {
+    public StoredInvoice issueNow(StoredInvoice unpriced, List<StoredInvoiceItem> lines, CardOutcome card) {
+        StoredInvoice draft = priced(unpriced, true);
         objects.insert(draft);
         StoredInvoice withLines = draft;
         for (StoredInvoiceItem line : lines) {
@@ -94,8 +100,9 @@ public class StripeInvoices {
                 newPeriodEnd,
                 now,
                 now + properties.draftGrace().toSeconds());
-        objects.insert(draft);
-        return announceDraft(withPendingItems(draft));
+        StoredInvoice priced = priced(draft, true);
+        objects.insert(priced);
+        return announceDraft(withPendingItems(priced));
     }
 
     /** Finalizes and charges the customer's drafts that advance by themselves: time passes over their grace. */
@@ -196,7 +203,8 @@ public class StripeInvoices {
                 period.start(),
                 period.end(),
                 metadata,
-                now);
+                now,
+                false);
         String invoiceId = params.text("invoice");
         if (invoiceId != null) {
             StoredInvoice invoice = objects.lockInvoice(invoiceId)
@@ -259,7 +267,8 @@ public class StripeInvoices {
                         "auto_advance",
                         "collection_method",
                         "description",
-                        "metadata"),
+                        "metadata",
+                        "automatic_tax"),
                 Set.of("default_tax_rates", "footer", "custom_fields", "rendering", "statement_descriptor"));
         String customerId = lockedCustomer(params);
         String behavior = params.text("pending_invoice_items_behavior");
@@ -281,6 +290,9 @@ public class StripeInvoices {
                 advances,
                 advances ? now + properties.draftGrace().toSeconds() : null,
                 now);
+        if (Boolean.TRUE.equals(params.bool("automatic_tax[enabled]"))) {
+            draft = taxed(draft);
+        }
         objects.insert(draft);
         if ("include".equals(behavior)) {
             draft = withPendingItems(draft);
@@ -309,6 +321,38 @@ public class StripeInvoices {
     }
 
     // shared steps
+
+    /**
+     * A subscription's new invoice with its discount and tax, as Stripe prices it when it is made: the
+     * subscription's discount that applies at the start of the service period the invoice charges for (a
+     * {@code once} discount then ends when {@code consume}), and, when the subscription's tax is automatic, the rate
+     * of the customer's country.
+     */
+    public StoredInvoice priced(StoredInvoice draft, boolean consume) {
+        if (draft.subscription() == null) {
+            return draft;
+        }
+        StoredInvoice priced = draft;
+        long at = draft.linePeriodStart();
+        // the sandbox gives a subscription one discount at most (one per checkout session)
+        Optional<StoredDiscount> discount =
+                discounts.ofSubscription(draft.subscription(), at).stream().findFirst();
+        if (discount.isPresent()) {
+            StoredCoupon coupon = discounts.coupon(discount.get().coupon()).orElseThrow();
+            priced = priced.withDiscount(discount.get().id(), coupon.percentOff(), coupon.amountOff());
+            if (consume && coupon.once()) {
+                discounts.end(discount.get().id(), at);
+            }
+        }
+        return objects.automaticTax(draft.subscription()) ? taxed(priced) : priced;
+    }
+
+    /** The draft taxed at the rate of its customer's country (none known: no tax). */
+    private StoredInvoice taxed(StoredInvoice draft) {
+        String country =
+                objects.customer(draft.customer()).map(StoredCustomer::country).orElse(null);
+        return country == null ? draft : draft.withTax(country, SandboxTaxRates.percent(country));
+    }
 
     /** The draft with the customer's pending items moved onto it as lines. */
     private StoredInvoice withPendingItems(StoredInvoice draft) {

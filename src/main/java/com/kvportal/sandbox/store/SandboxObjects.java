@@ -15,8 +15,9 @@ public class SandboxObjects {
 
     private static final Table<StoredPrice> PRICES =
             new Table<>("select *, recurring_interval as \"interval\" from sandbox.sandbox_prices", StoredPrice.class);
-    private static final Table<StoredCustomer> CUSTOMERS =
-            new Table<>("select *, card_outcome as card from sandbox.sandbox_customers", StoredCustomer.class);
+    private static final Table<StoredCustomer> CUSTOMERS = new Table<>(
+            "select *, card_outcome as card, address_country as country from sandbox.sandbox_customers",
+            StoredCustomer.class);
     private static final Table<StoredCheckoutSession> CHECKOUT_SESSIONS =
             new Table<>("select * from sandbox.sandbox_checkout_sessions", StoredCheckoutSession.class);
     private static final Table<StoredSubscription> SUBSCRIPTIONS =
@@ -41,8 +42,8 @@ public class SandboxObjects {
     public void insert(StoredCustomer customer) {
         database.sql(
                         """
-                        insert into sandbox.sandbox_customers (id, email, name, metadata, card_outcome, created)
-                        values (:id, :email, :name, :metadata::jsonb, :card, :created)""")
+                        insert into sandbox.sandbox_customers (id, email, name, metadata, card_outcome, address_country, created)
+                        values (:id, :email, :name, :metadata::jsonb, :card, :country, :created)""")
                 .paramSource(StoredRows.columns(customer))
                 .update();
     }
@@ -51,7 +52,8 @@ public class SandboxObjects {
         database.sql(
                         """
                         update sandbox.sandbox_customers
-                        set email = :email, name = :name, metadata = :metadata::jsonb, card_outcome = :card
+                        set email = :email, name = :name, metadata = :metadata::jsonb, card_outcome = :card,
+                            address_country = :country
                         where id = :id""")
                 .paramSource(StoredRows.columns(customer))
                 .update();
@@ -72,10 +74,11 @@ public class SandboxObjects {
                         """
                         insert into sandbox.sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
                             client_reference_id, metadata, price, quantity, success_url, cancel_url,
-                            subscription_metadata, subscription, created, expires_at, completed_at)
+                            subscription_metadata, subscription, created, expires_at, completed_at, allow_promotion_codes,
+                            billing_address_collection, automatic_tax)
                         values (:id, :status, :paymentStatus, :mode, :customer, :customerEmail, :clientReferenceId, :metadata::jsonb,
                             :price, :quantity, :successUrl, :cancelUrl, :subscriptionMetadata::jsonb, :subscription, :created,
-                            :expiresAt, :completedAt)""")
+                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax)""")
                 .paramSource(StoredRows.columns(s))
                 .update();
     }
@@ -125,6 +128,24 @@ public class SandboxObjects {
                 .update();
     }
 
+    /**
+     * Whether the subscription's invoices are taxed automatically; kept beside the subscription's record (set once,
+     * when it is made from a checkout session that enabled automatic tax).
+     */
+    public boolean automaticTax(String subscription) {
+        return database.sql("select automatic_tax from sandbox.sandbox_subscriptions where id = ?")
+                .param(subscription)
+                .query(Boolean.class)
+                .optional()
+                .orElse(false);
+    }
+
+    public void enableAutomaticTax(String subscription) {
+        database.sql("update sandbox.sandbox_subscriptions set automatic_tax = true where id = ?")
+                .param(subscription)
+                .update();
+    }
+
     public Optional<StoredSubscription> subscription(String id) {
         return one(SUBSCRIPTIONS, id);
     }
@@ -163,10 +184,11 @@ public class SandboxObjects {
                         insert into sandbox.sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
                             quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
                             line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
-                            finalizes_at, created_event)
+                            finalizes_at, created_event, subtotal, discount, percent_off, amount_off, tax_country, tax_percent)
                         values (:id, :customer, :subscription, :lineId, :status, :billingReason, :price, :quantity, :amountDue,
                             :amountPaid, :attemptCount, :periodStart, :periodEnd, :linePeriodStart, :linePeriodEnd, :number, :created,
-                            :finalizedAt, :paidAt, :autoAdvance, :finalizesAt, :createdEvent)""")
+                            :finalizedAt, :paidAt, :autoAdvance, :finalizesAt, :createdEvent, :subtotal, :discount, :percentOff,
+                            :amountOff, :taxCountry, :taxPercent)""")
                 .paramSource(StoredRows.columns(i))
                 .update();
     }
@@ -176,7 +198,9 @@ public class SandboxObjects {
                         """
                         update sandbox.sandbox_invoices set status = :status, amount_due = :amountDue, amount_paid = :amountPaid,
                             attempt_count = :attemptCount, finalized_at = :finalizedAt, paid_at = :paidAt, number = :number,
-                            auto_advance = :autoAdvance, finalizes_at = :finalizesAt, created_event = :createdEvent
+                            auto_advance = :autoAdvance, finalizes_at = :finalizesAt, created_event = :createdEvent,
+                            subtotal = :subtotal, discount = :discount, percent_off = :percentOff, amount_off = :amountOff,
+                            tax_country = :taxCountry, tax_percent = :taxPercent
                         where id = :id""")
                 .paramSource(StoredRows.columns(i))
                 .update();
@@ -254,9 +278,9 @@ public class SandboxObjects {
         database.sql(
                         """
                         insert into sandbox.sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
-                            amount, currency, description, period_start, period_end, metadata, created)
+                            amount, currency, description, period_start, period_end, metadata, created, proration)
                         values (:id, :customer, :invoice, :lineId, :quantity, :unitAmountDecimal, :amount, :currency, :description,
-                            :periodStart, :periodEnd, :metadata::jsonb, :created)""")
+                            :periodStart, :periodEnd, :metadata::jsonb, :created, :proration)""")
                 .paramSource(StoredRows.columns(item))
                 .update();
     }

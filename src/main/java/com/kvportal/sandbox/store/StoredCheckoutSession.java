@@ -3,7 +3,13 @@ package com.kvportal.sandbox.store;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** A hosted checkout session in subscription mode. */
+/**
+ * A hosted checkout session in subscription mode.
+ *
+ * @param allowPromotionCodes the hosted page takes a promotion code the customer types
+ * @param billingAddressCollection {@code auto} or {@code required}: the page asks for the billing address's country
+ * @param automaticTax the subscription's invoices are taxed by that country
+ */
 public record StoredCheckoutSession(
         String id,
         String status,
@@ -21,7 +27,10 @@ public record StoredCheckoutSession(
         @Nullable String subscription,
         long created,
         long expiresAt,
-        @Nullable Long completedAt) {
+        @Nullable Long completedAt,
+        boolean allowPromotionCodes,
+        String billingAddressCollection,
+        boolean automaticTax) {
 
     /** As at Stripe, an open session past its expiry reads as expired (and can no longer be paid). */
     public StoredCheckoutSession asOf(long now) {
@@ -29,6 +38,11 @@ public record StoredCheckoutSession(
             return this;
         }
         return with("expired", paymentStatus, customer, subscription, completedAt);
+    }
+
+    /** True when paying needs the country of the billing address. */
+    public boolean needsCountry() {
+        return automaticTax || billingAddressCollection.equals("required");
     }
 
     public boolean isComplete() {
@@ -73,6 +87,9 @@ public record StoredCheckoutSession(
                 subscription,
                 created,
                 expiresAt,
-                completedAt);
+                completedAt,
+                allowPromotionCodes,
+                billingAddressCollection,
+                automaticTax);
     }
 }

@@ -1,15 +1,22 @@
 package com.kvportal.sandbox.store;
 
 import com.kvportal.sandbox.stripe.StripeId;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An invoice: a subscription's (with its subscription line) or a standalone one made from pending items. Its
- * invoice items' lines are stored apart ({@link StoredInvoiceItem}); {@code amountDue} is the total of all lines.
+ * invoice items' lines are stored apart ({@link StoredInvoiceItem}). {@code subtotal} is the total of all lines;
+ * {@code amountDue} is what the customer owes: the subtotal less the discount plus the tax, as Stripe computes them on
+ * the whole invoice (each rounded half up to the cent). A discount or tax is decided when the invoice is made and
+ * follows its lines while it is a draft.
  *
  * @param subscription the subscription it bills; null for a standalone invoice, which has no subscription line
  * @param finalizesAt for a draft that advances by itself, the time it is finalized at the latest (the grace)
  * @param createdEvent the id of the draft's {@code invoice.created}; once that was answered 2xx, it is finalized
+ * @param discount the discount ({@code di_}) it carries, with its coupon's {@code percentOff} or {@code amountOff}
+ * @param taxPercent the tax rate of {@code taxCountry} when automatic tax is on; null: no automatic tax
  */
 public record StoredInvoice(
         String id,
@@ -33,7 +40,15 @@ public record StoredInvoice(
         @Nullable Long paidAt,
         boolean autoAdvance,
         @Nullable Long finalizesAt,
-        @Nullable String createdEvent) {
+        @Nullable String createdEvent,
+        long subtotal,
+        @Nullable String discount,
+        @Nullable BigDecimal percentOff,
+        @Nullable Long amountOff,
+        @Nullable String taxCountry,
+        @Nullable BigDecimal taxPercent) {
+
+    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** A new draft invoice of the subscription's price and quantity, with a new line, nothing paid yet. */
     public static StoredInvoice draft(
@@ -69,6 +84,12 @@ public record StoredInvoice(
                 null,
                 true,
                 finalizesAt,
+                null,
+                price.unitAmount() * subscription.quantity(),
+                null,
+                null,
+                null,
+                null,
                 null);
     }
 
@@ -97,6 +118,12 @@ public record StoredInvoice(
                 null,
                 autoAdvance,
                 finalizesAt,
+                null,
+                0,
+                null,
+                null,
+                null,
+                null,
                 null);
     }
 
@@ -115,8 +142,87 @@ public record StoredInvoice(
 
     /** The draft with one more line of {@code amount}. */
     public StoredInvoice withLineOf(long amount) {
-        long due = amountDue + amount;
-        return with(status, due, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
+        return withAmounts(subtotal + amount, discount, percentOff, amountOff, taxCountry, taxPercent);
+    }
+
+    /**
+     * The draft with a discount of a coupon's terms ({@code percentOff} or {@code amountOff}) on its whole subtotal.
+     */
+    public StoredInvoice withDiscount(String discount, @Nullable BigDecimal percentOff, @Nullable Long amountOff) {
+        return withAmounts(subtotal, discount, percentOff, amountOff, taxCountry, taxPercent);
+    }
+
+    /** The draft taxed at {@code percent} of its subtotal after discounts, the rate of {@code country}. */
+    public StoredInvoice withTax(String country, BigDecimal percent) {
+        return withAmounts(subtotal, discount, percentOff, amountOff, country, percent);
+    }
+
+    /**
+     * The discount's amount: a percentage of the subtotal, or the coupon's amount up to the subtotal; nothing off an
+     * invoice that charges nothing (a credit is not discounted).
+     */
+    public long discountAmount() {
+        if (discount == null || subtotal <= 0) {
+            return 0;
+        }
+        if (percentOff != null) {
+            return percent(subtotal, percentOff);
+        }
+        return amountOff == null ? 0 : Math.min(amountOff, subtotal);
+    }
+
+    /** The tax: the rate on the subtotal after the discount; 0 without automatic tax. */
+    public long tax() {
+        return taxPercent == null ? 0 : percent(subtotal - discountAmount(), taxPercent);
+    }
+
+    /** {@code percent} % of {@code amount}, rounded half up (away from zero) to the cent. */
+    private static long percent(long amount, BigDecimal percent) {
+        return BigDecimal.valueOf(amount)
+                .multiply(percent)
+                .divide(HUNDRED, 0, RoundingMode.HALF_UP)
+                .longValueExact();
+    }
+
+    private StoredInvoice withAmounts(
+            long subtotal,
+            @Nullable String discount,
+            @Nullable BigDecimal percentOff,
+            @Nullable Long amountOff,
+            @Nullable String taxCountry,
+            @Nullable BigDecimal taxPercent) {
+        StoredInvoice terms = new StoredInvoice(
+                id,
+                customer,
+                subscription,
+                lineId,
+                status,
+                billingReason,
+                price,
+                quantity,
+                amountDue,
+                amountPaid,
+                attemptCount,
+                periodStart,
+                periodEnd,
+                linePeriodStart,
+                linePeriodEnd,
+                number,
+                created,
+                finalizedAt,
+                paidAt,
+                autoAdvance,
+                finalizesAt,
+                createdEvent,
+                subtotal,
+                discount,
+                percentOff,
+                amountOff,
+                taxCountry,
+                taxPercent);
+        long due = subtotal - terms.discountAmount() + terms.tax();
+        return terms.with(
+                status, due, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
     }
 
     public StoredInvoice withCreatedEvent(String eventId) {
@@ -178,6 +284,12 @@ public record StoredInvoice(
                 paidAt,
                 autoAdvance,
                 status.equals("draft") ? finalizesAt : null,
-                createdEvent);
+                createdEvent,
+                subtotal,
+                discount,
+                percentOff,
+                amountOff,
+                taxCountry,
+                taxPercent);
     }
 }

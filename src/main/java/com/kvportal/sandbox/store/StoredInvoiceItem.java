@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
  * An invoice item: a line of a draft invoice, or pending ({@code invoice} null) until the customer's next invoice.
  *
  * @param amount {@code quantity} × {@code unitAmountDecimal} in the currency's smallest unit, rounded half up
+ * @param proration true for a plan change's credit of unused time, as Stripe marks a proration line
  */
 public record StoredInvoiceItem(
         String id,
@@ -22,7 +23,8 @@ public record StoredInvoiceItem(
         long periodStart,
         long periodEnd,
         Map<String, String> metadata,
-        long created) {
+        long created,
+        boolean proration) {
 
     public StoredInvoiceItem on(String invoice) {
         return new StoredInvoiceItem(
@@ -38,6 +40,7 @@ public record StoredInvoiceItem(
                 periodStart,
                 periodEnd,
                 metadata,
-                created);
+                created,
+                proration);
     }
 }

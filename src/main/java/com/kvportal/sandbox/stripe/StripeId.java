@@ -19,6 +19,10 @@ public enum StripeId {
     REFUND("re_", 24),
     EVENT("evt_", 24),
     PORTAL_SESSION("bps_", 24),
+    /** Stripe makes a coupon's id of 8 characters without a prefix when none is given. */
+    COUPON("", 8),
+    PROMOTION_CODE("promo_", 24),
+    DISCOUNT("di_", 24),
     REQUEST("req_", 14);
 
     private static final char[] ALPHABET =

@@ -15,6 +15,7 @@ import com.kvportal.sandbox.store.StoredPortalSession;
 import com.kvportal.sandbox.store.StoredPrice;
 import com.kvportal.sandbox.store.StoredSchedule;
 import com.kvportal.sandbox.store.StoredSubscription;
+import com.stripe.model.Address;
 import com.stripe.model.Customer;
 import com.stripe.model.HasId;
 import com.stripe.model.Invoice;
@@ -35,6 +36,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -124,9 +126,20 @@ public class StripeJson {
         customer.setMetadata(c.metadata());
         customer.setName(c.name());
         customer.setNextInvoiceSequence(1L);
+        customer.setAddress(address(c));
         customer.setPreferredLocales(List.of());
         customer.setTaxExempt("none");
         return customer;
+    }
+
+    /** The billing address as the sandbox knows it: its country, once a checkout collected it. */
+    private static @Nullable Address address(@Nullable StoredCustomer customer) {
+        if (customer == null || customer.country() == null) {
+            return null;
+        }
+        Address address = new Address();
+        address.setCountry(customer.country());
+        return address;
     }
 
     public Price price(StoredPrice p) {
@@ -181,9 +194,11 @@ public class StripeJson {
         session.setObject("checkout.session");
         session.setAmountSubtotal(amount);
         session.setAmountTotal(amount);
+        session.setAllowPromotionCodes(s.allowPromotionCodes());
         Session.AutomaticTax automaticTax = new Session.AutomaticTax();
-        automaticTax.setEnabled(false);
+        automaticTax.setEnabled(s.automaticTax());
         session.setAutomaticTax(automaticTax);
+        session.setBillingAddressCollection(s.billingAddressCollection());
         session.setCancelUrl(s.cancelUrl());
         session.setClientReferenceId(s.clientReferenceId());
         session.setCreated(s.created());
@@ -194,6 +209,7 @@ public class StripeJson {
             Session.CustomerDetails details = new Session.CustomerDetails();
             details.setEmail(customer == null ? s.customerEmail() : customer.email());
             details.setName(customer == null ? null : customer.name());
+            details.setAddress(address(customer));
             details.setTaxExempt("none");
             details.setTaxIds(List.of());
             session.setCustomerDetails(details);
@@ -364,7 +380,8 @@ public class StripeJson {
         invoice.setAttempted(i.attemptCount() > 0);
         invoice.setAutoAdvance(i.autoAdvance());
         Invoice.AutomaticTax automaticTax = new Invoice.AutomaticTax();
-        automaticTax.setEnabled(false);
+        automaticTax.setEnabled(i.taxPercent() != null);
+        automaticTax.setStatus(i.taxPercent() != null ? "complete" : null);
         invoice.setAutomaticTax(automaticTax);
         invoice.setAutomaticallyFinalizesAt(draft ? i.finalizesAt() : null);
         invoice.setBillingReason(i.billingReason());
@@ -378,7 +395,7 @@ public class StripeJson {
         invoice.setCustomerTaxExempt("none");
         invoice.setCustomerTaxIds(List.of());
         invoice.setDefaultTaxRates(List.of());
-        invoice.setDiscounts(List.of());
+        invoice.setDiscounts(i.discount() == null ? List.of() : List.of(i.discount()));
         invoice.setEffectiveAt(i.finalizedAt());
         invoice.setEndingBalance(draft ? null : 0L);
         invoice.setHostedInvoiceUrl(draft ? null : url.apply("/sandbox/invoices/" + i.id()));
@@ -412,14 +429,37 @@ public class StripeJson {
         transitions.setFinalizedAt(i.finalizedAt());
         transitions.setPaidAt(i.paidAt());
         invoice.setStatusTransitions(transitions);
-        invoice.setSubtotal(i.amountDue());
-        invoice.setSubtotalExcludingTax(i.amountDue());
+        long discount = i.discountAmount();
+        invoice.setSubtotal(i.subtotal());
+        invoice.setSubtotalExcludingTax(i.subtotal());
         invoice.setTotal(i.amountDue());
-        invoice.setTotalDiscountAmounts(List.of());
-        invoice.setTotalExcludingTax(i.amountDue());
+        invoice.setTotalDiscountAmounts(i.discount() == null ? List.of() : List.of(discountAmount(i)));
+        invoice.setTotalExcludingTax(i.subtotal() - discount);
         invoice.setTotalPretaxCreditAmounts(List.of());
-        invoice.setTotalTaxes(List.of());
+        invoice.setTotalTaxes(i.taxPercent() == null ? List.of() : List.of(tax(i)));
         return invoice;
+    }
+
+    private static Invoice.TotalDiscountAmount discountAmount(StoredInvoice i) {
+        Invoice.TotalDiscountAmount amount = new Invoice.TotalDiscountAmount();
+        amount.setAmount(i.discountAmount());
+        amount.setDiscount(i.discount());
+        return amount;
+    }
+
+    /** The invoice's tax in Stripe's shape: exclusive, at the sandbox's rate of the customer's country. */
+    private static Invoice.TotalTax tax(StoredInvoice i) {
+        Invoice.TotalTax tax = new Invoice.TotalTax();
+        tax.setAmount(i.tax());
+        tax.setTaxBehavior("exclusive");
+        Invoice.TotalTax.TaxRateDetails details = new Invoice.TotalTax.TaxRateDetails();
+        details.setTaxRate(
+                "txr_sandbox_" + Objects.requireNonNull(i.taxCountry()).toLowerCase(Locale.ROOT));
+        tax.setTaxRateDetails(details);
+        tax.setTaxabilityReason(i.tax() == 0 ? "not_collecting" : "standard_rated");
+        tax.setTaxableAmount(i.subtotal() - i.discountAmount());
+        tax.setType("tax_rate_details");
+        return tax;
     }
 
     /** The line of the subscription's price: it covers the service period of the invoice's line. */
@@ -460,7 +500,7 @@ public class StripeJson {
     private static InvoiceLineItem itemLine(StoredInvoiceItem item) {
         InvoiceLineItem.Parent.InvoiceItemDetails details = new InvoiceLineItem.Parent.InvoiceItemDetails();
         details.setInvoiceItem(item.id());
-        details.setProration(false);
+        details.setProration(item.proration());
         details.setProrationDetails(new InvoiceLineItem.Parent.InvoiceItemDetails.ProrationDetails());
         InvoiceLineItem.Parent parent = new InvoiceLineItem.Parent();
         parent.setInvoiceItemDetails(details);
@@ -540,7 +580,7 @@ public class StripeJson {
         InvoiceItem.Pricing pricing = new InvoiceItem.Pricing();
         pricing.setUnitAmountDecimal(i.unitAmountDecimal().stripTrailingZeros());
         item.setPricing(pricing);
-        item.setProration(false);
+        item.setProration(i.proration());
         item.setQuantity(i.quantity());
         item.setTaxRates(List.of());
         return item;

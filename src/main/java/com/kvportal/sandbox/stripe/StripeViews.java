@@ -2,10 +2,12 @@ package com.kvportal.sandbox.stripe;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.kvportal.sandbox.store.SandboxDiscounts;
 import com.kvportal.sandbox.store.SandboxObjects;
 import com.kvportal.sandbox.store.SandboxSchedules;
 import com.kvportal.sandbox.store.StoredCheckoutSession;
 import com.kvportal.sandbox.store.StoredCustomer;
+import com.kvportal.sandbox.store.StoredDiscount;
 import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredPrice;
 import com.kvportal.sandbox.store.StoredSchedule;
@@ -37,6 +39,7 @@ public class StripeViews {
 
     private final SandboxObjects objects;
     private final SandboxSchedules schedules;
+    private final SandboxDiscounts discounts;
     private final StripeJson json;
     private final Clock clock;
 
@@ -50,28 +53,44 @@ public class StripeViews {
         StoredCustomer customer = session.isComplete() && session.customer() != null
                 ? objects.customer(session.customer()).orElse(null)
                 : null;
-        return json.checkoutSession(session, priceOf(session.price()), customer);
+        Session view = json.checkoutSession(session, priceOf(session.price()), customer);
+        discounts.ofCheckoutSession(session.id()).ifPresent(discount -> {
+            Session.Discount applied = new Session.Discount();
+            applied.setCoupon(discount.coupon());
+            applied.setPromotionCode(discount.promotionCode());
+            view.setDiscounts(List.of(applied));
+        });
+        return view;
     }
 
-    /** A subscription, naming the schedule that governs it (if any) in its {@code schedule}. */
+    /**
+     * A subscription, naming the schedule that governs it (if any) in its {@code schedule}, with its discounts that
+     * apply now and whether its tax is automatic.
+     */
     public Subscription subscription(StoredSubscription subscription) {
         Subscription view = json.subscription(subscription, priceOf(subscription.price()));
         view.setSchedule(
                 schedules.governing(subscription.id()).map(StoredSchedule::id).orElse(null));
+        view.setDiscounts(discounts.ofSubscription(subscription.id(), subscription.now(now())).stream()
+                .map(StoredDiscount::id)
+                .toList());
+        view.getAutomaticTax().setEnabled(objects.automaticTax(subscription.id()));
         return view;
     }
 
     /** A schedule, its current phase read by its subscription's clock. */
     public SubscriptionSchedule schedule(StoredSchedule schedule) {
-        long now = clock.instant().getEpochSecond();
+        long now = now();
         String subscription =
                 schedule.subscription() != null ? schedule.subscription() : schedule.releasedSubscription();
         if (subscription != null) {
-            now = objects.subscription(subscription)
-                    .map(s -> s.now(clock.instant().getEpochSecond()))
-                    .orElse(now);
+            now = objects.subscription(subscription).map(s -> s.now(now())).orElse(now);
         }
         return json.schedule(schedule, now);
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
     }
 
     public Invoice invoice(StoredInvoice invoice) {
@@ -97,7 +116,10 @@ public class StripeViews {
             case "ii_" -> objects.invoiceItem(id).map(json::invoiceItem);
             case "cs_" -> objects.checkoutSession(id).map(this::checkoutSession);
             case "price_" -> objects.price(id).map(json::price);
-            default -> Optional.empty();
+            case "promo_" -> discounts.promotionCode(id).map(StripeDiscountJson::promotionCode);
+            case "di_" -> discounts.discount(id).map(StripeDiscountJson::discount);
+            // a coupon's id is its own (no prefix of a kind)
+            default -> discounts.coupon(id).map(coupon -> StripeDiscountJson.coupon(coupon, now()));
         };
     }
 

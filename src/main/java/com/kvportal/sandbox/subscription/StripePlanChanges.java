@@ -70,7 +70,8 @@ public class StripePlanChanges {
                     now,
                     subscription.currentPeriodEnd(),
                     Map.of(),
-                    now);
+                    now,
+                    true);
         }
     }
 
@@ -117,7 +118,7 @@ public class StripePlanChanges {
         String invoiceId = "upcoming_" + StripeId.INVOICE.next();
         StoredSubscription changed =
                 subscription.changedTo(change.to().id(), change.now(), change.periodEnd(), invoiceId);
-        StoredInvoice preview = change.invoice(invoiceId, changed);
+        StoredInvoice preview = invoices.priced(change.invoice(invoiceId, changed), false);
         List<StoredInvoiceItem> lines = change.credit() > 0 ? List.of(change.creditLine(invoiceId)) : List.of();
         for (StoredInvoiceItem line : lines) {
             preview = preview.withLineOf(line.amount());

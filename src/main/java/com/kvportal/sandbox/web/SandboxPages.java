@@ -68,6 +68,8 @@ public class SandboxPages {
             body.append(Html.link(session.successRedirect(), "continue", "Continue"));
         } else if (!session.status().equals("open")) {
             body.append("<div class=\"error\">This checkout session has expired.</div>");
+        } else if (session.needsCountry() || session.allowPromotionCodes()) {
+            body.append(payForm(pay, session));
         } else {
             body.append("<p>Test card: nothing is charged. Choose what the card does:</p>");
             body.append(Html.postButton(pay, "pay", "Pay", "primary", "outcome", "succeeded"));
@@ -80,6 +82,30 @@ public class SandboxPages {
                     .append("</p>");
         }
         return Html.page(status, "Checkout", body.toString());
+    }
+
+    /**
+     * One form with what the session asks besides the card: the billing address's country (its tax) and a field for a
+     * promotion code; each button sends the card's outcome.
+     */
+    private static String payForm(String action, StoredCheckoutSession session) {
+        StringBuilder form = new StringBuilder("<form method=\"post\" action=\"" + Html.escape(action) + "\">");
+        if (session.needsCountry()) {
+            form.append("<p><label for=\"country\">Country of the billing address (two letters, e.g. DE)</label>"
+                    + " <input id=\"country\" name=\"country\" required maxlength=\"2\" size=\"3\""
+                    + " autocomplete=\"country\"></p>");
+            form.append("<p class=\"muted\">Sandbox tax rates: DE 19 %, GB 20 %, elsewhere 0 %.</p>");
+        }
+        if (session.allowPromotionCodes()) {
+            form.append("<p><label for=\"promotion-code\">Promotion code</label>"
+                    + " <input id=\"promotion-code\" name=\"promotion_code\" maxlength=\"200\"></p>");
+        }
+        form.append("<p>Test card: nothing is charged. Choose what the card does:</p>");
+        form.append("<button type=\"submit\" id=\"pay\" class=\"primary\" name=\"outcome\" value=\"succeeded\">"
+                + "Pay</button> ");
+        form.append("<button type=\"submit\" id=\"pay-declined\" class=\"danger\" name=\"outcome\""
+                + " value=\"card_declined\">Pay with a card that fails</button>");
+        return form.append("</form>").toString();
     }
 
     ResponseEntity<String> portal(String portalSessionId, @Nullable String notice) {

@@ -10,8 +10,9 @@ import com.kvportal.sandbox.subscription.StripeSubscriptions;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import lombok.RequiredArgsConstructor;
-import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -45,9 +46,11 @@ public class SandboxSurfaceController {
     ResponseEntity<String> pay(@PathVariable String sessionId, HttpServletRequest request) {
         boolean html = wantsHtml(request);
         try {
-            String outcome = outcome(request);
+            Map<String, String> fields = fields(request, "outcome", "country", "promotion_code");
+            String outcome = fields.get("outcome");
             CardOutcome card = outcome == null ? CardOutcome.SUCCEEDED : parse(outcome);
-            StripeCheckout.Payment payment = checkout.pay(sessionId, card);
+            StripeCheckout.Payment payment = checkout.pay(
+                    sessionId, card, new StripeCheckout.PageInput(fields.get("country"), fields.get("promotion_code")));
             if (payment.declined()) {
                 StripeError declined = StripeError.cardDeclined();
                 return html
@@ -81,7 +84,7 @@ public class SandboxSurfaceController {
     ResponseEntity<String> card(@PathVariable String customerId, HttpServletRequest request) {
         try {
             key.require(request.getHeader(HttpHeaders.AUTHORIZATION));
-            String outcome = outcome(request);
+            String outcome = fields(request, "outcome").get("outcome");
             if (outcome == null) {
                 throw StripeError.missing("outcome");
             }
@@ -96,30 +99,46 @@ public class SandboxSurfaceController {
                 .orElseThrow(() -> StripeError.invalid("outcome", "outcome must be succeeded or card_declined."));
     }
 
-    /** {@code outcome} from a JSON body or from a form (or query) parameter; null when absent. */
-    private static @Nullable String outcome(HttpServletRequest request) {
+    /**
+     * The text fields {@code names} from a JSON body or from a form (or query) parameters; an absent or empty one is
+     * left out. A JSON value that is not a string is refused, naming the field.
+     */
+    private static Map<String, String> fields(HttpServletRequest request, String... names) {
+        Map<String, String> fields = new HashMap<>();
         if (isJson(request)) {
             JsonNode body;
             try {
                 String text = new String(request.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 if (text.isBlank()) {
-                    return null;
+                    return fields;
                 }
                 body = JSON.readTree(text);
             } catch (IOException | JacksonException e) {
                 throw StripeError.invalid("body", "The request body is not valid JSON.");
             }
-            JsonNode outcome = body.get("outcome");
-            if (outcome == null || outcome.isNull()) {
-                return null;
+            for (String name : names) {
+                JsonNode value = body.get(name);
+                if (value == null || value.isNull()) {
+                    continue;
+                }
+                if (!value.isString()) {
+                    throw StripeError.invalid(
+                            name,
+                            name.equals("outcome")
+                                    ? "outcome must be succeeded or card_declined."
+                                    : name + " must be a string.");
+                }
+                fields.put(name, value.asString());
             }
-            if (!outcome.isString()) {
-                throw StripeError.invalid("outcome", "outcome must be succeeded or card_declined.");
-            }
-            return outcome.asString();
+            return fields;
         }
-        String outcome = request.getParameter("outcome");
-        return outcome == null || outcome.isEmpty() ? null : outcome;
+        for (String name : names) {
+            String value = request.getParameter(name);
+            if (value != null && !value.isEmpty()) {
+                fields.put(name, value);
+            }
+        }
+        return fields;
     }
 
     private static boolean isJson(HttpServletRequest request) {

@@ -59,9 +59,17 @@ public class Reconciliation {
             long providerQuantity,
             long providerAmountCents) {}
 
-    /** The outcome of one run over the periods that start in {@code [from, to)}. */
+    /**
+     * The outcome of one run over the periods that start in {@code [from, to)}, and the settled invoices created in
+     * it whose recorded amounts (subtotal, discount, tax, amount due) differ from the provider's.
+     */
     public record Report(
-            Instant from, Instant to, int billedPeriods, int providerItems, List<Difference> differences) {}
+            Instant from,
+            Instant to,
+            int billedPeriods,
+            int providerItems,
+            List<Difference> differences,
+            List<Billing.InvoiceMismatch> invoiceDifferences) {}
 
     private final BilledPeriods billed;
     private final Billing billing;
@@ -99,10 +107,14 @@ public class Reconciliation {
             compare(period, matching == null ? List.of() : matching, differences);
         }
         atProvider.forEach((key, extra) -> extra.forEach(item -> differences.add(extra(key, item))));
-        lastDifferences.set(differences.size());
-        Report report = new Report(from, to, recorded.size(), inRange, List.copyOf(differences));
+        List<Billing.InvoiceMismatch> invoiceDifferences = billing.invoiceMismatches(from, to);
+        lastDifferences.set(differences.size() + invoiceDifferences.size());
+        Report report = new Report(from, to, recorded.size(), inRange, List.copyOf(differences), invoiceDifferences);
         for (Difference difference : differences) {
             log.warn("Reconciliation difference: {}", difference);
+        }
+        for (Billing.InvoiceMismatch mismatch : invoiceDifferences) {
+            log.warn("Reconciliation difference of an invoice's amounts: {}", mismatch);
         }
         log.info(
                 "Reconciled billed periods starting {} - {}: {} periods, {} provider items, {} differences",

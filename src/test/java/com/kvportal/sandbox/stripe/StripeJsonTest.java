@@ -40,7 +40,13 @@ class StripeJsonTest {
     private final StoredPrice price =
             new StoredPrice("price_sandbox_pro", "prod_sandbox_pro", "Pro", 2000, "usd", "month", NOW);
     private final StoredCustomer customer = new StoredCustomer(
-            "cus_Test", "owner@example.com", "Acme", Map.of("organization_id", "org-1"), CardOutcome.SUCCEEDED, NOW);
+            "cus_Test",
+            "owner@example.com",
+            "Acme",
+            Map.of("organization_id", "org-1"),
+            CardOutcome.SUCCEEDED,
+            NOW,
+            null);
     private final StoredSubscription subscription = new StoredSubscription(
             "sub_Test",
             "cus_Test",
@@ -90,7 +96,10 @@ class StripeJsonTest {
                 null,
                 NOW,
                 NOW + 86_400,
-                null);
+                null,
+                false,
+                "auto",
+                false);
         Session session = roundTrip(json.checkoutSession(open, this.price, null), Session.class);
 
         assertThat(price.getUnitAmount()).isEqualTo(2000L);
@@ -140,7 +149,8 @@ class StripeJsonTest {
                 NOW,
                 MONTH_LATER,
                 Map.of("kind", "storage_overage"),
-                MONTH_LATER);
+                MONTH_LATER,
+                false);
 
         Invoice invoice = roundTrip(
                 json.invoice(new StripeJson.InvoiceView(draft, price, customer, subscription, List.of(item))),

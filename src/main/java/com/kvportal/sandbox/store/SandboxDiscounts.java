@@ -1,0 +1,169 @@
+package com.kvportal.sandbox.store;
+
+import com.kvportal.sandbox.SandboxDatabase;
+import java.util.List;
+import java.util.Optional;
+import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.stereotype.Repository;
+
+/** The SQL of the sandbox's coupons, promotion codes and discounts. */
+@Repository
+@RequiredArgsConstructor
+public class SandboxDiscounts {
+
+    private static final RowMapper<StoredCoupon> COUPONS = StoredRows.reading(StoredCoupon.class);
+    private static final RowMapper<StoredPromotionCode> CODES = StoredRows.reading(StoredPromotionCode.class);
+    private static final RowMapper<StoredDiscount> DISCOUNTS = StoredRows.reading(StoredDiscount.class);
+
+    private final SandboxDatabase database;
+
+    // coupons
+
+    /** @return false when a coupon of that id exists already */
+    public boolean insert(StoredCoupon c) {
+        return database.sql(
+                                """
+                        insert into sandbox.sandbox_coupons (id, name, percent_off, amount_off, currency, duration,
+                            duration_in_months, max_redemptions, redeem_by, times_redeemed, metadata, created)
+                        values (:id, :name, :percentOff, :amountOff, :currency, :duration, :durationInMonths,
+                            :maxRedemptions, :redeemBy, :timesRedeemed, :metadata::jsonb, :created)
+                        on conflict (id) do nothing""")
+                        .paramSource(StoredRows.columns(c))
+                        .update()
+                > 0;
+    }
+
+    public Optional<StoredCoupon> coupon(String id) {
+        return database.sql("select * from sandbox.sandbox_coupons where id = ?")
+                .param(id)
+                .query(COUPONS)
+                .optional();
+    }
+
+    public List<StoredCoupon> coupons(int limit) {
+        return database.sql("select * from sandbox.sandbox_coupons order by created desc, id desc limit ?")
+                .param(limit)
+                .query(COUPONS)
+                .list();
+    }
+
+    // promotion codes
+
+    /** @return false when an active code of the same text exists already */
+    public boolean insert(StoredPromotionCode p) {
+        return database.sql(
+                                """
+                        insert into sandbox.sandbox_promotion_codes (id, code, coupon, active, expires_at, max_redemptions,
+                            times_redeemed, metadata, created)
+                        values (:id, :code, :coupon, :active, :expiresAt, :maxRedemptions, :timesRedeemed,
+                            :metadata::jsonb, :created)
+                        on conflict (upper(code)) where active do nothing""")
+                        .paramSource(StoredRows.columns(p))
+                        .update()
+                > 0;
+    }
+
+    public void update(StoredPromotionCode p) {
+        database.sql("update sandbox.sandbox_promotion_codes set active = :active, metadata = :metadata::jsonb"
+                        + " where id = :id")
+                .paramSource(StoredRows.columns(p))
+                .update();
+    }
+
+    public Optional<StoredPromotionCode> promotionCode(String id) {
+        return database.sql("select * from sandbox.sandbox_promotion_codes where id = ?")
+                .param(id)
+                .query(CODES)
+                .optional();
+    }
+
+    /** Newest first; {@code code} matches without regard to case, as at Stripe. */
+    public List<StoredPromotionCode> promotionCodes(
+            @Nullable String code, @Nullable Boolean active, @Nullable String coupon, int limit) {
+        return database.sql(
+                        """
+                        select * from sandbox.sandbox_promotion_codes
+                        where (cast(:code as text) is null or upper(code) = upper(:code))
+                          and (cast(:active as boolean) is null or active = :active)
+                          and (cast(:coupon as text) is null or coupon = :coupon)
+                        order by created desc, id desc limit :limit""")
+                .param("code", code)
+                .param("active", active)
+                .param("coupon", coupon)
+                .param("limit", limit)
+                .query(CODES)
+                .list();
+    }
+
+    /** Counts a redemption of the promotion code (if any) and of its coupon. */
+    public void redeemed(String coupon, @Nullable String promotionCode) {
+        database.sql("update sandbox.sandbox_coupons set times_redeemed = times_redeemed + 1 where id = ?")
+                .param(coupon)
+                .update();
+        if (promotionCode != null) {
+            database.sql("update sandbox.sandbox_promotion_codes set times_redeemed = times_redeemed + 1 where id = ?")
+                    .param(promotionCode)
+                    .update();
+        }
+    }
+
+    // discounts
+
+    public void insert(StoredDiscount d) {
+        database.sql(
+                        """
+                        insert into sandbox.sandbox_discounts (id, coupon, promotion_code, checkout_session, customer,
+                            subscription, start, "end", created)
+                        values (:id, :coupon, :promotionCode, :checkoutSession, :customer, :subscription, :start, :end,
+                            :created)""")
+                .paramSource(StoredRows.columns(d))
+                .update();
+    }
+
+    public Optional<StoredDiscount> discount(String id) {
+        return database.sql("select * from sandbox.sandbox_discounts where id = ?")
+                .param(id)
+                .query(DISCOUNTS)
+                .optional();
+    }
+
+    /** The discount a checkout session carries, if any. */
+    public Optional<StoredDiscount> ofCheckoutSession(String session) {
+        return database.sql(
+                        "select * from sandbox.sandbox_discounts where checkout_session = ? order by created limit 1")
+                .param(session)
+                .query(DISCOUNTS)
+                .optional();
+    }
+
+    /** The discounts of the subscription that apply at {@code at}, oldest first. */
+    public List<StoredDiscount> ofSubscription(String subscription, long at) {
+        return database.sql(
+                        """
+                        select * from sandbox.sandbox_discounts
+                        where subscription = ? and start <= ? and ("end" is null or "end" > ?)
+                        order by created, id""")
+                .params(subscription, at, at)
+                .query(DISCOUNTS)
+                .list();
+    }
+
+    /** The discount now belongs to the subscription, from {@code start} until {@code end} (null: no end yet). */
+    public void attach(String id, String customer, String subscription, long start, @Nullable Long end) {
+        database.sql(
+                        """
+                        update sandbox.sandbox_discounts set customer = ?, subscription = ?, start = ?, "end" = ?
+                        where id = ?""")
+                .params(customer, subscription, start, end, id)
+                .update();
+    }
+
+    /** A {@code once} discount, used by its first invoice, ends. */
+    public void end(String id, long at) {
+        database.sql("update sandbox.sandbox_discounts set \"end\" = ? where id = ?")
+                .params(at, id)
+                .update();
+    }
+}

@@ -1,0 +1,49 @@
+package com.kvportal.sandbox.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+
+/** The sandbox's arithmetic of an invoice: subtotal, discount, tax and amount due, as its lines change. */
+class StoredInvoiceAmountsTest {
+
+    private static StoredInvoice draftOf(long subtotal) {
+        return StoredInvoice.standalone("in_Test", "cus_Test", false, null, 0).withLineOf(subtotal);
+    }
+
+    @Test
+    void shouldTakeAPercentageOffTheWholeSubtotalRoundedHalfUpAndFollowNewLines() {
+        StoredInvoice invoice = draftOf(2150).withDiscount("di_Test", new BigDecimal("12.5"), null);
+
+        assertThat(invoice.discountAmount()).isEqualTo(269); // 268.75
+        assertThat(invoice.amountDue()).isEqualTo(2150 - 269);
+        StoredInvoice grown = invoice.withLineOf(850);
+        assertThat(grown.subtotal()).isEqualTo(3000);
+        assertThat(grown.discountAmount()).isEqualTo(375);
+        assertThat(grown.amountDue()).isEqualTo(2625);
+    }
+
+    @Test
+    void shouldCapAnAmountOffAtTheSubtotalAndTakeNothingOffACredit() {
+        assertThat(draftOf(300).withDiscount("di_Test", null, 500L).amountDue()).isZero();
+        StoredInvoice credit = draftOf(-400).withDiscount("di_Test", new BigDecimal("50"), null);
+        assertThat(credit.discountAmount()).isZero();
+        assertThat(credit.amountDue()).isEqualTo(-400);
+    }
+
+    @Test
+    void shouldTaxTheSubtotalAfterTheDiscountRoundedHalfUpAwayFromZero() {
+        // 2150 at 19 %: 408.5 -> 409 (half-even would say 408)
+        StoredInvoice taxed = draftOf(2150).withTax("DE", new BigDecimal("19"));
+        assertThat(taxed.tax()).isEqualTo(409);
+        assertThat(taxed.amountDue()).isEqualTo(2559);
+        // 1800 after a 10 % discount, 20 %: 360
+        StoredInvoice discounted =
+                draftOf(2000).withDiscount("di_Test", BigDecimal.TEN, null).withTax("GB", BigDecimal.valueOf(20));
+        assertThat(discounted.tax()).isEqualTo(360);
+        assertThat(discounted.amountDue()).isEqualTo(2160);
+        assertThat(draftOf(-2150).withTax("DE", new BigDecimal("19")).tax()).isEqualTo(-409);
+        assertThat(draftOf(2000).withTax("US", BigDecimal.ZERO).amountDue()).isEqualTo(2000);
+    }
+}
