@@ -98,7 +98,7 @@ class SandboxSchemaTest {
                 .startsWith("enc:")
                 .doesNotContain(KEY);
 
-        assertThat(sandboxTables(jdbc)).hasSize(15).allMatch(table -> table.startsWith("sandbox."));
+        assertThat(sandboxTables(jdbc)).hasSize(16).allMatch(table -> table.startsWith("sandbox."));
         assertThat(jdbc.sql("select email from sandbox.sandbox_customers")
                         .query(String.class)
                         .list())
@@ -124,7 +124,7 @@ class SandboxSchemaTest {
         product("latest");
         sandbox();
 
-        assertThat(sandboxTables(jdbc)).hasSize(15).allMatch(table -> table.startsWith("sandbox."));
+        assertThat(sandboxTables(jdbc)).hasSize(16).allMatch(table -> table.startsWith("sandbox."));
         assertThat(jdbc.sql("select id from sandbox.sandbox_customers")
                         .query(String.class)
                         .list())
@@ -170,7 +170,7 @@ class SandboxSchemaTest {
             return true;
         });
 
-        assertThat(sandboxTables(jdbc)).hasSize(15).allMatch(table -> table.startsWith("sandbox."));
+        assertThat(sandboxTables(jdbc)).hasSize(16).allMatch(table -> table.startsWith("sandbox."));
         assertThat(count("select count(*) from sandbox.flyway_schema_history where success and version = '1'"))
                 .isEqualTo(1);
         assertThat(count("select count(*) from sandbox.sandbox_prices"))

@@ -59,7 +59,7 @@ class SandboxWingTest extends IntegrationTest {
     @Test
     void shouldKeepItsTablesInItsOwnSchema() {
         assertThat(SandboxSchemaTest.sandboxTables(jdbc))
-                .hasSize(15)
+                .hasSize(16)
                 .allMatch(table -> table.startsWith(SandboxDatabase.SCHEMA + "."));
         assertThat(count("select count(*) from information_schema.tables where table_schema = 'sandbox'"
                         + " and table_name = 'flyway_schema_history'"))
