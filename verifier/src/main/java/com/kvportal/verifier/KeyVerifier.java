@@ -50,6 +50,11 @@ public final class KeyVerifier implements AutoCloseable {
     private static final long STREAM_SILENCE_NANOS = TimeUnit.SECONDS.toNanos(3);
     /** A cached answer of a key is asked again from this long before the key expires (clocks differ). */
     private static final long EXPIRY_MARGIN_MILLIS = 1_000;
+    /**
+     * A cached answer without the key's {@code expires_at} is asked again after this long: the key may expire
+     * meanwhile, which is no change the service announces.
+     */
+    static final long ASK_AGAIN_WITHOUT_EXPIRY_MILLIS = 10_000;
 
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
     private static final Verification MISSING_KEY = Verification.refused("invalid_api_key");
@@ -203,7 +208,7 @@ public final class KeyVerifier implements AutoCloseable {
             AllowedAddresses allowed = body.get("allowed_ips") instanceof List<?> entries
                     ? AllowedAddresses.of(entries.stream().map(String::valueOf).toList())
                     : null;
-            long askAgainAt = AnswerCache.NEVER;
+            long askAgainAt = System.currentTimeMillis() + ASK_AGAIN_WITHOUT_EXPIRY_MILLIS;
             if (body.get("expires_at") instanceof String expiresAt) {
                 try {
                     askAgainAt = Instant.parse(expiresAt).toEpochMilli() - EXPIRY_MARGIN_MILLIS;
