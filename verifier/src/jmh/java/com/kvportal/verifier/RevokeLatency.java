@@ -30,6 +30,13 @@ public final class RevokeLatency {
         for (int i = 0; i < holderCount; i++) {
             holders.add(KeyVerifier.connect(URI.create(base), token));
         }
+        // a new lease keeps answers only after its first two ttls
+        for (KeyVerifier holder : holders) {
+            while (holder.cachedAnswers() == 0) {
+                check(holder.verify(admin).valid(), "the admin key is valid");
+                Thread.sleep(200);
+            }
+        }
         HttpClient http = HttpClient.newHttpClient();
         List<Double> took = new ArrayList<>();
         for (int i = 0; i < warmup + trials; i++) {
@@ -46,8 +53,9 @@ public final class RevokeLatency {
             @SuppressWarnings("unchecked")
             String id = (String) ((Map<String, Object>) body.get("key")).get("id");
             for (KeyVerifier holder : holders) {
+                int kept = holder.cachedAnswers();
                 check(holder.verify(raw).valid() && holder.verify(raw).valid(), "a new key is valid");
-                check(holder.cacheTrusted(), "the holder's cache is trusted");
+                check(holder.cachedAnswers() == kept + 1, "the holder keeps the key's answer");
             }
             long started = System.nanoTime();
             HttpResponse<String> revoked = http.send(

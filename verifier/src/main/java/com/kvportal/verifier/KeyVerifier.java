@@ -136,6 +136,11 @@ public final class KeyVerifier implements AutoCloseable {
         return trust.trusted();
     }
 
+    /** How many answers are kept now (0 while no lease is held, and in a new lease's first two ttls). */
+    public int cachedAnswers() {
+        return cache.size();
+    }
+
     /** Stops the lease's renewals, the event stream and the threads; verify must not be called afterwards. */
     @Override
     public void close() {
@@ -155,6 +160,7 @@ public final class KeyVerifier implements AutoCloseable {
     private Verification ask(String rawKey, String clientIp, Digest digest) {
         Held lease = held;
         long generation = cache.generation();
+        long started = trust.now();
         ServiceCalls.Answer answer;
         try {
             answer = calls.verify(rawKey, clientIp);
@@ -165,8 +171,9 @@ public final class KeyVerifier implements AutoCloseable {
             throw new KeyVerifierException("interrupted while asking kv-portal to verify", e);
         }
         Answered answered = Answered.of(answer);
-        // only an answer asked under the lease held now may be kept: events before it never reach this process
-        if (answered.entry() != null && lease != null && held == lease) {
+        // only an answer asked under the lease held now may be kept (events before it never reach this process),
+        // and not in its first moments (Held.keepFromNanos)
+        if (answered.entry() != null && lease != null && held == lease && lease.mayKeep(started)) {
             cache.put(digest, answered.entry(), generation);
         }
         return answered.verification();
@@ -232,11 +239,24 @@ public final class KeyVerifier implements AutoCloseable {
     /** A lease and its acknowledgements. */
     private static final class Held {
         final Lease lease;
+        /**
+         * Answers of calls started from this moment on may be kept: two ttls after the lease was taken. A lease starts
+         * with every event so far counted as acknowledged, yet a change logged just before may still be waiting for
+         * the service's instances (at most ttl + ttl/3), and an instance that has not applied it yet may answer the
+         * old state meanwhile; that change's event never reaches this lease.
+         */
+        final long keepFromNanos;
+
         final AtomicLong handled = new AtomicLong();
         long acknowledged;
 
-        Held(Lease lease) {
+        Held(Lease lease, long takenAtNanos) {
             this.lease = lease;
+            this.keepFromNanos = takenAtNanos + 2 * lease.ttlMillis() * 1_000_000L;
+        }
+
+        boolean mayKeep(long callStartedNanos) {
+            return callStartedNanos - keepFromNanos >= 0;
         }
     }
 
@@ -247,7 +267,7 @@ public final class KeyVerifier implements AutoCloseable {
         long start = trust.now();
         try {
             Lease lease = calls.takeLease(CALL_TIMEOUT);
-            Held taken = new Held(lease);
+            Held taken = new Held(lease, start);
             synchronized (this) {
                 if (closed) {
                     return;
