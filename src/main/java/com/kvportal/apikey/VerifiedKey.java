@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * What verify answers for a usable key, with what the storage backend needs to enforce the organization's plan.
  */
 public record VerifiedKey(
+        @Schema(description = "The key's id, as the list shows it and as verify-lease events name it.") UUID keyId,
         @Schema(description = "The customer who created the key.") UUID customerId,
         UUID projectId,
         UUID organizationId,
@@ -36,7 +37,11 @@ public record VerifiedKey(
         @Schema(description = "The key's rate limits as this verify leaves them; [] without any.")
                 List<LimitState.RateLimitState> ratelimits,
         @Schema(nullable = true, description = "The key's credits as this verify leaves them; null: unlimited.")
-                LimitState.@Nullable CreditState credits) {
+                LimitState.@Nullable CreditState credits,
+        @Schema(
+                        description = "Whether a holder of a verify lease may cache this answer: false for a key with"
+                                + " rate limits or credits, which must be asked of the service on every use.")
+                boolean cacheable) {
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
     @Schema(name = "StorageStanding")
@@ -57,6 +62,7 @@ public record VerifiedKey(
 
     static VerifiedKey of(StoredKey key, Standing standing, LimitState limits) {
         return new VerifiedKey(
+                key.id(),
                 key.customerId(),
                 key.projectId(),
                 key.organizationId(),
@@ -69,6 +75,7 @@ public record VerifiedKey(
                 key.shape().enabled(),
                 key.shape().allowedIpList(),
                 limits.ratelimits(),
-                limits.credits());
+                limits.credits(),
+                key.limits().isNone());
     }
 }
