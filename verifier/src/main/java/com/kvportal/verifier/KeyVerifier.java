@@ -60,8 +60,8 @@ public final class KeyVerifier implements AutoCloseable {
     private static final Verification MISSING_KEY = Verification.refused("invalid_api_key");
 
     private final ServiceCalls calls;
-    private final AnswerCache cache = new AnswerCache(CAPACITY);
     private final TrustClock trust = new TrustClock(System::nanoTime);
+    private final AnswerCache cache = new AnswerCache(CAPACITY, System::nanoTime);
     private final ScheduledExecutorService leaseThread = Executors.newSingleThreadScheduledExecutor(daemon("lease"));
     private final ExecutorService ackThread = Executors.newSingleThreadExecutor(daemon("ack"));
     private final ExecutorService httpThreads = Executors.newCachedThreadPool(daemon("http"));
@@ -174,7 +174,7 @@ public final class KeyVerifier implements AutoCloseable {
         // only an answer asked under the lease held now may be kept (events before it never reach this process),
         // and not in its first moments (Held.keepFromNanos)
         if (answered.entry() != null && lease != null && held == lease && lease.mayKeep(started)) {
-            cache.put(digest, answered.entry(), generation);
+            cache.put(digest, answered.entry(), generation, started);
         }
         return answered.verification();
     }
@@ -386,22 +386,25 @@ public final class KeyVerifier implements AutoCloseable {
         if (held != lease) {
             return;
         }
+        // until the change answers (at most ttl + ttl/3 after it was made), an instance may still answer its old
+        // state: what the event names is not kept from calls started in the next two ttls
+        long quarantine = 2 * lease.lease.ttlMillis() * 1_000_000L;
         switch (event.type()) {
             case "key.changed" -> {
                 if (event.keyId() != null) {
-                    cache.dropKey(event.keyId());
+                    cache.dropKey(event.keyId(), quarantine);
                 } else {
-                    cache.clear();
+                    cache.reset(quarantine);
                 }
             }
             case "organization.changed" -> {
                 if (event.organizationId() != null) {
-                    cache.dropOrganization(event.organizationId());
+                    cache.dropOrganization(event.organizationId(), quarantine);
                 } else {
-                    cache.clear();
+                    cache.reset(quarantine);
                 }
             }
-            default -> cache.clear(); // reset, or a type this library does not know: nothing kept is sure
+            default -> cache.reset(quarantine); // reset, or a type this library does not know: nothing kept is sure
         }
         lease.handled.accumulateAndGet(event.seq(), Math::max);
         ackThread.execute(() -> acknowledge(lease));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class AnswerCacheTest {
@@ -11,7 +12,9 @@ class AnswerCacheTest {
     private static final UUID ORGANIZATION = UUID.randomUUID();
     private static final UUID OTHER_ORGANIZATION = UUID.randomUUID();
 
-    private final AnswerCache cache = new AnswerCache(3);
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private final AnswerCache cache = new AnswerCache(3, nanos::get);
+    private static final long QUARANTINE = 6_000_000_000L;
 
     private static AnswerCache.Entry entry(UUID keyId, UUID organizationId) {
         Verification answer = Verification.valid(
@@ -23,7 +26,7 @@ class AnswerCacheTest {
     void keepsAnAnswerAskedWhileNothingWasDropped() {
         Digest digest = Digest.of("kv_a");
         AnswerCache.Entry entry = entry(UUID.randomUUID(), ORGANIZATION);
-        assertThat(cache.put(digest, entry, cache.generation())).isTrue();
+        assertThat(cache.put(digest, entry, cache.generation(), nanos.get())).isTrue();
         assertThat(cache.get(digest)).isSameAs(entry);
     }
 
@@ -31,8 +34,8 @@ class AnswerCacheTest {
     void anAnswerAskedBeforeADropIsNotKept() {
         // the answer left the service before a change; the change's event was handled while it travelled
         long asked = cache.generation();
-        cache.dropKey(UUID.randomUUID());
-        assertThat(cache.put(Digest.of("kv_a"), entry(UUID.randomUUID(), ORGANIZATION), asked))
+        cache.dropKey(UUID.randomUUID(), QUARANTINE);
+        assertThat(cache.put(Digest.of("kv_a"), entry(UUID.randomUUID(), ORGANIZATION), asked, nanos.get()))
                 .isFalse();
         assertThat(cache.get(Digest.of("kv_a"))).isNull();
         assertThat(cache.size()).isZero();
@@ -41,15 +44,15 @@ class AnswerCacheTest {
     @Test
     void dropsOneKeyOrOneOrganizationsKeysOrEverything() {
         UUID key = UUID.randomUUID();
-        cache.put(Digest.of("kv_a"), entry(key, ORGANIZATION), cache.generation());
-        cache.put(Digest.of("kv_b"), entry(UUID.randomUUID(), ORGANIZATION), cache.generation());
-        cache.put(Digest.of("kv_c"), entry(UUID.randomUUID(), OTHER_ORGANIZATION), cache.generation());
+        cache.put(Digest.of("kv_a"), entry(key, ORGANIZATION), cache.generation(), nanos.get());
+        cache.put(Digest.of("kv_b"), entry(UUID.randomUUID(), ORGANIZATION), cache.generation(), nanos.get());
+        cache.put(Digest.of("kv_c"), entry(UUID.randomUUID(), OTHER_ORGANIZATION), cache.generation(), nanos.get());
 
-        cache.dropKey(key);
+        cache.dropKey(key, QUARANTINE);
         assertThat(cache.get(Digest.of("kv_a"))).isNull();
         assertThat(cache.size()).isEqualTo(2);
 
-        cache.dropOrganization(ORGANIZATION);
+        cache.dropOrganization(ORGANIZATION, QUARANTINE);
         assertThat(cache.get(Digest.of("kv_b"))).isNull();
         assertThat(cache.get(Digest.of("kv_c"))).isNotNull();
 
@@ -60,10 +63,12 @@ class AnswerCacheTest {
     @Test
     void keepsNothingBeyondItsCapacity() {
         for (String key : new String[] {"kv_a", "kv_b", "kv_c"}) {
-            assertThat(cache.put(Digest.of(key), entry(UUID.randomUUID(), ORGANIZATION), cache.generation()))
+            assertThat(cache.put(
+                            Digest.of(key), entry(UUID.randomUUID(), ORGANIZATION), cache.generation(), nanos.get()))
                     .isTrue();
         }
-        assertThat(cache.put(Digest.of("kv_d"), entry(UUID.randomUUID(), ORGANIZATION), cache.generation()))
+        assertThat(cache.put(
+                        Digest.of("kv_d"), entry(UUID.randomUUID(), ORGANIZATION), cache.generation(), nanos.get()))
                 .isFalse();
         assertThat(cache.get(Digest.of("kv_d"))).isNull();
     }
@@ -92,11 +97,61 @@ class AnswerCacheTest {
         Digest digest = Digest.of("kv_race");
         for (int round = 0; round < 2_000; round++) {
             long asked = cache.generation();
-            Thread dropper = new Thread(() -> cache.dropKey(key));
+            Thread dropper = new Thread(() -> cache.dropKey(key, QUARANTINE));
             dropper.start();
-            cache.put(digest, entry(key, ORGANIZATION), asked);
+            cache.put(digest, entry(key, ORGANIZATION), asked, nanos.get());
             dropper.join();
             assertThat(cache.get(digest)).as("round %d", round).isNull();
         }
+    }
+
+    @Test
+    void afterAnEventWhatItNamesIsNotKeptFromCallsStartedInTheQuarantine() {
+        UUID key = UUID.randomUUID();
+        cache.dropKey(key, QUARANTINE);
+        // an instance that has not applied the change yet may answer the old state to a call made after the drop
+        nanos.addAndGet(QUARANTINE - 1);
+        assertThat(cache.put(Digest.of("kv_a"), entry(key, ORGANIZATION), cache.generation(), nanos.get()))
+                .isFalse();
+        assertThat(cache.put(
+                        Digest.of("kv_b"), entry(UUID.randomUUID(), ORGANIZATION), cache.generation(), nanos.get()))
+                .as("other keys are kept")
+                .isTrue();
+        long startedInTheQuarantine = nanos.get();
+        nanos.addAndGet(1);
+        assertThat(cache.put(Digest.of("kv_a"), entry(key, ORGANIZATION), cache.generation(), startedInTheQuarantine))
+                .as("the call's start counts, not the answer's arrival")
+                .isFalse();
+        assertThat(cache.put(Digest.of("kv_a"), entry(key, ORGANIZATION), cache.generation(), nanos.get()))
+                .isTrue();
+    }
+
+    @Test
+    void anOrganizationsEventQuarantinesEveryKeyOfItAndAResetEverything() {
+        cache.dropOrganization(ORGANIZATION, QUARANTINE);
+        assertThat(cache.put(
+                        Digest.of("kv_a"), entry(UUID.randomUUID(), ORGANIZATION), cache.generation(), nanos.get()))
+                .isFalse();
+        assertThat(cache.put(
+                        Digest.of("kv_b"),
+                        entry(UUID.randomUUID(), OTHER_ORGANIZATION),
+                        cache.generation(),
+                        nanos.get()))
+                .isTrue();
+        cache.reset(QUARANTINE);
+        assertThat(cache.size()).isZero();
+        assertThat(cache.put(
+                        Digest.of("kv_b"),
+                        entry(UUID.randomUUID(), OTHER_ORGANIZATION),
+                        cache.generation(),
+                        nanos.get()))
+                .isFalse();
+        nanos.addAndGet(QUARANTINE);
+        assertThat(cache.put(
+                        Digest.of("kv_b"),
+                        entry(UUID.randomUUID(), OTHER_ORGANIZATION),
+                        cache.generation(),
+                        nanos.get()))
+                .isTrue();
     }
 }
