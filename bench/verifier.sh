@@ -36,9 +36,11 @@ launch "$PORT" "$DATA/service.log" -XX:+UseG1GC -Xms1g -Xmx1g -- --kvportal.usag
 PID=$!
 await_ready "$PORT" "$DATA/service.log"
 bench_account
-ADMIN=$(curl -fs -b "$COOKIES" -H 'Content-Type: application/json' -H "X-XSRF-TOKEN: $XSRF" \
-  -d '{"name":"bench admin","permissions":["admin"]}' "$BASE/api/v1/api-keys" \
-  | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
+sql "update customers set email_verified_at = now() where id = '$CUSTOMER'" >/dev/null  # creating keys needs it
+CREATED=$(curl -s -b "$COOKIES" -H 'Content-Type: application/json' -H "X-XSRF-TOKEN: $XSRF" \
+  -d '{"name":"bench admin","permissions":["admin"]}' "$BASE/api/v1/api-keys")
+ADMIN=$(echo "$CREATED" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])') \
+  || { echo "creating the admin key failed: $CREATED" >&2; exit 1; }
 keys 1024 ws1k
 KEY=$(head -1 "$KEYS_DIR/ws1k.keys")
 
