@@ -331,6 +331,10 @@ class VerifyLeaseTest extends IntegrationTest {
                 "limited",
                 Map.of("ratelimits", List.of(Map.of("name", "per-second", "limit", 100, "duration_ms", 1000))));
         String credited = rawKeyOf(customer, "credited", Map.of("credits", Map.of("remaining", 100)));
+        String expiring = rawKeyOf(
+                customer,
+                "expiring",
+                Map.of("expires_at", java.time.Instant.now().plusSeconds(30).toString()));
 
         JsonNode answer =
                 Api.withKey(baseUrl(), plain).post("/api/v1/api-keys/verify").json();
@@ -347,6 +351,13 @@ class VerifyLeaseTest extends IntegrationTest {
                         .json()
                         .get("cacheable")
                         .asBoolean())
+                .isFalse();
+        assertThat(Api.withKey(baseUrl(), expiring)
+                        .post("/api/v1/api-keys/verify")
+                        .json()
+                        .get("cacheable")
+                        .asBoolean())
+                .as("a key within a minute of its expiry is asked every time")
                 .isFalse();
     }
 
