@@ -42,7 +42,8 @@ public record VerifiedKey(
                 LimitState.@Nullable CreditState credits,
         @Schema(
                         description = "Whether a holder of a verify lease may cache this answer: false for a key with"
-                                + " rate limits or credits, which must be asked of the service on every use.")
+                                + " rate limits or credits, or that expires within a minute, which must be asked of"
+                                + " the service on every use.")
                 boolean cacheable) {
 
     /**
