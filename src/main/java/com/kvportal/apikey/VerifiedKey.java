@@ -6,6 +6,8 @@ import com.kvportal.usage.Standing;
 import com.kvportal.usage.WriteRefusal;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -40,8 +42,16 @@ public record VerifiedKey(
                 LimitState.@Nullable CreditState credits,
         @Schema(
                         description = "Whether a holder of a verify lease may cache this answer: false for a key with"
-                                + " rate limits or credits, which must be asked of the service on every use.")
+                                + " rate limits or credits, or that expires within a minute, which must be asked of"
+                                + " the service on every use.")
                 boolean cacheable) {
+
+    /**
+     * How long before its expiry a key's answers may no longer be cached by a verify-lease holder: the holder does not
+     * know the expiry, so it asks the service every time from then on, and the service refuses the key at its expiry to
+     * the second. A key enters this window with an event to the holders ({@code apikey.cache.ExpiringKeys}).
+     */
+    public static final Duration UNCACHEABLE_BEFORE_EXPIRY = Duration.ofMinutes(1);
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
     @Schema(name = "StorageStanding")
@@ -60,7 +70,13 @@ public record VerifiedKey(
                     @Nullable
                     WriteRefusal reason) {}
 
-    static VerifiedKey of(StoredKey key, Standing standing, LimitState limits) {
+    /** Whether a holder may cache an answer of this key now: no rate limits or credits, and not about to expire. */
+    static boolean cacheable(StoredKey key, Instant now) {
+        return key.limits().isNone()
+                && key.expiresAtSecond() > now.plus(UNCACHEABLE_BEFORE_EXPIRY).getEpochSecond();
+    }
+
+    static VerifiedKey of(StoredKey key, Standing standing, LimitState limits, Instant now) {
         return new VerifiedKey(
                 key.id(),
                 key.customerId(),
@@ -76,6 +92,6 @@ public record VerifiedKey(
                 key.shape().allowedIpList(),
                 limits.ratelimits(),
                 limits.credits(),
-                key.limits().isNone());
+                cacheable(key, now));
     }
 }

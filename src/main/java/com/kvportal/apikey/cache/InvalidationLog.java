@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -75,6 +76,14 @@ class InvalidationLog {
                 .param(Long.toString(seq))
                 .query((rs, n) -> 1)
                 .single();
+    }
+
+    /** The digest of a key, to drop it from this instance's memory. */
+    Optional<KeyDigest> digestOf(UUID keyId) {
+        return jdbc.sql("select digest from api_keys where id = ?")
+                .param(keyId)
+                .query((rs, n) -> KeyDigest.of(rs.getBytes(1)))
+                .optional();
     }
 
     /** What an instance has not applied yet, read in one snapshot. */

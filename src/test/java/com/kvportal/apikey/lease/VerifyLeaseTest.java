@@ -4,6 +4,7 @@ import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.ApiDocument;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.StorageSamples;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -39,6 +41,15 @@ class VerifyLeaseTest extends IntegrationTest {
                     .param(id)
                     .update();
         }
+    }
+
+    /**
+     * Reads the service's OpenAPI document before any lease is taken: the test client checks every answer against it,
+     * and its first reading (seconds on a loaded machine) must not eat a lease's time.
+     */
+    @BeforeEach
+    void readTheDocumentFirst() {
+        ApiDocument.of(baseUrl());
     }
 
     private Api backend() {
@@ -331,6 +342,10 @@ class VerifyLeaseTest extends IntegrationTest {
                 "limited",
                 Map.of("ratelimits", List.of(Map.of("name", "per-second", "limit", 100, "duration_ms", 1000))));
         String credited = rawKeyOf(customer, "credited", Map.of("credits", Map.of("remaining", 100)));
+        String expiring = rawKeyOf(
+                customer,
+                "expiring",
+                Map.of("expires_at", java.time.Instant.now().plusSeconds(30).toString()));
 
         JsonNode answer =
                 Api.withKey(baseUrl(), plain).post("/api/v1/api-keys/verify").json();
@@ -347,6 +362,13 @@ class VerifyLeaseTest extends IntegrationTest {
                         .json()
                         .get("cacheable")
                         .asBoolean())
+                .isFalse();
+        assertThat(Api.withKey(baseUrl(), expiring)
+                        .post("/api/v1/api-keys/verify")
+                        .json()
+                        .get("cacheable")
+                        .asBoolean())
+                .as("a key within a minute of its expiry is asked every time")
                 .isFalse();
     }
 
