@@ -42,7 +42,7 @@ bench_prelude() {
 
 find_jar() { # sets JAR, building it when the sources are newer
   JAR=$(ls target/kv-portal-*.jar 2>/dev/null | grep -v original | head -1 || true)
-  if [ -z "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]; then
+  if [ -z "$JAR" ] || [ -n "$(find src pom.xml service-pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]; then
     echo "Building the jar..."
     ./mvnw -o -B -q -DskipTests -Dspotless.check.skip=true package
     JAR=$(ls target/kv-portal-*.jar | grep -v original | head -1)

@@ -405,7 +405,8 @@ public class ApiKeys implements ApiKeyAuthenticator {
             throw refused;
         }
         // the plan fields come from memory too: no round trip (usage's StorageStanding, at most 5 s old)
-        VerifiedKey verified = VerifiedKey.of(key, storage.standingOf(key.organizationId()), limitState);
+        VerifiedKey verified =
+                VerifiedKey.of(key, storage.standingOf(key.organizationId()), limitState, clock.instant());
         verifications.count(key.id(), Outcome.VALID);
         metrics.verified("ok", started);
         return verified;

@@ -6,6 +6,8 @@ import com.kvportal.usage.Standing;
 import com.kvportal.usage.WriteRefusal;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -15,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * What verify answers for a usable key, with what the storage backend needs to enforce the organization's plan.
  */
 public record VerifiedKey(
+        @Schema(description = "The key's id, as the list shows it and as verify-lease events name it.") UUID keyId,
         @Schema(description = "The customer who created the key.") UUID customerId,
         UUID projectId,
         UUID organizationId,
@@ -36,7 +39,19 @@ public record VerifiedKey(
         @Schema(description = "The key's rate limits as this verify leaves them; [] without any.")
                 List<LimitState.RateLimitState> ratelimits,
         @Schema(nullable = true, description = "The key's credits as this verify leaves them; null: unlimited.")
-                LimitState.@Nullable CreditState credits) {
+                LimitState.@Nullable CreditState credits,
+        @Schema(
+                        description = "Whether a holder of a verify lease may cache this answer: false for a key with"
+                                + " rate limits or credits, or that expires within a minute, which must be asked of"
+                                + " the service on every use.")
+                boolean cacheable) {
+
+    /**
+     * How long before its expiry a key's answers may no longer be cached by a verify-lease holder: the holder does not
+     * know the expiry, so it asks the service every time from then on, and the service refuses the key at its expiry to
+     * the second. A key enters this window with an event to the holders ({@code apikey.cache.ExpiringKeys}).
+     */
+    public static final Duration UNCACHEABLE_BEFORE_EXPIRY = Duration.ofMinutes(1);
 
     /** The organization's storage against its allowance; the backend refuses writes while writeAllowed is false. */
     @Schema(name = "StorageStanding")
@@ -55,8 +70,15 @@ public record VerifiedKey(
                     @Nullable
                     WriteRefusal reason) {}
 
-    static VerifiedKey of(StoredKey key, Standing standing, LimitState limits) {
+    /** Whether a holder may cache an answer of this key now: no rate limits or credits, and not about to expire. */
+    static boolean cacheable(StoredKey key, Instant now) {
+        return key.limits().isNone()
+                && key.expiresAtSecond() > now.plus(UNCACHEABLE_BEFORE_EXPIRY).getEpochSecond();
+    }
+
+    static VerifiedKey of(StoredKey key, Standing standing, LimitState limits, Instant now) {
         return new VerifiedKey(
+                key.id(),
                 key.customerId(),
                 key.projectId(),
                 key.organizationId(),
@@ -69,6 +91,7 @@ public record VerifiedKey(
                 key.shape().enabled(),
                 key.shape().allowedIpList(),
                 limits.ratelimits(),
-                limits.credits());
+                limits.credits(),
+                cacheable(key, now));
     }
 }

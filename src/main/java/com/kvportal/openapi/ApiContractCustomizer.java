@@ -54,6 +54,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
 
     static final String PROBLEM_JSON = "application/problem+json";
     static final String JSON = "application/json";
+    static final String EVENT_STREAM = "text/event-stream";
     /** The document's security schemes, one per {@link Credential} (a portal call: the session or an API key). */
     static final String SESSION_SCHEME = "session";
 
@@ -167,7 +168,8 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
             boolean changesState,
             String where) {
         ApiResponses responses = new ApiResponses();
-        responses.addApiResponse(String.valueOf(contract.success().value()), success(operation, contract, where));
+        responses.addApiResponse(
+                String.valueOf(contract.success().value()), success(operation, handler, contract, where));
 
         List<ProblemCode> problems = problems(operation, handler, contract, changesState);
         String schemaName = capitalize(operation.getOperationId()) + "Problem";
@@ -180,7 +182,7 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
         return responses;
     }
 
-    private static ApiResponse success(Operation operation, ApiContract contract, String where) {
+    private static ApiResponse success(Operation operation, HandlerMethod handler, ApiContract contract, String where) {
         HttpStatus http = contract.success();
         int status = http.value();
         ApiResponse response = new ApiResponse()
@@ -190,7 +192,10 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                                 : contract.successDescription());
         boolean bodiless = status == 204 || http.is3xxRedirection();
         @Nullable Schema<?> schema = generatedSchema(operation.getResponses());
-        if (!bodiless) {
+        if (streamsEvents(handler)) {
+            // a Server-Sent Events stream: text whose format the operation's description gives
+            response.content(new Content().addMediaType(EVENT_STREAM, new MediaType().schema(new StringSchema())));
+        } else if (!bodiless) {
             if (schema == null) {
                 throw new IllegalStateException(where + " answers " + status + " without a body type");
             }
@@ -201,6 +206,12 @@ final class ApiContractCustomizer implements GlobalOperationComponentsCustomizer
                     "Location", new Header().description("Where to go next.").schema(new StringSchema()));
         }
         return response;
+    }
+
+    /** Whether the handler answers a {@code text/event-stream} (its mapping produces only that). */
+    private static boolean streamsEvents(HandlerMethod handler) {
+        RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), RequestMapping.class);
+        return mapping != null && List.of(mapping.produces()).equals(List.of(EVENT_STREAM));
     }
 
     /** The schema springdoc derived from the method's return type, whatever status and media type it put it under. */

@@ -12,6 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -40,6 +42,10 @@ public class StorageStanding implements PeriodicJob {
     private final UsageProperties properties;
     private final Clock clock;
     private final Entitlement free;
+    private final List<Watcher> watchers;
+
+    /** Each organization's standing as last told to the watchers (an organization absent: {@link #nothingKnown}). */
+    private final Map<UUID, Standing> told = new ConcurrentHashMap<>();
 
     private final Map<UUID, Latest> latestByProject = new ConcurrentHashMap<>();
     private final Map<UUID, Long> usedByOrganization = new ConcurrentHashMap<>();
@@ -63,13 +69,15 @@ public class StorageStanding implements PeriodicJob {
             StoredLimits storedLimits,
             UsageReading reading,
             UsageProperties properties,
-            Clock clock) {
+            Clock clock,
+            List<Watcher> watchers) {
         this.samples = samples;
         this.plans = plans;
         this.storedLimits = storedLimits;
         this.reading = reading;
         this.properties = properties;
         this.clock = clock;
+        this.watchers = List.copyOf(watchers);
         this.free = plans.free();
         this.plansCheckedAt = clock.instant();
         Changes everything = samples.latestOfEveryProject();
@@ -84,6 +92,15 @@ public class StorageStanding implements PeriodicJob {
         // an alert due when the last instance stopped is raised now
         changed.addAll(usedByOrganization.keySet());
         changed.addAll(limits.limits().keySet());
+        Set<UUID> known = new HashSet<>(usedByOrganization.keySet());
+        known.addAll(entitlementByOrganization.keySet());
+        known.addAll(limitsByOrganization.keySet());
+        known.forEach(organizationId -> told.put(organizationId, standingOf(organizationId)));
+    }
+
+    /** Told, after a refresh, which organizations' standing changed (the ids, each once). */
+    public interface Watcher {
+        void standingsChanged(Set<UUID> organizationIds);
     }
 
     /** The organization's standing, from memory. */
@@ -137,6 +154,27 @@ public class StorageStanding implements PeriodicJob {
         toProject.removeAll(due);
         project(due);
         changed.addAll(due);
+        tellWatchers(due);
+    }
+
+    /** Tells the watchers which of these organizations' standing differs from what they were told last. */
+    private void tellWatchers(Set<UUID> candidates) {
+        Set<UUID> different = new HashSet<>();
+        for (UUID organizationId : candidates) {
+            Standing now = standingOf(organizationId);
+            if (!now.equals(told.getOrDefault(organizationId, nothingKnown()))) {
+                different.add(organizationId);
+            }
+            told.put(organizationId, now);
+        }
+        if (!different.isEmpty()) {
+            watchers.forEach(watcher -> watcher.standingsChanged(Set.copyOf(different)));
+        }
+    }
+
+    /** The standing of an organization this instance knows nothing of: the free plan, no storage. */
+    private Standing nothingKnown() {
+        return new Standing(free, 0, WriteRefusal.of(free, 0, UsageLimits.DEFAULTS, 0L));
     }
 
     /** The organizations whose storage, plan or limits changed since the last call (for the alerts scheduler, {@code usage.alerts.AlertScheduler}). */

@@ -64,6 +64,7 @@ class EveryEndpointTest extends IntegrationTest {
                     "{\"samples\":[{\"id\":\"walk\",\"project_id\":\"" + UUID.randomUUID()
                             + "\",\"bytes\":1,\"at\":\"2026-01-01T00:00:00Z\"}]}"),
             entry("putUsageLimits", "{\"storage_cap_bytes\":null}"),
+            entry("acknowledgeVerifyLeaseEvents", "{\"seq\":0}"),
             entry("receiveProviderEvent", "{\"id\":\"evt_walk\",\"type\":\"ping\"}"),
             entry("verifyEmail", "{\"token\":\"walk\"}"),
             entry("confirmEmailChange", "{\"token\":\"walk\"}"),

@@ -113,7 +113,12 @@ class OpenApiDocumentTest extends IntegrationTest {
             int status = Integer.parseInt(response.getKey());
             JsonNode content = response.getValue().path("content");
             if (status < 400) {
-                content.propertyNames().forEach(type -> assertThat(type).isEqualTo("application/json"));
+                // JSON, but for the one Server-Sent Events stream (a verify lease's events)
+                String expected = op.operation().path("operationId").asString().equals("followVerifyLease")
+                        ? "text/event-stream"
+                        : "application/json";
+                content.propertyNames()
+                        .forEach(type -> assertThat(type).as(op.toString()).isEqualTo(expected));
                 return;
             }
             JsonNode problem = content.get("application/problem+json");

@@ -58,6 +58,7 @@ class CacheCoherence implements SmartLifecycle {
     private final DedicatedConnections connections;
     private final KeyCacheProperties properties;
     private final StoredApiKeys keys;
+    private final LogTail tail;
     private final UUID instanceId = UUID.randomUUID();
 
     /** Serializes catching up (the listener and the renewal both do it), so that applied only moves forward. */
@@ -99,21 +100,23 @@ class CacheCoherence implements SmartLifecycle {
     }
 
     /**
-     * Waits until every live lease applied the waiter's sequence or expired, at most T: by then, any instance that
-     * has not applied it stopped trusting its lease (its last renewal started before the change committed).
+     * Waits until every live lease applied the waiter's sequence or expired, at most T + T/3: by then, any instance
+     * that has not applied it stopped trusting its lease (its last renewal started before the change committed), and
+     * so did any holder outside the service (its lease is renewed no longer once it leaves an event unacknowledged for
+     * T/3, {@link VerifyLeases}).
      *
      * @return whether every live lease acknowledged it in time
      */
     boolean awaitApplied(Waiter waiter) {
         try {
-            waiter.applied.get(properties.lease().toNanos(), TimeUnit.NANOSECONDS);
+            waiter.applied.get(properties.longestWait().toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
             log.warn(
-                    "Invalidation {} not acknowledged by every live lease within {}; answering: those instances no"
-                            + " longer trust their lease",
+                    "Invalidation {} not acknowledged by every live lease within {}; answering: those instances and"
+                            + " holders no longer trust their lease",
                     waiter.seq,
-                    properties.lease());
+                    properties.longestWait());
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -199,6 +202,7 @@ class CacheCoherence implements SmartLifecycle {
                 applied = pending.seq();
                 InvalidationLog.recordApplied(connection, instanceId, applied);
             }
+            tail.advanced(applied);
         } finally {
             catchingUp.unlock();
         }

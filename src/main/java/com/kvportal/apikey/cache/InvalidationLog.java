@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -36,17 +37,53 @@ class InvalidationLog {
      * @return its sequence number
      */
     long append(UUID keyId) {
-        long seq = jdbc.sql("update key_invalidation_sequence set seq = seq + 1 returning seq")
-                .query(Long.class)
-                .single();
-        jdbc.sql("insert into key_invalidations (seq, digest) select ?, digest from api_keys where id = ?")
+        long seq = nextSeq();
+        // the key's id and organization for holders outside the service, who know keys by id; created_at on the
+        // clock, not the transaction's start: a holder must acknowledge within a third of its lease from about now
+        jdbc.sql(
+                        """
+                        insert into key_invalidations (seq, digest, key_id, organization_id, created_at)
+                        select ?, digest, id, organization_id, clock_timestamp() from api_keys where id = ?""")
                 .params(seq, keyId)
                 .update();
+        announce(seq);
+        return seq;
+    }
+
+    /**
+     * Writes, in the current transaction, that every verify answer of this organization's keys changed (its plan or
+     * storage standing): instances hold nothing of it in their key caches, holders outside drop its keys.
+     *
+     * @return its sequence number
+     */
+    long appendOrganization(UUID organizationId) {
+        long seq = nextSeq();
+        jdbc.sql("insert into organization_invalidations (seq, organization_id) values (?, ?)")
+                .params(seq, organizationId)
+                .update();
+        announce(seq);
+        return seq;
+    }
+
+    private long nextSeq() {
+        return jdbc.sql("update key_invalidation_sequence set seq = seq + 1 returning seq")
+                .query(Long.class)
+                .single();
+    }
+
+    private void announce(long seq) {
         jdbc.sql("select pg_notify('" + INVALIDATED + "', ?)")
                 .param(Long.toString(seq))
                 .query((rs, n) -> 1)
                 .single();
-        return seq;
+    }
+
+    /** The digest of a key, to drop it from this instance's memory. */
+    Optional<KeyDigest> digestOf(UUID keyId) {
+        return jdbc.sql("select digest from api_keys where id = ?")
+                .param(keyId)
+                .query((rs, n) -> KeyDigest.of(rs.getBytes(1)))
+                .optional();
     }
 
     /** What an instance has not applied yet, read in one snapshot. */
@@ -153,15 +190,22 @@ class InvalidationLog {
                         (select min(applied_seq) from key_cache_leases where expires_at > clock_timestamp()), s.seq))
                         as upto
                     from key_invalidation_sequence s),
-                gone as (
+                gone_keys as (
                     delete from key_invalidations
                     where seq <= (select upto from horizon)
                       and created_at < clock_timestamp() - make_interval(secs => ?)
-                    returning seq)
+                    returning seq),
+                gone_organizations as (
+                    delete from organization_invalidations
+                    where seq <= (select upto from horizon)
+                      and created_at < clock_timestamp() - make_interval(secs => ?)
+                    returning seq),
+                gone as (select seq from gone_keys union all select seq from gone_organizations)
                 update key_invalidation_sequence
                 set purged_through = greatest(purged_through, (select max(seq) from gone))
                 where exists (select 1 from gone)""")) {
             statement.setDouble(1, retention.toNanos() / 1e9);
+            statement.setDouble(2, retention.toNanos() / 1e9);
             statement.executeUpdate();
         }
     }

@@ -49,6 +49,22 @@ record KeyCacheProperties(
         return lease.dividedBy(3);
     }
 
+    /**
+     * The longest a holder outside the service may leave an event unacknowledged and still have its lease renewed:
+     * a third of it, the interval at which it renews.
+     */
+    Duration acknowledgeWithin() {
+        return lease.dividedBy(3);
+    }
+
+    /**
+     * The longest a narrowing change waits: a holder's last renewal may have come just before its oldest
+     * unacknowledged event became too old ({@link #acknowledgeWithin}), and lasts T from then.
+     */
+    Duration longestWait() {
+        return lease.plus(acknowledgeWithin());
+    }
+
     /** How long this instance trusts a lease whose renewal it started at a given moment. */
     Duration trusted() {
         return lease.minus(safetyMargin);

@@ -1,5 +1,6 @@
 package com.kvportal.apikey.cache;
 
+import java.util.List;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
@@ -21,6 +22,7 @@ public class KeyNarrowing {
     private final InvalidationLog log;
     private final CacheCoherence coherence;
     private final KeyMetrics metrics;
+    private final KeyCache cache;
 
     /**
      * The key {@code keyId} was changed in the current transaction in a way that refuses nothing it accepted (an
@@ -28,6 +30,18 @@ public class KeyNarrowing {
      */
     public void widened(UUID keyId) {
         log.append(keyId);
+        // this instance answers the new state from the next request on (the others and the holders soon after, as
+        // they hear of it): the caller who switched a key on may use it at once
+        log.digestOf(keyId).ifPresent(digest -> {
+            if (TransactionSynchronizationManager.isSynchronizationActive()) {
+                TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        cache.drop(List.of(digest));
+                    }
+                });
+            }
+        });
     }
 
     /** The key {@code keyId} was narrowed in the current transaction. */
