@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,7 +29,8 @@ import org.springframework.beans.factory.annotation.Value;
 
 /**
  * The library in real processes: three holder JVMs ({@link VerifierHolder}) verify keys in loops through {@link
- * KeyVerifier} against two instances of the service (this test's own and a separate process) on one PostgreSQL,
+ * KeyVerifier}, and a fourth holder written in Python from docs/storage-backend.md alone
+ * ({@code src/test/python/verify_holder.py}), against two instances of the service (this test's own and a separate process) on one PostgreSQL,
  * while this test revokes, disables, narrows (permissions, allowed addresses) and deletes organizations; it kills one
  * holder with {@code kill -9} in the middle of a change and freezes another with {@code SIGSTOP} across one. For every
  * trial each live holder reports how many of its verifies started after the change's answer and still accepted the
@@ -81,6 +83,8 @@ class VerifierClusterIT extends IntegrationTest {
         for (int i = 0; i < 3; i++) {
             holders.add(Holder.start("holder-" + (i + 1), instances.get(i % 2)));
         }
+        // a fourth holder written from docs/storage-backend.md alone, in Python: the document is enough
+        holders.add(Holder.startPython("holder-python", instances.get(1)));
         // a new lease keeps answers only after its first two ttls
         TimeUnit.MILLISECONDS.sleep(2 * TTL.toMillis() + 500);
         Holder killed = holders.get(2);
@@ -98,6 +102,7 @@ class VerifierClusterIT extends IntegrationTest {
         long slowest = 0;
         long warmupSlowest = 0;
         List<Long> took = new ArrayList<>();
+        Map<String, Long> memoryOf = new TreeMap<>();
         List<Slow> slow = new ArrayList<>();
         long deadline = System.nanoTime() + TRIALS_FOR.toNanos();
         int trial = 0;
@@ -162,6 +167,7 @@ class VerifierClusterIT extends IntegrationTest {
                 Holder.Report report = holder.stop(trial, answeredAt);
                 verifies += report.verifies();
                 fromMemory += report.fromMemory();
+                memoryOf.merge(holder.toString(), (long) report.fromMemory(), Long::sum);
                 verifiesAfter += report.startedAfter();
                 acceptedAfter += report.acceptedAfter();
                 assertThat(report.acceptedAfter())
@@ -196,6 +202,10 @@ class VerifierClusterIT extends IntegrationTest {
                 warmupSlowest / 1_000_000);
         slow.sort((a, b) -> Long.compare(b.millis(), a.millis()));
         System.out.println("VerifierClusterIT: the slowest changes: " + slow.subList(0, Math.min(5, slow.size())));
+        System.out.println("VerifierClusterIT: verifies answered from memory, by holder: " + memoryOf);
+        assertThat(memoryOf.get("holder-python"))
+                .as("the Python holder answers from memory, as the Java library does")
+                .isPositive();
         assertThat(acceptedAfter).isZero();
         assertThat(verifiesAfter)
                 .as("the holders kept verifying after the answers")
@@ -258,18 +268,27 @@ class VerifierClusterIT extends IntegrationTest {
         }
 
         static Holder start(String name, String base) throws IOException {
+            return launch(
+                    name,
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx128m",
+                    "-XX:+UseSerialGC",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    VerifierHolder.class.getName(),
+                    base,
+                    USAGE_TOKEN);
+        }
+
+        /** The holder of {@code src/test/python/verify_holder.py}: the same commands, Python's library only. */
+        static Holder startPython(String name, String base) throws IOException {
+            return launch(name, "python3", "src/test/python/verify_holder.py", base, USAGE_TOKEN);
+        }
+
+        private static Holder launch(String name, String... command) throws IOException {
             Path log = Path.of("target", "service-processes", name + ".log");
             Files.createDirectories(log.getParent());
-            Process process = new ProcessBuilder(
-                            Path.of(System.getProperty("java.home"), "bin", "java")
-                                    .toString(),
-                            "-Xmx128m",
-                            "-XX:+UseSerialGC",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            VerifierHolder.class.getName(),
-                            base,
-                            USAGE_TOKEN)
+            Process process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
             Holder holder = new Holder(name, process);
