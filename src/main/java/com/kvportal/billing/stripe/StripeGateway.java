@@ -85,23 +85,30 @@ public class StripeGateway {
                 .orElseThrow(() -> unusable("customer id " + customer.getId()));
     }
 
-    /** Creates a hosted checkout for a subscription to {@code priceId}, naming the organization in the session. */
+    /**
+     * Creates a hosted checkout for a subscription to {@code priceId}, naming the organization in the session; with
+     * {@code trialDays} above 0 the subscription starts with a trial of that many days (the card is still collected).
+     */
     public CheckoutSession createCheckout(
             ProviderCustomerId customer,
             UUID organizationId,
             UUID portalCustomerId,
             String priceId,
+            int trialDays,
             String successUrl,
             String cancelUrl) {
+        SessionCreateParams.SubscriptionData.Builder subscription = SessionCreateParams.SubscriptionData.builder()
+                .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString());
+        if (trialDays > 0) {
+            subscription.setTrialPeriodDays((long) trialDays);
+        }
         SessionCreateParams params = SessionCreateParams.builder()
                 .setMode(SessionCreateParams.Mode.SUBSCRIPTION)
                 .setCustomer(customer.value())
                 .setClientReferenceId(organizationId.toString())
                 .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
                 .putMetadata(ProviderCheckout.CUSTOMER_KEY, portalCustomerId.toString())
-                .setSubscriptionData(SessionCreateParams.SubscriptionData.builder()
-                        .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
-                        .build())
+                .setSubscriptionData(subscription.build())
                 .addLineItem(SessionCreateParams.LineItem.builder()
                         .setPrice(priceId)
                         .setQuantity(1L)

@@ -117,6 +117,11 @@ public class StripeCheckout {
         if (quantity < 1 || quantity > 999_999) {
             throw StripeError.invalid("line_items[0][quantity]", "Quantity must be between 1 and 999999.");
         }
+        Long trialDays = params.integer("subscription_data[trial_period_days]");
+        if (trialDays != null && (trialDays < 1 || trialDays > 730)) {
+            throw StripeError.invalid(
+                    "subscription_data[trial_period_days]", "The trial period must be between 1 and 730 days.");
+        }
         long now = now();
         StoredCheckoutSession session = new StoredCheckoutSession(
                 StripeId.CHECKOUT_SESSION.next(),
@@ -135,7 +140,8 @@ public class StripeCheckout {
                 null,
                 now,
                 now + CHECKOUT_SESSION_LIFETIME,
-                null);
+                null,
+                trialDays);
         objects.insert(session);
         return views.checkoutSession(session);
     }
@@ -197,12 +203,15 @@ public class StripeCheckout {
             events.emit("customer.created", json.customer(customer));
         }
         StoredPrice price = objects.price(session.price()).orElseThrow();
-        long periodEnd = StripeSubscriptions.periodEnd(now, price.interval(), now);
+        // with a trial, the first period is the trial and its invoice is $0 (the card is charged when it ends)
+        Long trialDays = session.trialPeriodDays();
+        Long trialEnd = trialDays == null ? null : now + trialDays * 86_400;
+        long periodEnd = trialEnd != null ? trialEnd : StripeSubscriptions.periodEnd(now, price.interval(), now);
         String invoiceId = StripeId.INVOICE.next();
         StoredSubscription subscription = new StoredSubscription(
                 StripeId.SUBSCRIPTION.next(),
                 customer.id(),
-                "active",
+                trialEnd == null ? "active" : "trialing",
                 price.id(),
                 session.quantity(),
                 StripeId.SUBSCRIPTION_ITEM.next(),
@@ -216,14 +225,15 @@ public class StripeCheckout {
                 null,
                 session.subscriptionMetadata(),
                 invoiceId,
-                now);
+                now,
+                trialEnd == null ? null : now,
+                trialEnd);
         objects.insert(subscription);
         events.emit("customer.subscription.created", views.subscription(subscription));
         // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
-        invoices.issueNow(
-                StoredInvoice.draft(
-                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null),
-                CardOutcome.SUCCEEDED);
+        StoredInvoice first = StoredInvoice.draft(
+                invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null);
+        invoices.issueNow(trialEnd == null ? first : first.ofTrial(), CardOutcome.SUCCEEDED);
         StoredCheckoutSession completed = session.completed(customer.id(), subscription.id(), now);
         objects.update(completed);
         events.emit("checkout.session.completed", views.checkoutSession(completed));

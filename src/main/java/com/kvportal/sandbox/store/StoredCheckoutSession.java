@@ -21,7 +21,8 @@ public record StoredCheckoutSession(
         @Nullable String subscription,
         long created,
         long expiresAt,
-        @Nullable Long completedAt) {
+        @Nullable Long completedAt,
+        @Nullable Long trialPeriodDays) {
 
     /** As at Stripe, an open session past its expiry reads as expired (and can no longer be paid). */
     public StoredCheckoutSession asOf(long now) {
@@ -73,6 +74,7 @@ public record StoredCheckoutSession(
                 subscription,
                 created,
                 expiresAt,
-                completedAt);
+                completedAt,
+                trialPeriodDays);
     }
 }

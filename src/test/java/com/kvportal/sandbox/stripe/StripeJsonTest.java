@@ -58,7 +58,9 @@ class StripeJsonTest {
             null,
             Map.of("organization_id", "org-1"),
             "in_Test",
-            NOW);
+            NOW,
+            null,
+            null);
 
     @Test
     void shouldReadACustomerBackFieldForField() {
@@ -90,6 +92,7 @@ class StripeJsonTest {
                 null,
                 NOW,
                 NOW + 86_400,
+                null,
                 null);
         Session session = roundTrip(json.checkoutSession(open, this.price, null), Session.class);
 
