@@ -126,10 +126,11 @@ class TrialTest extends IntegrationTest {
         // 150 GiB through the whole trial: above pro's 100 GiB, which is a hard limit while trialing
         StorageSamples.report(baseUrl(), org.account().projectId(), 150 * GIB, trialStart);
         String key = owner.createKey("backend");
-        Awaitility.await("writes are refused at the allowance")
+        Awaitility.await("verify knows the pro trial")
                 .atMost(Duration.ofSeconds(10))
-                .until(() -> !verify(key).get("storage").get("write_allowed").asBoolean());
+                .until(() -> verify(key).get("tier").asString().equals("pro"));
         JsonNode storage = verify(key).get("storage");
+        assertThat(storage.get("write_allowed").asBoolean()).isFalse();
         assertThat(storage.get("reason").asString()).isEqualTo("allowance_reached");
         assertThat(storage.get("allowance_bytes").asLong()).isEqualTo(100 * GIB);
 
@@ -170,6 +171,33 @@ class TrialTest extends IntegrationTest {
         Awaitility.await("writes are allowed again")
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> verify(key).get("storage").get("write_allowed").asBoolean());
+    }
+
+    @Test
+    void shouldKeepTheTrialsEndThroughAnUpgradeAndChargeNothingBeforeIt() {
+        Subscribed org = subscribed();
+        JsonNode before = org.subscription();
+        String customer = before.get("provider_customer_id").asString();
+
+        Api.Response changed = org.owner().post("/api/v1/billing/change-plan", java.util.Map.of("tier", "team"));
+
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
+        JsonNode after = changed.json().get("subscription");
+        assertThat(after.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(after.get("status").asString()).isEqualTo("trialing");
+        assertThat(after.get("trial_end").asString())
+                .isEqualTo(before.get("trial_end").asString());
+        assertThat(after.get("current_period_end").asString())
+                .isEqualTo(before.get("trial_end").asString());
+        assertThat(count("select count(*) from sandbox.sandbox_invoices where customer = ?", customer))
+                .as("only the trial's $0 invoice")
+                .isOne();
+        assertThat(single(
+                        String.class,
+                        "select trial_end::text from sandbox.sandbox_subscriptions where id = ?",
+                        before.get("provider_subscription_id").asString()))
+                .isEqualTo(String.valueOf(
+                        Instant.parse(before.get("trial_end").asString()).getEpochSecond()));
     }
 
     private JsonNode verify(String key) {

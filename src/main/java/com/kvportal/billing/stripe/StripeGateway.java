@@ -276,18 +276,25 @@ public class StripeGateway {
      * Moves the subscription's one item to {@code priceId} at once: a new period from now
      * ({@code billing_cycle_anchor=now}) and the unused time of the old price credited on an invoice the provider
      * makes and charges at once ({@code proration_behavior=always_invoice}). The idempotency key binds the call to the
-     * subscription's period and the new price, so a repeated request changes nothing twice.
+     * subscription's period and the new price, so a repeated request changes nothing twice. During a trial
+     * ({@code trialEnd} not null) the trial keeps its end: the price changes within it, and nothing is invoiced.
      */
-    public ProviderSubscription changePrice(ProviderSubscriptionId id, String priceId, String idempotencyKey) {
+    public ProviderSubscription changePrice(
+            ProviderSubscriptionId id, String priceId, @Nullable Instant trialEnd, String idempotencyKey) {
         String itemId = itemOf(id);
-        SubscriptionUpdateParams params = SubscriptionUpdateParams.builder()
+        SubscriptionUpdateParams.Builder builder = SubscriptionUpdateParams.builder()
                 .addItem(SubscriptionUpdateParams.Item.builder()
                         .setId(itemId)
                         .setPrice(priceId)
-                        .build())
-                .setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
-                .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE)
-                .build();
+                        .build());
+        if (trialEnd == null) {
+            builder.setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
+                    .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE);
+        } else {
+            builder.setTrialEnd(trialEnd.getEpochSecond())
+                    .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.NONE);
+        }
+        SubscriptionUpdateParams params = builder.build();
         RequestOptions options =
                 RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
         Subscription subscription = call(
