@@ -101,6 +101,17 @@ function render() {
   }
   $('current-plan-detail').textContent = current ? planSummary(current) : '';
 
+  const trial = $('trial');
+  trial.replaceChildren();
+  delete trial.dataset.trialEnd;
+  trial.hidden = !(subscription && subscription.status === 'trialing' && subscription.trial_end);
+  if (!trial.hidden) {
+    trial.append('Trial until ', strong(formatDate(subscription.trial_end)),
+      '. Your card is charged for ' + (subscribedPlan ? subscribedPlan.name : 'your plan')
+      + ' then; until then storage stops at the plan\'s allowance (no overage).');
+    trial.dataset.trialEnd = subscription.trial_end;
+  }
+
   const renewal = $('renewal');
   renewal.replaceChildren();
   delete renewal.dataset.cancelAt;

@@ -11,6 +11,7 @@ import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeCanceled;
 import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
+import com.kvportal.billing.BillingEvent.SubscriptionTrialStarted;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
 import java.util.LinkedHashMap;
@@ -47,6 +48,15 @@ class BillingAuditTrail {
     void activated(SubscriptionActivated e) {
         Map<String, Object> details = Map.of("tier", e.tier().wire());
         byProvider(e.organizationId(), "subscription.activated", subscription(e.subscriptionId(), e.tier()), details);
+    }
+
+    @EventListener
+    void trialStarted(SubscriptionTrialStarted e) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("tier", e.tier().wire());
+        details.put("trial_end", e.trialEnd());
+        byProvider(
+                e.organizationId(), "subscription.trial_started", subscription(e.subscriptionId(), e.tier()), details);
     }
 
     @EventListener

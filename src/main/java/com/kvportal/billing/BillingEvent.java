@@ -41,6 +41,10 @@ public sealed interface BillingEvent {
             Instant periodEnd)
             implements BillingEvent {}
 
+    /** A subscription was recorded in its trial, which ends at {@code trialEnd}. */
+    record SubscriptionTrialStarted(UUID organizationId, UUID subscriptionId, Tier tier, Instant trialEnd)
+            implements BillingEvent {}
+
     /** A subscription started to grant its plan: recorded active or trialing, or turned so from a status that did not. */
     record SubscriptionActivated(UUID organizationId, UUID subscriptionId, Tier tier) implements BillingEvent {}
 

@@ -37,12 +37,17 @@ public record Entitlement(Plan plan, @Nullable SubscriptionStatus subscriptionSt
         return plan.overageBytes() > 0;
     }
 
+    /** True while the subscription is in its trial: no overage is billed, so the allowance is a hard limit. */
+    public boolean inTrial() {
+        return subscriptionStatus == SubscriptionStatus.TRIALING;
+    }
+
     /**
-     * Billing's rule for writes: refused once storage reaches the allowance of a plan without overage; a plan with
-     * overage (a past-due pro subscription's too) keeps writing and bills the overage. The customer's own limits
-     * come on top (usage's {@code WriteRefusal}).
+     * Billing's rule for writes: refused once storage reaches the allowance of a plan without overage, or of any
+     * plan during a trial; a plan with overage (a past-due pro subscription's too) keeps writing and bills the
+     * overage. The customer's own limits come on top (usage's {@code WriteRefusal}).
      */
     public boolean mayWrite(long usedBytes) {
-        return billsOverage() || usedBytes < allowanceBytes();
+        return (billsOverage() && !inTrial()) || usedBytes < allowanceBytes();
     }
 }

@@ -27,6 +27,11 @@ public record UsageCharge(
         }
     }
 
+    /** The same measure with nothing billed: a trial's period bills no overage. */
+    public UsageCharge waived() {
+        return new UsageCharge(averageBytes, 0, unitAmountCents, 0, description);
+    }
+
     /**
      * What a usage charge's item at the provider bills, as its metadata names it: the organization
      * ({@code organization_id}) and the start of the period ({@code period_start}), with {@code kind: storage_overage}.

@@ -29,8 +29,8 @@ class EntitlementTest {
     @ParameterizedTest
     @EnumSource(
             value = SubscriptionStatus.class,
-            names = {"ACTIVE", "TRIALING", "PAST_DUE"})
-    void aPlanWithOverageWritesOnAboveItsAllowanceWhateverGrantingStatusGrantsIt(SubscriptionStatus status) {
+            names = {"ACTIVE", "PAST_DUE"})
+    void aPlanWithOverageWritesOnAboveItsAllowanceWhateverPaidStatusGrantsIt(SubscriptionStatus status) {
         Entitlement pro = new Entitlement(PRO, status);
         assertThat(pro.tier()).isEqualTo(Tier.PRO);
         assertThat(pro.allowanceBytes()).isEqualTo(1000);
@@ -38,6 +38,16 @@ class EntitlementTest {
         assertThat(pro.mayWrite(999)).isTrue();
         assertThat(pro.mayWrite(1000)).isTrue();
         assertThat(pro.mayWrite(Long.MAX_VALUE)).isTrue();
+    }
+
+    @Test
+    void aTrialHoldsWritesAtTheAllowanceOfAPlanWithOverage() {
+        Entitlement trial = new Entitlement(PRO, SubscriptionStatus.TRIALING);
+        assertThat(trial.tier()).isEqualTo(Tier.PRO);
+        assertThat(trial.inTrial()).isTrue();
+        assertThat(trial.mayWrite(999)).isTrue();
+        assertThat(trial.mayWrite(1000)).isFalse();
+        assertThat(new Entitlement(PRO, SubscriptionStatus.ACTIVE).inTrial()).isFalse();
     }
 
     @Test

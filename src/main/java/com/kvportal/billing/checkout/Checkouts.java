@@ -93,12 +93,17 @@ public class Checkouts {
         // at most one open session per organization: the earlier ones are expired first (a provider failure
         // answers 502 before anything new exists)
         expire(sessions.open(organizationId));
+        // a trial only for an organization (and provider customer) that never had a subscription
+        int trialDays = subscriptions.everHad(organizationId, customer.value())
+                ? 0
+                : plans.byTier(tier).trialDays();
         CheckoutSession session = gateway.createCheckout(
                 customer,
                 caller.organizationId(),
                 caller.customerId(),
                 price,
                 promotionCode,
+                trialDays,
                 baseUrl.resolve(SUCCESS_PATH) + "?session_id={CHECKOUT_SESSION_ID}",
                 baseUrl.resolve(CANCEL_PATH));
         // recorded one at a time per organization: a session started concurrently meanwhile is expired now

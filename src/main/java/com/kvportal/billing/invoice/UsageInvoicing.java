@@ -8,10 +8,13 @@ import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;
 import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
+import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.Plans;
+import com.kvportal.billing.subscription.StoredSubscriptions;
 import java.time.Instant;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
@@ -44,16 +47,19 @@ public class UsageInvoicing {
     private final UsageCharges usage;
     private final Plans plans;
     private final UsageChargeSender sender;
+    private final StoredSubscriptions subscriptions;
 
     /**
      * The provider drafted the renewal invoice of the period {@code [start, end)} (on plan {@code tier}): its usage
-     * charge is queued for it, even one of no units (usage lists the period with the invoice); the caller sends it
-     * with {@link #sendRenewalCharge} after commit, before it answers the news.
+     * charge is queued for it, even one of no units (usage lists the period with the invoice); a trial's period bills
+     * none (its units are waived). The caller sends it with {@link #sendRenewalCharge} after commit, before it
+     * answers the news.
      */
     public void renewalDrafted(
             UUID organizationId,
             String providerInvoiceId,
             String providerCustomerId,
+            @Nullable ProviderSubscriptionId subscription,
             Tier tier,
             Instant start,
             Instant end) {
@@ -63,6 +69,10 @@ public class UsageInvoicing {
             return;
         }
         UsageCharge charge = usage.chargeOf(organizationId, plans.byTier(tier), start, end);
+        if (subscription != null && subscriptions.trialCovered(subscription, end)) {
+            log.info("Invoice {} follows a trial: no overage for {} - {}", providerInvoiceId, start, end);
+            charge = charge.waived();
+        }
         outbox.queue(new Queued(
                 UUID.randomUUID(), organizationId, key, providerCustomerId, providerInvoiceId, start, end, charge));
     }
@@ -126,6 +136,10 @@ public class UsageInvoicing {
             Instant end) {
         Plan plan = plans.byTier(tier);
         if (plan.overageBytes() <= 0) {
+            return;
+        }
+        if (subscriptions.trialCovered(subscriptionId, end)) {
+            log.info("Subscription {}: no overage for its trial {} - {}", subscriptionId, start, end);
             return;
         }
         if (outbox.containsPeriod(organizationId, start)) {

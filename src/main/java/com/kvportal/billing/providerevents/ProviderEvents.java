@@ -181,7 +181,7 @@ class ProviderEvents {
         events.publishEvent(new RenewalInvoiceDrafted(
                 organizationId, invoice.id(), invoice.customer().value(), tier, start, end));
         usageInvoicing.renewalDrafted(
-                organizationId, invoice.id(), invoice.customer().value(), tier, start, end);
+                organizationId, invoice.id(), invoice.customer().value(), invoice.subscription(), tier, start, end);
     }
 
     /** Stale news of the invoice says nothing new about its subscription either. */

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
  * @param cancelAt when the subscription will end: its {@code cancel_at}, or the period end when it is set to
  *     cancel at period end; null when nothing is scheduled
  * @param endedAt when it ended, by the provider's clock (its {@code ended_at}); null while it runs
+ * @param trialEnd when its trial ends (or ended); null when it had none
  */
 public record ProviderSubscription(
         ProviderSubscriptionId id,
@@ -26,7 +27,8 @@ public record ProviderSubscription(
         @Nullable Instant currentPeriodStart,
         @Nullable Instant currentPeriodEnd,
         @Nullable Instant cancelAt,
-        @Nullable Instant endedAt) {
+        @Nullable Instant endedAt,
+        @Nullable Instant trialEnd) {
 
     /** The subscription as its deletion states it: canceled, whatever status its object still shows. */
     public ProviderSubscription deleted() {
@@ -36,7 +38,7 @@ public record ProviderSubscription(
     /** The same state with another status. */
     public ProviderSubscription withStatus(SubscriptionStatus other) {
         return new ProviderSubscription(
-                id, customer, other, priceId, currentPeriodStart, currentPeriodEnd, cancelAt, endedAt);
+                id, customer, other, priceId, currentPeriodStart, currentPeriodEnd, cancelAt, endedAt, trialEnd);
     }
 
     private static final Logger log = LoggerFactory.getLogger(ProviderSubscription.class);
@@ -76,6 +78,7 @@ public record ProviderSubscription(
                 periodStart,
                 periodEnd,
                 cancelAt,
-                Epoch.instant(subscription.getEndedAt())));
+                Epoch.instant(subscription.getEndedAt()),
+                Epoch.instant(subscription.getTrialEnd())));
     }
 }

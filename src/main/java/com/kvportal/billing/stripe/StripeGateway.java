@@ -128,7 +128,8 @@ public class StripeGateway {
     /**
      * Creates a hosted checkout for a subscription to {@code priceId}, naming the organization in the session: with
      * the promotion code's discount when one is given, else with a field for the customer to enter a code; with
-     * automatic tax on, the billing address collected and the invoices taxed by it.
+     * automatic tax on, the billing address collected and the invoices taxed by it; with {@code trialDays} above 0 the
+     * subscription starts with a trial of that many days (the card is still collected).
      */
     public CheckoutSession createCheckout(
             ProviderCustomerId customer,
@@ -136,8 +137,14 @@ public class StripeGateway {
             UUID portalCustomerId,
             String priceId,
             @Nullable String promotionCodeId,
+            int trialDays,
             String successUrl,
             String cancelUrl) {
+        SessionCreateParams.SubscriptionData.Builder subscription = SessionCreateParams.SubscriptionData.builder()
+                .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString());
+        if (trialDays > 0) {
+            subscription.setTrialPeriodDays((long) trialDays);
+        }
         SessionCreateParams.Builder builder = SessionCreateParams.builder();
         if (promotionCodeId != null) {
             builder.addDiscount(SessionCreateParams.Discount.builder()
@@ -161,9 +168,7 @@ public class StripeGateway {
                 .setClientReferenceId(organizationId.toString())
                 .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
                 .putMetadata(ProviderCheckout.CUSTOMER_KEY, portalCustomerId.toString())
-                .setSubscriptionData(SessionCreateParams.SubscriptionData.builder()
-                        .putMetadata(ProviderCheckout.ORGANIZATION_KEY, organizationId.toString())
-                        .build())
+                .setSubscriptionData(subscription.build())
                 .addLineItem(SessionCreateParams.LineItem.builder()
                         .setPrice(priceId)
                         .setQuantity(1L)
@@ -337,18 +342,25 @@ public class StripeGateway {
      * Moves the subscription's one item to {@code priceId} at once: a new period from now
      * ({@code billing_cycle_anchor=now}) and the unused time of the old price credited on an invoice the provider
      * makes and charges at once ({@code proration_behavior=always_invoice}). The idempotency key binds the call to the
-     * subscription's period and the new price, so a repeated request changes nothing twice.
+     * subscription's period and the new price, so a repeated request changes nothing twice. During a trial
+     * ({@code trialEnd} not null) the trial keeps its end: the price changes within it, and nothing is invoiced.
      */
-    public ProviderSubscription changePrice(ProviderSubscriptionId id, String priceId, String idempotencyKey) {
+    public ProviderSubscription changePrice(
+            ProviderSubscriptionId id, String priceId, @Nullable Instant trialEnd, String idempotencyKey) {
         String itemId = itemOf(id);
-        SubscriptionUpdateParams params = SubscriptionUpdateParams.builder()
+        SubscriptionUpdateParams.Builder builder = SubscriptionUpdateParams.builder()
                 .addItem(SubscriptionUpdateParams.Item.builder()
                         .setId(itemId)
                         .setPrice(priceId)
-                        .build())
-                .setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
-                .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE)
-                .build();
+                        .build());
+        if (trialEnd == null) {
+            builder.setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
+                    .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE);
+        } else {
+            builder.setTrialEnd(trialEnd.getEpochSecond())
+                    .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.NONE);
+        }
+        SubscriptionUpdateParams params = builder.build();
         RequestOptions options =
                 RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
         Subscription subscription = call(

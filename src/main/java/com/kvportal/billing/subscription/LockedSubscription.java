@@ -4,6 +4,7 @@ import com.kvportal.billing.BillingEvent.SubscriptionActivated;
 import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
+import com.kvportal.billing.BillingEvent.SubscriptionTrialStarted;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
@@ -110,6 +111,9 @@ public record LockedSubscription(
         List<Object> events = new ArrayList<>();
         if (subscription.status().grantsPlan()) {
             events.add(new SubscriptionActivated(organizationId, id, plan.tier()));
+        }
+        if (subscription.status() == SubscriptionStatus.TRIALING && subscription.trialEnd() != null) {
+            events.add(new SubscriptionTrialStarted(organizationId, id, plan.tier(), subscription.trialEnd()));
         }
         if (subscription.cancelAt() != null) {
             events.add(new SubscriptionCancelScheduled(organizationId, id, subscription.cancelAt()));

@@ -8,6 +8,7 @@ import com.kvportal.billing.BillingProblem.SubscriptionNotFound;
 import com.kvportal.billing.BillingProblem.UnknownTier;
 import com.kvportal.billing.BillingProblem.UseCancel;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.stripe.InvoicePreview;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
@@ -80,9 +81,14 @@ public class PlanChanges {
         callOffScheduled(target.live(), target.id());
         Instant periodStart = Objects.requireNonNullElse(
                 target.live().currentPeriodStart(), target.live().createdAt());
+        // during a trial, the change keeps the trial's end
+        Instant trialEnd = target.live().status() == SubscriptionStatus.TRIALING
+                ? target.live().trialEnd()
+                : null;
         ProviderSubscription changed = gateway.changePrice(
                 target.id(),
                 target.price(),
+                trialEnd,
                 ProviderIdempotencyKeys.planChange(target.id().value(), periodStart, target.price()));
         transaction.executeWithoutResult(status -> ledger.apply(changed, asOf));
         Subscription after = subscriptions.byProviderId(target.id()).orElseThrow();

@@ -30,7 +30,7 @@ public class StoredSubscriptions {
             """
             select s.id, s.customer_id, s.organization_id, s.plan_id, s.status, s.provider_customer_id,
                    s.provider_subscription_id, s.current_period_start, s.current_period_end, s.cancel_at,
-                   s.created_at, s.updated_at, s.scheduled_change_at, sp.tier as scheduled_tier,
+                   s.trial_end, s.created_at, s.updated_at, s.scheduled_change_at, sp.tier as scheduled_tier,
                    p.id as p_id, p.name as p_name, p.tier as p_tier, p.storage_bytes as p_storage_bytes,
                    p.price_cents as p_price_cents, p.overage_bytes as p_overage_bytes,
                    p.overage_price_cents as p_overage_price_cents
@@ -141,8 +141,8 @@ public class StoredSubscriptions {
                                 """
                         insert into subscriptions (id, organization_id, customer_id, plan_id, status, provider_customer_id,
                             provider_subscription_id, current_period_start, current_period_end, cancel_at,
-                            provider_state_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            provider_state_at, trial_end)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_subscription_id) do nothing""")
                         .params(
                                 id,
@@ -155,7 +155,8 @@ public class StoredSubscriptions {
                                 Sql.timestamp(subscription.currentPeriodStart()),
                                 Sql.timestamp(subscription.currentPeriodEnd()),
                                 Sql.timestamp(subscription.cancelAt()),
-                                Sql.timestamp(stateAt))
+                                Sql.timestamp(stateAt),
+                                Sql.timestamp(subscription.trialEnd()))
                         .update()
                 > 0;
         return inserted ? Optional.of(id) : Optional.empty();
@@ -197,7 +198,8 @@ public class StoredSubscriptions {
                             scheduled_change_at = case when plan_id <> ? or ? then null else scheduled_change_at end,
                             provider_schedule_id = case when plan_id <> ? or ? then null else provider_schedule_id end,
                             plan_id = ?, status = ?, current_period_start = ?,
-                            current_period_end = ?, cancel_at = ?, provider_state_at = ?, updated_at = now()
+                            current_period_end = ?, cancel_at = ?, provider_state_at = ?, updated_at = now(),
+                            trial_end = coalesce(?, trial_end)
                         where id = ?""")
                 .params(
                         planId,
@@ -215,8 +217,39 @@ public class StoredSubscriptions {
                         Sql.timestamp(subscription.currentPeriodEnd()),
                         Sql.timestamp(subscription.cancelAt()),
                         Sql.timestamp(stateAt),
+                        Sql.timestamp(subscription.trialEnd()),
                         id)
                 .update();
+    }
+
+    /**
+     * True when the organization, or the provider customer, ever had a subscription (of any status, ended or not): it
+     * gets no second trial.
+     */
+    public boolean everHad(UUID organizationId, String providerCustomerId) {
+        return jdbc.sql(
+                        "select exists (select 1 from subscriptions where organization_id = ? or provider_customer_id = ?)")
+                .params(organizationId, providerCustomerId)
+                .query(Boolean.class)
+                .single();
+    }
+
+    /** True when the period of the subscription that ended at {@code periodEnd} was (within) its trial. */
+    public boolean trialCovered(ProviderSubscriptionId id, Instant periodEnd) {
+        return trialCovered("provider_subscription_id", id.value(), periodEnd);
+    }
+
+    /** True when the period of the subscription that ended at {@code periodEnd} was (within) its trial. */
+    public boolean trialCovered(UUID id, Instant periodEnd) {
+        return trialCovered("id", id, periodEnd);
+    }
+
+    private boolean trialCovered(String column, Object id, Instant periodEnd) {
+        return jdbc.sql("select exists (select 1 from subscriptions where " + column
+                        + " = ? and trial_end is not null and trial_end >= ?)")
+                .params(id, Sql.timestamp(periodEnd))
+                .query(Boolean.class)
+                .single();
     }
 
     /** Records the downgrade the provider's schedule makes at {@code effectiveAt}, replacing any before it. */
@@ -278,6 +311,7 @@ public class StoredSubscriptions {
                 Sql.nullableInstant(rs, "current_period_start"),
                 Sql.nullableInstant(rs, "current_period_end"),
                 Sql.nullableInstant(rs, "cancel_at"),
+                Sql.nullableInstant(rs, "trial_end"),
                 rs.getString("scheduled_tier") == null
                         ? null
                         : new ScheduledChange(

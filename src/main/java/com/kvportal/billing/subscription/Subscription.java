@@ -31,6 +31,11 @@ public record Subscription(
                 Instant cancelAt,
         @Schema(
                         nullable = true,
+                        description = "When the trial ends (or ended); null when the subscription had no trial.")
+                @Nullable
+                Instant trialEnd,
+        @Schema(
+                        nullable = true,
                         description = "A downgrade that takes effect at the end of the current period; null when none.")
                 @Nullable
                 ScheduledChange scheduledChange,

@@ -139,6 +139,11 @@ public class StripeCheckout {
                     "billing_address_collection", "billing_address_collection must be auto or required.");
         }
         boolean automaticTax = Boolean.TRUE.equals(params.bool("automatic_tax[enabled]"));
+        Long trialDays = params.integer("subscription_data[trial_period_days]");
+        if (trialDays != null && (trialDays < 1 || trialDays > 730)) {
+            throw StripeError.invalid(
+                    "subscription_data[trial_period_days]", "The trial period must be between 1 and 730 days.");
+        }
         long now = now();
         String id = StripeId.CHECKOUT_SESSION.next();
         discounts.forCheckoutSession(params, id);
@@ -162,7 +167,8 @@ public class StripeCheckout {
                 null,
                 allowPromotionCodes,
                 addressCollection,
-                automaticTax);
+                automaticTax,
+                trialDays);
         objects.insert(session);
         return views.checkoutSession(session);
     }
@@ -247,12 +253,15 @@ public class StripeCheckout {
             events.emit("customer.created", json.customer(customer));
         }
         StoredPrice price = objects.price(session.price()).orElseThrow();
-        long periodEnd = StripeSubscriptions.periodEnd(now, price.interval(), now);
+        // with a trial, the first period is the trial and its invoice is $0 (the card is charged when it ends)
+        Long trialDays = session.trialPeriodDays();
+        Long trialEnd = trialDays == null ? null : now + trialDays * 86_400;
+        long periodEnd = trialEnd != null ? trialEnd : StripeSubscriptions.periodEnd(now, price.interval(), now);
         String invoiceId = StripeId.INVOICE.next();
         StoredSubscription subscription = new StoredSubscription(
                 StripeId.SUBSCRIPTION.next(),
                 customer.id(),
-                "active",
+                trialEnd == null ? "active" : "trialing",
                 price.id(),
                 session.quantity(),
                 StripeId.SUBSCRIPTION_ITEM.next(),
@@ -266,7 +275,9 @@ public class StripeCheckout {
                 null,
                 session.subscriptionMetadata(),
                 invoiceId,
-                now);
+                now,
+                trialEnd == null ? null : now,
+                trialEnd);
         objects.insert(subscription);
         if (session.automaticTax()) {
             objects.enableAutomaticTax(subscription.id());
@@ -275,10 +286,9 @@ public class StripeCheckout {
         discount.ifPresent(d -> discounts.attach(d, customerId, subscription.id(), now));
         events.emit("customer.subscription.created", views.subscription(subscription));
         // a first invoice's period is the instant of creation, as at Stripe; its line covers the first period
-        invoices.issueNow(
-                StoredInvoice.draft(
-                        invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null),
-                CardOutcome.SUCCEEDED);
+        StoredInvoice first = StoredInvoice.draft(
+                invoiceId, subscription, "subscription_create", price, now, now, now, periodEnd, now, null);
+        invoices.issueNow(trialEnd == null ? first : first.ofTrial(), CardOutcome.SUCCEEDED);
         StoredCheckoutSession completed = session.completed(customer.id(), subscription.id(), now);
         objects.update(completed);
         events.emit("checkout.session.completed", views.checkoutSession(completed));

@@ -75,10 +75,10 @@ public class SandboxObjects {
                         insert into sandbox.sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
                             client_reference_id, metadata, price, quantity, success_url, cancel_url,
                             subscription_metadata, subscription, created, expires_at, completed_at, allow_promotion_codes,
-                            billing_address_collection, automatic_tax)
+                            billing_address_collection, automatic_tax, trial_period_days)
                         values (:id, :status, :paymentStatus, :mode, :customer, :customerEmail, :clientReferenceId, :metadata::jsonb,
                             :price, :quantity, :successUrl, :cancelUrl, :subscriptionMetadata::jsonb, :subscription, :created,
-                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax)""")
+                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax, :trialPeriodDays)""")
                 .paramSource(StoredRows.columns(s))
                 .update();
     }
@@ -108,10 +108,10 @@ public class SandboxObjects {
                         """
                         insert into sandbox.sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
                             billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
-                            cancel_at, canceled_at, ended_at, metadata, latest_invoice, created)
+                            cancel_at, canceled_at, ended_at, metadata, latest_invoice, created, trial_start, trial_end)
                         values (:id, :customer, :status, :price, :quantity, :itemId, :itemCreated, :billingCycleAnchor,
                             :currentPeriodStart, :currentPeriodEnd, :cancelAtPeriodEnd, :cancelAt, :canceledAt, :endedAt,
-                            :metadata::jsonb, :latestInvoice, :created)""")
+                            :metadata::jsonb, :latestInvoice, :created, :trialStart, :trialEnd)""")
                 .paramSource(StoredRows.columns(s))
                 .update();
     }
@@ -122,7 +122,8 @@ public class SandboxObjects {
                         update sandbox.sandbox_subscriptions set status = :status, price = :price,
                             billing_cycle_anchor = :billingCycleAnchor, current_period_start = :currentPeriodStart,
                             current_period_end = :currentPeriodEnd, cancel_at_period_end = :cancelAtPeriodEnd, cancel_at = :cancelAt,
-                            canceled_at = :canceledAt, ended_at = :endedAt, metadata = :metadata::jsonb, latest_invoice = :latestInvoice
+                            canceled_at = :canceledAt, ended_at = :endedAt, metadata = :metadata::jsonb, latest_invoice = :latestInvoice,
+                            trial_end = :trialEnd
                         where id = :id""")
                 .paramSource(StoredRows.columns(s))
                 .update();

@@ -30,7 +30,8 @@ public record StoredCheckoutSession(
         @Nullable Long completedAt,
         boolean allowPromotionCodes,
         String billingAddressCollection,
-        boolean automaticTax) {
+        boolean automaticTax,
+        @Nullable Long trialPeriodDays) {
 
     /** As at Stripe, an open session past its expiry reads as expired (and can no longer be paid). */
     public StoredCheckoutSession asOf(long now) {
@@ -90,6 +91,7 @@ public record StoredCheckoutSession(
                 completedAt,
                 allowPromotionCodes,
                 billingAddressCollection,
-                automaticTax);
+                automaticTax,
+                trialPeriodDays);
     }
 }

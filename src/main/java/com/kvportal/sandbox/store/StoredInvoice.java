@@ -225,6 +225,16 @@ public record StoredInvoice(
                 status, due, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
     }
 
+    /** The first invoice of a subscription that starts with a trial: its line is the trial, $0, as at Stripe. */
+    public StoredInvoice ofTrial() {
+        return with(status, 0, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
+    }
+
+    /** True for the $0 invoice Stripe makes at the start of a trial. */
+    public boolean isTrialStart() {
+        return billingReason.equals("subscription_create") && amountDue == 0;
+    }
+
     public StoredInvoice withCreatedEvent(String eventId) {
         return with(status, amountDue, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, eventId);
     }

@@ -21,7 +21,40 @@ public record StoredSubscription(
         @Nullable Long endedAt,
         Map<String, String> metadata,
         @Nullable String latestInvoice,
-        long created) {
+        long created,
+        @Nullable Long trialStart,
+        @Nullable Long trialEnd) {
+
+    public boolean isTrialing() {
+        return status.equals("trialing");
+    }
+
+    /**
+     * The trial over at {@code trialEnd}, as Stripe ends it: active, its billing cycle anchored at the trial's end
+     * (the renewal that follows then starts the first paid period).
+     */
+    public StoredSubscription trialOver() {
+        return new StoredSubscription(
+                id,
+                customer,
+                "active",
+                price,
+                quantity,
+                itemId,
+                itemCreated,
+                currentPeriodEnd,
+                currentPeriodStart,
+                currentPeriodEnd,
+                cancelAtPeriodEnd,
+                cancelAt,
+                canceledAt,
+                endedAt,
+                metadata,
+                latestInvoice,
+                created,
+                trialStart,
+                trialEnd);
+    }
 
     public boolean hasEnded() {
         return status.equals("canceled") || status.equals("incomplete_expired");
@@ -80,7 +113,9 @@ public record StoredSubscription(
                 endedAt,
                 metadata,
                 invoice,
-                created);
+                created,
+                trialStart,
+                trialEnd);
     }
 
     /** The subscription on another price in the same period and anchor (a schedule's next phase, at a renewal). */
@@ -102,7 +137,9 @@ public record StoredSubscription(
                 endedAt,
                 metadata,
                 latestInvoice,
-                created);
+                created,
+                trialStart,
+                trialEnd);
     }
 
     public StoredSubscription withMetadata(Map<String, String> metadata) {
@@ -157,6 +194,8 @@ public record StoredSubscription(
                 endedAt,
                 metadata,
                 latestInvoice,
-                created);
+                created,
+                trialStart,
+                trialEnd);
     }
 }

@@ -287,6 +287,8 @@ public class StripeJson {
         subscription.setMetadata(s.metadata());
         subscription.setStartDate(s.created());
         subscription.setStatus(s.status());
+        subscription.setTrialStart(s.trialStart());
+        subscription.setTrialEnd(s.trialEnd());
         Subscription.TrialSettings trialSettings = new Subscription.TrialSettings();
         Subscription.TrialSettings.EndBehavior endBehavior = new Subscription.TrialSettings.EndBehavior();
         endBehavior.setMissingPaymentMethod("create_invoice");
@@ -465,7 +467,7 @@ public class StripeJson {
     /** The line of the subscription's price: it covers the service period of the invoice's line. */
     private static InvoiceLineItem subscriptionLine(
             StoredInvoice i, StoredPrice price, @Nullable StoredSubscription subscription) {
-        long amount = price.unitAmount() * i.quantity();
+        long amount = i.isTrialStart() ? 0 : price.unitAmount() * i.quantity();
         InvoiceLineItem.Parent.SubscriptionItemDetails details = new InvoiceLineItem.Parent.SubscriptionItemDetails();
         details.setProration(false);
         details.setProrationDetails(new InvoiceLineItem.Parent.SubscriptionItemDetails.ProrationDetails());
@@ -486,8 +488,10 @@ public class StripeJson {
                 i.id(),
                 amount,
                 price.currency(),
-                i.quantity() + " × " + price.nickname() + " (at " + money(price.unitAmount()) + " / " + price.interval()
-                        + ")",
+                i.isTrialStart()
+                        ? "Trial period for " + price.nickname()
+                        : i.quantity() + " × " + price.nickname() + " (at " + money(price.unitAmount()) + " / "
+                                + price.interval() + ")",
                 Map.of(),
                 parent,
                 i.linePeriodStart(),

@@ -84,13 +84,16 @@ public class StripePlanChanges {
     @Transactional
     public Subscription change(String id, StripeParams params) {
         params.allowOnly(
-                Set.of("items", "billing_cycle_anchor", "proration_behavior", "metadata"),
+                Set.of("items", "billing_cycle_anchor", "proration_behavior", "metadata", "trial_end"),
                 Set.of("description", "payment_behavior"));
         String customerId = objects.subscription(id)
                 .orElseThrow(() -> StripeError.noSuch("subscription", id, "id"))
                 .customer();
         StoredCustomer customer = objects.lockCustomer(customerId).orElseThrow();
         StoredSubscription subscription = objects.lockSubscription(id).orElseThrow();
+        if (params.has("trial_end")) {
+            return changeInTrial(subscription, params);
+        }
         Change change = change(subscription, params, "items[0]", "");
         String invoiceId = StripeId.INVOICE.next();
         StoredSubscription changed = subscription
@@ -100,6 +103,31 @@ public class StripePlanChanges {
         List<StoredInvoiceItem> credit = change.credit() > 0 ? List.of(change.creditLine(invoiceId)) : List.of();
         invoices.issueNow(change.invoice(invoiceId, changed), credit, customer.card());
         return retrieveFresh(id);
+    }
+
+    /**
+     * A change of a trialing subscription that keeps its trial's end ({@code trial_end} as it is): the new price from
+     * now within the trial, its period unchanged and nothing invoiced (the trial's end bills the new price).
+     */
+    private Subscription changeInTrial(StoredSubscription subscription, StripeParams params) {
+        Long trialEnd = params.integer("trial_end");
+        if (!subscription.isTrialing() || trialEnd == null || !trialEnd.equals(subscription.trialEnd())) {
+            throw StripeError.invalid(
+                    "trial_end",
+                    "The sandbox takes trial_end on a trialing subscription only, to keep its trial's end.");
+        }
+        String itemId = params.text("items[0][id]");
+        if (itemId != null && !itemId.equals(subscription.itemId())) {
+            throw StripeError.invalid("items[0][id]", "Invalid subscription item: " + itemId);
+        }
+        String priceId = params.required("items[0][price]");
+        StoredPrice to =
+                objects.price(priceId).orElseThrow(() -> StripeError.noSuchParam("price", priceId, "items[0][price]"));
+        StoredSubscription changed = subscription
+                .withPrice(to.id())
+                .withMetadata(StripeParams.merged(subscription.metadata(), params.metadata("metadata")));
+        news.saveAndAnnounce(subscription, changed);
+        return retrieveFresh(subscription.id());
     }
 
     /** {@code POST /v1/invoices/create_preview}: the invoice a change would make now, made of nothing stored. */

@@ -141,7 +141,10 @@ public class StripeSubscriptions {
                     subscription.ended(endedAt, subscription.canceledAt() == null ? now : subscription.canceledAt()));
         }
         long start = subscription.currentPeriodEnd();
-        StoredSubscription renewing = schedules.atRenewal(subscription, start);
+        // the end of a trial: active, the billing cycle anchored there, and the first paid period invoiced as a
+        // renewal
+        StoredSubscription renewing =
+                schedules.atRenewal(subscription.isTrialing() ? subscription.trialOver() : subscription, start);
         StoredPrice price = objects.price(renewing.price()).orElseThrow();
         long end = periodEnd(renewing.billingCycleAnchor(), price.interval(), start);
         StoredInvoice draft = invoices.draftRenewal(renewing, price, start, end);

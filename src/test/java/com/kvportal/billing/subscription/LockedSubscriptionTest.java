@@ -70,7 +70,7 @@ class LockedSubscriptionTest {
             @Nullable Instant cancelAt,
             @Nullable Instant endedAt) {
         return new ProviderSubscription(
-                PROVIDER_ID, CUSTOMER, status, "price_pro", periodStart, periodEnd, cancelAt, endedAt);
+                PROVIDER_ID, CUSTOMER, status, "price_pro", periodStart, periodEnd, cancelAt, endedAt, null);
     }
 
     // --- invoice.paid

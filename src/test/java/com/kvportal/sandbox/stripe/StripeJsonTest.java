@@ -64,7 +64,9 @@ class StripeJsonTest {
             null,
             Map.of("organization_id", "org-1"),
             "in_Test",
-            NOW);
+            NOW,
+            null,
+            null);
 
     @Test
     void shouldReadACustomerBackFieldForField() {
@@ -99,7 +101,8 @@ class StripeJsonTest {
                 null,
                 false,
                 "auto",
-                false);
+                false,
+                null);
         Session session = roundTrip(json.checkoutSession(open, this.price, null), Session.class);
 
         assertThat(price.getUnitAmount()).isEqualTo(2000L);

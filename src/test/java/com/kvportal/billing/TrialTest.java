@@ -1,0 +1,209 @@
+package com.kvportal.billing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.kvportal.support.Api;
+import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SandboxEvents;
+import com.kvportal.support.StorageSamples;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Trials with {@code TRIAL_DAYS} set, end to end on the real stripe-java client and the sandbox: an organization's
+ * first checkout starts a trial ($0 first invoice, status trialing, trial_end), a second subscription of the same
+ * organization gets none, the trial's end charges the first period as a renewal with no overage for the trial, and
+ * during the trial the allowance is a hard limit.
+ */
+@TestPropertySource(properties = "kvportal.billing.plans.trial-days=14")
+class TrialTest extends IntegrationTest {
+
+    private static final Duration WEBHOOK_WAIT = Duration.ofSeconds(20);
+    private static final long GIB = 1L << 30;
+    private static final long DAY = 86_400;
+
+    private record Subscribed(Api owner, Api.Account account, JsonNode subscription, String sessionId) {}
+
+    private Subscribed subscribed(Api owner, Api.Account account) {
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        Api browser = api();
+        String sessionId = owner.startCheckout("pro");
+        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
+        browser.follow(paid);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        return new Subscribed(owner, account, owner.subscription(), sessionId);
+    }
+
+    private Subscribed subscribed() {
+        Api owner = api();
+        return subscribed(owner, owner.signup());
+    }
+
+    @Test
+    void shouldStartTheFirstCheckoutInATrialWithAZeroInvoiceAndAnAuditLine() {
+        Subscribed org = subscribed();
+        JsonNode subscription = org.subscription();
+
+        assertThat(subscription.get("status").asString()).isEqualTo("trialing");
+        assertThat(subscription.get("plan").get("trial_days").asInt()).isEqualTo(14);
+        Instant start = Instant.parse(subscription.get("current_period_start").asString());
+        Instant trialEnd = Instant.parse(subscription.get("trial_end").asString());
+        assertThat(trialEnd).isEqualTo(start.plusSeconds(14 * DAY));
+        assertThat(subscription.get("current_period_end").asString()).isEqualTo(trialEnd.toString());
+        assertThat(billing.effectivePlan(org.account().organizationId()).tier()).isEqualTo(Tier.PRO);
+        assertThat(single(
+                        Long.class,
+                        "select trial_period_days from sandbox.sandbox_checkout_sessions where id = ?",
+                        org.sessionId()))
+                .isEqualTo(14L);
+        // Stripe's $0 invoice at the trial's start, paid without a charge
+        String customer = subscription.get("provider_customer_id").asString();
+        assertThat(single(
+                        String.class,
+                        "select status || ' ' || amount_due || ' ' || amount_paid from sandbox.sandbox_invoices"
+                                + " where customer = ?",
+                        customer))
+                .isEqualTo("paid 0 0");
+        assertThat(count(
+                        "select count(*) from audit_events where organization_id = ? and action = ?",
+                        org.account().organizationId(),
+                        "subscription.trial_started"))
+                .isOne();
+    }
+
+    @Test
+    void shouldGiveNoSecondTrialToAnOrganizationThatHadASubscription() throws Exception {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        Subscribed first = subscribed(owner, account);
+        String providerId = first.subscription().get("provider_subscription_id").asString();
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        stripeClient().subscriptions().cancel(providerId);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the first subscription ended")
+                .atMost(WEBHOOK_WAIT)
+                .until(() -> billing.effectivePlan(account.organizationId()).tier() == Tier.FREE);
+
+        Subscribed second = subscribed(owner, account);
+
+        assertThat(second.subscription().get("provider_subscription_id").asString())
+                .isNotEqualTo(providerId);
+        assertThat(second.subscription().get("status").asString()).isEqualTo("active");
+        assertThat(second.subscription().get("trial_end").isNull()).isTrue();
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_checkout_sessions where id = ? and trial_period_days"
+                                + " is null",
+                        second.sessionId()))
+                .isOne();
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_invoices where subscription = ? and amount_paid = 2000",
+                        second.subscription().get("provider_subscription_id").asString()))
+                .isOne();
+        assertThat(count(
+                        "select count(*) from audit_events where organization_id = ? and action = ?",
+                        account.organizationId(),
+                        "subscription.trial_started"))
+                .isOne();
+    }
+
+    @Test
+    void shouldHoldWritesAtTheAllowanceDuringTheTrialAndChargeTheFirstPeriodWithoutOverageAtItsEnd() {
+        Subscribed org = subscribed();
+        Api owner = org.owner();
+        JsonNode subscription = org.subscription();
+        Instant trialStart =
+                Instant.parse(subscription.get("current_period_start").asString());
+        String trialEnd = subscription.get("trial_end").asString();
+        String providerId = subscription.get("provider_subscription_id").asString();
+        String customer = subscription.get("provider_customer_id").asString();
+
+        // 150 GiB through the whole trial: above pro's 100 GiB, which is a hard limit while trialing
+        StorageSamples.report(baseUrl(), org.account().projectId(), 150 * GIB, trialStart);
+        String key = owner.createKey("backend");
+        Awaitility.await("verify knows the pro trial")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> verify(key).get("tier").asString().equals("pro"));
+        JsonNode storage = verify(key).get("storage");
+        assertThat(storage.get("write_allowed").asBoolean()).isFalse();
+        assertThat(storage.get("reason").asString()).isEqualTo("allowance_reached");
+        assertThat(storage.get("allowance_bytes").asLong()).isEqualTo(100 * GIB);
+
+        // the trial ends: active, a new period from the trial's end, its invoice charged to the card on file
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + providerId + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+        assertThat(advanced.json().get("status").asString()).isEqualTo("active");
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the first period's invoice is paid")
+                .atMost(WEBHOOK_WAIT)
+                .until(() -> count(
+                                "select count(*) from sandbox.sandbox_invoices where customer = ? and status = 'paid'"
+                                        + " and billing_reason = 'subscription_cycle'",
+                                customer)
+                        == 1);
+        assertThat(single(
+                        Long.class,
+                        "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
+                                + " 'subscription_cycle'",
+                        customer))
+                .as("pro's price, no overage for the trial")
+                .isEqualTo(2000L);
+        Awaitility.await("the subscription is active")
+                .atMost(WEBHOOK_WAIT)
+                .until(() -> owner.subscription().get("status").asString().equals("active"));
+        JsonNode active = owner.subscription();
+        assertThat(active.get("current_period_start").asString()).isEqualTo(trialEnd);
+        assertThat(active.get("trial_end").asString()).isEqualTo(trialEnd);
+        assertThat(single(
+                        Long.class,
+                        "select quantity from usage_charge_outbox where organization_id = ? and period_start = ?",
+                        org.account().organizationId(),
+                        Timestamp.from(trialStart)))
+                .isZero();
+
+        // after the trial, the plan bills overage again: writes go on above the allowance
+        Awaitility.await("writes are allowed again")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> verify(key).get("storage").get("write_allowed").asBoolean());
+    }
+
+    @Test
+    void shouldKeepTheTrialsEndThroughAnUpgradeAndChargeNothingBeforeIt() {
+        Subscribed org = subscribed();
+        JsonNode before = org.subscription();
+        String customer = before.get("provider_customer_id").asString();
+
+        Api.Response changed = org.owner().post("/api/v1/billing/change-plan", java.util.Map.of("tier", "team"));
+
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
+        JsonNode after = changed.json().get("subscription");
+        assertThat(after.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(after.get("status").asString()).isEqualTo("trialing");
+        assertThat(after.get("trial_end").asString())
+                .isEqualTo(before.get("trial_end").asString());
+        assertThat(after.get("current_period_end").asString())
+                .isEqualTo(before.get("trial_end").asString());
+        assertThat(count("select count(*) from sandbox.sandbox_invoices where customer = ?", customer))
+                .as("only the trial's $0 invoice")
+                .isOne();
+        assertThat(single(
+                        String.class,
+                        "select trial_end::text from sandbox.sandbox_subscriptions where id = ?",
+                        before.get("provider_subscription_id").asString()))
+                .isEqualTo(String.valueOf(
+                        Instant.parse(before.get("trial_end").asString()).getEpochSecond()));
+    }
+
+    private JsonNode verify(String key) {
+        return Api.withKey(baseUrl(), key).post("/api/v1/api-keys/verify").json();
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    Billing billing;
+}
