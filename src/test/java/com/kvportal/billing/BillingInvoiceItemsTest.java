@@ -7,8 +7,11 @@ import com.kvportal.billing.BillingInvoiceItemsTest.OverageLikeListener;
 import com.kvportal.billing.invoice.ProviderInvoiceItems;
 import com.kvportal.billing.stripe.InvoiceItem;
 import com.kvportal.billing.stripe.InvoiceItemRequest;
+import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
+import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.stripe.param.InvoiceListParams;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,6 +72,9 @@ class BillingInvoiceItemsTest extends IntegrationTest {
 
     @Autowired
     ProviderInvoiceItems items;
+
+    @Autowired
+    StripeGateway gateway;
 
     private Api owner;
     private Api browser;
@@ -233,5 +239,35 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         assertThat(lines(last).get(0).get("kind").asString()).isEqualTo("storage_overage");
         assertThat(lines(last).get(0).get("quantity").asLong()).isEqualTo(5);
         assertThat(invoices()).hasSize(2);
+    }
+
+    /**
+     * A final invoice advances by itself: the provider finalizes it once its {@code invoice.created} is answered
+     * (Stripe within the hour). A charge whose first try made the item and the invoice but failed before the
+     * finalization is sent again after that: it must find the invoice finalized, not fail for ever.
+     */
+    @Test
+    void aFinalInvoiceTheProviderFinalizedBeforeTheChargeWasSentAgainIsBilledOnce() throws Exception {
+        Instant end = Instant.now();
+        Instant start = end.minus(Duration.ofDays(30));
+        String key = "overage-final:" + subscriptionId + ":" + start.getEpochSecond();
+        InvoiceItemRequest item = overage(customer, null, account.organizationId(), start, end, key);
+        assertThat(gateway.createInvoiceItem(item)).isPresent();
+        String made = gateway.createInvoiceOfPendingItems(customer, ProviderIdempotencyKeys.invoiceOfPending(key));
+        await("the provider finalizes the invoice by itself", () -> !"draft"
+                .equals(stripeClient().v1().invoices().retrieve(made).getStatus()));
+
+        String invoice = items.billFinalInvoice(customer, item);
+
+        assertThat(invoice).isEqualTo(made);
+        await("the final invoice is paid", () -> "paid"
+                .equals(stripeClient().v1().invoices().retrieve(made).getStatus()));
+        assertThat(stripeClient().v1().invoices().retrieve(made).getAmountDue()).isEqualTo(1000);
+        assertThat(stripeClient()
+                        .v1()
+                        .invoices()
+                        .list(InvoiceListParams.builder().setCustomer(customer).build())
+                        .getData())
+                .hasSize(2);
     }
 }

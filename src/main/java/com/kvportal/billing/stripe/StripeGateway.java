@@ -620,11 +620,26 @@ public class StripeGateway {
         return invoice.getId();
     }
 
-    /** Finalizes a draft invoice under the idempotency key; the provider then charges it. */
+    /**
+     * Finalizes a draft invoice under the idempotency key; the provider then charges it. An invoice the provider
+     * finalized by itself meanwhile (it advances automatically: Stripe finalizes such a draft within the hour, the
+     * sandbox once its {@code invoice.created} was answered) is finalized as asked: the provider's refusal to
+     * finalize it again is not a failure, or a charge whose first try failed after the invoice was made could never
+     * be sent.
+     */
     public void finalizeInvoice(String invoiceId, String idempotencyKey) {
         RequestOptions options =
                 RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
-        call("finalize an invoice", () -> stripe().invoices().finalizeInvoice(invoiceId, options));
+        try {
+            stripe().invoices().finalizeInvoice(invoiceId, options);
+        } catch (InvalidRequestException e) {
+            if (!isNoLongerDraft(invoiceId)) {
+                throw unavailable("finalize an invoice", e);
+            }
+            log.info("Invoice {} was finalized by the provider already", invoiceId);
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("finalize an invoice", e);
+        }
     }
 
     private StripeClient stripe() {
