@@ -23,15 +23,15 @@ public class SandboxDiscounts {
 
     /** @return false when a coupon of that id exists already */
     public boolean insert(StoredCoupon c) {
-        return database.sql(
-                                """
+        return StoredRows.write(
+                        database,
+                        """
                         insert into sandbox.sandbox_coupons (id, name, percent_off, amount_off, currency, duration,
                             duration_in_months, max_redemptions, redeem_by, times_redeemed, metadata, created)
                         values (:id, :name, :percentOff, :amountOff, :currency, :duration, :durationInMonths,
                             :maxRedemptions, :redeemBy, :timesRedeemed, :metadata::jsonb, :created)
-                        on conflict (id) do nothing""")
-                        .paramSource(StoredRows.columns(c))
-                        .update()
+                        on conflict (id) do nothing""",
+                        c)
                 > 0;
     }
 
@@ -53,23 +53,24 @@ public class SandboxDiscounts {
 
     /** @return false when an active code of the same text exists already */
     public boolean insert(StoredPromotionCode p) {
-        return database.sql(
-                                """
+        return StoredRows.write(
+                        database,
+                        """
                         insert into sandbox.sandbox_promotion_codes (id, code, coupon, active, expires_at, max_redemptions,
                             times_redeemed, metadata, created)
                         values (:id, :code, :coupon, :active, :expiresAt, :maxRedemptions, :timesRedeemed,
                             :metadata::jsonb, :created)
-                        on conflict (upper(code)) where active do nothing""")
-                        .paramSource(StoredRows.columns(p))
-                        .update()
+                        on conflict (upper(code)) where active do nothing""",
+                        p)
                 > 0;
     }
 
     public void update(StoredPromotionCode p) {
-        database.sql("update sandbox.sandbox_promotion_codes set active = :active, metadata = :metadata::jsonb"
-                        + " where id = :id")
-                .paramSource(StoredRows.columns(p))
-                .update();
+        StoredRows.write(
+                database,
+                "update sandbox.sandbox_promotion_codes set active = :active, metadata = :metadata::jsonb"
+                        + " where id = :id",
+                p);
     }
 
     public Optional<StoredPromotionCode> promotionCode(String id) {
@@ -112,14 +113,14 @@ public class SandboxDiscounts {
     // discounts
 
     public void insert(StoredDiscount d) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_discounts (id, coupon, promotion_code, checkout_session, customer,
                             subscription, start, "end", created)
                         values (:id, :coupon, :promotionCode, :checkoutSession, :customer, :subscription, :start, :end,
-                            :created)""")
-                .paramSource(StoredRows.columns(d))
-                .update();
+                            :created)""",
+                d);
     }
 
     public Optional<StoredDiscount> discount(String id) {

@@ -40,23 +40,23 @@ public class SandboxObjects {
     // customers
 
     public void insert(StoredCustomer customer) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_customers (id, email, name, metadata, card_outcome, address_country, created)
-                        values (:id, :email, :name, :metadata::jsonb, :card, :country, :created)""")
-                .paramSource(StoredRows.columns(customer))
-                .update();
+                        values (:id, :email, :name, :metadata::jsonb, :card, :country, :created)""",
+                customer);
     }
 
     public void update(StoredCustomer customer) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_customers
                         set email = :email, name = :name, metadata = :metadata::jsonb, card_outcome = :card,
                             address_country = :country
-                        where id = :id""")
-                .paramSource(StoredRows.columns(customer))
-                .update();
+                        where id = :id""",
+                customer);
     }
 
     public Optional<StoredCustomer> customer(String id) {
@@ -70,27 +70,27 @@ public class SandboxObjects {
     // checkout sessions
 
     public void insert(StoredCheckoutSession s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
                             client_reference_id, metadata, price, quantity, success_url, cancel_url,
                             subscription_metadata, subscription, created, expires_at, completed_at, allow_promotion_codes,
                             billing_address_collection, automatic_tax, trial_period_days)
                         values (:id, :status, :paymentStatus, :mode, :customer, :customerEmail, :clientReferenceId, :metadata::jsonb,
                             :price, :quantity, :successUrl, :cancelUrl, :subscriptionMetadata::jsonb, :subscription, :created,
-                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax, :trialPeriodDays)""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax, :trialPeriodDays)""",
+                s);
     }
 
     public void update(StoredCheckoutSession s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_checkout_sessions set status = :status, payment_status = :paymentStatus,
                             customer = :customer, subscription = :subscription, completed_at = :completedAt
-                        where id = :id""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                        where id = :id""",
+                s);
     }
 
     public Optional<StoredCheckoutSession> checkoutSession(String id) {
@@ -104,29 +104,29 @@ public class SandboxObjects {
     // subscriptions
 
     public void insert(StoredSubscription s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
                             billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
                             cancel_at, canceled_at, ended_at, metadata, latest_invoice, created, trial_start, trial_end)
                         values (:id, :customer, :status, :price, :quantity, :itemId, :itemCreated, :billingCycleAnchor,
                             :currentPeriodStart, :currentPeriodEnd, :cancelAtPeriodEnd, :cancelAt, :canceledAt, :endedAt,
-                            :metadata::jsonb, :latestInvoice, :created, :trialStart, :trialEnd)""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                            :metadata::jsonb, :latestInvoice, :created, :trialStart, :trialEnd)""",
+                s);
     }
 
     public void update(StoredSubscription s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_subscriptions set status = :status, price = :price,
                             billing_cycle_anchor = :billingCycleAnchor, current_period_start = :currentPeriodStart,
                             current_period_end = :currentPeriodEnd, cancel_at_period_end = :cancelAtPeriodEnd, cancel_at = :cancelAt,
                             canceled_at = :canceledAt, ended_at = :endedAt, metadata = :metadata::jsonb, latest_invoice = :latestInvoice,
                             trial_end = :trialEnd
-                        where id = :id""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                        where id = :id""",
+                s);
     }
 
     /**
@@ -180,8 +180,9 @@ public class SandboxObjects {
     // invoices
 
     public void insert(StoredInvoice i) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
                             quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
                             line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
@@ -189,22 +190,21 @@ public class SandboxObjects {
                         values (:id, :customer, :subscription, :lineId, :status, :billingReason, :price, :quantity, :amountDue,
                             :amountPaid, :attemptCount, :periodStart, :periodEnd, :linePeriodStart, :linePeriodEnd, :number, :created,
                             :finalizedAt, :paidAt, :autoAdvance, :finalizesAt, :createdEvent, :subtotal, :discount, :percentOff,
-                            :amountOff, :taxCountry, :taxPercent)""")
-                .paramSource(StoredRows.columns(i))
-                .update();
+                            :amountOff, :taxCountry, :taxPercent)""",
+                i);
     }
 
     public void update(StoredInvoice i) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_invoices set status = :status, amount_due = :amountDue, amount_paid = :amountPaid,
                             attempt_count = :attemptCount, finalized_at = :finalizedAt, paid_at = :paidAt, number = :number,
                             auto_advance = :autoAdvance, finalizes_at = :finalizesAt, created_event = :createdEvent,
                             subtotal = :subtotal, discount = :discount, percent_off = :percentOff, amount_off = :amountOff,
                             tax_country = :taxCountry, tax_percent = :taxPercent
-                        where id = :id""")
-                .paramSource(StoredRows.columns(i))
-                .update();
+                        where id = :id""",
+                i);
     }
 
     public Optional<StoredInvoice> lockInvoice(String id) {
@@ -276,14 +276,14 @@ public class SandboxObjects {
     // invoice items
 
     public void insert(StoredInvoiceItem item) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
                             amount, currency, description, period_start, period_end, metadata, created, proration)
                         values (:id, :customer, :invoice, :lineId, :quantity, :unitAmountDecimal, :amount, :currency, :description,
-                            :periodStart, :periodEnd, :metadata::jsonb, :created, :proration)""")
-                .paramSource(StoredRows.columns(item))
-                .update();
+                            :periodStart, :periodEnd, :metadata::jsonb, :created, :proration)""",
+                item);
     }
 
     /** Moves the customer's pending items onto the invoice and answers them, in creation order. */
@@ -341,12 +341,12 @@ public class SandboxObjects {
     // portal sessions
 
     public void insert(StoredPortalSession p) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_portal_sessions (id, customer, return_url, created)
-                        values (:id, :customer, :returnUrl, :created)""")
-                .paramSource(StoredRows.columns(p))
-                .update();
+                        values (:id, :customer, :returnUrl, :created)""",
+                p);
     }
 
     public Optional<StoredPortalSession> portalSession(String id) {

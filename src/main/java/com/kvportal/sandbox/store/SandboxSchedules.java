@@ -24,47 +24,27 @@ public class SandboxSchedules {
     private final SandboxDatabase database;
 
     public void insert(StoredSchedule s) {
-        database.sql(
-                        """
-                        insert into sandbox.sandbox_subscription_schedules (id, customer, subscription, status,
-                            end_behavior, phases, released_subscription, released_at, canceled_at, completed_at,
-                            metadata, created)
-                        values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?)""")
-                .params(
-                        s.id(),
-                        s.customer(),
-                        s.subscription(),
-                        s.status(),
-                        s.endBehavior(),
-                        JSON.writeValueAsString(s.phases()),
-                        s.releasedSubscription(),
-                        s.releasedAt(),
-                        s.canceledAt(),
-                        s.completedAt(),
-                        JSON.writeValueAsString(s.metadata()),
-                        s.created())
-                .update();
+        StoredRows.write(
+                database,
+                """
+                insert into sandbox.sandbox_subscription_schedules (id, customer, subscription, status,
+                    end_behavior, phases, released_subscription, released_at, canceled_at, completed_at,
+                    metadata, created)
+                values (:id, :customer, :subscription, :status, :endBehavior, :phases::jsonb, :releasedSubscription,
+                    :releasedAt, :canceledAt, :completedAt, :metadata::jsonb, :created)""",
+                s);
     }
 
     public void update(StoredSchedule s) {
-        database.sql(
-                        """
-                        update sandbox.sandbox_subscription_schedules set subscription = ?, status = ?,
-                            end_behavior = ?, phases = ?::jsonb, released_subscription = ?, released_at = ?,
-                            canceled_at = ?, completed_at = ?, metadata = ?::jsonb
-                        where id = ?""")
-                .params(
-                        s.subscription(),
-                        s.status(),
-                        s.endBehavior(),
-                        JSON.writeValueAsString(s.phases()),
-                        s.releasedSubscription(),
-                        s.releasedAt(),
-                        s.canceledAt(),
-                        s.completedAt(),
-                        JSON.writeValueAsString(s.metadata()),
-                        s.id())
-                .update();
+        StoredRows.write(
+                database,
+                """
+                update sandbox.sandbox_subscription_schedules set subscription = :subscription, status = :status,
+                    end_behavior = :endBehavior, phases = :phases::jsonb, released_subscription = :releasedSubscription,
+                    released_at = :releasedAt, canceled_at = :canceledAt, completed_at = :completedAt,
+                    metadata = :metadata::jsonb
+                where id = :id""",
+                s);
     }
 
     public Optional<StoredSchedule> schedule(String id) {
