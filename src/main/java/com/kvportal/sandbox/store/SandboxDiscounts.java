@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the sandbox's coupons, promotion codes and discounts. */
@@ -13,9 +12,12 @@ import org.springframework.stereotype.Repository;
 @RequiredArgsConstructor
 public class SandboxDiscounts {
 
-    private static final RowMapper<StoredCoupon> COUPONS = StoredRows.reading(StoredCoupon.class);
-    private static final RowMapper<StoredPromotionCode> CODES = StoredRows.reading(StoredPromotionCode.class);
-    private static final RowMapper<StoredDiscount> DISCOUNTS = StoredRows.reading(StoredDiscount.class);
+    private static final StoredTable<StoredCoupon> COUPONS =
+            StoredTable.of("select * from sandbox.sandbox_coupons", StoredCoupon.class);
+    private static final StoredTable<StoredPromotionCode> CODES =
+            StoredTable.of("select * from sandbox.sandbox_promotion_codes", StoredPromotionCode.class);
+    private static final StoredTable<StoredDiscount> DISCOUNTS =
+            StoredTable.of("select * from sandbox.sandbox_discounts", StoredDiscount.class);
 
     private final SandboxDatabase database;
 
@@ -36,16 +38,13 @@ public class SandboxDiscounts {
     }
 
     public Optional<StoredCoupon> coupon(String id) {
-        return database.sql("select * from sandbox.sandbox_coupons where id = ?")
-                .param(id)
-                .query(COUPONS)
-                .optional();
+        return COUPONS.one(database, id);
     }
 
     public List<StoredCoupon> coupons(int limit) {
         return database.sql("select * from sandbox.sandbox_coupons order by created desc, id desc limit ?")
                 .param(limit)
-                .query(COUPONS)
+                .query(COUPONS.rows())
                 .list();
     }
 
@@ -74,10 +73,7 @@ public class SandboxDiscounts {
     }
 
     public Optional<StoredPromotionCode> promotionCode(String id) {
-        return database.sql("select * from sandbox.sandbox_promotion_codes where id = ?")
-                .param(id)
-                .query(CODES)
-                .optional();
+        return CODES.one(database, id);
     }
 
     /** Newest first; {@code code} matches without regard to case, as at Stripe. */
@@ -94,7 +90,7 @@ public class SandboxDiscounts {
                 .param("active", active)
                 .param("coupon", coupon)
                 .param("limit", limit)
-                .query(CODES)
+                .query(CODES.rows())
                 .list();
     }
 
@@ -124,10 +120,7 @@ public class SandboxDiscounts {
     }
 
     public Optional<StoredDiscount> discount(String id) {
-        return database.sql("select * from sandbox.sandbox_discounts where id = ?")
-                .param(id)
-                .query(DISCOUNTS)
-                .optional();
+        return DISCOUNTS.one(database, id);
     }
 
     /** The discount a checkout session carries, if any. */
@@ -135,7 +128,7 @@ public class SandboxDiscounts {
         return database.sql(
                         "select * from sandbox.sandbox_discounts where checkout_session = ? order by created limit 1")
                 .param(session)
-                .query(DISCOUNTS)
+                .query(DISCOUNTS.rows())
                 .optional();
     }
 
@@ -147,7 +140,7 @@ public class SandboxDiscounts {
                         where subscription = ? and start <= ? and ("end" is null or "end" > ?)
                         order by created, id""")
                 .params(subscription, at, at)
-                .query(DISCOUNTS)
+                .query(DISCOUNTS.rows())
                 .list();
     }
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the sandbox's Stripe objects. Methods named {@code lock...} take a row lock until commit. */
@@ -13,28 +12,28 @@ import org.springframework.stereotype.Repository;
 @RequiredArgsConstructor
 public class SandboxObjects {
 
-    private static final Table<StoredPrice> PRICES =
-            new Table<>("select *, recurring_interval as \"interval\" from sandbox.sandbox_prices", StoredPrice.class);
-    private static final Table<StoredCustomer> CUSTOMERS = new Table<>(
+    private static final StoredTable<StoredPrice> PRICES = StoredTable.of(
+            "select *, recurring_interval as \"interval\" from sandbox.sandbox_prices", StoredPrice.class);
+    private static final StoredTable<StoredCustomer> CUSTOMERS = StoredTable.of(
             "select *, card_outcome as card, address_country as country from sandbox.sandbox_customers",
             StoredCustomer.class);
-    private static final Table<StoredCheckoutSession> CHECKOUT_SESSIONS =
-            new Table<>("select * from sandbox.sandbox_checkout_sessions", StoredCheckoutSession.class);
-    private static final Table<StoredSubscription> SUBSCRIPTIONS =
-            new Table<>("select * from sandbox.sandbox_subscriptions", StoredSubscription.class);
-    private static final Table<StoredInvoiceItem> INVOICE_ITEMS =
-            new Table<>("select * from sandbox.sandbox_invoice_items", StoredInvoiceItem.class);
-    private static final Table<StoredInvoice> INVOICES =
-            new Table<>("select * from sandbox.sandbox_invoices", StoredInvoice.class);
-    private static final Table<StoredPortalSession> PORTAL_SESSIONS =
-            new Table<>("select * from sandbox.sandbox_portal_sessions", StoredPortalSession.class);
+    private static final StoredTable<StoredCheckoutSession> CHECKOUT_SESSIONS =
+            StoredTable.of("select * from sandbox.sandbox_checkout_sessions", StoredCheckoutSession.class);
+    private static final StoredTable<StoredSubscription> SUBSCRIPTIONS =
+            StoredTable.of("select * from sandbox.sandbox_subscriptions", StoredSubscription.class);
+    private static final StoredTable<StoredInvoiceItem> INVOICE_ITEMS =
+            StoredTable.of("select * from sandbox.sandbox_invoice_items", StoredInvoiceItem.class);
+    private static final StoredTable<StoredInvoice> INVOICES =
+            StoredTable.of("select * from sandbox.sandbox_invoices", StoredInvoice.class);
+    private static final StoredTable<StoredPortalSession> PORTAL_SESSIONS =
+            StoredTable.of("select * from sandbox.sandbox_portal_sessions", StoredPortalSession.class);
 
     private final SandboxDatabase database;
 
     // prices
 
     public Optional<StoredPrice> price(String id) {
-        return one(PRICES, id);
+        return PRICES.one(database, id);
     }
 
     // customers
@@ -60,11 +59,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredCustomer> customer(String id) {
-        return one(CUSTOMERS, id);
+        return CUSTOMERS.one(database, id);
     }
 
     public Optional<StoredCustomer> lockCustomer(String id) {
-        return locked(CUSTOMERS, id);
+        return CUSTOMERS.locked(database, id);
     }
 
     // checkout sessions
@@ -94,11 +93,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredCheckoutSession> checkoutSession(String id) {
-        return one(CHECKOUT_SESSIONS, id);
+        return CHECKOUT_SESSIONS.one(database, id);
     }
 
     public Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
-        return locked(CHECKOUT_SESSIONS, id);
+        return CHECKOUT_SESSIONS.locked(database, id);
     }
 
     // subscriptions
@@ -148,11 +147,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredSubscription> subscription(String id) {
-        return one(SUBSCRIPTIONS, id);
+        return SUBSCRIPTIONS.one(database, id);
     }
 
     public Optional<StoredSubscription> lockSubscription(String id) {
-        return locked(SUBSCRIPTIONS, id);
+        return SUBSCRIPTIONS.locked(database, id);
     }
 
     /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
@@ -174,7 +173,7 @@ public class SandboxObjects {
     }
 
     public List<StoredSubscription> lockPastDueSubscriptions(String customer) {
-        return lockedOfCustomer(SUBSCRIPTIONS, "status = 'past_due'", customer);
+        return SUBSCRIPTIONS.lockedOfCustomer(database, "status = 'past_due'", customer);
     }
 
     // invoices
@@ -208,7 +207,7 @@ public class SandboxObjects {
     }
 
     public Optional<StoredInvoice> lockInvoice(String id) {
-        return locked(INVOICES, id);
+        return INVOICES.locked(database, id);
     }
 
     /**
@@ -230,11 +229,11 @@ public class SandboxObjects {
 
     /** The customer's drafts that advance by themselves, oldest first, locked. */
     public List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
-        return lockedOfCustomer(INVOICES, "status = 'draft' and auto_advance", customer);
+        return INVOICES.lockedOfCustomer(database, "status = 'draft' and auto_advance", customer);
     }
 
     public Optional<StoredInvoice> invoice(String id) {
-        return one(INVOICES, id);
+        return INVOICES.one(database, id);
     }
 
     public List<StoredInvoice> invoices(
@@ -255,7 +254,7 @@ public class SandboxObjects {
     }
 
     public List<StoredInvoice> lockOpenInvoices(String customer) {
-        return lockedOfCustomer(INVOICES, "status = 'open'", customer);
+        return INVOICES.lockedOfCustomer(database, "status = 'open'", customer);
     }
 
     /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
@@ -302,7 +301,7 @@ public class SandboxObjects {
     }
 
     public Optional<StoredInvoiceItem> invoiceItem(String id) {
-        return one(INVOICE_ITEMS, id);
+        return INVOICE_ITEMS.one(database, id);
     }
 
     /**
@@ -350,42 +349,6 @@ public class SandboxObjects {
     }
 
     public Optional<StoredPortalSession> portalSession(String id) {
-        return one(PORTAL_SESSIONS, id);
-    }
-
-    // mapping
-
-    /** A table of the sandbox's objects: the select of its rows, which read into the record ({@link StoredRows}). */
-    private record Table<T extends Record>(String select, RowMapper<T> rows) {
-
-        Table(String select, Class<T> record) {
-            this(select, StoredRows.reading(record));
-        }
-    }
-
-    /** The row with this id, if any. */
-    private <T extends Record> Optional<T> one(Table<T> table, String id) {
-        return byId(table, id, "");
-    }
-
-    /** The row with this id, if any, locked. */
-    private <T extends Record> Optional<T> locked(Table<T> table, String id) {
-        return byId(table, id, " for update");
-    }
-
-    private <T extends Record> Optional<T> byId(Table<T> table, String id, String lock) {
-        return database.sql(table.select() + " where id = ?" + lock)
-                .param(id)
-                .query(table.rows())
-                .optional();
-    }
-
-    /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
-    private <T extends Record> List<T> lockedOfCustomer(Table<T> table, String condition, String customer) {
-        return database.sql(
-                        table.select() + " where customer = ? and " + condition + " order by created, id for update")
-                .param(customer)
-                .query(table.rows())
-                .list();
+        return PORTAL_SESSIONS.one(database, id);
     }
 }

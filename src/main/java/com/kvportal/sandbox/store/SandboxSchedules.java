@@ -19,7 +19,8 @@ public class SandboxSchedules {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<List<StoredSchedule.Phase>> PHASES = new TypeReference<>() {};
     private static final TypeReference<LinkedHashMap<String, String>> METADATA = new TypeReference<>() {};
-    private static final String SELECT = "select * from sandbox.sandbox_subscription_schedules";
+    private static final StoredTable<StoredSchedule> SCHEDULES =
+            new StoredTable<>("select * from sandbox.sandbox_subscription_schedules", SandboxSchedules::row);
 
     private final SandboxDatabase database;
 
@@ -48,14 +49,11 @@ public class SandboxSchedules {
     }
 
     public Optional<StoredSchedule> schedule(String id) {
-        return database.sql(SELECT + " where id = ?").param(id).query(this::row).optional();
+        return SCHEDULES.one(database, id);
     }
 
     public Optional<StoredSchedule> lockSchedule(String id) {
-        return database.sql(SELECT + " where id = ? for update")
-                .param(id)
-                .query(this::row)
-                .optional();
+        return SCHEDULES.locked(database, id);
     }
 
     /** The schedule that governs the subscription (not started or active), if any. */
@@ -69,13 +67,14 @@ public class SandboxSchedules {
     }
 
     private Optional<StoredSchedule> governing(String subscription, String lock) {
-        return database.sql(SELECT + " where subscription = ? and status in ('not_started', 'active')" + lock)
+        return database.sql(
+                        SCHEDULES.select() + " where subscription = ? and status in ('not_started', 'active')" + lock)
                 .param(subscription)
-                .query(this::row)
+                .query(SCHEDULES.rows())
                 .optional();
     }
 
-    private StoredSchedule row(ResultSet rs, int n) throws SQLException {
+    private static StoredSchedule row(ResultSet rs, int n) throws SQLException {
         return new StoredSchedule(
                 rs.getString("id"),
                 rs.getString("customer"),
