@@ -245,12 +245,7 @@ class SandboxDiscountsTest extends SandboxTest {
 
         Reply paid = pay(session, "{\"outcome\":\"succeeded\",\"country\":\"de\"}");
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
-        String subscriptionId = stripeClient()
-                .v1()
-                .checkout()
-                .sessions()
-                .retrieve(session.getId())
-                .getSubscription();
+        String subscriptionId = checkoutSession(session).getSubscription();
         assertThat(stripeClient()
                         .v1()
                         .customers()
@@ -282,11 +277,11 @@ class SandboxDiscountsTest extends SandboxTest {
     void shouldTaxByTheSandboxsRatesOfGbAndOfEveryOtherCountry() throws StripeException {
         Session gb = checkout("gb@example.com", SandboxDiscountsTest::taxed);
         assertThat(pay(gb, "{\"country\":\"GB\"}").status()).isEqualTo(303);
-        assertAmounts(latestInvoice(subscriptionOf(gb)), 2000, 0, 400, 2400);
+        assertAmounts(latestInvoice(checkoutSession(gb).getSubscription()), 2000, 0, 400, 2400);
 
         Session us = checkout("us@example.com", SandboxDiscountsTest::taxed);
         assertThat(pay(us, "{\"country\":\"US\"}").status()).isEqualTo(303);
-        assertAmounts(latestInvoice(subscriptionOf(us)), 2000, 0, 0, 2000);
+        assertAmounts(latestInvoice(checkoutSession(us).getSubscription()), 2000, 0, 0, 2000);
     }
 
     @Test
@@ -303,7 +298,7 @@ class SandboxDiscountsTest extends SandboxTest {
         assertThat(declinedWithoutCountry.json().path("error").path("param").asString())
                 .isEqualTo("country");
 
-        Session after = stripeClient().v1().checkout().sessions().retrieve(session.getId());
+        Session after = checkoutSession(session);
         assertThat(after.getStatus()).isEqualTo("open");
         assertThat(after.getSubscription()).isNull();
         assertThat(stripeClient()
@@ -342,13 +337,7 @@ class SandboxDiscountsTest extends SandboxTest {
                 postForm("/sandbox/checkout/" + session.getId() + "/pay", "outcome=succeeded&promotion_code=nope");
         assertThat(onThePage.status()).isEqualTo(400);
         assertThat(onThePage.body()).contains("This code is invalid.");
-        assertThat(stripeClient()
-                        .v1()
-                        .checkout()
-                        .sessions()
-                        .retrieve(session.getId())
-                        .getStatus())
-                .isEqualTo("open");
+        assertThat(checkoutSession(session).getStatus()).isEqualTo("open");
         assertThat(count("select count(*) from sandbox.sandbox_discounts where checkout_session = ?", session.getId()))
                 .isZero();
 
@@ -356,7 +345,7 @@ class SandboxDiscountsTest extends SandboxTest {
                 "/sandbox/checkout/" + session.getId() + "/pay",
                 "outcome=succeeded&promotion_code=" + text.toLowerCase());
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
-        assertAmounts(latestInvoice(subscriptionOf(session)), 2000, 1000, 0, 1000);
+        assertAmounts(latestInvoice(checkoutSession(session).getSubscription()), 2000, 1000, 0, 1000);
         assertThat(stripeClient().v1().promotionCodes().retrieve(code.getId()).getTimesRedeemed())
                 .isEqualTo(1L);
     }
@@ -388,15 +377,6 @@ class SandboxDiscountsTest extends SandboxTest {
 
         assertThat(count("select count(*) from sandbox.sandbox_checkout_sessions where customer = ?", customer))
                 .isEqualTo(sessions);
-    }
-
-    private String subscriptionOf(Session session) throws StripeException {
-        return stripeClient()
-                .v1()
-                .checkout()
-                .sessions()
-                .retrieve(session.getId())
-                .getSubscription();
     }
 
     private static InvoiceItemCreateParams usage(String customer, long cents) {
