@@ -5,12 +5,11 @@ import static com.kvportal.billing.PromotionCodeCheckoutTest.invoicesOnce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Coupons;
 import com.kvportal.support.IntegrationTest;
 import com.stripe.exception.StripeException;
-import com.stripe.model.Coupon;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CouponCreateParams;
-import com.stripe.param.PromotionCodeCreateParams;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
@@ -39,21 +38,8 @@ class AutomaticTaxCheckoutTest extends IntegrationTest {
         owner.signup();
         String sessionId = checkout(owner);
         assertThat(api().get("/sandbox/checkout/" + sessionId).body()).contains("name=\"country\"");
-        Coupon coupon = stripeClient()
-                .v1()
-                .coupons()
-                .create(PromotionCodeCheckoutTest.percentOff("10", CouponCreateParams.Duration.ONCE));
-        String text = PromotionCodeCheckoutTest.uniqueCode("Tax");
-        stripeClient()
-                .v1()
-                .promotionCodes()
-                .create(PromotionCodeCreateParams.builder()
-                        .setPromotion(PromotionCodeCreateParams.Promotion.builder()
-                                .setType(PromotionCodeCreateParams.Promotion.Type.COUPON)
-                                .setCoupon(coupon.getId())
-                                .build())
-                        .setCode(text)
-                        .build());
+        String text = Coupons.uniqueCode("Tax");
+        new Coupons(stripeClient()).percentOffCode("10", CouponCreateParams.Duration.ONCE, text);
 
         Api.Response paid = api().post(
                         "/sandbox/checkout/" + sessionId + "/pay",

@@ -57,6 +57,28 @@ class BillingApiTest extends IntegrationTest {
 
     // --- plans ---
 
+    /** A plan as {@code GET /api/v1/billing/plans} lists it (its trial aside). */
+    private record ListedPlan(
+            String id,
+            String name,
+            String tier,
+            long storageBytes,
+            long priceCents,
+            long overageBytes,
+            long overagePriceCents) {
+
+        static ListedPlan of(JsonNode plan) {
+            return new ListedPlan(
+                    plan.get("id").asString(),
+                    plan.get("name").asString(),
+                    plan.get("tier").asString(),
+                    plan.get("storage_bytes").asLong(),
+                    plan.get("price_cents").asLong(),
+                    plan.get("overage_bytes").asLong(),
+                    plan.get("overage_price_cents").asLong());
+        }
+    }
+
     @Test
     void shouldListThePlansWithoutCredentialCheapestFirst() {
         Api.Response response = api().get("/api/v1/billing/plans");
@@ -64,30 +86,12 @@ class BillingApiTest extends IntegrationTest {
         assertThat(response.status()).isEqualTo(200);
         JsonNode plans = response.json().get("plans");
         assertThat(plans.size()).isEqualTo(3);
-        JsonNode free = plans.get(0);
-        assertThat(free.get("id").asString()).isEqualTo(FREE_ID);
-        assertThat(free.get("name").asString()).isEqualTo("Free");
-        assertThat(free.get("tier").asString()).isEqualTo("free");
-        assertThat(free.get("storage_bytes").asLong()).isEqualTo(1073741824L);
-        assertThat(free.get("price_cents").asLong()).isZero();
-        assertThat(free.get("overage_bytes").asLong()).isZero();
-        assertThat(free.get("overage_price_cents").asLong()).isZero();
-        JsonNode pro = plans.get(1);
-        assertThat(pro.get("id").asString()).isEqualTo(PRO_ID);
-        assertThat(pro.get("name").asString()).isEqualTo("Pro");
-        assertThat(pro.get("tier").asString()).isEqualTo("pro");
-        assertThat(pro.get("storage_bytes").asLong()).isEqualTo(107374182400L);
-        assertThat(pro.get("price_cents").asLong()).isEqualTo(2000);
-        assertThat(pro.get("overage_bytes").asLong()).isEqualTo(10737418240L);
-        assertThat(pro.get("overage_price_cents").asLong()).isEqualTo(200);
-        JsonNode team = plans.get(2);
-        assertThat(team.get("id").asString()).isEqualTo(TEAM_ID);
-        assertThat(team.get("name").asString()).isEqualTo("Team");
-        assertThat(team.get("tier").asString()).isEqualTo("team");
-        assertThat(team.get("storage_bytes").asLong()).isEqualTo(1099511627776L);
-        assertThat(team.get("price_cents").asLong()).isEqualTo(10000);
-        assertThat(team.get("overage_bytes").asLong()).isEqualTo(107374182400L);
-        assertThat(team.get("overage_price_cents").asLong()).isEqualTo(1500);
+        assertThat(ListedPlan.of(plans.get(0)))
+                .isEqualTo(new ListedPlan(FREE_ID, "Free", "free", 1073741824L, 0, 0, 0));
+        assertThat(ListedPlan.of(plans.get(1)))
+                .isEqualTo(new ListedPlan(PRO_ID, "Pro", "pro", 107374182400L, 2000, 10737418240L, 200));
+        assertThat(ListedPlan.of(plans.get(2)))
+                .isEqualTo(new ListedPlan(TEAM_ID, "Team", "team", 1099511627776L, 10000, 107374182400L, 1500));
         for (JsonNode plan : plans) {
             assertThat(plan.get("trial_days").asInt())
                     .as("no trial without TRIAL_DAYS: " + plan)

@@ -43,7 +43,6 @@ class BillingEndToEndTest extends IntegrationTest {
     void shouldTakeAnOrganizationFromCheckoutThroughRenewalsToTheEndOfItsSubscription() {
         Api owner = api();
         Api.Account account = owner.signup();
-        owner.verifyEmail();
         Api browser = api();
 
         // checkout: a provider session at the sandbox's hosted page
@@ -226,7 +225,6 @@ class BillingEndToEndTest extends IntegrationTest {
     void shouldGiveAnOrganizationOneProviderCustomerUnderConcurrentCheckouts() throws Exception {
         Api owner = api();
         Api.Account account = owner.signup();
-        owner.verifyEmail();
         int checkouts = 6;
         Set<String> sessions = new HashSet<>();
         for (Api.Response response :

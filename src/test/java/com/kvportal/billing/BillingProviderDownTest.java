@@ -54,11 +54,12 @@ class BillingProviderDownTest extends IntegrationTest {
         return count("select count(*) from billing_accounts where organization_id = ?", organizationId);
     }
 
-    /** An owner with a verified email (checkout needs one) and a provider customer, as a first checkout leaves it. */
+    /**
+     * An owner with a verified email (checkout needs one; signing up verifies it) and a provider customer, as a first
+     * checkout leaves it.
+     */
     private ProviderCustomer linkedAndVerified() {
-        ProviderCustomer org = ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
-        org.owner().verifyEmail();
-        return org;
+        return ProviderCustomer.signUp(baseUrl(), jdbc, Duration.ZERO);
     }
 
     /** An organization whose pro subscription the provider's webhook has recorded as active. */
@@ -72,7 +73,6 @@ class BillingProviderDownTest extends IntegrationTest {
     void shouldAnswer502ToCheckoutAndRecordNoProviderCustomer() {
         Api session = api();
         Api.Account account = session.signup();
-        session.verifyEmail();
 
         assertProviderUnavailable(session.post("/api/v1/billing/checkout", Map.of("tier", "pro")));
 

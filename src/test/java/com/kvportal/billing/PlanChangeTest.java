@@ -40,7 +40,21 @@ class PlanChangeTest extends IntegrationTest {
     private static final long GIB = 1L << 30;
 
     /** An organization on the tier through the hosted checkout, its first invoice paid and its news delivered. */
-    private record Subscribed(Api owner, Api.Account account, JsonNode subscription) {}
+    private record Subscribed(Api owner, Api.Account account, JsonNode subscription) {
+
+        /** The subscription's id at the provider. */
+        String providerId() {
+            return subscription.get("provider_subscription_id").asString();
+        }
+    }
+
+    /** Ends the subscription's current period at the provider (a test clock's advance) and awaits its news. */
+    private void endPeriod(String providerId) {
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + providerId + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+    }
 
     private Subscribed subscribed(String tier) {
         SandboxEvents events = SandboxEvents.fromNow(jdbc);
@@ -191,9 +205,7 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(owner.subscription()).isEqualTo(org.subscription());
         assertThat(sandboxInvoices(org)).isEqualTo(invoices);
         assertThat(single(
-                        String.class,
-                        "select price from sandbox.sandbox_subscriptions where id = ?",
-                        org.subscription().get("provider_subscription_id").asString()))
+                        String.class, "select price from sandbox.sandbox_subscriptions where id = ?", org.providerId()))
                 .isEqualTo(SandboxStandIn.PRICE_TEAM);
         assertThat(count(
                         "select count(*) from audit_events where organization_id = ? and action like"
@@ -215,7 +227,7 @@ class PlanChangeTest extends IntegrationTest {
     @Test
     void theSandboxChangesAPriceAndPreviewsTheChangeAsStripeDoes() throws Exception {
         Subscribed org = subscribed("pro");
-        String id = org.subscription().get("provider_subscription_id").asString();
+        String id = org.providerId();
         Subscription before = stripeClient().subscriptions().retrieve(id);
         String item = before.getItems().getData().get(0).getId();
 
@@ -288,7 +300,7 @@ class PlanChangeTest extends IntegrationTest {
     void shouldDowngradeAtThePeriodsEndWithTheEndedPeriodBilledOnTheOldPlan() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String providerId = org.providerId();
         String periodEnd = org.subscription().get("current_period_end").asString();
         Instant periodStart =
                 Instant.parse(org.subscription().get("current_period_start").asString());
@@ -346,10 +358,7 @@ class PlanChangeTest extends IntegrationTest {
                 .anySatisfy(body -> assertThat(body).contains("\"scheduled_change\":{\"tier\":\"pro\""));
 
         // the period ends: the renewal bills pro's price, and the ended period's storage on team (no overage)
-        SandboxEvents events = SandboxEvents.fromNow(jdbc);
-        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + providerId + "/advance");
-        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
-        events.awaitDelivered(WEBHOOK_WAIT);
+        endPeriod(providerId);
         Awaitility.await("the renewal is paid and the plan changed")
                 .atMost(WEBHOOK_WAIT)
                 .until(() ->
@@ -406,7 +415,7 @@ class PlanChangeTest extends IntegrationTest {
     void shouldCancelAScheduledDowngradeAndAnswer404WhenNoneIsScheduled() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String providerId = org.providerId();
 
         // nothing scheduled: 404, and nothing changes
         assertProblem(owner.delete("/api/v1/billing/change-plan"), 404, "no_scheduled_change");
@@ -434,12 +443,7 @@ class PlanChangeTest extends IntegrationTest {
         assertProblem(owner.delete("/api/v1/billing/change-plan"), 404, "no_scheduled_change");
 
         // the period ends: it renews on team
-        SandboxEvents events = SandboxEvents.fromNow(jdbc);
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + providerId + "/advance")
-                        .status())
-                .isEqualTo(200);
-        events.awaitDelivered(WEBHOOK_WAIT);
+        endPeriod(providerId);
         assertThat(single(String.class, "select price from sandbox.sandbox_subscriptions where id = ?", providerId))
                 .isEqualTo(SandboxStandIn.PRICE_TEAM);
         assertThat(owner.subscription().get("plan").get("tier").asString()).isEqualTo("team");
@@ -449,7 +453,7 @@ class PlanChangeTest extends IntegrationTest {
     void aCancellationCallsOffTheScheduledDowngrade() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String providerId = org.providerId();
         assertThat(owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"))
                         .status())
                 .isEqualTo(200);
@@ -470,7 +474,7 @@ class PlanChangeTest extends IntegrationTest {
     void aDowngradeOfASubscriptionSetToEndResumesItOnTheCheaperPlan() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String providerId = org.providerId();
         assertThat(owner.post("/api/v1/billing/cancel").status()).isEqualTo(200);
         assertThat(owner.subscription().get("cancel_at").isNull()).isFalse();
 
@@ -483,12 +487,7 @@ class PlanChangeTest extends IntegrationTest {
                 .isFalse();
 
         // the period ends: it renews, on pro
-        SandboxEvents events = SandboxEvents.fromNow(jdbc);
-        assertThat(sandbox()
-                        .post("/sandbox/subscriptions/" + providerId + "/advance")
-                        .status())
-                .isEqualTo(200);
-        events.awaitDelivered(WEBHOOK_WAIT);
+        endPeriod(providerId);
         Awaitility.await("the renewal on pro")
                 .atMost(WEBHOOK_WAIT)
                 .until(() ->
@@ -499,7 +498,7 @@ class PlanChangeTest extends IntegrationTest {
     @Test
     void theSandboxRunsSubscriptionSchedulesAsStripeDoes() throws Exception {
         Subscribed org = subscribed("team");
-        String id = org.subscription().get("provider_subscription_id").asString();
+        String id = org.providerId();
         Subscription subscription = stripeClient().subscriptions().retrieve(id);
         long start = subscription.getItems().getData().get(0).getCurrentPeriodStart();
         long end = subscription.getItems().getData().get(0).getCurrentPeriodEnd();
@@ -591,7 +590,7 @@ class PlanChangeTest extends IntegrationTest {
     @Test
     void theSandboxCancelsTheScheduleOfASubscriptionThatEnds() throws Exception {
         Subscribed org = subscribed("team");
-        String id = org.subscription().get("provider_subscription_id").asString();
+        String id = org.providerId();
         SubscriptionSchedule schedule = stripeClient()
                 .subscriptionSchedules()
                 .create(SubscriptionScheduleCreateParams.builder()

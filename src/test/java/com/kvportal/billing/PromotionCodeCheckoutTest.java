@@ -1,22 +1,21 @@
 package com.kvportal.billing;
 
+import static com.kvportal.support.Coupons.uniqueCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Coupons;
 import com.kvportal.support.IntegrationTest;
 import com.stripe.exception.StripeException;
-import com.stripe.model.Coupon;
 import com.stripe.model.PromotionCode;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CouponCreateParams;
-import com.stripe.param.PromotionCodeCreateParams;
 import com.stripe.param.PromotionCodeUpdateParams;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -36,32 +35,9 @@ class PromotionCodeCheckoutTest extends IntegrationTest {
         return owner;
     }
 
-    private PromotionCode code(CouponCreateParams coupon, String text) throws StripeException {
-        Coupon made = stripeClient().v1().coupons().create(coupon);
-        return stripeClient()
-                .v1()
-                .promotionCodes()
-                .create(PromotionCodeCreateParams.builder()
-                        .setPromotion(PromotionCodeCreateParams.Promotion.builder()
-                                .setType(PromotionCodeCreateParams.Promotion.Type.COUPON)
-                                .setCoupon(made.getId())
-                                .build())
-                        .setCode(text)
-                        .build());
-    }
-
-    static CouponCreateParams percentOff(String percent, CouponCreateParams.Duration duration) {
-        CouponCreateParams.Builder coupon = CouponCreateParams.builder()
-                .setPercentOff(new BigDecimal(percent))
-                .setDuration(duration);
-        if (duration == CouponCreateParams.Duration.REPEATING) {
-            coupon.setDurationInMonths(2L);
-        }
-        return coupon.build();
-    }
-
-    static String uniqueCode(String prefix) {
-        return prefix + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private PromotionCode code(String percent, CouponCreateParams.Duration duration, String text)
+            throws StripeException {
+        return new Coupons(stripeClient()).percentOffCode(percent, duration, text);
     }
 
     /** The organization's invoices in the API once one of them meets {@code condition}. */
@@ -96,18 +72,18 @@ class PromotionCodeCheckoutTest extends IntegrationTest {
     void shouldRefuseAnUnknownInactiveExpiredOrUsedUpCodeAndStartNothing() throws StripeException {
         Api owner = api();
         String organizationId = owner.signup().organizationId().toString();
-        PromotionCode inactive = code(percentOff("10", CouponCreateParams.Duration.ONCE), uniqueCode("Off"));
+        PromotionCode inactive = code("10", CouponCreateParams.Duration.ONCE, uniqueCode("Off"));
         stripeClient()
                 .v1()
                 .promotionCodes()
                 .update(
                         inactive.getId(),
                         PromotionCodeUpdateParams.builder().setActive(false).build());
-        PromotionCode expired = code(percentOff("10", CouponCreateParams.Duration.ONCE), uniqueCode("Old"));
+        PromotionCode expired = code("10", CouponCreateParams.Duration.ONCE, uniqueCode("Old"));
         jdbc.sql("update sandbox.sandbox_promotion_codes set expires_at = 1000 where id = ?")
                 .param(expired.getId())
                 .update();
-        PromotionCode usedUp = code(percentOff("10", CouponCreateParams.Duration.ONCE), uniqueCode("Used"));
+        PromotionCode usedUp = code("10", CouponCreateParams.Duration.ONCE, uniqueCode("Used"));
         jdbc.sql("update sandbox.sandbox_promotion_codes set max_redemptions = 1, times_redeemed = 1 where id = ?")
                 .param(usedUp.getId())
                 .update();
@@ -138,7 +114,7 @@ class PromotionCodeCheckoutTest extends IntegrationTest {
     void shouldCheckOutWithACodeAndShowItsDiscountOnTheInvoicesAsTheProviderComputedIt() throws StripeException {
         Api owner = owner();
         String text = uniqueCode("Spring");
-        PromotionCode code = code(percentOff("25", CouponCreateParams.Duration.FOREVER), text);
+        PromotionCode code = code("25", CouponCreateParams.Duration.FOREVER, text);
 
         Api.Response checkout = owner.post(
                 "/api/v1/billing/checkout", Map.of("tier", "pro", "promotion_code", " " + text.toLowerCase()));
@@ -181,7 +157,7 @@ class PromotionCodeCheckoutTest extends IntegrationTest {
     void shouldOfferTheHostedPagesFieldForACodeWhenCheckoutHasNone() throws StripeException {
         Api owner = owner();
         String text = uniqueCode("Typed");
-        code(percentOff("50", CouponCreateParams.Duration.ONCE), text);
+        code("50", CouponCreateParams.Duration.ONCE, text);
 
         Api.Response checkout = owner.post("/api/v1/billing/checkout", Map.of("tier", "pro"));
         assertThat(checkout.status()).as(checkout.toString()).isEqualTo(200);

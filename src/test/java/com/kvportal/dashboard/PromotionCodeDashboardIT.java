@@ -2,13 +2,10 @@ package com.kvportal.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.Coupons;
 import com.stripe.exception.StripeException;
-import com.stripe.model.Coupon;
 import com.stripe.param.CouponCreateParams;
-import com.stripe.param.PromotionCodeCreateParams;
-import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -25,24 +22,8 @@ class PromotionCodeDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldTakeAPromotionCodeAtCheckoutAndShowTheDiscountOnTheInvoice() throws StripeException {
-        Coupon coupon = stripeClient()
-                .v1()
-                .coupons()
-                .create(CouponCreateParams.builder()
-                        .setPercentOff(new BigDecimal("25"))
-                        .setDuration(CouponCreateParams.Duration.ONCE)
-                        .build());
-        String code = "WELCOME" + UUID.randomUUID().toString().substring(0, 6).toUpperCase();
-        stripeClient()
-                .v1()
-                .promotionCodes()
-                .create(PromotionCodeCreateParams.builder()
-                        .setPromotion(PromotionCodeCreateParams.Promotion.builder()
-                                .setType(PromotionCodeCreateParams.Promotion.Type.COUPON)
-                                .setCoupon(coupon.getId())
-                                .build())
-                        .setCode(code)
-                        .build());
+        String code = Coupons.uniqueCode("WELCOME");
+        new Coupons(stripeClient()).percentOffCode("25", CouponCreateParams.Duration.ONCE, code);
         signUpInPage();
         browser.open(baseUrl() + "/dashboard/billing");
         browser.visible("content");

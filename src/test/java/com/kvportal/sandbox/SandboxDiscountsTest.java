@@ -1,7 +1,9 @@
 package com.kvportal.sandbox;
 
+import static com.kvportal.support.Coupons.uniqueCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.Coupons;
 import com.kvportal.support.ProCheckout;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Coupon;
@@ -12,12 +14,10 @@ import com.stripe.model.checkout.Session;
 import com.stripe.param.CouponCreateParams;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.InvoiceItemCreateParams;
-import com.stripe.param.PromotionCodeCreateParams;
 import com.stripe.param.PromotionCodeListParams;
 import com.stripe.param.PromotionCodeUpdateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import java.math.BigDecimal;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -27,32 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class SandboxDiscountsTest extends SandboxTest {
 
-    private Coupon coupon(UnaryOperator<CouponCreateParams.Builder> terms) throws StripeException {
-        return stripeClient()
-                .v1()
-                .coupons()
-                .create(terms.apply(CouponCreateParams.builder()).build());
-    }
-
-    private Coupon percentOff(String percent, CouponCreateParams.Duration duration) throws StripeException {
-        return coupon(c -> c.setPercentOff(new BigDecimal(percent)).setDuration(duration));
-    }
-
-    private PromotionCode promotionCode(Coupon coupon, String code) throws StripeException {
-        return stripeClient()
-                .v1()
-                .promotionCodes()
-                .create(PromotionCodeCreateParams.builder()
-                        .setPromotion(PromotionCodeCreateParams.Promotion.builder()
-                                .setType(PromotionCodeCreateParams.Promotion.Type.COUPON)
-                                .setCoupon(coupon.getId())
-                                .build())
-                        .setCode(code)
-                        .build());
-    }
-
-    private static String uniqueCode(String prefix) {
-        return prefix + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private Coupons coupons() {
+        return new Coupons(stripeClient());
     }
 
     /** A new customer and a checkout session of the pro price shaped by {@code shape}. */
@@ -118,11 +94,11 @@ class SandboxDiscountsTest extends SandboxTest {
 
     @Test
     void shouldMakeCouponsAndPromotionCodesInStripesShapesAndFindACodeInAnyCase() throws StripeException {
-        Coupon percent = coupon(c -> c.setPercentOff(new BigDecimal("25.5"))
+        Coupon percent = coupons().coupon(c -> c.setPercentOff(new BigDecimal("25.5"))
                 .setDuration(CouponCreateParams.Duration.REPEATING)
                 .setDurationInMonths(3L)
                 .setName("25.5% off"));
-        Coupon amount = coupon(c -> c.setAmountOff(500L).setCurrency("usd"));
+        Coupon amount = coupons().coupon(c -> c.setAmountOff(500L).setCurrency("usd"));
 
         assertThat(percent.getObject()).isEqualTo("coupon");
         assertThat(percent.getPercentOff()).isEqualByComparingTo("25.5");
@@ -138,7 +114,7 @@ class SandboxDiscountsTest extends SandboxTest {
                 .isEqualTo(500L);
 
         String text = uniqueCode("Spring");
-        PromotionCode code = promotionCode(percent, text);
+        PromotionCode code = coupons().promotionCode(percent, text);
         assertThat(code.getId()).startsWith("promo_");
         assertThat(code.getObject()).isEqualTo("promotion_code");
         assertThat(code.getCode()).isEqualTo(text);
@@ -172,7 +148,7 @@ class SandboxDiscountsTest extends SandboxTest {
                         .getData())
                 .isEmpty();
         // an inactive code's text can be given to a new code
-        assertThat(promotionCode(amount, text).getActive()).isTrue();
+        assertThat(coupons().promotionCode(amount, text).getActive()).isTrue();
     }
 
     @Test
@@ -189,10 +165,10 @@ class SandboxDiscountsTest extends SandboxTest {
         assertRefused("/v1/coupons", "percent_off=10&duration=sometimes", "parameter_invalid");
         assertThat(count("select count(*) from sandbox.sandbox_coupons")).isEqualTo(coupons);
 
-        Coupon coupon = percentOff("10", CouponCreateParams.Duration.ONCE);
+        Coupon coupon = coupons().percentOff("10", CouponCreateParams.Duration.ONCE);
         assertRefused("/v1/coupons", "id=" + coupon.getId() + "&percent_off=20", "resource_already_exists");
         String text = uniqueCode("Dup");
-        promotionCode(coupon, text);
+        coupons().promotionCode(coupon, text);
         long codes = count("select count(*) from sandbox.sandbox_promotion_codes");
         assertRefused(
                 "/v1/promotion_codes",
@@ -218,8 +194,8 @@ class SandboxDiscountsTest extends SandboxTest {
 
     @Test
     void shouldTakeAOnceCouponOffTheFirstInvoiceOnlyAndCountTheRedemption() throws StripeException {
-        Coupon coupon = percentOff("25", CouponCreateParams.Duration.ONCE);
-        PromotionCode code = promotionCode(coupon, uniqueCode("Once"));
+        Coupon coupon = coupons().percentOff("25", CouponCreateParams.Duration.ONCE);
+        PromotionCode code = coupons().promotionCode(coupon, uniqueCode("Once"));
         Session session = checkout("once-coupon@example.com", p -> withCode(p, code));
         assertThat(session.getDiscounts()).hasSize(1);
         assertThat(session.getDiscounts().get(0).getPromotionCode()).isEqualTo(code.getId());
@@ -243,11 +219,11 @@ class SandboxDiscountsTest extends SandboxTest {
 
     @Test
     void shouldTakeARepeatingCouponOffTheInvoicesOfItsMonthsIncludingUsageItems() throws StripeException {
-        Coupon coupon = coupon(c -> c.setAmountOff(500L)
+        Coupon coupon = coupons().coupon(c -> c.setAmountOff(500L)
                 .setCurrency("usd")
                 .setDuration(CouponCreateParams.Duration.REPEATING)
                 .setDurationInMonths(2L));
-        PromotionCode code = promotionCode(coupon, uniqueCode("Two"));
+        PromotionCode code = coupons().promotionCode(coupon, uniqueCode("Two"));
         Session session = checkout("repeating@example.com", p -> withCode(p, code));
         String subscriptionId = payAndSubscribe(session);
         Subscription subscription = stripeClient().v1().subscriptions().retrieve(subscriptionId);
@@ -261,20 +237,15 @@ class SandboxDiscountsTest extends SandboxTest {
 
     @Test
     void shouldTakeAForeverPercentOffEveryInvoiceAndTaxWhatRemainsByTheCountry() throws StripeException {
-        Coupon coupon = percentOff("12.5", CouponCreateParams.Duration.FOREVER);
-        PromotionCode code = promotionCode(coupon, uniqueCode("Ever"));
+        Coupon coupon = coupons().percentOff("12.5", CouponCreateParams.Duration.FOREVER);
+        PromotionCode code = coupons().promotionCode(coupon, uniqueCode("Ever"));
         Session session = checkout("forever-de@example.com", p -> taxed(withCode(p, code)));
         assertThat(session.getAutomaticTax().getEnabled()).isTrue();
         assertThat(session.getBillingAddressCollection()).isEqualTo("required");
 
         Reply paid = pay(session, "{\"outcome\":\"succeeded\",\"country\":\"de\"}");
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
-        String subscriptionId = stripeClient()
-                .v1()
-                .checkout()
-                .sessions()
-                .retrieve(session.getId())
-                .getSubscription();
+        String subscriptionId = checkoutSession(session).getSubscription();
         assertThat(stripeClient()
                         .v1()
                         .customers()
@@ -306,11 +277,11 @@ class SandboxDiscountsTest extends SandboxTest {
     void shouldTaxByTheSandboxsRatesOfGbAndOfEveryOtherCountry() throws StripeException {
         Session gb = checkout("gb@example.com", SandboxDiscountsTest::taxed);
         assertThat(pay(gb, "{\"country\":\"GB\"}").status()).isEqualTo(303);
-        assertAmounts(latestInvoice(subscriptionOf(gb)), 2000, 0, 400, 2400);
+        assertAmounts(latestInvoice(checkoutSession(gb).getSubscription()), 2000, 0, 400, 2400);
 
         Session us = checkout("us@example.com", SandboxDiscountsTest::taxed);
         assertThat(pay(us, "{\"country\":\"US\"}").status()).isEqualTo(303);
-        assertAmounts(latestInvoice(subscriptionOf(us)), 2000, 0, 0, 2000);
+        assertAmounts(latestInvoice(checkoutSession(us).getSubscription()), 2000, 0, 0, 2000);
     }
 
     @Test
@@ -327,7 +298,7 @@ class SandboxDiscountsTest extends SandboxTest {
         assertThat(declinedWithoutCountry.json().path("error").path("param").asString())
                 .isEqualTo("country");
 
-        Session after = stripeClient().v1().checkout().sessions().retrieve(session.getId());
+        Session after = checkoutSession(session);
         assertThat(after.getStatus()).isEqualTo("open");
         assertThat(after.getSubscription()).isNull();
         assertThat(stripeClient()
@@ -341,14 +312,14 @@ class SandboxDiscountsTest extends SandboxTest {
 
     @Test
     void shouldTakeACodeTypedOnTheHostedPageAndRefuseOneThatCannotBeUsed() throws StripeException {
-        Coupon coupon = percentOff("50", CouponCreateParams.Duration.ONCE);
+        Coupon coupon = coupons().percentOff("50", CouponCreateParams.Duration.ONCE);
         String text = uniqueCode("Typed");
-        PromotionCode code = promotionCode(coupon, text);
-        PromotionCode stale = promotionCode(coupon, uniqueCode("Stale"));
+        PromotionCode code = coupons().promotionCode(coupon, text);
+        PromotionCode stale = coupons().promotionCode(coupon, uniqueCode("Stale"));
         jdbc.sql("update sandbox.sandbox_promotion_codes set expires_at = 1000 where id = ?")
                 .param(stale.getId())
                 .update();
-        PromotionCode off = promotionCode(coupon, uniqueCode("Off"));
+        PromotionCode off = coupons().promotionCode(coupon, uniqueCode("Off"));
         stripeClient()
                 .v1()
                 .promotionCodes()
@@ -366,13 +337,7 @@ class SandboxDiscountsTest extends SandboxTest {
                 postForm("/sandbox/checkout/" + session.getId() + "/pay", "outcome=succeeded&promotion_code=nope");
         assertThat(onThePage.status()).isEqualTo(400);
         assertThat(onThePage.body()).contains("This code is invalid.");
-        assertThat(stripeClient()
-                        .v1()
-                        .checkout()
-                        .sessions()
-                        .retrieve(session.getId())
-                        .getStatus())
-                .isEqualTo("open");
+        assertThat(checkoutSession(session).getStatus()).isEqualTo("open");
         assertThat(count("select count(*) from sandbox.sandbox_discounts where checkout_session = ?", session.getId()))
                 .isZero();
 
@@ -380,15 +345,15 @@ class SandboxDiscountsTest extends SandboxTest {
                 "/sandbox/checkout/" + session.getId() + "/pay",
                 "outcome=succeeded&promotion_code=" + text.toLowerCase());
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
-        assertAmounts(latestInvoice(subscriptionOf(session)), 2000, 1000, 0, 1000);
+        assertAmounts(latestInvoice(checkoutSession(session).getSubscription()), 2000, 1000, 0, 1000);
         assertThat(stripeClient().v1().promotionCodes().retrieve(code.getId()).getTimesRedeemed())
                 .isEqualTo(1L);
     }
 
     @Test
     void shouldRefuseACheckoutSessionWithAnUnusableCodeOrWithBothWaysOfDiscounting() throws StripeException {
-        Coupon coupon = percentOff("10", CouponCreateParams.Duration.ONCE);
-        PromotionCode code = promotionCode(coupon, uniqueCode("Both"));
+        Coupon coupon = coupons().percentOff("10", CouponCreateParams.Duration.ONCE);
+        PromotionCode code = coupons().promotionCode(coupon, uniqueCode("Both"));
         String customer = newCustomer("refused-session@example.com");
         String base = "mode=subscription&customer=" + customer + "&line_items[0][price]=price_sandbox_pro"
                 + "&success_url=" + baseUrl() + "/api/v1/billing/checkout/success";
@@ -412,15 +377,6 @@ class SandboxDiscountsTest extends SandboxTest {
 
         assertThat(count("select count(*) from sandbox.sandbox_checkout_sessions where customer = ?", customer))
                 .isEqualTo(sessions);
-    }
-
-    private String subscriptionOf(Session session) throws StripeException {
-        return stripeClient()
-                .v1()
-                .checkout()
-                .sessions()
-                .retrieve(session.getId())
-                .getSubscription();
     }
 
     private static InvoiceItemCreateParams usage(String customer, long cents) {

@@ -20,6 +20,7 @@ import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.InvoiceItemListParams;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,26 +34,26 @@ class SandboxInvoicesTest extends SandboxTest {
     private static final long PERIOD_START = 1_767_225_600L;
     private static final long PERIOD_END = 1_769_904_000L;
 
-    /** A new invoice of the customer that takes up the customer's pending invoice items. */
-    private Invoice invoiceOfPendingItems(String customer) throws StripeException {
+    /** A new invoice of the customer, made through stripe-java with the parameters {@code shape} sets. */
+    private Invoice newInvoice(String customer, UnaryOperator<InvoiceCreateParams.Builder> shape)
+            throws StripeException {
         return stripeClient()
                 .v1()
                 .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+                .create(shape.apply(InvoiceCreateParams.builder().setCustomer(customer))
                         .build());
+    }
+
+    /** A new invoice of the customer that takes up the customer's pending invoice items. */
+    private Invoice invoiceOfPendingItems(String customer) throws StripeException {
+        return newInvoice(
+                customer,
+                i -> i.setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE));
     }
 
     /** A new empty draft of the customer that does not advance by itself. */
     private Invoice manualDraft(String customer) throws StripeException {
-        return stripeClient()
-                .v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setAutoAdvance(false)
-                        .build());
+        return newInvoice(customer, i -> i.setAutoAdvance(false));
     }
 
     private Invoice finalizeDraft(String invoiceId, boolean autoAdvance) throws StripeException {
@@ -114,16 +115,11 @@ class SandboxInvoicesTest extends SandboxTest {
         stripeClient().v1().invoiceItems().create(overage(customer, null, 3));
         stripeClient().v1().invoiceItems().create(overage(customer, null, 1));
 
-        Invoice draft = stripeClient()
-                .v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder()
-                        .setCustomer(customer)
-                        .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
+        Invoice draft = newInvoice(
+                customer, i -> i.setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
                         // not auto_advance: the draft finalizer would finalize it once its invoice.created is
                         // answered, racing the explicit finalize below
-                        .setAutoAdvance(false)
-                        .build());
+                        .setAutoAdvance(false));
 
         assertThat(draft.getId()).startsWith("in_");
         assertThat(draft.getStatus()).isEqualTo("draft");
@@ -267,11 +263,7 @@ class SandboxInvoicesTest extends SandboxTest {
     void shouldRefuseBadInvoiceItemsWithStripesCodesAndCreateNothing() throws StripeException {
         String customer = newCustomer("bad-items@example.com");
         String other = newCustomer("other-items@example.com");
-        String othersDraft = stripeClient()
-                .v1()
-                .invoices()
-                .create(InvoiceCreateParams.builder().setCustomer(other).build())
-                .getId();
+        String othersDraft = newInvoice(other, i -> i).getId();
 
         String withCustomer = "customer=" + customer + "&";
         assertRefused(ITEMS, "unit_amount_decimal=200", "parameter_missing");

@@ -88,7 +88,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(declined.json().at("/error/type").asString()).isEqualTo("card_error");
         assertThat(declined.json().at("/error/code").asString()).isEqualTo("card_declined");
         assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
-        Session still = stripeClient().v1().checkout().sessions().retrieve(session.getId());
+        Session still = checkoutSession(session);
         assertThat(still.getStatus()).isEqualTo("open");
         assertThat(still.getPaymentStatus()).isEqualTo("unpaid");
         assertThat(still.getSubscription()).isNull();
@@ -122,13 +122,7 @@ class SandboxSurfaceTest extends SandboxTest {
         assertThat(badOutcome.status()).isEqualTo(400);
         assertThat(badOutcome.json().at("/error/param").asString()).isEqualTo("outcome");
         assertThat(badJson.status()).isEqualTo(400);
-        assertThat(stripeClient()
-                        .v1()
-                        .checkout()
-                        .sessions()
-                        .retrieve(session.getId())
-                        .getStatus())
-                .isEqualTo("open");
+        assertThat(checkoutSession(session).getStatus()).isEqualTo("open");
     }
 
     @Test

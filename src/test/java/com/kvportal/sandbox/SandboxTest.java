@@ -172,16 +172,16 @@ abstract class SandboxTest extends IntegrationTest {
         return postJson("/sandbox/checkout/" + session.getId() + "/pay", json);
     }
 
+    /** The checkout session as the sandbox has it now, through stripe-java. */
+    Session checkoutSession(Session session) throws StripeException {
+        return stripeClient().v1().checkout().sessions().retrieve(session.getId());
+    }
+
     /** Pays an open session with a succeeding card and answers the id of the new subscription. */
     String payAndSubscribe(Session session) throws StripeException {
         Reply paid = pay(session, "{\"outcome\":\"succeeded\"}");
         assertThat(paid.status()).as(paid.body()).isEqualTo(303);
-        return stripeClient()
-                .v1()
-                .checkout()
-                .sessions()
-                .retrieve(session.getId())
-                .getSubscription();
+        return checkoutSession(session).getSubscription();
     }
 
     /** Sets the subscription to cancel at its period's end, through stripe-java. */

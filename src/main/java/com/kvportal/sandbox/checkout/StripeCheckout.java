@@ -97,8 +97,7 @@ public class StripeCheckout {
         String customer = params.text("customer");
         String customerEmail = params.email("customer_email");
         if (customer != null && customerEmail != null) {
-            throw StripeError.invalid(
-                    "customer_email", "You may only specify one of these parameters: customer, customer_email.");
+            throw StripeError.onlyOneOf("customer_email", "customer", "customer_email");
         }
         if (customer != null && objects.customer(customer).isEmpty()) {
             throw StripeError.noSuchParam("customer", customer, "customer");
@@ -127,9 +126,7 @@ public class StripeCheckout {
         boolean discounted =
                 params.text("discounts[0][coupon]") != null || params.text("discounts[0][promotion_code]") != null;
         if (allowPromotionCodes && discounted) {
-            throw StripeError.invalid(
-                    "allow_promotion_codes",
-                    "You may only specify one of these parameters: allow_promotion_codes, discounts.");
+            throw StripeError.onlyOneOf("allow_promotion_codes", "allow_promotion_codes", "discounts");
         }
         String addressCollection = params.text("billing_address_collection");
         if (addressCollection == null) {

@@ -236,8 +236,7 @@ public class StripeDiscounts {
         String codeId = params.text("discounts[0][promotion_code]");
         String couponId = params.text("discounts[0][coupon]");
         if (codeId != null && couponId != null) {
-            throw StripeError.invalid(
-                    "discounts[0]", "You may only specify one of these parameters: coupon, promotion_code.");
+            throw StripeError.onlyOneOf("discounts[0]", "coupon", "promotion_code");
         }
         long now = now();
         if (codeId != null) {

@@ -46,13 +46,13 @@ public class SandboxPayments {
     private final SandboxDatabase database;
 
     void insert(StoredInvoicePayment p) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_invoice_payments (id, invoice, payment_intent, charge, amount, currency,
                             created)
-                        values (:id, :invoice, :paymentIntent, :charge, :amount, :currency, :created)""")
-                .paramSource(StoredRows.columns(p))
-                .update();
+                        values (:id, :invoice, :paymentIntent, :charge, :amount, :currency, :created)""",
+                p);
     }
 
     List<StoredInvoicePayment> ofInvoice(String invoice, int limit) {
@@ -82,12 +82,12 @@ public class SandboxPayments {
     }
 
     void insert(StoredRefund r) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_refunds (id, payment_intent, amount, reason, metadata, created)
-                        values (:id, :paymentIntent, :amount, :reason, :metadata::jsonb, :created)""")
-                .paramSource(StoredRows.columns(r))
-                .update();
+                        values (:id, :paymentIntent, :amount, :reason, :metadata::jsonb, :created)""",
+                r);
     }
 
     Optional<StoredRefund> refund(String id) {

@@ -443,8 +443,7 @@ public class StripeInvoices {
         BigDecimal unit = params.decimal("unit_amount_decimal");
         Long amount = params.integer("amount");
         if (unit != null && amount != null) {
-            throw StripeError.invalid(
-                    "amount", "You may only specify one of these parameters: amount, unit_amount_decimal.");
+            throw StripeError.onlyOneOf("amount", "amount", "unit_amount_decimal");
         }
         if (unit == null && amount == null) {
             throw StripeError.missing("unit_amount_decimal");

@@ -63,8 +63,7 @@ public class StripeRefunds {
             throw StripeError.missing("payment_intent");
         }
         if (paymentIntent != null && charge != null) {
-            throw StripeError.invalid(
-                    "charge", "You may only specify one of these parameters: charge, payment_intent.");
+            throw StripeError.onlyOneOf("charge", "charge", "payment_intent");
         }
         StoredInvoicePayment payment = payments.lock(paymentIntent, charge)
                 .orElseThrow(() -> paymentIntent != null

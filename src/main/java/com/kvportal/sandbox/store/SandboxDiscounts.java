@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the sandbox's coupons, promotion codes and discounts. */
@@ -13,9 +12,12 @@ import org.springframework.stereotype.Repository;
 @RequiredArgsConstructor
 public class SandboxDiscounts {
 
-    private static final RowMapper<StoredCoupon> COUPONS = StoredRows.reading(StoredCoupon.class);
-    private static final RowMapper<StoredPromotionCode> CODES = StoredRows.reading(StoredPromotionCode.class);
-    private static final RowMapper<StoredDiscount> DISCOUNTS = StoredRows.reading(StoredDiscount.class);
+    private static final StoredTable<StoredCoupon> COUPONS =
+            StoredTable.of("select * from sandbox.sandbox_coupons", StoredCoupon.class);
+    private static final StoredTable<StoredPromotionCode> CODES =
+            StoredTable.of("select * from sandbox.sandbox_promotion_codes", StoredPromotionCode.class);
+    private static final StoredTable<StoredDiscount> DISCOUNTS =
+            StoredTable.of("select * from sandbox.sandbox_discounts", StoredDiscount.class);
 
     private final SandboxDatabase database;
 
@@ -23,29 +25,26 @@ public class SandboxDiscounts {
 
     /** @return false when a coupon of that id exists already */
     public boolean insert(StoredCoupon c) {
-        return database.sql(
-                                """
+        return StoredRows.write(
+                        database,
+                        """
                         insert into sandbox.sandbox_coupons (id, name, percent_off, amount_off, currency, duration,
                             duration_in_months, max_redemptions, redeem_by, times_redeemed, metadata, created)
                         values (:id, :name, :percentOff, :amountOff, :currency, :duration, :durationInMonths,
                             :maxRedemptions, :redeemBy, :timesRedeemed, :metadata::jsonb, :created)
-                        on conflict (id) do nothing""")
-                        .paramSource(StoredRows.columns(c))
-                        .update()
+                        on conflict (id) do nothing""",
+                        c)
                 > 0;
     }
 
     public Optional<StoredCoupon> coupon(String id) {
-        return database.sql("select * from sandbox.sandbox_coupons where id = ?")
-                .param(id)
-                .query(COUPONS)
-                .optional();
+        return COUPONS.one(database, id);
     }
 
     public List<StoredCoupon> coupons(int limit) {
         return database.sql("select * from sandbox.sandbox_coupons order by created desc, id desc limit ?")
                 .param(limit)
-                .query(COUPONS)
+                .query(COUPONS.rows())
                 .list();
     }
 
@@ -53,30 +52,28 @@ public class SandboxDiscounts {
 
     /** @return false when an active code of the same text exists already */
     public boolean insert(StoredPromotionCode p) {
-        return database.sql(
-                                """
+        return StoredRows.write(
+                        database,
+                        """
                         insert into sandbox.sandbox_promotion_codes (id, code, coupon, active, expires_at, max_redemptions,
                             times_redeemed, metadata, created)
                         values (:id, :code, :coupon, :active, :expiresAt, :maxRedemptions, :timesRedeemed,
                             :metadata::jsonb, :created)
-                        on conflict (upper(code)) where active do nothing""")
-                        .paramSource(StoredRows.columns(p))
-                        .update()
+                        on conflict (upper(code)) where active do nothing""",
+                        p)
                 > 0;
     }
 
     public void update(StoredPromotionCode p) {
-        database.sql("update sandbox.sandbox_promotion_codes set active = :active, metadata = :metadata::jsonb"
-                        + " where id = :id")
-                .paramSource(StoredRows.columns(p))
-                .update();
+        StoredRows.write(
+                database,
+                "update sandbox.sandbox_promotion_codes set active = :active, metadata = :metadata::jsonb"
+                        + " where id = :id",
+                p);
     }
 
     public Optional<StoredPromotionCode> promotionCode(String id) {
-        return database.sql("select * from sandbox.sandbox_promotion_codes where id = ?")
-                .param(id)
-                .query(CODES)
-                .optional();
+        return CODES.one(database, id);
     }
 
     /** Newest first; {@code code} matches without regard to case, as at Stripe. */
@@ -93,7 +90,7 @@ public class SandboxDiscounts {
                 .param("active", active)
                 .param("coupon", coupon)
                 .param("limit", limit)
-                .query(CODES)
+                .query(CODES.rows())
                 .list();
     }
 
@@ -112,21 +109,18 @@ public class SandboxDiscounts {
     // discounts
 
     public void insert(StoredDiscount d) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_discounts (id, coupon, promotion_code, checkout_session, customer,
                             subscription, start, "end", created)
                         values (:id, :coupon, :promotionCode, :checkoutSession, :customer, :subscription, :start, :end,
-                            :created)""")
-                .paramSource(StoredRows.columns(d))
-                .update();
+                            :created)""",
+                d);
     }
 
     public Optional<StoredDiscount> discount(String id) {
-        return database.sql("select * from sandbox.sandbox_discounts where id = ?")
-                .param(id)
-                .query(DISCOUNTS)
-                .optional();
+        return DISCOUNTS.one(database, id);
     }
 
     /** The discount a checkout session carries, if any. */
@@ -134,7 +128,7 @@ public class SandboxDiscounts {
         return database.sql(
                         "select * from sandbox.sandbox_discounts where checkout_session = ? order by created limit 1")
                 .param(session)
-                .query(DISCOUNTS)
+                .query(DISCOUNTS.rows())
                 .optional();
     }
 
@@ -146,7 +140,7 @@ public class SandboxDiscounts {
                         where subscription = ? and start <= ? and ("end" is null or "end" > ?)
                         order by created, id""")
                 .params(subscription, at, at)
-                .query(DISCOUNTS)
+                .query(DISCOUNTS.rows())
                 .list();
     }
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of the sandbox's Stripe objects. Methods named {@code lock...} take a row lock until commit. */
@@ -13,120 +12,120 @@ import org.springframework.stereotype.Repository;
 @RequiredArgsConstructor
 public class SandboxObjects {
 
-    private static final Table<StoredPrice> PRICES =
-            new Table<>("select *, recurring_interval as \"interval\" from sandbox.sandbox_prices", StoredPrice.class);
-    private static final Table<StoredCustomer> CUSTOMERS = new Table<>(
+    private static final StoredTable<StoredPrice> PRICES = StoredTable.of(
+            "select *, recurring_interval as \"interval\" from sandbox.sandbox_prices", StoredPrice.class);
+    private static final StoredTable<StoredCustomer> CUSTOMERS = StoredTable.of(
             "select *, card_outcome as card, address_country as country from sandbox.sandbox_customers",
             StoredCustomer.class);
-    private static final Table<StoredCheckoutSession> CHECKOUT_SESSIONS =
-            new Table<>("select * from sandbox.sandbox_checkout_sessions", StoredCheckoutSession.class);
-    private static final Table<StoredSubscription> SUBSCRIPTIONS =
-            new Table<>("select * from sandbox.sandbox_subscriptions", StoredSubscription.class);
-    private static final Table<StoredInvoiceItem> INVOICE_ITEMS =
-            new Table<>("select * from sandbox.sandbox_invoice_items", StoredInvoiceItem.class);
-    private static final Table<StoredInvoice> INVOICES =
-            new Table<>("select * from sandbox.sandbox_invoices", StoredInvoice.class);
-    private static final Table<StoredPortalSession> PORTAL_SESSIONS =
-            new Table<>("select * from sandbox.sandbox_portal_sessions", StoredPortalSession.class);
+    private static final StoredTable<StoredCheckoutSession> CHECKOUT_SESSIONS =
+            StoredTable.of("select * from sandbox.sandbox_checkout_sessions", StoredCheckoutSession.class);
+    private static final StoredTable<StoredSubscription> SUBSCRIPTIONS =
+            StoredTable.of("select * from sandbox.sandbox_subscriptions", StoredSubscription.class);
+    private static final StoredTable<StoredInvoiceItem> INVOICE_ITEMS =
+            StoredTable.of("select * from sandbox.sandbox_invoice_items", StoredInvoiceItem.class);
+    private static final StoredTable<StoredInvoice> INVOICES =
+            StoredTable.of("select * from sandbox.sandbox_invoices", StoredInvoice.class);
+    private static final StoredTable<StoredPortalSession> PORTAL_SESSIONS =
+            StoredTable.of("select * from sandbox.sandbox_portal_sessions", StoredPortalSession.class);
 
     private final SandboxDatabase database;
 
     // prices
 
     public Optional<StoredPrice> price(String id) {
-        return one(PRICES, id);
+        return PRICES.one(database, id);
     }
 
     // customers
 
     public void insert(StoredCustomer customer) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_customers (id, email, name, metadata, card_outcome, address_country, created)
-                        values (:id, :email, :name, :metadata::jsonb, :card, :country, :created)""")
-                .paramSource(StoredRows.columns(customer))
-                .update();
+                        values (:id, :email, :name, :metadata::jsonb, :card, :country, :created)""",
+                customer);
     }
 
     public void update(StoredCustomer customer) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_customers
                         set email = :email, name = :name, metadata = :metadata::jsonb, card_outcome = :card,
                             address_country = :country
-                        where id = :id""")
-                .paramSource(StoredRows.columns(customer))
-                .update();
+                        where id = :id""",
+                customer);
     }
 
     public Optional<StoredCustomer> customer(String id) {
-        return one(CUSTOMERS, id);
+        return CUSTOMERS.one(database, id);
     }
 
     public Optional<StoredCustomer> lockCustomer(String id) {
-        return locked(CUSTOMERS, id);
+        return CUSTOMERS.locked(database, id);
     }
 
     // checkout sessions
 
     public void insert(StoredCheckoutSession s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_checkout_sessions (id, status, payment_status, mode, customer, customer_email,
                             client_reference_id, metadata, price, quantity, success_url, cancel_url,
                             subscription_metadata, subscription, created, expires_at, completed_at, allow_promotion_codes,
                             billing_address_collection, automatic_tax, trial_period_days)
                         values (:id, :status, :paymentStatus, :mode, :customer, :customerEmail, :clientReferenceId, :metadata::jsonb,
                             :price, :quantity, :successUrl, :cancelUrl, :subscriptionMetadata::jsonb, :subscription, :created,
-                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax, :trialPeriodDays)""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                            :expiresAt, :completedAt, :allowPromotionCodes, :billingAddressCollection, :automaticTax, :trialPeriodDays)""",
+                s);
     }
 
     public void update(StoredCheckoutSession s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_checkout_sessions set status = :status, payment_status = :paymentStatus,
                             customer = :customer, subscription = :subscription, completed_at = :completedAt
-                        where id = :id""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                        where id = :id""",
+                s);
     }
 
     public Optional<StoredCheckoutSession> checkoutSession(String id) {
-        return one(CHECKOUT_SESSIONS, id);
+        return CHECKOUT_SESSIONS.one(database, id);
     }
 
     public Optional<StoredCheckoutSession> lockCheckoutSession(String id) {
-        return locked(CHECKOUT_SESSIONS, id);
+        return CHECKOUT_SESSIONS.locked(database, id);
     }
 
     // subscriptions
 
     public void insert(StoredSubscription s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_subscriptions (id, customer, status, price, quantity, item_id, item_created,
                             billing_cycle_anchor, current_period_start, current_period_end, cancel_at_period_end,
                             cancel_at, canceled_at, ended_at, metadata, latest_invoice, created, trial_start, trial_end)
                         values (:id, :customer, :status, :price, :quantity, :itemId, :itemCreated, :billingCycleAnchor,
                             :currentPeriodStart, :currentPeriodEnd, :cancelAtPeriodEnd, :cancelAt, :canceledAt, :endedAt,
-                            :metadata::jsonb, :latestInvoice, :created, :trialStart, :trialEnd)""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                            :metadata::jsonb, :latestInvoice, :created, :trialStart, :trialEnd)""",
+                s);
     }
 
     public void update(StoredSubscription s) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_subscriptions set status = :status, price = :price,
                             billing_cycle_anchor = :billingCycleAnchor, current_period_start = :currentPeriodStart,
                             current_period_end = :currentPeriodEnd, cancel_at_period_end = :cancelAtPeriodEnd, cancel_at = :cancelAt,
                             canceled_at = :canceledAt, ended_at = :endedAt, metadata = :metadata::jsonb, latest_invoice = :latestInvoice,
                             trial_end = :trialEnd
-                        where id = :id""")
-                .paramSource(StoredRows.columns(s))
-                .update();
+                        where id = :id""",
+                s);
     }
 
     /**
@@ -148,11 +147,11 @@ public class SandboxObjects {
     }
 
     public Optional<StoredSubscription> subscription(String id) {
-        return one(SUBSCRIPTIONS, id);
+        return SUBSCRIPTIONS.one(database, id);
     }
 
     public Optional<StoredSubscription> lockSubscription(String id) {
-        return locked(SUBSCRIPTIONS, id);
+        return SUBSCRIPTIONS.locked(database, id);
     }
 
     /** The customer's subscriptions, newest first; {@code status} null: every one that has not ended. */
@@ -174,14 +173,15 @@ public class SandboxObjects {
     }
 
     public List<StoredSubscription> lockPastDueSubscriptions(String customer) {
-        return lockedOfCustomer(SUBSCRIPTIONS, "status = 'past_due'", customer);
+        return SUBSCRIPTIONS.lockedOfCustomer(database, "status = 'past_due'", customer);
     }
 
     // invoices
 
     public void insert(StoredInvoice i) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_invoices (id, customer, subscription, line_id, status, billing_reason, price,
                             quantity, amount_due, amount_paid, attempt_count, period_start, period_end,
                             line_period_start, line_period_end, number, created, finalized_at, paid_at, auto_advance,
@@ -189,26 +189,25 @@ public class SandboxObjects {
                         values (:id, :customer, :subscription, :lineId, :status, :billingReason, :price, :quantity, :amountDue,
                             :amountPaid, :attemptCount, :periodStart, :periodEnd, :linePeriodStart, :linePeriodEnd, :number, :created,
                             :finalizedAt, :paidAt, :autoAdvance, :finalizesAt, :createdEvent, :subtotal, :discount, :percentOff,
-                            :amountOff, :taxCountry, :taxPercent)""")
-                .paramSource(StoredRows.columns(i))
-                .update();
+                            :amountOff, :taxCountry, :taxPercent)""",
+                i);
     }
 
     public void update(StoredInvoice i) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         update sandbox.sandbox_invoices set status = :status, amount_due = :amountDue, amount_paid = :amountPaid,
                             attempt_count = :attemptCount, finalized_at = :finalizedAt, paid_at = :paidAt, number = :number,
                             auto_advance = :autoAdvance, finalizes_at = :finalizesAt, created_event = :createdEvent,
                             subtotal = :subtotal, discount = :discount, percent_off = :percentOff, amount_off = :amountOff,
                             tax_country = :taxCountry, tax_percent = :taxPercent
-                        where id = :id""")
-                .paramSource(StoredRows.columns(i))
-                .update();
+                        where id = :id""",
+                i);
     }
 
     public Optional<StoredInvoice> lockInvoice(String id) {
-        return locked(INVOICES, id);
+        return INVOICES.locked(database, id);
     }
 
     /**
@@ -230,11 +229,11 @@ public class SandboxObjects {
 
     /** The customer's drafts that advance by themselves, oldest first, locked. */
     public List<StoredInvoice> lockAutoAdvancingDrafts(String customer) {
-        return lockedOfCustomer(INVOICES, "status = 'draft' and auto_advance", customer);
+        return INVOICES.lockedOfCustomer(database, "status = 'draft' and auto_advance", customer);
     }
 
     public Optional<StoredInvoice> invoice(String id) {
-        return one(INVOICES, id);
+        return INVOICES.one(database, id);
     }
 
     public List<StoredInvoice> invoices(
@@ -255,7 +254,7 @@ public class SandboxObjects {
     }
 
     public List<StoredInvoice> lockOpenInvoices(String customer) {
-        return lockedOfCustomer(INVOICES, "status = 'open'", customer);
+        return INVOICES.lockedOfCustomer(database, "status = 'open'", customer);
     }
 
     /** The next invoice number of the customer, as Stripe numbers them: a prefix and a sequence. */
@@ -276,14 +275,14 @@ public class SandboxObjects {
     // invoice items
 
     public void insert(StoredInvoiceItem item) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_invoice_items (id, customer, invoice, line_id, quantity, unit_amount_decimal,
                             amount, currency, description, period_start, period_end, metadata, created, proration)
                         values (:id, :customer, :invoice, :lineId, :quantity, :unitAmountDecimal, :amount, :currency, :description,
-                            :periodStart, :periodEnd, :metadata::jsonb, :created, :proration)""")
-                .paramSource(StoredRows.columns(item))
-                .update();
+                            :periodStart, :periodEnd, :metadata::jsonb, :created, :proration)""",
+                item);
     }
 
     /** Moves the customer's pending items onto the invoice and answers them, in creation order. */
@@ -302,7 +301,7 @@ public class SandboxObjects {
     }
 
     public Optional<StoredInvoiceItem> invoiceItem(String id) {
-        return one(INVOICE_ITEMS, id);
+        return INVOICE_ITEMS.one(database, id);
     }
 
     /**
@@ -341,51 +340,15 @@ public class SandboxObjects {
     // portal sessions
 
     public void insert(StoredPortalSession p) {
-        database.sql(
-                        """
+        StoredRows.write(
+                database,
+                """
                         insert into sandbox.sandbox_portal_sessions (id, customer, return_url, created)
-                        values (:id, :customer, :returnUrl, :created)""")
-                .paramSource(StoredRows.columns(p))
-                .update();
+                        values (:id, :customer, :returnUrl, :created)""",
+                p);
     }
 
     public Optional<StoredPortalSession> portalSession(String id) {
-        return one(PORTAL_SESSIONS, id);
-    }
-
-    // mapping
-
-    /** A table of the sandbox's objects: the select of its rows, which read into the record ({@link StoredRows}). */
-    private record Table<T extends Record>(String select, RowMapper<T> rows) {
-
-        Table(String select, Class<T> record) {
-            this(select, StoredRows.reading(record));
-        }
-    }
-
-    /** The row with this id, if any. */
-    private <T extends Record> Optional<T> one(Table<T> table, String id) {
-        return byId(table, id, "");
-    }
-
-    /** The row with this id, if any, locked. */
-    private <T extends Record> Optional<T> locked(Table<T> table, String id) {
-        return byId(table, id, " for update");
-    }
-
-    private <T extends Record> Optional<T> byId(Table<T> table, String id, String lock) {
-        return database.sql(table.select() + " where id = ?" + lock)
-                .param(id)
-                .query(table.rows())
-                .optional();
-    }
-
-    /** The customer's rows of {@code table} that meet {@code condition}, oldest first, locked. */
-    private <T extends Record> List<T> lockedOfCustomer(Table<T> table, String condition, String customer) {
-        return database.sql(
-                        table.select() + " where customer = ? and " + condition + " order by created, id for update")
-                .param(customer)
-                .query(table.rows())
-                .list();
+        return PORTAL_SESSIONS.one(database, id);
     }
 }

@@ -19,63 +19,41 @@ public class SandboxSchedules {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<List<StoredSchedule.Phase>> PHASES = new TypeReference<>() {};
     private static final TypeReference<LinkedHashMap<String, String>> METADATA = new TypeReference<>() {};
-    private static final String SELECT = "select * from sandbox.sandbox_subscription_schedules";
+    private static final StoredTable<StoredSchedule> SCHEDULES =
+            new StoredTable<>("select * from sandbox.sandbox_subscription_schedules", SandboxSchedules::row);
 
     private final SandboxDatabase database;
 
     public void insert(StoredSchedule s) {
-        database.sql(
-                        """
-                        insert into sandbox.sandbox_subscription_schedules (id, customer, subscription, status,
-                            end_behavior, phases, released_subscription, released_at, canceled_at, completed_at,
-                            metadata, created)
-                        values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?)""")
-                .params(
-                        s.id(),
-                        s.customer(),
-                        s.subscription(),
-                        s.status(),
-                        s.endBehavior(),
-                        JSON.writeValueAsString(s.phases()),
-                        s.releasedSubscription(),
-                        s.releasedAt(),
-                        s.canceledAt(),
-                        s.completedAt(),
-                        JSON.writeValueAsString(s.metadata()),
-                        s.created())
-                .update();
+        StoredRows.write(
+                database,
+                """
+                insert into sandbox.sandbox_subscription_schedules (id, customer, subscription, status,
+                    end_behavior, phases, released_subscription, released_at, canceled_at, completed_at,
+                    metadata, created)
+                values (:id, :customer, :subscription, :status, :endBehavior, :phases::jsonb, :releasedSubscription,
+                    :releasedAt, :canceledAt, :completedAt, :metadata::jsonb, :created)""",
+                s);
     }
 
     public void update(StoredSchedule s) {
-        database.sql(
-                        """
-                        update sandbox.sandbox_subscription_schedules set subscription = ?, status = ?,
-                            end_behavior = ?, phases = ?::jsonb, released_subscription = ?, released_at = ?,
-                            canceled_at = ?, completed_at = ?, metadata = ?::jsonb
-                        where id = ?""")
-                .params(
-                        s.subscription(),
-                        s.status(),
-                        s.endBehavior(),
-                        JSON.writeValueAsString(s.phases()),
-                        s.releasedSubscription(),
-                        s.releasedAt(),
-                        s.canceledAt(),
-                        s.completedAt(),
-                        JSON.writeValueAsString(s.metadata()),
-                        s.id())
-                .update();
+        StoredRows.write(
+                database,
+                """
+                update sandbox.sandbox_subscription_schedules set subscription = :subscription, status = :status,
+                    end_behavior = :endBehavior, phases = :phases::jsonb, released_subscription = :releasedSubscription,
+                    released_at = :releasedAt, canceled_at = :canceledAt, completed_at = :completedAt,
+                    metadata = :metadata::jsonb
+                where id = :id""",
+                s);
     }
 
     public Optional<StoredSchedule> schedule(String id) {
-        return database.sql(SELECT + " where id = ?").param(id).query(this::row).optional();
+        return SCHEDULES.one(database, id);
     }
 
     public Optional<StoredSchedule> lockSchedule(String id) {
-        return database.sql(SELECT + " where id = ? for update")
-                .param(id)
-                .query(this::row)
-                .optional();
+        return SCHEDULES.locked(database, id);
     }
 
     /** The schedule that governs the subscription (not started or active), if any. */
@@ -89,13 +67,14 @@ public class SandboxSchedules {
     }
 
     private Optional<StoredSchedule> governing(String subscription, String lock) {
-        return database.sql(SELECT + " where subscription = ? and status in ('not_started', 'active')" + lock)
+        return database.sql(
+                        SCHEDULES.select() + " where subscription = ? and status in ('not_started', 'active')" + lock)
                 .param(subscription)
-                .query(this::row)
+                .query(SCHEDULES.rows())
                 .optional();
     }
 
-    private StoredSchedule row(ResultSet rs, int n) throws SQLException {
+    private static StoredSchedule row(ResultSet rs, int n) throws SQLException {
         return new StoredSchedule(
                 rs.getString("id"),
                 rs.getString("customer"),

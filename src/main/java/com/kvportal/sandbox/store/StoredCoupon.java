@@ -25,7 +25,15 @@ public record StoredCoupon(
 
     /** Stripe's {@code valid}: it can still be redeemed (not past {@code redeem_by}, redemptions left). */
     public boolean valid(long now) {
-        return (redeemBy == null || now < redeemBy) && (maxRedemptions == null || timesRedeemed < maxRedemptions);
+        return withinLimits(now, redeemBy, maxRedemptions, timesRedeemed);
+    }
+
+    /**
+     * The limits of a coupon or promotion code, as Stripe keeps them: before {@code until} (null: no end) and fewer
+     * than {@code maxRedemptions} redemptions so far (null: no limit).
+     */
+    static boolean withinLimits(long now, @Nullable Long until, @Nullable Long maxRedemptions, long timesRedeemed) {
+        return (until == null || now < until) && (maxRedemptions == null || timesRedeemed < maxRedemptions);
     }
 
     public boolean once() {

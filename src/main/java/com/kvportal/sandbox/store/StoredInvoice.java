@@ -3,6 +3,7 @@ package com.kvportal.sandbox.store;
 import com.kvportal.sandbox.stripe.StripeId;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -142,19 +143,26 @@ public record StoredInvoice(
 
     /** The draft with one more line of {@code amount}. */
     public StoredInvoice withLineOf(long amount) {
-        return withAmounts(subtotal + amount, discount, percentOff, amountOff, taxCountry, taxPercent);
+        return withTerms(c -> c.subtotal = subtotal + amount);
     }
 
     /**
      * The draft with a discount of a coupon's terms ({@code percentOff} or {@code amountOff}) on its whole subtotal.
      */
     public StoredInvoice withDiscount(String discount, @Nullable BigDecimal percentOff, @Nullable Long amountOff) {
-        return withAmounts(subtotal, discount, percentOff, amountOff, taxCountry, taxPercent);
+        return withTerms(c -> {
+            c.discount = discount;
+            c.percentOff = percentOff;
+            c.amountOff = amountOff;
+        });
     }
 
     /** The draft taxed at {@code percent} of its subtotal after discounts, the rate of {@code country}. */
     public StoredInvoice withTax(String country, BigDecimal percent) {
-        return withAmounts(subtotal, discount, percentOff, amountOff, country, percent);
+        return withTerms(c -> {
+            c.taxCountry = country;
+            c.taxPercent = percent;
+        });
     }
 
     /**
@@ -184,50 +192,16 @@ public record StoredInvoice(
                 .longValueExact();
     }
 
-    private StoredInvoice withAmounts(
-            long subtotal,
-            @Nullable String discount,
-            @Nullable BigDecimal percentOff,
-            @Nullable Long amountOff,
-            @Nullable String taxCountry,
-            @Nullable BigDecimal taxPercent) {
-        StoredInvoice terms = new StoredInvoice(
-                id,
-                customer,
-                subscription,
-                lineId,
-                status,
-                billingReason,
-                price,
-                quantity,
-                amountDue,
-                amountPaid,
-                attemptCount,
-                periodStart,
-                periodEnd,
-                linePeriodStart,
-                linePeriodEnd,
-                number,
-                created,
-                finalizedAt,
-                paidAt,
-                autoAdvance,
-                finalizesAt,
-                createdEvent,
-                subtotal,
-                discount,
-                percentOff,
-                amountOff,
-                taxCountry,
-                taxPercent);
-        long due = subtotal - terms.discountAmount() + terms.tax();
-        return terms.with(
-                status, due, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
+    /** A copy with new terms (subtotal, discount, tax) and the amount due they make. */
+    private StoredInvoice withTerms(Consumer<Changes> terms) {
+        StoredInvoice changed = with(terms);
+        long due = changed.subtotal - changed.discountAmount() + changed.tax();
+        return changed.with(c -> c.amountDue = due);
     }
 
     /** The first invoice of a subscription that starts with a trial: its line is the trial, $0, as at Stripe. */
     public StoredInvoice ofTrial() {
-        return with(status, 0, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
+        return with(c -> c.amountDue = 0);
     }
 
     /** True for the $0 invoice Stripe makes at the start of a trial. */
@@ -236,70 +210,115 @@ public record StoredInvoice(
     }
 
     public StoredInvoice withCreatedEvent(String eventId) {
-        return with(status, amountDue, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, eventId);
+        return with(c -> c.createdEvent = eventId);
     }
 
     /** Open, numbered; {@code autoAdvance} says whether Stripe goes on to charge it by itself. */
     public StoredInvoice finalized(long now, String number, boolean autoAdvance) {
-        return with("open", amountDue, amountPaid, attemptCount, number, now, paidAt, autoAdvance, createdEvent);
+        return with(c -> {
+            c.status = "open";
+            c.number = number;
+            c.finalizedAt = now;
+            c.autoAdvance = autoAdvance;
+        });
     }
 
     public StoredInvoice paid(long now) {
-        return with("paid", amountDue, amountDue, attemptCount + 1, number, finalizedAt, now, false, createdEvent);
+        return with(c -> {
+            c.status = "paid";
+            c.amountPaid = amountDue;
+            c.attemptCount = attemptCount + 1;
+            c.paidAt = now;
+            c.autoAdvance = false;
+        });
     }
 
     /** A zero invoice is paid at finalization, without an attempt, as at Stripe. */
     public StoredInvoice paidWithoutCharge(long now) {
-        return with("paid", amountDue, 0, attemptCount, number, finalizedAt, now, false, createdEvent);
+        return with(c -> {
+            c.status = "paid";
+            c.amountPaid = 0;
+            c.paidAt = now;
+            c.autoAdvance = false;
+        });
     }
 
     public StoredInvoice paymentFailed() {
-        int attempts = attemptCount + 1;
-        return with(status, amountDue, amountPaid, attempts, number, finalizedAt, paidAt, autoAdvance, createdEvent);
+        return with(c -> c.attemptCount = attemptCount + 1);
     }
 
     /**
-     * A copy with new values of the fields that change over an invoice's life (those that updates write); only a
-     * draft keeps the time it is finalized at the latest.
+     * A copy with the changes {@code change} makes to the fields that change over an invoice's life; only a draft
+     * keeps the time it is finalized at the latest.
      */
-    private StoredInvoice with(
-            String status,
-            long amountDue,
-            long amountPaid,
-            int attemptCount,
-            @Nullable String number,
-            @Nullable Long finalizedAt,
-            @Nullable Long paidAt,
-            boolean autoAdvance,
-            @Nullable String createdEvent) {
+    private StoredInvoice with(Consumer<Changes> change) {
+        Changes c = new Changes(this);
+        change.accept(c);
         return new StoredInvoice(
                 id,
                 customer,
                 subscription,
                 lineId,
-                status,
+                c.status,
                 billingReason,
                 price,
                 quantity,
-                amountDue,
-                amountPaid,
-                attemptCount,
+                c.amountDue,
+                c.amountPaid,
+                c.attemptCount,
                 periodStart,
                 periodEnd,
                 linePeriodStart,
                 linePeriodEnd,
-                number,
+                c.number,
                 created,
-                finalizedAt,
-                paidAt,
-                autoAdvance,
-                status.equals("draft") ? finalizesAt : null,
-                createdEvent,
-                subtotal,
-                discount,
-                percentOff,
-                amountOff,
-                taxCountry,
-                taxPercent);
+                c.finalizedAt,
+                c.paidAt,
+                c.autoAdvance,
+                c.status.equals("draft") ? finalizesAt : null,
+                c.createdEvent,
+                c.subtotal,
+                c.discount,
+                c.percentOff,
+                c.amountOff,
+                c.taxCountry,
+                c.taxPercent);
+    }
+
+    /** The fields that change over an invoice's life (those that updates write), as a copy is changed. */
+    private static final class Changes {
+        private String status;
+        private long amountDue;
+        private long amountPaid;
+        private int attemptCount;
+        private @Nullable String number;
+        private @Nullable Long finalizedAt;
+        private @Nullable Long paidAt;
+        private boolean autoAdvance;
+        private @Nullable String createdEvent;
+        private long subtotal;
+        private @Nullable String discount;
+        private @Nullable BigDecimal percentOff;
+        private @Nullable Long amountOff;
+        private @Nullable String taxCountry;
+        private @Nullable BigDecimal taxPercent;
+
+        private Changes(StoredInvoice i) {
+            status = i.status;
+            amountDue = i.amountDue;
+            amountPaid = i.amountPaid;
+            attemptCount = i.attemptCount;
+            number = i.number;
+            finalizedAt = i.finalizedAt;
+            paidAt = i.paidAt;
+            autoAdvance = i.autoAdvance;
+            createdEvent = i.createdEvent;
+            subtotal = i.subtotal;
+            discount = i.discount;
+            percentOff = i.percentOff;
+            amountOff = i.amountOff;
+            taxCountry = i.taxCountry;
+            taxPercent = i.taxPercent;
+        }
     }
 }

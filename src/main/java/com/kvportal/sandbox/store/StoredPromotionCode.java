@@ -17,9 +17,7 @@ public record StoredPromotionCode(
 
     /** True when a customer can redeem it now (its coupon aside). */
     public boolean redeemable(long now) {
-        return active
-                && (expiresAt == null || now < expiresAt)
-                && (maxRedemptions == null || timesRedeemed < maxRedemptions);
+        return active && StoredCoupon.withinLimits(now, expiresAt, maxRedemptions, timesRedeemed);
     }
 
     public StoredPromotionCode withActive(boolean active, Map<String, String> metadata) {

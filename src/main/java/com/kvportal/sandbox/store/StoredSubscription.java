@@ -1,6 +1,7 @@
 package com.kvportal.sandbox.store;
 
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /** A subscription with its single item (one price, one quantity). */
@@ -34,26 +35,10 @@ public record StoredSubscription(
      * (the renewal that follows then starts the first paid period).
      */
     public StoredSubscription trialOver() {
-        return new StoredSubscription(
-                id,
-                customer,
-                "active",
-                price,
-                quantity,
-                itemId,
-                itemCreated,
-                currentPeriodEnd,
-                currentPeriodStart,
-                currentPeriodEnd,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata,
-                latestInvoice,
-                created,
-                trialStart,
-                trialEnd);
+        return with(c -> {
+            c.status = "active";
+            c.billingCycleAnchor = currentPeriodEnd;
+        });
     }
 
     public boolean hasEnded() {
@@ -74,21 +59,33 @@ public record StoredSubscription(
     }
 
     public StoredSubscription withStatus(String status) {
-        return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+        return with(c -> c.status = status);
     }
 
     public StoredSubscription withCancellation(
             boolean cancelAtPeriodEnd, @Nullable Long cancelAt, @Nullable Long canceledAt) {
-        return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+        return with(c -> {
+            c.cancelAtPeriodEnd = cancelAtPeriodEnd;
+            c.cancelAt = cancelAt;
+            c.canceledAt = canceledAt;
+        });
     }
 
     public StoredSubscription ended(long endedAt, long canceledAt) {
-        return inCurrentPeriod("canceled", cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+        return with(c -> {
+            c.status = "canceled";
+            c.canceledAt = canceledAt;
+            c.endedAt = endedAt;
+        });
     }
 
     public StoredSubscription renewed(long periodStart, long periodEnd, String invoice, String status) {
-        return with(
-                status, periodStart, periodEnd, invoice, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+        return with(c -> {
+            c.status = status;
+            c.currentPeriodStart = periodStart;
+            c.currentPeriodEnd = periodEnd;
+            c.latestInvoice = invoice;
+        });
     }
 
     /**
@@ -96,106 +93,73 @@ public record StoredSubscription(
      * a new period {@code [now, periodEnd)} anchored at {@code now}, billed by {@code invoice}.
      */
     public StoredSubscription changedTo(String newPrice, long now, long periodEnd, String invoice) {
-        return new StoredSubscription(
-                id,
-                customer,
-                status,
-                newPrice,
-                quantity,
-                itemId,
-                itemCreated,
-                now,
-                now,
-                periodEnd,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata,
-                invoice,
-                created,
-                trialStart,
-                trialEnd);
+        return renewed(now, periodEnd, invoice, status).with(c -> {
+            c.price = newPrice;
+            c.billingCycleAnchor = now;
+        });
     }
 
     /** The subscription on another price in the same period and anchor (a schedule's next phase, at a renewal). */
     public StoredSubscription withPrice(String newPrice) {
-        return new StoredSubscription(
-                id,
-                customer,
-                status,
-                newPrice,
-                quantity,
-                itemId,
-                itemCreated,
-                billingCycleAnchor,
-                currentPeriodStart,
-                currentPeriodEnd,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata,
-                latestInvoice,
-                created,
-                trialStart,
-                trialEnd);
+        return with(c -> c.price = newPrice);
     }
 
     public StoredSubscription withMetadata(Map<String, String> metadata) {
-        return inCurrentPeriod(status, cancelAtPeriodEnd, cancelAt, canceledAt, endedAt, metadata);
+        return with(c -> c.metadata = metadata);
     }
 
-    /** A copy that keeps the current period and its invoice, with new values of the other fields updates write. */
-    private StoredSubscription inCurrentPeriod(
-            String status,
-            boolean cancelAtPeriodEnd,
-            @Nullable Long cancelAt,
-            @Nullable Long canceledAt,
-            @Nullable Long endedAt,
-            Map<String, String> metadata) {
-        return with(
-                status,
-                currentPeriodStart,
-                currentPeriodEnd,
-                latestInvoice,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata);
-    }
-
-    /** A copy with new values of the fields that change over a subscription's life (those that updates write). */
-    private StoredSubscription with(
-            String status,
-            long currentPeriodStart,
-            long currentPeriodEnd,
-            @Nullable String latestInvoice,
-            boolean cancelAtPeriodEnd,
-            @Nullable Long cancelAt,
-            @Nullable Long canceledAt,
-            @Nullable Long endedAt,
-            Map<String, String> metadata) {
+    /** A copy with the changes {@code change} makes to the fields that change over a subscription's life. */
+    private StoredSubscription with(Consumer<Changes> change) {
+        Changes c = new Changes(this);
+        change.accept(c);
         return new StoredSubscription(
                 id,
                 customer,
-                status,
-                price,
+                c.status,
+                c.price,
                 quantity,
                 itemId,
                 itemCreated,
-                billingCycleAnchor,
-                currentPeriodStart,
-                currentPeriodEnd,
-                cancelAtPeriodEnd,
-                cancelAt,
-                canceledAt,
-                endedAt,
-                metadata,
-                latestInvoice,
+                c.billingCycleAnchor,
+                c.currentPeriodStart,
+                c.currentPeriodEnd,
+                c.cancelAtPeriodEnd,
+                c.cancelAt,
+                c.canceledAt,
+                c.endedAt,
+                c.metadata,
+                c.latestInvoice,
                 created,
                 trialStart,
                 trialEnd);
+    }
+
+    /** The fields that change over a subscription's life (those that updates write), as a copy is changed. */
+    private static final class Changes {
+        private String status;
+        private String price;
+        private long billingCycleAnchor;
+        private long currentPeriodStart;
+        private long currentPeriodEnd;
+        private boolean cancelAtPeriodEnd;
+        private @Nullable Long cancelAt;
+        private @Nullable Long canceledAt;
+        private @Nullable Long endedAt;
+        private Map<String, String> metadata;
+        private @Nullable String latestInvoice;
+
+        private Changes(StoredSubscription s) {
+            status = s.status;
+            price = s.price;
+            billingCycleAnchor = s.billingCycleAnchor;
+            currentPeriodStart = s.currentPeriodStart;
+            currentPeriodEnd = s.currentPeriodEnd;
+            cancelAtPeriodEnd = s.cancelAtPeriodEnd;
+            cancelAt = s.cancelAt;
+            canceledAt = s.canceledAt;
+            endedAt = s.endedAt;
+            metadata = s.metadata;
+            latestInvoice = s.latestInvoice;
+        }
     }
 }

@@ -45,6 +45,11 @@ public class StripeError extends RuntimeException {
         return invalidRequest(400, "parameter_invalid", message, param);
     }
 
+    /** Two parameters given together that exclude each other: 400 on {@code param}, in Stripe's words. */
+    public static StripeError onlyOneOf(String param, String first, String second) {
+        return invalid(param, "You may only specify one of these parameters: " + first + ", " + second + ".");
+    }
+
     public static StripeError missing(String param) {
         return invalidRequest(400, "parameter_missing", "Missing required param: " + param + ".", param);
     }

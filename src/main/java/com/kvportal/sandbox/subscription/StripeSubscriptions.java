@@ -64,8 +64,7 @@ public class StripeSubscriptions {
         boolean cancelAtGiven = params.has("cancel_at");
         Long cancelAt = params.integer("cancel_at");
         if (Boolean.TRUE.equals(cancelAtPeriodEnd) && cancelAt != null) {
-            throw StripeError.invalid(
-                    "cancel_at", "You may only specify one of these parameters: cancel_at, cancel_at_period_end.");
+            throw StripeError.onlyOneOf("cancel_at", "cancel_at", "cancel_at_period_end");
         }
         if (cancelAtPeriodEnd != null || cancelAtGiven) {
             schedules.refuseCancellationUnderSchedule(id);
