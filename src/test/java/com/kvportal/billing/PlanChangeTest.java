@@ -19,10 +19,16 @@ import com.stripe.param.SubscriptionScheduleUpdateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -443,6 +449,57 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(single(String.class, "select price from sandbox.sandbox_subscriptions where id = ?", providerId))
                 .isEqualTo(SandboxStandIn.PRICE_TEAM);
         assertThat(owner.subscription().get("plan").get("tier").asString()).isEqualTo("team");
+    }
+
+    @Test
+    void concurrentDowngradesScheduleOneChangeAndAnswerItToEach() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String periodEnd = org.subscription().get("current_period_end").asString();
+        long invoices = sandboxInvoices(org);
+        int callers = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        List<Api.Response> answers = new ArrayList<>();
+        try {
+            CyclicBarrier together = new CyclicBarrier(callers);
+            List<Future<Api.Response>> calls = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                calls.add(pool.submit(() -> {
+                    together.await();
+                    return owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+                }));
+            }
+            for (Future<Api.Response> call : calls) {
+                answers.add(call.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        // each caller is answered the one downgrade, as asking for it again is
+        for (Api.Response answer : answers) {
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+            assertThat(answer.json().get("effective_at").asString()).isEqualTo(periodEnd);
+            JsonNode change = answer.json().get("subscription").get("scheduled_change");
+            assertThat(change.get("tier").asString()).as(answer.toString()).isEqualTo("pro");
+            assertThat(change.get("effective_at").asString()).isEqualTo(periodEnd);
+        }
+        // one schedule made at the provider, none made and released on the way, one audit line, nothing charged
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_subscription_schedules where subscription = ?",
+                        providerId))
+                .isOne();
+        String scheduleId = stripeClient().subscriptions().retrieve(providerId).getSchedule();
+        assertThat(scheduleId).startsWith("sub_sched_");
+        assertThat(stripeClient().subscriptionSchedules().retrieve(scheduleId).getStatus())
+                .isEqualTo("active");
+        assertThat(auditLines(org, "subscription.plan_change_scheduled")).isOne();
+        assertThat(auditLines(org, "subscription.plan_change_canceled")).isZero();
+        JsonNode now = owner.subscription();
+        assertThat(now.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(now.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(sandboxInvoices(org)).isEqualTo(invoices);
     }
 
     @Test

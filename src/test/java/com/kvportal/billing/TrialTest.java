@@ -200,6 +200,149 @@ class TrialTest extends IntegrationTest {
                         Instant.parse(before.get("trial_end").asString()).getEpochSecond()));
     }
 
+    @Test
+    void shouldPreviewAnUpgradeDuringTheTrialAsNothingChargedNowAndMakeItEffectiveNow() {
+        Subscribed org = subscribed();
+        Api owner = org.owner();
+        JsonNode before = org.subscription();
+        Instant trialStart = Instant.parse(before.get("current_period_start").asString());
+        String customer = before.get("provider_customer_id").asString();
+        // the provider's clock counts whole seconds: let the trial run a little, so that now is not its start
+        Awaitility.await("two seconds pass").atMost(Duration.ofSeconds(5)).until(() -> Instant.now()
+                .isAfter(trialStart.plusSeconds(2)));
+
+        // the change keeps the trial: it charges nothing now, and the preview says so; nothing changes
+        Api.Response preview = owner.get("/api/v1/billing/change-plan/preview?tier=team");
+        assertThat(preview.status()).as(preview.toString()).isEqualTo(200);
+        assertThat(preview.json().get("amount_due_cents").asLong()).isZero();
+        assertThat(preview.json().get("currency").asString()).isEqualTo("usd");
+        assertThat(preview.json().get("lines").size()).isZero();
+        assertThat(owner.subscription()).isEqualTo(before);
+
+        Instant asked = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Api.Response changed = owner.post("/api/v1/billing/change-plan", java.util.Map.of("tier", "team"));
+        Instant answered = Instant.now();
+
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
+        // team from now (the trial's period goes on): effective_at is the change's moment, not the trial's start
+        Instant effectiveAt = Instant.parse(changed.json().get("effective_at").asString());
+        assertThat(effectiveAt).isBetween(asked, answered).isAfter(trialStart);
+        assertThat(changed.json()
+                        .get("subscription")
+                        .get("current_period_start")
+                        .asString())
+                .isEqualTo(trialStart.toString());
+        // what the preview said: no invoice but the trial's $0 one
+        assertThat(count("select count(*) from sandbox.sandbox_invoices where customer = ?", customer))
+                .isOne();
+        assertThat(billing.effectivePlan(org.account().organizationId()).tier()).isEqualTo(Tier.TEAM);
+    }
+
+    @Test
+    void shouldScheduleADowngradeDuringTheTrialForTheTrialsEndAndBillTheNewPlanThen() throws Exception {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        SandboxEvents checkout = SandboxEvents.fromNow(jdbc);
+        String sessionId = owner.startCheckout("team");
+        Api browser = api();
+        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
+        browser.follow(paid);
+        checkout.awaitDelivered(WEBHOOK_WAIT);
+        JsonNode before = owner.subscription();
+        assertThat(before.get("status").asString()).isEqualTo("trialing");
+        String trialEnd = before.get("trial_end").asString();
+        String providerId = before.get("provider_subscription_id").asString();
+        String customer = before.get("provider_customer_id").asString();
+
+        Api.Response scheduled = owner.post("/api/v1/billing/change-plan", java.util.Map.of("tier", "pro"));
+
+        // team until the trial ends, pro from then; the trial goes on, nothing charged
+        assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(200);
+        assertThat(scheduled.json().get("effective_at").asString()).isEqualTo(trialEnd);
+        JsonNode subscription = scheduled.json().get("subscription");
+        assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(subscription.get("status").asString()).isEqualTo("trialing");
+        assertThat(subscription.get("trial_end").asString()).isEqualTo(trialEnd);
+        assertThat(subscription.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(subscription.get("scheduled_change").get("effective_at").asString())
+                .isEqualTo(trialEnd);
+        com.stripe.model.Subscription atProvider =
+                stripeClient().subscriptions().retrieve(providerId);
+        assertThat(atProvider.getStatus()).isEqualTo("trialing");
+        assertThat(atProvider.getTrialEnd()).isEqualTo(Instant.parse(trialEnd).getEpochSecond());
+        com.stripe.model.SubscriptionSchedule schedule =
+                stripeClient().subscriptionSchedules().retrieve(atProvider.getSchedule());
+        assertThat(schedule.getPhases()).hasSize(2);
+        assertThat(schedule.getPhases().get(0).getTrialEnd())
+                .isEqualTo(Instant.parse(trialEnd).getEpochSecond());
+        assertThat(schedule.getPhases().get(1).getStartDate())
+                .isEqualTo(Instant.parse(trialEnd).getEpochSecond());
+        assertThat(count("select count(*) from sandbox.sandbox_invoices where customer = ?", customer))
+                .as("only the trial's $0 invoice")
+                .isOne();
+        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.TEAM);
+
+        // the trial ends: the first paid period is pro's, charged at pro's price
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + providerId + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the first period is pro's and paid")
+                .atMost(WEBHOOK_WAIT)
+                .until(() ->
+                        owner.subscription().get("plan").get("tier").asString().equals("pro")
+                                && count(
+                                                "select count(*) from sandbox.sandbox_invoices where customer = ? and status ="
+                                                        + " 'paid' and billing_reason = 'subscription_cycle'",
+                                                customer)
+                                        == 1);
+        assertThat(single(
+                        Long.class,
+                        "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
+                                + " 'subscription_cycle'",
+                        customer))
+                .isEqualTo(2000L);
+        JsonNode after = owner.subscription();
+        assertThat(after.get("status").asString()).isEqualTo("active");
+        assertThat(after.get("current_period_start").asString()).isEqualTo(trialEnd);
+        assertThat(after.get("scheduled_change").isNull()).isTrue();
+        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
+    }
+
+    @Test
+    void shouldAnswerAllowanceReachedNotOverageCapDuringTheTrialWithAnOverageCapOf0() {
+        Subscribed org = subscribed();
+        Api owner = org.owner();
+        Instant trialStart =
+                Instant.parse(org.subscription().get("current_period_start").asString());
+        StorageSamples.report(baseUrl(), org.account().projectId(), 150 * GIB, trialStart);
+        String key = owner.createKey("backend");
+        Awaitility.await("verify holds writes at the trial's allowance")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> "allowance_reached"
+                        .equals(verify(key).get("storage").get("reason").asString(null)));
+
+        // a cap of 0 is taken during the trial (it caps the overage billed after it)
+        Api.Response capped = owner.put("/api/v1/usage/limits", java.util.Map.of("overage_cap_cents", 0));
+        assertThat(capped.status()).as(capped.toString()).isEqualTo(200);
+
+        // a changed limit reaches verify within 2 s: the allowance stays what refuses, not the overage cap
+        Awaitility.await("the reason stays allowance_reached")
+                .during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> "allowance_reached"
+                        .equals(verify(key).get("storage").get("reason").asString(null)));
+        JsonNode storage = verify(key).get("storage");
+        assertThat(storage.get("write_allowed").asBoolean()).isFalse();
+        assertThat(storage.get("used_bytes").asLong()).isEqualTo(150 * GIB);
+        assertThat(owner.get("/api/v1/usage/limits")
+                        .json()
+                        .get("overage_cap_cents")
+                        .asLong())
+                .isZero();
+    }
+
     private JsonNode verify(String key) {
         return Api.withKey(baseUrl(), key).post("/api/v1/api-keys/verify").json();
     }
