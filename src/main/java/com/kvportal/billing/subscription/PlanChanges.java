@@ -25,8 +25,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
@@ -47,13 +45,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @RequiredArgsConstructor
 public class PlanChanges {
 
-    private static final Lock[] CHANGING = new Lock[64];
-
-    static {
-        for (int i = 0; i < CHANGING.length; i++) {
-            CHANGING[i] = new ReentrantLock();
-        }
-    }
+    private static final PerOrganization CHANGING = new PerOrganization(64);
 
     private final StoredSubscriptions subscriptions;
     private final Plans plans;
@@ -101,13 +93,7 @@ public class PlanChanges {
      * answers the same schedule made meanwhile) and the scheduled change is recorded once.
      */
     <T> T oneAtATime(UUID organizationId, Supplier<T> change) {
-        Lock lock = CHANGING[Math.floorMod(organizationId.hashCode(), CHANGING.length)];
-        lock.lock();
-        try {
-            return change.get();
-        } finally {
-            lock.unlock();
-        }
+        return CHANGING.oneAtATime(organizationId, change);
     }
 
     /** The upgrade, at once; a downgrade that waited is called off first. */
