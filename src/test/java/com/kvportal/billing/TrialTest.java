@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.SandboxEvents;
@@ -308,6 +309,45 @@ class TrialTest extends IntegrationTest {
         assertThat(after.get("current_period_start").asString()).isEqualTo(trialEnd);
         assertThat(after.get("scheduled_change").isNull()).isTrue();
         assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
+    }
+
+    @Test
+    void theSandboxRefusesASchedulesPhasesThatDropATrialsEndAndChangesNothing() throws Exception {
+        JsonNode subscription = subscribed().subscription();
+        String id = subscription.get("provider_subscription_id").asString();
+        long trialEnd = Instant.parse(subscription.get("trial_end").asString()).getEpochSecond();
+        com.stripe.model.SubscriptionSchedule schedule = stripeClient()
+                .subscriptionSchedules()
+                .create(com.stripe.param.SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id)
+                        .build());
+        assertThat(schedule.getPhases().get(0).getTrialEnd()).isEqualTo(trialEnd);
+        String phases = "phases[0][items][0][price]=" + SandboxStandIn.PRICE_PRO + "&phases[0][end_date]=" + trialEnd
+                + "&phases[1][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&end_behavior=release";
+
+        // at Stripe a trialing phase restated without trial_end ends the trial at once: the sandbox refuses it
+        Api.Response refused = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules/" + schedule.getId(),
+                        phases,
+                        "application/x-www-form-urlencoded");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("error").get("param").asString()).isEqualTo("phases[0][trial_end]");
+        assertThat(stripeClient()
+                        .subscriptionSchedules()
+                        .retrieve(schedule.getId())
+                        .getPhases())
+                .hasSize(1);
+
+        Api.Response kept = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules/" + schedule.getId(),
+                        phases + "&phases[0][trial_end]=" + trialEnd,
+                        "application/x-www-form-urlencoded");
+        assertThat(kept.status()).as(kept.toString()).isEqualTo(200);
+        assertThat(stripeClient().subscriptions().retrieve(id).getStatus()).isEqualTo("trialing");
     }
 
     @Test
