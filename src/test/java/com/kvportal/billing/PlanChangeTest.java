@@ -503,6 +503,58 @@ class PlanChangeTest extends IntegrationTest {
     }
 
     @Test
+    void aDowngradeAndACancellationAtOnceEndInOneOfTheirOrdersAgreeingWithTheProvider() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String periodEnd = org.subscription().get("current_period_end").asString();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Api.Response downgraded;
+        Api.Response canceled;
+        try {
+            CyclicBarrier together = new CyclicBarrier(2);
+            Future<Api.Response> downgrade = pool.submit(() -> {
+                together.await();
+                return owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+            });
+            Future<Api.Response> cancel = pool.submit(() -> {
+                together.await();
+                return owner.post("/api/v1/billing/cancel");
+            });
+            downgraded = downgrade.get(60, TimeUnit.SECONDS);
+            canceled = cancel.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(downgraded.status()).as(downgraded.toString()).isEqualTo(200);
+        assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
+        // the later one wins, whole: a downgrade after the cancellation takes it back (the subscription goes on, on
+        // pro); a cancellation after the downgrade calls it off (it ends with the period)
+        JsonNode now = owner.subscription();
+        Subscription atProvider = stripeClient().subscriptions().retrieve(providerId);
+        boolean scheduled = !now.get("scheduled_change").isNull();
+        if (scheduled) {
+            assertThat(now.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+            assertThat(now.get("cancel_at").isNull()).as(now.toString()).isTrue();
+            assertThat(atProvider.getSchedule()).startsWith("sub_sched_");
+            assertThat(atProvider.getCancelAtPeriodEnd()).isFalse();
+        } else {
+            assertThat(now.get("cancel_at").asString()).as(now.toString()).isEqualTo(periodEnd);
+            assertThat(atProvider.getSchedule()).isNull();
+            assertThat(atProvider.getCancelAtPeriodEnd()).isTrue();
+            assertThat(auditLines(org, "subscription.plan_change_canceled")).isOne();
+        }
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_subscription_schedules where subscription = ? and status"
+                                + " in ('not_started', 'active')",
+                        providerId))
+                .isEqualTo(scheduled ? 1 : 0);
+        assertThat(auditLines(org, "subscription.plan_change_scheduled")).isOne();
+        assertThat(now.get("plan").get("tier").asString()).isEqualTo("team");
+    }
+
+    @Test
     void aCancellationCallsOffTheScheduledDowngrade() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
