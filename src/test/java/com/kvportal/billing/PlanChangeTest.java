@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -458,24 +459,8 @@ class PlanChangeTest extends IntegrationTest {
         String providerId = org.subscription().get("provider_subscription_id").asString();
         String periodEnd = org.subscription().get("current_period_end").asString();
         long invoices = sandboxInvoices(org);
-        int callers = 4;
-        ExecutorService pool = Executors.newFixedThreadPool(callers);
-        List<Api.Response> answers = new ArrayList<>();
-        try {
-            CyclicBarrier together = new CyclicBarrier(callers);
-            List<Future<Api.Response>> calls = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
-                calls.add(pool.submit(() -> {
-                    together.await();
-                    return owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
-                }));
-            }
-            for (Future<Api.Response> call : calls) {
-                answers.add(call.get(60, TimeUnit.SECONDS));
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        Callable<Api.Response> downgrade = () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        List<Api.Response> answers = atOnce(List.of(downgrade, downgrade, downgrade, downgrade));
 
         // each caller is answered the one downgrade, as asking for it again is
         for (Api.Response answer : answers) {
@@ -508,24 +493,11 @@ class PlanChangeTest extends IntegrationTest {
         Api owner = org.owner();
         String providerId = org.subscription().get("provider_subscription_id").asString();
         String periodEnd = org.subscription().get("current_period_end").asString();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        Api.Response downgraded;
-        Api.Response canceled;
-        try {
-            CyclicBarrier together = new CyclicBarrier(2);
-            Future<Api.Response> downgrade = pool.submit(() -> {
-                together.await();
-                return owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
-            });
-            Future<Api.Response> cancel = pool.submit(() -> {
-                together.await();
-                return owner.post("/api/v1/billing/cancel");
-            });
-            downgraded = downgrade.get(60, TimeUnit.SECONDS);
-            canceled = cancel.get(60, TimeUnit.SECONDS);
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Api.Response> answers = atOnce(List.of(
+                () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro")),
+                () -> owner.post("/api/v1/billing/cancel")));
+        Api.Response downgraded = answers.get(0);
+        Api.Response canceled = answers.get(1);
 
         assertThat(downgraded.status()).as(downgraded.toString()).isEqualTo(200);
         assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
@@ -724,6 +696,28 @@ class PlanChangeTest extends IntegrationTest {
                         .retrieve(schedule.getId())
                         .getStatus())
                 .isEqualTo("canceled");
+    }
+
+    /** Sends the requests at the same moment, each from its own thread, and answers their responses in order. */
+    private static List<Api.Response> atOnce(List<Callable<Api.Response>> requests) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(requests.size());
+        try {
+            CyclicBarrier together = new CyclicBarrier(requests.size());
+            List<Future<Api.Response>> calls = new ArrayList<>();
+            for (Callable<Api.Response> request : requests) {
+                calls.add(pool.submit(() -> {
+                    together.await();
+                    return request.call();
+                }));
+            }
+            List<Api.Response> answers = new ArrayList<>();
+            for (Future<Api.Response> call : calls) {
+                answers.add(call.get(60, TimeUnit.SECONDS));
+            }
+            return answers;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private long auditLines(Subscribed org, String action) {

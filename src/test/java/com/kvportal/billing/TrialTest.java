@@ -31,9 +31,13 @@ class TrialTest extends IntegrationTest {
     private record Subscribed(Api owner, Api.Account account, JsonNode subscription, String sessionId) {}
 
     private Subscribed subscribed(Api owner, Api.Account account) {
+        return subscribed(owner, account, "pro");
+    }
+
+    private Subscribed subscribed(Api owner, Api.Account account, String tier) {
         SandboxEvents events = SandboxEvents.fromNow(jdbc);
         Api browser = api();
-        String sessionId = owner.startCheckout("pro");
+        String sessionId = owner.startCheckout(tier);
         Api.Response paid = browser.payCheckout(sessionId, "succeeded");
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
         browser.follow(paid);
@@ -143,16 +147,8 @@ class TrialTest extends IntegrationTest {
         events.awaitDelivered(WEBHOOK_WAIT);
         Awaitility.await("the first period's invoice is paid")
                 .atMost(WEBHOOK_WAIT)
-                .until(() -> count(
-                                "select count(*) from sandbox.sandbox_invoices where customer = ? and status = 'paid'"
-                                        + " and billing_reason = 'subscription_cycle'",
-                                customer)
-                        == 1);
-        assertThat(single(
-                        Long.class,
-                        "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
-                                + " 'subscription_cycle'",
-                        customer))
+                .until(() -> paidRenewals(customer) == 1);
+        assertThat(renewalPaid(customer))
                 .as("pro's price, no overage for the trial")
                 .isEqualTo(2000L);
         Awaitility.await("the subscription is active")
@@ -243,14 +239,7 @@ class TrialTest extends IntegrationTest {
     void shouldScheduleADowngradeDuringTheTrialForTheTrialsEndAndBillTheNewPlanThen() throws Exception {
         Api owner = api();
         Api.Account account = owner.signup();
-        SandboxEvents checkout = SandboxEvents.fromNow(jdbc);
-        String sessionId = owner.startCheckout("team");
-        Api browser = api();
-        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
-        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
-        browser.follow(paid);
-        checkout.awaitDelivered(WEBHOOK_WAIT);
-        JsonNode before = owner.subscription();
+        JsonNode before = subscribed(owner, account, "team").subscription();
         assertThat(before.get("status").asString()).isEqualTo("trialing");
         String trialEnd = before.get("trial_end").asString();
         String providerId = before.get("provider_subscription_id").asString();
@@ -293,17 +282,8 @@ class TrialTest extends IntegrationTest {
                 .atMost(WEBHOOK_WAIT)
                 .until(() ->
                         owner.subscription().get("plan").get("tier").asString().equals("pro")
-                                && count(
-                                                "select count(*) from sandbox.sandbox_invoices where customer = ? and status ="
-                                                        + " 'paid' and billing_reason = 'subscription_cycle'",
-                                                customer)
-                                        == 1);
-        assertThat(single(
-                        Long.class,
-                        "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
-                                + " 'subscription_cycle'",
-                        customer))
-                .isEqualTo(2000L);
+                                && paidRenewals(customer) == 1);
+        assertThat(renewalPaid(customer)).isEqualTo(2000L);
         JsonNode after = owner.subscription();
         assertThat(after.get("status").asString()).isEqualTo("active");
         assertThat(after.get("current_period_start").asString()).isEqualTo(trialEnd);
@@ -381,6 +361,23 @@ class TrialTest extends IntegrationTest {
                         .get("overage_cap_cents")
                         .asLong())
                 .isZero();
+    }
+
+    /** The customer's paid renewal invoices at the provider (the first, at a trial's end). */
+    private long paidRenewals(String customer) {
+        return count(
+                "select count(*) from sandbox.sandbox_invoices where customer = ? and status = 'paid'"
+                        + " and billing_reason = 'subscription_cycle'",
+                customer);
+    }
+
+    /** What the customer's one renewal invoice charged. */
+    private long renewalPaid(String customer) {
+        return single(
+                Long.class,
+                "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
+                        + " 'subscription_cycle'",
+                customer);
     }
 
     private JsonNode verify(String key) {
