@@ -316,9 +316,14 @@ async function changePlan(plan, button) {
     showAlert(status, 'error', messageOf(error, 'The change could not be priced.'));
     return;
   }
-  $('change-text').textContent = 'You move to ' + plan.name + ' now, and a new monthly period starts today. '
-    + 'You are charged ' + formatMoney(preview.amount_due_cents, preview.currency)
-    + ' now: the new plan\'s month, less the unused time of your current plan.';
+  const subscription = state.subscription;
+  $('change-text').textContent = subscription && subscription.status === 'trialing' && subscription.trial_end
+    ? 'You move to ' + plan.name + ' now, within your trial, which still ends on ' + formatDate(subscription.trial_end)
+      + '. You are charged ' + formatMoney(preview.amount_due_cents, preview.currency) + ' now; then your card is charged'
+      + ' for ' + plan.name + ' at ' + formatMoney(plan.price_cents) + ' a month.'
+    : 'You move to ' + plan.name + ' now, and a new monthly period starts today. '
+      + 'You are charged ' + formatMoney(preview.amount_due_cents, preview.currency)
+      + ' now: the new plan\'s month, less the unused time of your current plan.';
   if (!(await confirmDialog($('change-dialog'), button))) return;
   await busy(button, 'Changing…', async () => {
     try {

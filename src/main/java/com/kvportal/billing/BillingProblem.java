@@ -79,6 +79,19 @@ public enum BillingProblem implements ProblemCode {
         BillingProblem[] value();
     }
 
+    /**
+     * The codes of a plan change, named once for the change and its preview (the preview refuses what the change
+     * would refuse): an unknown tier, free (cancel instead), a tier without a price, no live subscription, the tier
+     * it has.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @ProblemCodes
+    public @interface PlanChangeCodes {
+        BillingProblem[] value() default {
+            UNKNOWN_TIER, USE_CANCEL, TIER_NOT_PURCHASABLE, SUBSCRIPTION_NOT_FOUND, ALREADY_SUBSCRIBED
+        };
+    }
+
     // the exceptions that answer these codes
 
     /** {@link #PROMOTION_CODE_INVALID}. */

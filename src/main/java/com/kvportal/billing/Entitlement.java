@@ -43,11 +43,20 @@ public record Entitlement(Plan plan, @Nullable SubscriptionStatus subscriptionSt
     }
 
     /**
+     * Whether storage above the allowance is billed now: a plan with overage, outside a trial (a trial bills no
+     * overage). The overage cap, which caps what is billed, applies only then; during a trial the allowance is the
+     * limit ({@link #mayWrite}).
+     */
+    public boolean billsOverageNow() {
+        return billsOverage() && !inTrial();
+    }
+
+    /**
      * Billing's rule for writes: refused once storage reaches the allowance of a plan without overage, or of any
      * plan during a trial; a plan with overage (a past-due pro subscription's too) keeps writing and bills the
      * overage. The customer's own limits come on top (usage's {@code WriteRefusal}).
      */
     public boolean mayWrite(long usedBytes) {
-        return (billsOverage() && !inTrial()) || usedBytes < allowanceBytes();
+        return billsOverageNow() || usedBytes < allowanceBytes();
     }
 }

@@ -14,7 +14,8 @@ public enum WriteRefusal implements WireName {
     /**
      * The projected overage of the period (today's storage held to its end) reached the organization's overage cap
      * above 0, whether or not today's storage is above the allowance (storage earlier in the period may have cost
-     * that much already); a cap of 0 refuses writes once storage reaches the allowance.
+     * that much already); a cap of 0 refuses writes once storage reaches the allowance. Only while overage is billed
+     * ({@link Entitlement#billsOverageNow}): during a trial the allowance itself is the limit.
      */
     OVERAGE_CAP,
     /** Storage reached the allowance of a plan without overage. */
@@ -33,7 +34,7 @@ public enum WriteRefusal implements WireName {
             return STORAGE_CAP;
         }
         Long overageCap = limits.overageCapCents();
-        if (entitlement.billsOverage()
+        if (entitlement.billsOverageNow()
                 && overageCap != null
                 && (overageCap == 0
                         ? usedBytes >= entitlement.allowanceBytes()

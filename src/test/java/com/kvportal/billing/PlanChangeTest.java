@@ -19,10 +19,17 @@ import com.stripe.param.SubscriptionScheduleUpdateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -450,6 +457,80 @@ class PlanChangeTest extends IntegrationTest {
     }
 
     @Test
+    void concurrentDowngradesScheduleOneChangeAndAnswerItToEach() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String periodEnd = org.subscription().get("current_period_end").asString();
+        long invoices = sandboxInvoices(org);
+        Callable<Api.Response> downgrade = () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
+        List<Api.Response> answers = atOnce(List.of(downgrade, downgrade, downgrade, downgrade));
+
+        // each caller is answered the one downgrade, as asking for it again is
+        for (Api.Response answer : answers) {
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+            assertThat(answer.json().get("effective_at").asString()).isEqualTo(periodEnd);
+            JsonNode change = answer.json().get("subscription").get("scheduled_change");
+            assertThat(change.get("tier").asString()).as(answer.toString()).isEqualTo("pro");
+            assertThat(change.get("effective_at").asString()).isEqualTo(periodEnd);
+        }
+        // one schedule made at the provider, none made and released on the way, one audit line, nothing charged
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_subscription_schedules where subscription = ?",
+                        providerId))
+                .isOne();
+        String scheduleId = stripeClient().subscriptions().retrieve(providerId).getSchedule();
+        assertThat(scheduleId).startsWith("sub_sched_");
+        assertThat(stripeClient().subscriptionSchedules().retrieve(scheduleId).getStatus())
+                .isEqualTo("active");
+        assertThat(auditLines(org, "subscription.plan_change_scheduled")).isOne();
+        assertThat(auditLines(org, "subscription.plan_change_canceled")).isZero();
+        JsonNode now = owner.subscription();
+        assertThat(now.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(now.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(sandboxInvoices(org)).isEqualTo(invoices);
+    }
+
+    @Test
+    void aDowngradeAndACancellationAtOnceEndInOneOfTheirOrdersAgreeingWithTheProvider() throws Exception {
+        Subscribed org = subscribed("team");
+        Api owner = org.owner();
+        String providerId = org.subscription().get("provider_subscription_id").asString();
+        String periodEnd = org.subscription().get("current_period_end").asString();
+        List<Api.Response> answers = atOnce(List.of(
+                () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro")),
+                () -> owner.post("/api/v1/billing/cancel")));
+        Api.Response downgraded = answers.get(0);
+        Api.Response canceled = answers.get(1);
+
+        assertThat(downgraded.status()).as(downgraded.toString()).isEqualTo(200);
+        assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
+        // the later one wins, whole: a downgrade after the cancellation takes it back (the subscription goes on, on
+        // pro); a cancellation after the downgrade calls it off (it ends with the period)
+        JsonNode now = owner.subscription();
+        Subscription atProvider = stripeClient().subscriptions().retrieve(providerId);
+        boolean scheduled = !now.get("scheduled_change").isNull();
+        if (scheduled) {
+            assertThat(now.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+            assertThat(now.get("cancel_at").isNull()).as(now.toString()).isTrue();
+            assertThat(atProvider.getSchedule()).startsWith("sub_sched_");
+            assertThat(atProvider.getCancelAtPeriodEnd()).isFalse();
+        } else {
+            assertThat(now.get("cancel_at").asString()).as(now.toString()).isEqualTo(periodEnd);
+            assertThat(atProvider.getSchedule()).isNull();
+            assertThat(atProvider.getCancelAtPeriodEnd()).isTrue();
+            assertThat(auditLines(org, "subscription.plan_change_canceled")).isOne();
+        }
+        assertThat(count(
+                        "select count(*) from sandbox.sandbox_subscription_schedules where subscription = ? and status"
+                                + " in ('not_started', 'active')",
+                        providerId))
+                .isEqualTo(scheduled ? 1 : 0);
+        assertThat(auditLines(org, "subscription.plan_change_scheduled")).isOne();
+        assertThat(now.get("plan").get("tier").asString()).isEqualTo("team");
+    }
+
+    @Test
     void aCancellationCallsOffTheScheduledDowngrade() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
@@ -614,6 +695,28 @@ class PlanChangeTest extends IntegrationTest {
                         .retrieve(schedule.getId())
                         .getStatus())
                 .isEqualTo("canceled");
+    }
+
+    /** Sends the requests at the same moment, each from its own thread, and answers their responses in order. */
+    private static List<Api.Response> atOnce(List<Callable<Api.Response>> requests) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(requests.size());
+        try {
+            CyclicBarrier together = new CyclicBarrier(requests.size());
+            List<Future<Api.Response>> calls = new ArrayList<>();
+            for (Callable<Api.Response> request : requests) {
+                calls.add(pool.submit(() -> {
+                    together.await();
+                    return request.call();
+                }));
+            }
+            List<Api.Response> answers = new ArrayList<>();
+            for (Future<Api.Response> call : calls) {
+                answers.add(call.get(60, TimeUnit.SECONDS));
+            }
+            return answers;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private long auditLines(Subscribed org, String action) {

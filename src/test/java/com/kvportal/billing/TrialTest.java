@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.SandboxEvents;
@@ -30,9 +31,13 @@ class TrialTest extends IntegrationTest {
     private record Subscribed(Api owner, Api.Account account, JsonNode subscription, String sessionId) {}
 
     private Subscribed subscribed(Api owner, Api.Account account) {
+        return subscribed(owner, account, "pro");
+    }
+
+    private Subscribed subscribed(Api owner, Api.Account account, String tier) {
         SandboxEvents events = SandboxEvents.fromNow(jdbc);
         Api browser = api();
-        String sessionId = owner.startCheckout("pro");
+        String sessionId = owner.startCheckout(tier);
         Api.Response paid = browser.payCheckout(sessionId, "succeeded");
         assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
         browser.follow(paid);
@@ -142,16 +147,8 @@ class TrialTest extends IntegrationTest {
         events.awaitDelivered(WEBHOOK_WAIT);
         Awaitility.await("the first period's invoice is paid")
                 .atMost(WEBHOOK_WAIT)
-                .until(() -> count(
-                                "select count(*) from sandbox.sandbox_invoices where customer = ? and status = 'paid'"
-                                        + " and billing_reason = 'subscription_cycle'",
-                                customer)
-                        == 1);
-        assertThat(single(
-                        Long.class,
-                        "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
-                                + " 'subscription_cycle'",
-                        customer))
+                .until(() -> paidRenewals(customer) == 1);
+        assertThat(renewalPaid(customer))
                 .as("pro's price, no overage for the trial")
                 .isEqualTo(2000L);
         Awaitility.await("the subscription is active")
@@ -198,6 +195,189 @@ class TrialTest extends IntegrationTest {
                         before.get("provider_subscription_id").asString()))
                 .isEqualTo(String.valueOf(
                         Instant.parse(before.get("trial_end").asString()).getEpochSecond()));
+    }
+
+    @Test
+    void shouldPreviewAnUpgradeDuringTheTrialAsNothingChargedNowAndMakeItEffectiveNow() {
+        Subscribed org = subscribed();
+        Api owner = org.owner();
+        JsonNode before = org.subscription();
+        Instant trialStart = Instant.parse(before.get("current_period_start").asString());
+        String customer = before.get("provider_customer_id").asString();
+        // the provider's clock counts whole seconds: let the trial run a little, so that now is not its start
+        Awaitility.await("two seconds pass").atMost(Duration.ofSeconds(5)).until(() -> Instant.now()
+                .isAfter(trialStart.plusSeconds(2)));
+
+        // the change keeps the trial: it charges nothing now, and the preview says so; nothing changes
+        Api.Response preview = owner.get("/api/v1/billing/change-plan/preview?tier=team");
+        assertThat(preview.status()).as(preview.toString()).isEqualTo(200);
+        assertThat(preview.json().get("amount_due_cents").asLong()).isZero();
+        assertThat(preview.json().get("currency").asString()).isEqualTo("usd");
+        assertThat(preview.json().get("lines").size()).isZero();
+        assertThat(owner.subscription()).isEqualTo(before);
+
+        Instant asked = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Api.Response changed = owner.post("/api/v1/billing/change-plan", java.util.Map.of("tier", "team"));
+        Instant answered = Instant.now();
+
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
+        // team from now (the trial's period goes on): effective_at is the change's moment, not the trial's start
+        Instant effectiveAt = Instant.parse(changed.json().get("effective_at").asString());
+        assertThat(effectiveAt).isBetween(asked, answered).isAfter(trialStart);
+        assertThat(changed.json()
+                        .get("subscription")
+                        .get("current_period_start")
+                        .asString())
+                .isEqualTo(trialStart.toString());
+        // what the preview said: no invoice but the trial's $0 one
+        assertThat(count("select count(*) from sandbox.sandbox_invoices where customer = ?", customer))
+                .isOne();
+        assertThat(billing.effectivePlan(org.account().organizationId()).tier()).isEqualTo(Tier.TEAM);
+    }
+
+    @Test
+    void shouldScheduleADowngradeDuringTheTrialForTheTrialsEndAndBillTheNewPlanThen() throws Exception {
+        Api owner = api();
+        Api.Account account = owner.signup();
+        JsonNode before = subscribed(owner, account, "team").subscription();
+        assertThat(before.get("status").asString()).isEqualTo("trialing");
+        String trialEnd = before.get("trial_end").asString();
+        String providerId = before.get("provider_subscription_id").asString();
+        String customer = before.get("provider_customer_id").asString();
+
+        Api.Response scheduled = owner.post("/api/v1/billing/change-plan", java.util.Map.of("tier", "pro"));
+
+        // team until the trial ends, pro from then; the trial goes on, nothing charged
+        assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(200);
+        assertThat(scheduled.json().get("effective_at").asString()).isEqualTo(trialEnd);
+        JsonNode subscription = scheduled.json().get("subscription");
+        assertThat(subscription.get("plan").get("tier").asString()).isEqualTo("team");
+        assertThat(subscription.get("status").asString()).isEqualTo("trialing");
+        assertThat(subscription.get("trial_end").asString()).isEqualTo(trialEnd);
+        assertThat(subscription.get("scheduled_change").get("tier").asString()).isEqualTo("pro");
+        assertThat(subscription.get("scheduled_change").get("effective_at").asString())
+                .isEqualTo(trialEnd);
+        com.stripe.model.Subscription atProvider =
+                stripeClient().subscriptions().retrieve(providerId);
+        assertThat(atProvider.getStatus()).isEqualTo("trialing");
+        assertThat(atProvider.getTrialEnd()).isEqualTo(Instant.parse(trialEnd).getEpochSecond());
+        com.stripe.model.SubscriptionSchedule schedule =
+                stripeClient().subscriptionSchedules().retrieve(atProvider.getSchedule());
+        assertThat(schedule.getPhases()).hasSize(2);
+        assertThat(schedule.getPhases().get(0).getTrialEnd())
+                .isEqualTo(Instant.parse(trialEnd).getEpochSecond());
+        assertThat(schedule.getPhases().get(1).getStartDate())
+                .isEqualTo(Instant.parse(trialEnd).getEpochSecond());
+        assertThat(count("select count(*) from sandbox.sandbox_invoices where customer = ?", customer))
+                .as("only the trial's $0 invoice")
+                .isOne();
+        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.TEAM);
+
+        // the trial ends: the first paid period is pro's, charged at pro's price
+        SandboxEvents events = SandboxEvents.fromNow(jdbc);
+        Api.Response advanced = sandbox().post("/sandbox/subscriptions/" + providerId + "/advance");
+        assertThat(advanced.status()).as(advanced.toString()).isEqualTo(200);
+        events.awaitDelivered(WEBHOOK_WAIT);
+        Awaitility.await("the first period is pro's and paid")
+                .atMost(WEBHOOK_WAIT)
+                .until(() ->
+                        owner.subscription().get("plan").get("tier").asString().equals("pro")
+                                && paidRenewals(customer) == 1);
+        assertThat(renewalPaid(customer)).isEqualTo(2000L);
+        JsonNode after = owner.subscription();
+        assertThat(after.get("status").asString()).isEqualTo("active");
+        assertThat(after.get("current_period_start").asString()).isEqualTo(trialEnd);
+        assertThat(after.get("scheduled_change").isNull()).isTrue();
+        assertThat(billing.effectivePlan(account.organizationId()).tier()).isEqualTo(Tier.PRO);
+    }
+
+    @Test
+    void theSandboxRefusesASchedulesPhasesThatDropATrialsEndAndChangesNothing() throws Exception {
+        JsonNode subscription = subscribed().subscription();
+        String id = subscription.get("provider_subscription_id").asString();
+        long trialEnd = Instant.parse(subscription.get("trial_end").asString()).getEpochSecond();
+        com.stripe.model.SubscriptionSchedule schedule = stripeClient()
+                .subscriptionSchedules()
+                .create(com.stripe.param.SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(id)
+                        .build());
+        assertThat(schedule.getPhases().get(0).getTrialEnd()).isEqualTo(trialEnd);
+        String phases = "phases[0][items][0][price]=" + SandboxStandIn.PRICE_PRO + "&phases[0][end_date]=" + trialEnd
+                + "&phases[1][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&end_behavior=release";
+
+        // at Stripe a trialing phase restated without trial_end ends the trial at once: the sandbox refuses it
+        Api.Response refused = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules/" + schedule.getId(),
+                        phases,
+                        "application/x-www-form-urlencoded");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("error").get("param").asString()).isEqualTo("phases[0][trial_end]");
+        assertThat(stripeClient()
+                        .subscriptionSchedules()
+                        .retrieve(schedule.getId())
+                        .getPhases())
+                .hasSize(1);
+
+        Api.Response kept = sandbox()
+                .send(
+                        "POST",
+                        "/sandbox/stripe/v1/subscription_schedules/" + schedule.getId(),
+                        phases + "&phases[0][trial_end]=" + trialEnd,
+                        "application/x-www-form-urlencoded");
+        assertThat(kept.status()).as(kept.toString()).isEqualTo(200);
+        assertThat(stripeClient().subscriptions().retrieve(id).getStatus()).isEqualTo("trialing");
+    }
+
+    @Test
+    void shouldAnswerAllowanceReachedNotOverageCapDuringTheTrialWithAnOverageCapOf0() {
+        Subscribed org = subscribed();
+        Api owner = org.owner();
+        Instant trialStart =
+                Instant.parse(org.subscription().get("current_period_start").asString());
+        StorageSamples.report(baseUrl(), org.account().projectId(), 150 * GIB, trialStart);
+        String key = owner.createKey("backend");
+        Awaitility.await("verify holds writes at the trial's allowance")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> "allowance_reached"
+                        .equals(verify(key).get("storage").get("reason").asString(null)));
+
+        // a cap of 0 is taken during the trial (it caps the overage billed after it)
+        Api.Response capped = owner.put("/api/v1/usage/limits", java.util.Map.of("overage_cap_cents", 0));
+        assertThat(capped.status()).as(capped.toString()).isEqualTo(200);
+
+        // a changed limit reaches verify within 2 s: the allowance stays what refuses, not the overage cap
+        Awaitility.await("the reason stays allowance_reached")
+                .during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> "allowance_reached"
+                        .equals(verify(key).get("storage").get("reason").asString(null)));
+        JsonNode storage = verify(key).get("storage");
+        assertThat(storage.get("write_allowed").asBoolean()).isFalse();
+        assertThat(storage.get("used_bytes").asLong()).isEqualTo(150 * GIB);
+        assertThat(owner.get("/api/v1/usage/limits")
+                        .json()
+                        .get("overage_cap_cents")
+                        .asLong())
+                .isZero();
+    }
+
+    /** The customer's paid renewal invoices at the provider (the first, at a trial's end). */
+    private long paidRenewals(String customer) {
+        return count(
+                "select count(*) from sandbox.sandbox_invoices where customer = ? and status = 'paid'"
+                        + " and billing_reason = 'subscription_cycle'",
+                customer);
+    }
+
+    /** What the customer's one renewal invoice charged. */
+    private long renewalPaid(String customer) {
+        return single(
+                Long.class,
+                "select amount_paid from sandbox.sandbox_invoices where customer = ? and billing_reason ="
+                        + " 'subscription_cycle'",
+                customer);
     }
 
     private JsonNode verify(String key) {

@@ -29,5 +29,16 @@ class TrialDashboardIT extends BrowserIntegration {
         String trial = browser.visible("trial").getText();
         assertThat(trial).startsWith("Trial until ").contains("Your card is charged for Pro then");
         assertThat(browser.byId("trial").getAttribute("data-trial-end")).isNotBlank();
+
+        // an upgrade within the trial: nothing is charged now, the trial's end bills the new plan
+        browser.byId("upgrade-team").click();
+        assertThat(browser.visible("change-text").getText())
+                .contains("within your trial", "You are charged $0.00 now", "for Team at $100.00 a month")
+                .doesNotContain("new monthly period");
+        browser.byId("change-confirm").click();
+        browser.waitUntil(
+                Duration.ofSeconds(30),
+                driver -> browser.byId("current-plan-name").getText().equals("Team") ? Boolean.TRUE : null);
+        assertThat(browser.byId("subscription-status").getText()).isEqualTo("Trial");
     }
 }

@@ -52,6 +52,15 @@ class WriteRefusalTest {
                 // a past-due pro subscription keeps its plan: it writes on above the allowance
                 "past_due, 5000, -, -, 800, -",
                 "past_due, 5000, -, 800, 800, overage_cap",
+                // a trial bills no overage: the allowance is the limit, and an overage cap (kept for after the
+                // trial) is not what refuses
+                "trialing, 999, -, 0, 0, -",
+                "trialing, 1000, -, 0, 0, allowance_reached",
+                "trialing, 5000, -, 0, 0, allowance_reached",
+                "trialing, 999, -, 800, 2000, -",
+                "trialing, 1000, -, 800, 2000, allowance_reached",
+                "trialing, 1000, 1000, 0, 0, storage_cap",
+                "trialing, 1000, -, -, 0, allowance_reached",
             })
     void shouldNameTheFirstRefusalThatApplies(
             String tier,
@@ -64,6 +73,7 @@ class WriteRefusalTest {
                 switch (tier) {
                     case "free" -> Entitlement.free(FREE);
                     case "past_due" -> new Entitlement(PRO, SubscriptionStatus.PAST_DUE);
+                    case "trialing" -> new Entitlement(PRO, SubscriptionStatus.TRIALING);
                     default -> new Entitlement(PRO, SubscriptionStatus.ACTIVE);
                 };
         UsageLimits limits = new UsageLimits(List.of(75, 90, 100), storageCap, overageCap);

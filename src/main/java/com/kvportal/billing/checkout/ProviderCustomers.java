@@ -6,10 +6,9 @@ import com.kvportal.billing.stripe.ProviderCustomerId;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.BillingAccount;
 import com.kvportal.billing.subscription.BillingAccounts;
+import com.kvportal.billing.subscription.PerOrganization;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,14 +21,7 @@ class ProviderCustomers {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderCustomers.class);
 
-    /** Striped: bounded memory, and organizations rarely share a stripe at the moment of their first checkout. */
-    private static final Lock[] CUSTOMER_CREATION = new Lock[64];
-
-    static {
-        for (int i = 0; i < CUSTOMER_CREATION.length; i++) {
-            CUSTOMER_CREATION[i] = new ReentrantLock();
-        }
-    }
+    private static final PerOrganization CUSTOMER_CREATION = new PerOrganization(64);
 
     private final BillingAccounts billingAccounts;
     private final StripeGateway gateway;
@@ -49,12 +41,10 @@ class ProviderCustomers {
         if (existing.isPresent()) {
             return existing.get().providerCustomerId();
         }
-        Lock lock = CUSTOMER_CREATION[Math.floorMod(organizationId.hashCode(), CUSTOMER_CREATION.length)];
-        lock.lock();
-        try {
-            existing = billingAccounts.find(organizationId);
-            if (existing.isPresent()) {
-                return existing.get().providerCustomerId();
+        return CUSTOMER_CREATION.oneAtATime(organizationId, () -> {
+            Optional<BillingAccount> linked = billingAccounts.find(organizationId);
+            if (linked.isPresent()) {
+                return linked.get().providerCustomerId();
             }
             Organization organization = accounts.organization(organizationId)
                     .orElseThrow(() -> new IllegalStateException(
@@ -77,8 +67,6 @@ class ProviderCustomers {
                         created);
             }
             return stored.providerCustomerId();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,19 +99,18 @@ public record ProviderInvoice(
     }
 
     private static long discount(Invoice invoice) {
-        return invoice.getTotalDiscountAmounts() == null
-                ? 0
-                : invoice.getTotalDiscountAmounts().stream()
-                        .mapToLong(amount -> orZero(amount.getAmount()))
-                        .sum();
+        return total(invoice.getTotalDiscountAmounts(), Invoice.TotalDiscountAmount::getAmount);
     }
 
     private static long tax(Invoice invoice) {
-        return invoice.getTotalTaxes() == null
+        return total(invoice.getTotalTaxes(), Invoice.TotalTax::getAmount);
+    }
+
+    /** The sum of the amounts of a list the provider may leave out (0), an amount left out counting 0. */
+    private static <T> long total(@Nullable List<T> parts, Function<T, @Nullable Long> amount) {
+        return parts == null
                 ? 0
-                : invoice.getTotalTaxes().stream()
-                        .mapToLong(tax -> orZero(tax.getAmount()))
-                        .sum();
+                : parts.stream().mapToLong(part -> orZero(amount.apply(part))).sum();
     }
 
     private static @Nullable List<InvoiceLine> lines(Invoice invoice) {

@@ -405,7 +405,10 @@ public class StripeGateway {
      * Moves the subscription to {@code priceId} at the end of its current period, through a subscription schedule
      * made from it: a first phase on its price until the period ends, then a phase of one period on the new price,
      * and the schedule released after it (the subscription goes on, on the new price). A schedule that governed it
-     * before is released first: the new change replaces it.
+     * before is released first: the new change replaces it. During a trial the first phase keeps the trial's end (a
+     * schedule's update restates its phases whole: a phase without {@code trial_end} would end the trial at once),
+     * so the change takes effect when the trial ends. When another caller made a schedule of the subscription
+     * meanwhile (the provider takes one at a time) and it makes this very change, it is answered.
      */
     public ScheduledPrice schedulePriceAtPeriodEnd(ProviderSubscriptionId id, String priceId) {
         Subscription subscription =
@@ -414,10 +417,20 @@ public class StripeGateway {
         if (subscription.getSchedule() != null) {
             releaseSchedule(subscription.getSchedule());
         }
-        SubscriptionSchedule created = call("create a subscription schedule", () -> stripe().subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id.value())
-                        .build()));
+        SubscriptionSchedule created;
+        try {
+            created = stripe().subscriptionSchedules()
+                    .create(SubscriptionScheduleCreateParams.builder()
+                            .setFromSubscription(id.value())
+                            .build());
+        } catch (InvalidRequestException e) {
+            if (!"resource_already_exists".equals(e.getCode())) {
+                throw unavailable("create a subscription schedule", e);
+            }
+            return sameChangeScheduled(id, priceId).orElseThrow(() -> unavailable("create a subscription schedule", e));
+        } catch (StripeException | RuntimeException e) {
+            throw unavailable("create a subscription schedule", e);
+        }
         if (created.getPhases() == null || created.getPhases().isEmpty() || item.getPrice() == null) {
             throw unusable("subscription schedule without phases " + created.getId());
         }
@@ -432,6 +445,7 @@ public class StripeGateway {
                                 .build())
                         .setStartDate(created.getPhases().get(0).getStartDate())
                         .setEndDate(item.getCurrentPeriodEnd())
+                        .setTrialEnd("trialing".equals(subscription.getStatus()) ? subscription.getTrialEnd() : null)
                         .build())
                 .addPhase(Phase.builder()
                         .addItem(Phase.Item.builder()
@@ -459,6 +473,26 @@ public class StripeGateway {
         return new ScheduledPrice(
                 schedule.getId(),
                 Instant.ofEpochSecond(schedule.getPhases().get(1).getStartDate()));
+    }
+
+    /** The schedule that governs the subscription now, when it moves it to {@code priceId} in its second phase. */
+    private Optional<ScheduledPrice> sameChangeScheduled(ProviderSubscriptionId id, String priceId) {
+        Subscription subscription =
+                call("retrieve a subscription", () -> stripe().subscriptions().retrieve(id.value()));
+        if (subscription.getSchedule() == null) {
+            return Optional.empty();
+        }
+        SubscriptionSchedule schedule = call("retrieve a subscription schedule", () -> stripe().subscriptionSchedules()
+                .retrieve(subscription.getSchedule()));
+        if (schedule.getPhases() == null
+                || schedule.getPhases().size() != 2
+                || schedule.getPhases().get(1).getItems().isEmpty()
+                || !priceId.equals(schedule.getPhases().get(1).getItems().get(0).getPrice())) {
+            return Optional.empty();
+        }
+        return Optional.of(new ScheduledPrice(
+                schedule.getId(),
+                Instant.ofEpochSecond(schedule.getPhases().get(1).getStartDate())));
     }
 
     /**

@@ -24,6 +24,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Supplier;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
@@ -42,6 +44,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 @RequiredArgsConstructor
 public class PlanChanges {
+
+    private static final PerOrganization CHANGING = new PerOrganization(64);
 
     private final StoredSubscriptions subscriptions;
     private final Plans plans;
@@ -69,10 +73,27 @@ public class PlanChanges {
     /** The live subscription, the plan it moves to and that plan's price at the provider. */
     private record Target(Subscription live, ProviderSubscriptionId id, Plan plan, String price) {}
 
-    /** Moves the organization's live subscription to the tier: an upgrade at once, a downgrade at the period's end. */
+    /**
+     * Moves the organization's live subscription to the tier: an upgrade at once, a downgrade at the period's end.
+     * Changes of one organization's subscription run one at a time, each deciding on the subscription as the one
+     * before left it: the same downgrade asked twice at once is made once and answered to both.
+     */
     public Changed change(Caller caller, ChangeRequest request) {
-        Target target = target(caller, request.tier());
-        return target.plan().costsMoreThan(target.live().plan()) ? upgrade(target) : downgrade(target);
+        return oneAtATime(caller.organizationId(), () -> {
+            Target target = target(caller, request.tier());
+            return target.plan().costsMoreThan(target.live().plan()) ? upgrade(target) : downgrade(target);
+        });
+    }
+
+    /**
+     * Runs what changes the organization's subscription at the provider (a plan change, calling one off, a
+     * cancellation) after any other such change of it in this instance has ended. No database connection is held
+     * while the provider is called (the sandbox answers from this very service and pool), so the lock is this
+     * instance's; across instances the provider's state decides ({@link StripeGateway#schedulePriceAtPeriodEnd}
+     * answers the same schedule made meanwhile) and the scheduled change is recorded once.
+     */
+    <T> T oneAtATime(UUID organizationId, Supplier<T> change) {
+        return CHANGING.oneAtATime(organizationId, change);
     }
 
     /** The upgrade, at once; a downgrade that waited is called off first. */
@@ -81,10 +102,7 @@ public class PlanChanges {
         callOffScheduled(target.live(), target.id());
         Instant periodStart = Objects.requireNonNullElse(
                 target.live().currentPeriodStart(), target.live().createdAt());
-        // during a trial, the change keeps the trial's end
-        Instant trialEnd = target.live().status() == SubscriptionStatus.TRIALING
-                ? target.live().trialEnd()
-                : null;
+        Instant trialEnd = trialEndKept(target.live());
         ProviderSubscription changed = gateway.changePrice(
                 target.id(),
                 target.price(),
@@ -92,7 +110,17 @@ public class PlanChanges {
                 ProviderIdempotencyKeys.planChange(target.id().value(), periodStart, target.price()));
         transaction.executeWithoutResult(status -> ledger.apply(changed, asOf));
         Subscription after = subscriptions.byProviderId(target.id()).orElseThrow();
-        return new Changed(after, Objects.requireNonNullElse(changed.currentPeriodStart(), asOf));
+        // a new period starts now; during a trial the trial's period goes on, on the new plan from now
+        Instant effectiveAt = trialEnd == null ? changed.currentPeriodStart() : asOf;
+        return new Changed(after, Objects.requireNonNullElse(effectiveAt, asOf));
+    }
+
+    /**
+     * The end of the trial the subscription is in, which a change keeps (the price changes within the trial and
+     * nothing is invoiced before it ends); null out of a trial.
+     */
+    private static @Nullable Instant trialEndKept(Subscription live) {
+        return live.status() == SubscriptionStatus.TRIALING ? live.trialEnd() : null;
     }
 
     /**
@@ -113,8 +141,10 @@ public class PlanChanges {
         }
         ScheduledPrice scheduled = gateway.schedulePriceAtPeriodEnd(target.id(), target.price());
         transaction.executeWithoutResult(status -> {
-            subscriptions.scheduleChange(
-                    live.id(), target.plan().id(), scheduled.effectiveAt(), scheduled.scheduleId());
+            if (!subscriptions.scheduleChange(
+                    live.id(), target.plan().id(), scheduled.effectiveAt(), scheduled.scheduleId())) {
+                return; // recorded already, by a caller of another instance who asked for the same
+            }
             events.publishEvent(new SubscriptionPlanChangeScheduled(
                     live.organizationId(),
                     live.id(),
@@ -129,13 +159,15 @@ public class PlanChanges {
 
     /** Takes back the change scheduled for the end of the period; the subscription stays on its plan. */
     public Subscription cancelScheduled(Caller caller) {
-        Subscription live = subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
-        if (live.scheduledChange() == null) {
-            throw new NoScheduledChange(live.plan().tier());
-        }
-        ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
-        callOffScheduled(live, id);
-        return subscriptions.byProviderId(id).orElseThrow();
+        return oneAtATime(caller.organizationId(), () -> {
+            Subscription live = subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
+            if (live.scheduledChange() == null) {
+                throw new NoScheduledChange(live.plan().tier());
+            }
+            ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+            callOffScheduled(live, id);
+            return subscriptions.byProviderId(id).orElseThrow();
+        });
     }
 
     /**
@@ -160,11 +192,12 @@ public class PlanChanges {
 
     /**
      * What {@link #change} to the tier would charge now, as the provider previews it; a downgrade charges nothing
-     * now (the renewal bills the new price). Changes nothing.
+     * now (the renewal bills the new price), nor does an upgrade during a trial (the trial's end bills the new
+     * price). Changes nothing.
      */
     public InvoicePreview preview(Caller caller, @Nullable String tier) {
         Target target = target(caller, tier);
-        if (!target.plan().costsMoreThan(target.live().plan())) {
+        if (!target.plan().costsMoreThan(target.live().plan()) || trialEndKept(target.live()) != null) {
             return InvoicePreview.nothing();
         }
         return gateway.previewPriceChange(target.id(), target.price());

@@ -252,15 +252,27 @@ public class StoredSubscriptions {
                 .single();
     }
 
-    /** Records the downgrade the provider's schedule makes at {@code effectiveAt}, replacing any before it. */
-    void scheduleChange(UUID id, UUID planId, Instant effectiveAt, String providerScheduleId) {
-        jdbc.sql(
-                        """
+    /**
+     * Records the downgrade the provider's schedule makes at {@code effectiveAt}, replacing any before it; answers
+     * false when the row records exactly that already.
+     */
+    boolean scheduleChange(UUID id, UUID planId, Instant effectiveAt, String providerScheduleId) {
+        return jdbc.sql(
+                                """
                         update subscriptions set scheduled_plan_id = ?, scheduled_change_at = ?,
                             provider_schedule_id = ?, updated_at = now()
-                        where id = ?""")
-                .params(planId, Sql.timestamp(effectiveAt), providerScheduleId, id)
-                .update();
+                        where id = ? and (scheduled_plan_id is distinct from ?
+                            or scheduled_change_at is distinct from ? or provider_schedule_id is distinct from ?)""")
+                        .params(
+                                planId,
+                                Sql.timestamp(effectiveAt),
+                                providerScheduleId,
+                                id,
+                                planId,
+                                Sql.timestamp(effectiveAt),
+                                providerScheduleId)
+                        .update()
+                > 0;
     }
 
     /** Forgets the scheduled change; answers whether there was one. */

@@ -62,15 +62,17 @@ public class Subscriptions {
      * scheduled for the period's end is called off first (the provider's schedule released).
      */
     public Subscription cancel(Caller caller) {
-        Subscription live = live(caller);
-        if (live.cancelAt() != null) {
-            return live;
-        }
-        ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
-        planChanges.callOffScheduled(live, id);
-        Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
-        transaction.executeWithoutResult(status -> ledger.apply(updated, asOf));
-        return subscriptions.byProviderId(id).orElseThrow();
+        return planChanges.oneAtATime(caller.organizationId(), () -> {
+            Subscription live = live(caller);
+            if (live.cancelAt() != null) {
+                return live;
+            }
+            ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+            planChanges.callOffScheduled(live, id);
+            Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+            ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);
+            transaction.executeWithoutResult(status -> ledger.apply(updated, asOf));
+            return subscriptions.byProviderId(id).orElseThrow();
+        });
     }
 }

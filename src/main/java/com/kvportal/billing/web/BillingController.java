@@ -151,13 +151,7 @@ class BillingController {
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
-    @BillingProblem.Codes({
-        BillingProblem.UNKNOWN_TIER,
-        BillingProblem.USE_CANCEL,
-        BillingProblem.TIER_NOT_PURCHASABLE,
-        BillingProblem.SUBSCRIPTION_NOT_FOUND,
-        BillingProblem.ALREADY_SUBSCRIBED
-    })
+    @BillingProblem.PlanChangeCodes
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @PostMapping(path = "/change-plan", consumes = MediaType.APPLICATION_JSON_VALUE)
     PlanChangeResponse changePlan(Caller caller, @Valid @RequestBody ChangeRequest request) {
@@ -174,13 +168,7 @@ class BillingController {
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.MANAGE_BILLING)
-    @BillingProblem.Codes({
-        BillingProblem.UNKNOWN_TIER,
-        BillingProblem.USE_CANCEL,
-        BillingProblem.TIER_NOT_PURCHASABLE,
-        BillingProblem.SUBSCRIPTION_NOT_FOUND,
-        BillingProblem.ALREADY_SUBSCRIBED
-    })
+    @BillingProblem.PlanChangeCodes
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @GetMapping("/change-plan/preview")
     InvoicePreview previewPlanChange(

@@ -24,8 +24,11 @@ public record StoredSchedule(
         Map<String, String> metadata,
         long created) {
 
-    /** One phase: {@code price} from {@code startDate} until {@code endDate}. */
-    public record Phase(long startDate, long endDate, String price, long quantity) {}
+    /**
+     * One phase: {@code price} from {@code startDate} until {@code endDate}; trialing until {@code trialEnd} when that
+     * is set (the phase of a trialing subscription keeps its trial's end).
+     */
+    public record Phase(long startDate, long endDate, String price, long quantity, @Nullable Long trialEnd) {}
 
     public StoredSchedule {
         phases = List.copyOf(phases);

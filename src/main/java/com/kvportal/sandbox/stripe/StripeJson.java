@@ -342,6 +342,7 @@ public class StripeJson {
             phase.setMetadata(Map.of());
             phase.setProrationBehavior("create_prorations");
             phase.setStartDate(p.startDate());
+            phase.setTrialEnd(p.trialEnd());
             phases.add(phase);
         }
         schedule.setPhases(phases);

@@ -77,7 +77,8 @@ public class StripeSubscriptionSchedules {
                         subscription.currentPeriodStart(),
                         subscription.currentPeriodEnd(),
                         subscription.price(),
-                        subscription.quantity())),
+                        subscription.quantity(),
+                        subscription.isTrialing() ? subscription.trialEnd() : null)),
                 null,
                 null,
                 null,
@@ -220,7 +221,19 @@ public class StripeSubscriptionSchedules {
                         "The sandbox changes phases at the end of a period only: the current phase ends at "
                                 + subscription.currentPeriodEnd() + ".");
             }
-            phases.add(new StoredSchedule.Phase(start, end, priceId, quantity == null ? 1 : quantity));
+            Long trialEnd = params.integer(key + "[trial_end]");
+            Long trialing = n == 0 && subscription.isTrialing() ? subscription.trialEnd() : null;
+            if (!java.util.Objects.equals(trialEnd, trialing)) {
+                // Stripe takes a schedule's phases whole: a trialing phase restated without its trial_end ends the
+                // trial at once, which the sandbox does not run; nor does it start a trial in a later phase
+                throw StripeError.invalid(
+                        key + "[trial_end]",
+                        trialing == null
+                                ? "The sandbox runs no trial in a phase but the current one of a trialing subscription."
+                                : "The sandbox keeps the trial of a trialing subscription through its schedule only:"
+                                        + " pass phases[0][trial_end]=" + trialing + " (its trial_end).");
+            }
+            phases.add(new StoredSchedule.Phase(start, end, priceId, quantity == null ? 1 : quantity, trialEnd));
         }
         return phases;
     }
