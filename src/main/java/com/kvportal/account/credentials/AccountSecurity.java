@@ -2,7 +2,6 @@ package com.kvportal.account.credentials;
 
 import com.kvportal.account.AccountEvent;
 import com.kvportal.account.AccountProblem;
-import com.kvportal.account.AccountProblem.EmailAlreadyVerified;
 import com.kvportal.account.AccountProblem.EmailTaken;
 import com.kvportal.account.AccountProblem.ReauthenticationFailed;
 import com.kvportal.account.AccountProblem.TokenInvalid;
@@ -100,7 +99,7 @@ public class AccountSecurity {
         requireSession(caller);
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         if (customers.emailVerified(customer.id())) {
-            throw new EmailAlreadyVerified();
+            throw AccountProblem.EMAIL_ALREADY_VERIFIED.exception();
         }
         if (tokens.resentWithin(customer.id(), Purpose.VERIFY_EMAIL, HOUR) >= MAX_RESENDS_PER_HOUR) {
             throw new TooManyRequests("Too many verification emails within the last hour.", HOUR);
@@ -244,7 +243,7 @@ public class AccountSecurity {
         requireSession(caller);
         boolean current = sessions.isCurrent(handle, request);
         if (!sessions.end(caller.customerId(), handle)) {
-            throw new AccountProblem.SessionNotFound();
+            throw AccountProblem.SESSION_NOT_FOUND.exception();
         }
         sessionsEnded(caller, "one", 1);
         if (current) {
