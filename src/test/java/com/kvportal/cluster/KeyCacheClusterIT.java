@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
+import com.kvportal.support.SharedServices;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,15 +22,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.beans.factory.annotation.Value;
 
 /**
  * Verify answers from memory on every instance, and a narrowing change is still refused by all of them on the very
@@ -46,31 +46,21 @@ class KeyCacheClusterIT extends IntegrationTest {
     /** What a loaded two-core machine may add to a request on top of T. */
     private static final Duration SLACK = Duration.ofSeconds(3);
 
-    private static ServiceProcess second;
-    private static ServiceProcess third;
+    /** The second and the third instance. */
+    @RegisterExtension
+    static final SharedServices others = new SharedServices("cluster-second", "cluster-third");
 
-    @Value("${DATABASE_URL}")
-    String databaseUrl;
+    private static ServiceProcess third() {
+        return others.get(1);
+    }
 
     private String admin;
 
     @BeforeEach
-    void threeInstancesAndAnAdminKey() {
-        if (second == null) {
-            List<ServiceProcess> others = ServiceProcess.startReady(databaseUrl, "cluster-second", "cluster-third");
-            second = others.get(0);
-            third = others.get(1);
-        }
+    void anAdminKey() {
         Api session = api();
         session.signup();
         admin = session.createKey("automation", "admin");
-    }
-
-    @AfterAll
-    static void stopProcesses() {
-        ServiceProcess.closeAll(second, third);
-        second = null;
-        third = null;
     }
 
     @Test
@@ -167,7 +157,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
         long started = System.nanoTime();
         Api.Response revoked =
-                third.whileFrozen(() -> send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null));
+                third().whileFrozen(() -> send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null));
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(revoked.status()).isEqualTo(204);
@@ -188,7 +178,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         Trial changed = create(nodes.get(0), "read");
         assertThat(verify(nodes.get(2), changed.raw).status()).isEqualTo(200);
 
-        Api.Response revoke = third.whileFrozen(() -> {
+        Api.Response revoke = third().whileFrozen(() -> {
             Api.Response answer = send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + revoked.id, admin, null);
             // behind the protocol's back: a change with no invalidation, and the log purged past what the frozen
             // instance applied (as housekeeping does once its lease is dead)
@@ -206,7 +196,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         });
         assertThat(revoke.status()).isEqualTo(204);
         // nothing is asked of the thawed instance until it trusts its lease again, i.e. it renewed and caught up
-        await().atMost(LEASE.plus(SLACK)).until(() -> Api.withKey(third.baseUrl(), METRICS_TOKEN)
+        await().atMost(LEASE.plus(SLACK)).until(() -> Api.withKey(third().baseUrl(), METRICS_TOKEN)
                 .get("/actuator/prometheus")
                 .body()
                 .lines()
@@ -226,7 +216,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         List<Api> nodes = nodes(3);
         Trial trial = warmAdminKey(nodes);
 
-        third.kill9();
+        third().kill9();
         long started = System.nanoTime();
         Api.Response revoked = send(nodes.get(1), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -455,8 +445,8 @@ class KeyCacheClusterIT extends IntegrationTest {
     private List<Api> nodes(int count) {
         List<Api> nodes = new ArrayList<>();
         nodes.add(new Api(baseUrl()).withoutCsrfEcho());
-        nodes.add(new Api(second.baseUrl()).withoutCsrfEcho());
-        nodes.add(new Api(third.baseUrl()).withoutCsrfEcho());
+        nodes.add(new Api(others.get(0).baseUrl()).withoutCsrfEcho());
+        nodes.add(new Api(third().baseUrl()).withoutCsrfEcho());
         return nodes.subList(0, count);
     }
 
