@@ -288,9 +288,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
     /** The admin key loses admin: every instance verifies it with "read" only, and refuses it for portal calls. */
     private void narrowAndCheck(List<Api> nodes, Trial trial, Api changer) {
-        Api.Response updated =
-                send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("permissions", List.of("read")));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        change(changer, trial, Map.of("permissions", List.of("read")));
         for (Api node : shuffled(nodes)) {
             Api.Response verified = verify(node, trial.raw);
             assertThat(verified.status())
@@ -305,41 +303,39 @@ class KeyCacheClusterIT extends IntegrationTest {
         }
     }
 
+    /** Changes the key through {@code changer}'s instance; the checks start right after its 200. */
+    private void change(Api changer, Trial trial, Map<String, ?> fields) {
+        Api.Response updated = send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, fields);
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    }
+
+    /** On {@code node} right after the change: {@code verified} refused with {@code code}, and the key as a credential. */
+    private void assertRefused(Api node, Trial trial, Api.Response verified, int status, String code) {
+        assertThat(verified.status())
+                .as("verify right after the 200, on " + node)
+                .isEqualTo(status);
+        assertThat(verified.code()).isEqualTo(code);
+        assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
+                .as("credential right after the 200, on " + node)
+                .isEqualTo(code);
+    }
+
     /** The key switched off: every instance refuses it at verify and as a credential with api_key_disabled. */
     private void disableAndCheck(List<Api> nodes, Trial trial, Api changer) {
-        Api.Response updated = send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("enabled", false));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        change(changer, trial, Map.of("enabled", false));
         for (Api node : shuffled(nodes)) {
-            Api.Response verified = verify(node, trial.raw);
-            assertThat(verified.status())
-                    .as("verify right after the 200, on " + node)
-                    .isEqualTo(401);
-            assertThat(verified.code()).isEqualTo("api_key_disabled");
-            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
-                    .as("credential right after the 200, on " + node)
-                    .isEqualTo("api_key_disabled");
+            assertRefused(node, trial, verify(node, trial.raw), 401, "api_key_disabled");
         }
     }
 
     /** The key held to 192.0.2.0/24: every instance refuses a client outside it, and the key from 127.0.0.1. */
     private void fenceAndCheck(List<Api> nodes, Trial trial, Api changer) {
-        Api.Response updated = send(
-                changer,
-                "PATCH",
-                "/api/v1/api-keys/" + trial.id,
-                admin,
-                Map.of("allowed_ips", List.of("192.0.2.0/24")));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        change(changer, trial, Map.of("allowed_ips", List.of("192.0.2.0/24")));
         for (Api node : shuffled(nodes)) {
             Api.Response outside =
                     send(node, "POST", "/api/v1/api-keys/verify", trial.raw, Map.of("client_ip", "198.51.100.1"));
-            assertThat(outside.status())
-                    .as("verify right after the 200, on " + node)
-                    .isEqualTo(403);
-            assertThat(outside.code()).isEqualTo("ip_not_allowed");
-            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
-                    .as("credential from 127.0.0.1 right after the 200, on " + node)
-                    .isEqualTo("ip_not_allowed");
+            // the credential is sent from 127.0.0.1, outside too
+            assertRefused(node, trial, outside, 403, "ip_not_allowed");
             assertThat(send(node, "POST", "/api/v1/api-keys/verify", trial.raw, Map.of("client_ip", "192.0.2.9"))
                             .status())
                     .as("a client inside, on " + node)
