@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.annotation.Scheduled;
 
@@ -30,26 +32,37 @@ class BackgroundJobsTest extends IntegrationTest {
     @Autowired
     PeriodicJobs runner;
 
-    @Test
-    void shouldRunEveryJobWithTheDefaultTimingOfItsSettings() {
-        Map<String, Schedule> byName =
-                jobs.stream().map(PeriodicJob::schedule).collect(Collectors.toMap(Schedule::name, Function.identity()));
+    private Map<String, Schedule> byName() {
+        return jobs.stream().map(PeriodicJob::schedule).collect(Collectors.toMap(Schedule::name, Function.identity()));
+    }
 
+    @ParameterizedTest(name = "{0}: after {1}, every {2}")
+    @CsvSource({
+        "audit-retention, PT1M, PT1H",
+        "mail-retention, PT1M, PT1H",
+        "link-retention, PT1M, PT1H",
+        "webhook-retention, PT1M, PT1H",
+        "daily-reconciliation, PT5M, PT1H",
+        "key-expiry-notices, PT30S, PT15M",
+        "last-use-flush, PT0S, PT0.5S",
+        "webhook-poll, PT1S, PT1S",
+        "mail-poll, PT2S, PT2S",
+        "usage-standing-refresh, PT1S, PT1S",
+        "usage-alerts, PT1S, PT1S",
+        "usage-charges, PT10S, PT10S",
+        "sandbox-draft-finalizer, PT0S, PT0.25S"
+    })
+    void shouldRunAJobWithTheDefaultTimingOfItsSettings(String name, Duration initialDelay, Duration interval) {
+        Schedule schedule = byName().get(name);
+        assertThat(schedule).as(name).isNotNull();
+        assertThat(schedule.initialDelay()).as(name).isEqualTo(initialDelay);
+        assertThat(schedule.interval()).as(name).isEqualTo(interval);
+    }
+
+    @Test
+    void shouldRunEveryJob() {
         assertThat(runner.isRunning()).isTrue();
-        assertTiming(byName.get("audit-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
-        assertTiming(byName.get("mail-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
-        assertTiming(byName.get("link-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
-        assertTiming(byName.get("webhook-retention"), Duration.ofMinutes(1), Duration.ofHours(1));
-        assertTiming(byName.get("daily-reconciliation"), Duration.ofMinutes(5), Duration.ofHours(1));
-        assertTiming(byName.get("key-expiry-notices"), Duration.ofSeconds(30), Duration.ofMinutes(15));
-        assertTiming(byName.get("last-use-flush"), Duration.ZERO, Duration.ofMillis(500));
-        assertTiming(byName.get("webhook-poll"), Duration.ofSeconds(1), Duration.ofSeconds(1));
-        assertTiming(byName.get("mail-poll"), Duration.ofSeconds(2), Duration.ofSeconds(2));
-        assertTiming(byName.get("usage-standing-refresh"), Duration.ofSeconds(1), Duration.ofSeconds(1));
-        assertTiming(byName.get("usage-alerts"), Duration.ofSeconds(1), Duration.ofSeconds(1));
-        assertTiming(byName.get("usage-charges"), Duration.ofSeconds(10), Duration.ofSeconds(10));
-        assertTiming(byName.get("sandbox-draft-finalizer"), Duration.ZERO, Duration.ofMillis(250));
-        assertThat(byName)
+        assertThat(byName())
                 .containsKeys(
                         "sandbox-retention",
                         "mail-sandbox-cleanup",
@@ -69,11 +82,5 @@ class BackgroundJobsTest extends IntegrationTest {
                 .check(new ClassFileImporter()
                         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                         .importPackages("com.kvportal"));
-    }
-
-    private static void assertTiming(Schedule schedule, Duration initialDelay, Duration interval) {
-        assertThat(schedule).isNotNull();
-        assertThat(schedule.initialDelay()).as(schedule.name()).isEqualTo(initialDelay);
-        assertThat(schedule.interval()).as(schedule.name()).isEqualTo(interval);
     }
 }

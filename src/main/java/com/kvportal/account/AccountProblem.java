@@ -172,12 +172,6 @@ public enum AccountProblem implements ProblemCode {
         }
     }
 
-    public static final class ProjectNotFound extends ProblemException {
-        public ProjectNotFound() {
-            super(PROJECT_NOT_FOUND);
-        }
-    }
-
     public static final class ProjectLimitReached extends ProblemException {
         public ProjectLimitReached(int limit) {
             super(PROJECT_LIMIT_REACHED, "The organization already has " + limit + " projects.");
@@ -191,36 +185,6 @@ public enum AccountProblem implements ProblemCode {
 
         public SessionRequired(String detail) {
             super(SESSION_REQUIRED, detail);
-        }
-    }
-
-    public static final class SessionNotFound extends ProblemException {
-        public SessionNotFound() {
-            super(SESSION_NOT_FOUND);
-        }
-    }
-
-    public static final class MemberNotFound extends ProblemException {
-        public MemberNotFound() {
-            super(MEMBER_NOT_FOUND);
-        }
-    }
-
-    public static final class InvitationNotFound extends ProblemException {
-        public InvitationNotFound() {
-            super(INVITATION_NOT_FOUND);
-        }
-    }
-
-    public static final class LastOwner extends ProblemException {
-        public LastOwner() {
-            super(LAST_OWNER);
-        }
-    }
-
-    public static final class AlreadyMember extends ProblemException {
-        public AlreadyMember() {
-            super(ALREADY_MEMBER);
         }
     }
 
@@ -239,24 +203,12 @@ public enum AccountProblem implements ProblemCode {
         }
     }
 
-    public static final class InvitationEmailMismatch extends ProblemException {
-        public InvitationEmailMismatch() {
-            super(INVITATION_EMAIL_MISMATCH);
-        }
-    }
-
     public static final class TokenInvalid extends ProblemException {
         public TokenInvalid() {
             super(
                     TOKEN_INVALID,
                     "The link is not valid: it was used already, has expired or was replaced by a newer one. Ask for"
                             + " a new one.");
-        }
-    }
-
-    public static final class EmailAlreadyVerified extends ProblemException {
-        public EmailAlreadyVerified() {
-            super(EMAIL_ALREADY_VERIFIED);
         }
     }
 

@@ -3,7 +3,6 @@ package com.kvportal.account;
 import com.kvportal.account.AccountProblem.EmailTaken;
 import com.kvportal.account.AccountProblem.InvalidCredentials;
 import com.kvportal.account.AccountProblem.ProjectLimitReached;
-import com.kvportal.account.AccountProblem.ProjectNotFound;
 import com.kvportal.account.AccountProblem.SessionRequired;
 import com.kvportal.account.AccountProblem.TooManyAttempts;
 import com.kvportal.account.teams.Invitations;
@@ -257,7 +256,7 @@ public class Accounts {
             throw new SessionRequired();
         }
         Project project = projects.findForCustomer(caller.customerId(), Objects.requireNonNull(selection.projectId()))
-                .orElseThrow(ProjectNotFound::new);
+                .orElseThrow(AccountProblem.PROJECT_NOT_FOUND::exception);
         return caller.withProject(project.organizationId(), project.id());
     }
 

@@ -1,10 +1,9 @@
 package com.kvportal.apikey;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.time.Instant;
+import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,8 +16,7 @@ public record KeyRoll(
                         minimum = "0",
                         maximum = "604800",
                         defaultValue = "86400")
-                @Min(value = 0, message = GRACE_RULE)
-                @Max(value = MAX_GRACE_SECONDS, message = GRACE_RULE)
+                @Range(min = 0, max = MAX_GRACE_SECONDS, message = GRACE_RULE)
                 @Nullable
                 Long graceSeconds,
         @Schema(

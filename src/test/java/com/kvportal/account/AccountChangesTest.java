@@ -33,6 +33,12 @@ class AccountChangesTest extends SignedInTest {
         return api.put("/api/v1/account/email", Map.of("new_email", newEmail, "current_password", current));
     }
 
+    /** Asks on {@code api}'s session to move the account to {@code newEmail}; answers the token mailed there. */
+    private String requestEmailChange(Api api, String newEmail) {
+        assertThat(changeEmail(api, newEmail, PASSWORD).status()).isEqualTo(202);
+        return Inbox.token(new Inbox(baseUrl(), newEmail).awaitMessage("Confirm your new email address"));
+    }
+
     private Api.Response confirmEmail(String token) {
         return api().post("/api/v1/auth/email-change/confirm", Map.of("token", token));
     }
@@ -125,10 +131,7 @@ class AccountChangesTest extends SignedInTest {
     @Test
     void shouldEndAPendingEmailChangeWhenThePasswordIsReset() {
         String attackers = "attacker-" + UUID.randomUUID() + "@example.com";
-        Api attacker = signedIn(account.email(), PASSWORD);
-        assertThat(changeEmail(attacker, attackers, PASSWORD).status()).isEqualTo(202);
-        String attackersToken =
-                Inbox.token(new Inbox(baseUrl(), attackers).awaitMessage("Confirm your new email address"));
+        String attackersToken = requestEmailChange(signedIn(account.email(), PASSWORD), attackers);
 
         Inbox owners = new Inbox(baseUrl(), account.email());
         assertThat(api().post("/api/v1/auth/password-reset", Map.of("email", account.email()))
@@ -153,10 +156,7 @@ class AccountChangesTest extends SignedInTest {
     @Test
     void shouldEndAPendingEmailChangeWhenThePasswordIsChanged() {
         String attackers = "attacker-" + UUID.randomUUID() + "@example.com";
-        Api attacker = signedIn(account.email(), PASSWORD);
-        assertThat(changeEmail(attacker, attackers, PASSWORD).status()).isEqualTo(202);
-        String attackersToken =
-                Inbox.token(new Inbox(baseUrl(), attackers).awaitMessage("Confirm your new email address"));
+        String attackersToken = requestEmailChange(signedIn(account.email(), PASSWORD), attackers);
 
         assertThat(changePassword(session, PASSWORD, NEW_PASSWORD).status()).isEqualTo(204);
 
@@ -169,10 +169,8 @@ class AccountChangesTest extends SignedInTest {
     void shouldEndAPendingEmailChangeWhenANewerOneIsRequested() {
         String first = "first-" + UUID.randomUUID() + "@example.com";
         String second = "second-" + UUID.randomUUID() + "@example.com";
-        assertThat(changeEmail(session, first, PASSWORD).status()).isEqualTo(202);
-        String older = Inbox.token(new Inbox(baseUrl(), first).awaitMessage("Confirm your new email address"));
-        assertThat(changeEmail(session, second, PASSWORD).status()).isEqualTo(202);
-        String newer = Inbox.token(new Inbox(baseUrl(), second).awaitMessage("Confirm your new email address"));
+        String older = requestEmailChange(session, first);
+        String newer = requestEmailChange(session, second);
 
         assertProblem(confirmEmail(older), 400, "token_invalid");
         assertThat(session.get("/api/v1/session").json().get("email").asString())
@@ -186,8 +184,7 @@ class AccountChangesTest extends SignedInTest {
         assertProblem(changeEmail(session, other.email().toUpperCase(), PASSWORD), 409, "email_taken");
 
         String wanted = "wanted-" + UUID.randomUUID() + "@example.com";
-        assertThat(changeEmail(session, wanted, PASSWORD).status()).isEqualTo(202);
-        String token = Inbox.token(new Inbox(baseUrl(), wanted).awaitMessage("Confirm your new email address"));
+        String token = requestEmailChange(session, wanted);
         // someone signs up with it meanwhile
         api().post("/api/v1/auth/signup", Map.of("email", wanted, "password", PASSWORD));
 

@@ -22,6 +22,11 @@ class EmailAddressesTest extends SignedInTest {
         return "ünï-" + UUID.randomUUID() + "@example.com";
     }
 
+    private void assertNothingMailedTo(String email) {
+        assertThat(count("select count(*) from mail_outbox where recipient = ?", email))
+                .isZero();
+    }
+
     @Test
     void shouldRefuseANonAsciiLocalPartAtSignupAndCreateNoCustomer() {
         String email = nonAsciiLocal();
@@ -34,8 +39,7 @@ class EmailAddressesTest extends SignedInTest {
                 .contains("before the @");
         assertThat(count("select count(*) from customers where email = ?", email))
                 .isZero();
-        assertThat(count("select count(*) from mail_outbox where recipient = ?", email))
-                .isZero();
+        assertNothingMailedTo(email);
     }
 
     @Test
@@ -46,8 +50,7 @@ class EmailAddressesTest extends SignedInTest {
 
         assertThat(count("select count(*) from invitations where email = ?", email))
                 .isZero();
-        assertThat(count("select count(*) from mail_outbox where recipient = ?", email))
-                .isZero();
+        assertNothingMailedTo(email);
     }
 
     @Test
@@ -58,8 +61,7 @@ class EmailAddressesTest extends SignedInTest {
                 session.put("/api/v1/account/email", Map.of("new_email", email, "current_password", Api.PASSWORD)),
                 "new_email");
 
-        assertThat(count("select count(*) from mail_outbox where recipient = ?", email))
-                .isZero();
+        assertNothingMailedTo(email);
         assertThat(session.get("/api/v1/session").json().get("email").asString())
                 .isEqualTo(account.email());
     }

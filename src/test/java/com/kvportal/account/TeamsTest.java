@@ -192,13 +192,7 @@ class TeamsTest extends SignedInTest {
                         Map.of("customer_id", developer.customerId().toString(), "current_password", PASSWORD)),
                 403,
                 "insufficient_role");
-        assertThat(admin.get("/api/v1/session")
-                        .json()
-                        .get("organizations")
-                        .get(0)
-                        .get("role")
-                        .asString())
-                .isEqualTo("admin");
+        assertThat(sessionRole(admin)).isEqualTo("admin");
     }
 
     // --- members list ---

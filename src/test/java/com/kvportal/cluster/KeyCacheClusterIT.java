@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
+import com.kvportal.support.SharedServices;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,15 +22,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.beans.factory.annotation.Value;
 
 /**
  * Verify answers from memory on every instance, and a narrowing change is still refused by all of them on the very
@@ -46,31 +46,21 @@ class KeyCacheClusterIT extends IntegrationTest {
     /** What a loaded two-core machine may add to a request on top of T. */
     private static final Duration SLACK = Duration.ofSeconds(3);
 
-    private static ServiceProcess second;
-    private static ServiceProcess third;
+    /** The second and the third instance. */
+    @RegisterExtension
+    static final SharedServices others = new SharedServices("cluster-second", "cluster-third");
 
-    @Value("${DATABASE_URL}")
-    String databaseUrl;
+    private static ServiceProcess third() {
+        return others.get(1);
+    }
 
     private String admin;
 
     @BeforeEach
-    void threeInstancesAndAnAdminKey() {
-        if (second == null) {
-            List<ServiceProcess> others = ServiceProcess.startReady(databaseUrl, "cluster-second", "cluster-third");
-            second = others.get(0);
-            third = others.get(1);
-        }
+    void anAdminKey() {
         Api session = api();
         session.signup();
         admin = session.createKey("automation", "admin");
-    }
-
-    @AfterAll
-    static void stopProcesses() {
-        ServiceProcess.closeAll(second, third);
-        second = null;
-        third = null;
     }
 
     @Test
@@ -167,7 +157,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
         long started = System.nanoTime();
         Api.Response revoked =
-                third.whileFrozen(() -> send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null));
+                third().whileFrozen(() -> send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null));
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(revoked.status()).isEqualTo(204);
@@ -188,7 +178,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         Trial changed = create(nodes.get(0), "read");
         assertThat(verify(nodes.get(2), changed.raw).status()).isEqualTo(200);
 
-        Api.Response revoke = third.whileFrozen(() -> {
+        Api.Response revoke = third().whileFrozen(() -> {
             Api.Response answer = send(nodes.get(0), "DELETE", "/api/v1/api-keys/" + revoked.id, admin, null);
             // behind the protocol's back: a change with no invalidation, and the log purged past what the frozen
             // instance applied (as housekeeping does once its lease is dead)
@@ -206,7 +196,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         });
         assertThat(revoke.status()).isEqualTo(204);
         // nothing is asked of the thawed instance until it trusts its lease again, i.e. it renewed and caught up
-        await().atMost(LEASE.plus(SLACK)).until(() -> Api.withKey(third.baseUrl(), METRICS_TOKEN)
+        await().atMost(LEASE.plus(SLACK)).until(() -> Api.withKey(third().baseUrl(), METRICS_TOKEN)
                 .get("/actuator/prometheus")
                 .body()
                 .lines()
@@ -226,7 +216,7 @@ class KeyCacheClusterIT extends IntegrationTest {
         List<Api> nodes = nodes(3);
         Trial trial = warmAdminKey(nodes);
 
-        third.kill9();
+        third().kill9();
         long started = System.nanoTime();
         Api.Response revoked = send(nodes.get(1), "DELETE", "/api/v1/api-keys/" + trial.id, admin, null);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -298,9 +288,7 @@ class KeyCacheClusterIT extends IntegrationTest {
 
     /** The admin key loses admin: every instance verifies it with "read" only, and refuses it for portal calls. */
     private void narrowAndCheck(List<Api> nodes, Trial trial, Api changer) {
-        Api.Response updated =
-                send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("permissions", List.of("read")));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        change(changer, trial, Map.of("permissions", List.of("read")));
         for (Api node : shuffled(nodes)) {
             Api.Response verified = verify(node, trial.raw);
             assertThat(verified.status())
@@ -315,41 +303,39 @@ class KeyCacheClusterIT extends IntegrationTest {
         }
     }
 
+    /** Changes the key through {@code changer}'s instance; the checks start right after its 200. */
+    private void change(Api changer, Trial trial, Map<String, ?> fields) {
+        Api.Response updated = send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, fields);
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    }
+
+    /** On {@code node} right after the change: {@code verified} refused with {@code code}, and the key as a credential. */
+    private void assertRefused(Api node, Trial trial, Api.Response verified, int status, String code) {
+        assertThat(verified.status())
+                .as("verify right after the 200, on " + node)
+                .isEqualTo(status);
+        assertThat(verified.code()).isEqualTo(code);
+        assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
+                .as("credential right after the 200, on " + node)
+                .isEqualTo(code);
+    }
+
     /** The key switched off: every instance refuses it at verify and as a credential with api_key_disabled. */
     private void disableAndCheck(List<Api> nodes, Trial trial, Api changer) {
-        Api.Response updated = send(changer, "PATCH", "/api/v1/api-keys/" + trial.id, admin, Map.of("enabled", false));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        change(changer, trial, Map.of("enabled", false));
         for (Api node : shuffled(nodes)) {
-            Api.Response verified = verify(node, trial.raw);
-            assertThat(verified.status())
-                    .as("verify right after the 200, on " + node)
-                    .isEqualTo(401);
-            assertThat(verified.code()).isEqualTo("api_key_disabled");
-            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
-                    .as("credential right after the 200, on " + node)
-                    .isEqualTo("api_key_disabled");
+            assertRefused(node, trial, verify(node, trial.raw), 401, "api_key_disabled");
         }
     }
 
     /** The key held to 192.0.2.0/24: every instance refuses a client outside it, and the key from 127.0.0.1. */
     private void fenceAndCheck(List<Api> nodes, Trial trial, Api changer) {
-        Api.Response updated = send(
-                changer,
-                "PATCH",
-                "/api/v1/api-keys/" + trial.id,
-                admin,
-                Map.of("allowed_ips", List.of("192.0.2.0/24")));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        change(changer, trial, Map.of("allowed_ips", List.of("192.0.2.0/24")));
         for (Api node : shuffled(nodes)) {
             Api.Response outside =
                     send(node, "POST", "/api/v1/api-keys/verify", trial.raw, Map.of("client_ip", "198.51.100.1"));
-            assertThat(outside.status())
-                    .as("verify right after the 200, on " + node)
-                    .isEqualTo(403);
-            assertThat(outside.code()).isEqualTo("ip_not_allowed");
-            assertThat(send(node, "GET", "/api/v1/api-keys", trial.raw, null).code())
-                    .as("credential from 127.0.0.1 right after the 200, on " + node)
-                    .isEqualTo("ip_not_allowed");
+            // the credential is sent from 127.0.0.1, outside too
+            assertRefused(node, trial, outside, 403, "ip_not_allowed");
             assertThat(send(node, "POST", "/api/v1/api-keys/verify", trial.raw, Map.of("client_ip", "192.0.2.9"))
                             .status())
                     .as("a client inside, on " + node)
@@ -455,8 +441,8 @@ class KeyCacheClusterIT extends IntegrationTest {
     private List<Api> nodes(int count) {
         List<Api> nodes = new ArrayList<>();
         nodes.add(new Api(baseUrl()).withoutCsrfEcho());
-        nodes.add(new Api(second.baseUrl()).withoutCsrfEcho());
-        nodes.add(new Api(third.baseUrl()).withoutCsrfEcho());
+        nodes.add(new Api(others.get(0).baseUrl()).withoutCsrfEcho());
+        nodes.add(new Api(third().baseUrl()).withoutCsrfEcho());
         return nodes.subList(0, count);
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.ServiceProcess;
+import com.kvportal.support.SharedServices;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,13 +18,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.beans.factory.annotation.Value;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,29 +33,19 @@ import tools.jackson.databind.JsonNode;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KeyLimitsClusterIT extends IntegrationTest {
 
-    private static InstanceProcess second;
-    private static InstanceProcess third;
+    /** The second and the third instance. */
+    @RegisterExtension
+    static final SharedServices others = new SharedServices("limits-second", "limits-third");
 
-    @Value("${DATABASE_URL}")
-    String databaseUrl;
+    private static ServiceProcess third() {
+        return others.get(1);
+    }
 
     private Api session;
 
     @BeforeEach
-    void threeInstances() {
-        if (second == null) {
-            List<InstanceProcess> others = InstanceProcess.startReady(databaseUrl, "limits-second", "limits-third");
-            second = others.get(0);
-            third = others.get(1);
-        }
+    void signUp() {
         session = signedUp();
-    }
-
-    @AfterAll
-    static void stopProcesses() {
-        InstanceProcess.closeAll(second, third);
-        second = null;
-        third = null;
     }
 
     private String createKey(Map<String, Object> limits) {
@@ -66,9 +57,9 @@ class KeyLimitsClusterIT extends IntegrationTest {
     }
 
     private List<String> bases(int instances) {
-        List<String> all = new ArrayList<>(List.of(baseUrl(), second.baseUrl()));
+        List<String> all = new ArrayList<>(List.of(baseUrl(), others.get(0).baseUrl()));
         if (instances > 2) {
-            all.add(third.baseUrl());
+            all.add(third().baseUrl());
         }
         return all;
     }
@@ -209,7 +200,7 @@ class KeyLimitsClusterIT extends IntegrationTest {
         // the third instance is killed 1.5 s into the hammering, while it holds a chunk of credits
         Thread killer = new Thread(() -> {
             pause(1500);
-            third.kill();
+            third().kill9();
         });
         killer.start();
         List<Answer> answers = new ArrayList<>();
@@ -217,13 +208,12 @@ class KeyLimitsClusterIT extends IntegrationTest {
         try {
             Future<List<Answer>> survivors =
                     pool.submit(() -> hammer(bases(2), raw, 2, forDuration(Duration.ofSeconds(3))));
-            Future<List<Answer>> victim = pool.submit(() -> hammerUntilDead(third.baseUrl(), raw));
+            Future<List<Answer>> victim = pool.submit(() -> hammerUntilDead(third().baseUrl(), raw));
             answers.addAll(survivors.get(2, TimeUnit.MINUTES));
             answers.addAll(victim.get(2, TimeUnit.MINUTES));
         } finally {
             pool.shutdownNow();
             killer.join();
-            third = null;
         }
         long accepted = answers.stream().filter(a -> a.status() == 200).count();
         assertThat(accepted).as("accepted of %d given", given).isLessThanOrEqualTo(given);

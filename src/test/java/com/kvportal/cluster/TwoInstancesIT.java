@@ -122,8 +122,7 @@ class TwoInstancesIT extends IntegrationTest {
     void shouldRefuseASessionOnTheOtherInstanceOnceItWasEnded() {
         Api first = api();
         Api.Account account = first.signup();
-        Api elsewhere = new Api(secondInstance());
-        elsewhere.post("/api/v1/auth/login", Map.of("email", account.email(), "password", "correct horse battery"));
+        Api elsewhere = Api.loggedIn(secondInstance(), account.email());
         assertThat(elsewhere.get("/api/v1/session").status()).isEqualTo(200);
 
         assertThat(first.delete("/api/v1/account/sessions").status()).isEqualTo(204);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.ServiceGroup;
 import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.TestDatabase;
 import com.kvportal.support.WebhookReceiver;
@@ -72,8 +73,7 @@ class WebhookDeliveryClusterIT {
                 for (Received delivery : receiver.received()) {
                     delivery.verify(secret);
                 }
-                Api again = new Api(second.baseUrl());
-                again.post("/api/v1/auth/login", Map.of("email", email, "password", "correct horse battery"));
+                Api again = Api.loggedIn(second.baseUrl(), email);
                 await().atMost(WAIT).untilAsserted(() -> assertThat(
                                 again.get("/api/v1/webhook-endpoints/" + endpointId + "/deliveries?limit=200")
                                         .json()
@@ -88,21 +88,17 @@ class WebhookDeliveryClusterIT {
 
     @Test
     void shouldAttemptEachDeliveryOnceWhenTwoInstancesDeliver() throws Exception {
-        String database = TestDatabase.freshDatabaseUrl();
         try (WebhookReceiver receiver = new WebhookReceiver();
-                ServiceProcess first = ServiceProcess.launch("webhooks-first", database, FAST);
-                ServiceProcess second = ServiceProcess.launch("webhooks-second", database, FAST)) {
-            first.awaitReady();
-            second.awaitReady();
-            Api onFirst = new Api(first.baseUrl());
+                ServiceGroup both = ServiceGroup.launch(
+                        TestDatabase.freshDatabaseUrl(), List.of("webhooks-first", "webhooks-second"), FAST)) {
+            Api onFirst = new Api(both.get(0).baseUrl());
             String email = onFirst.signup().email();
             String endpointId = onFirst.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
                     .json()
                     .get("id")
                     .asString();
             // events written on both instances: each instance is prompted to deliver after its own commits
-            Api onSecond = new Api(second.baseUrl());
-            onSecond.post("/api/v1/auth/login", Map.of("email", email, "password", "correct horse battery"));
+            Api onSecond = Api.loggedIn(both.get(1).baseUrl(), email);
             Set<String> events = new HashSet<>();
             for (int i = 0; i < 100; i++) {
                 Api on = i % 2 == 0 ? onFirst : onSecond;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.ServiceProcess;
+import com.kvportal.support.ServiceGroup;
 import com.kvportal.support.TestDatabase;
 import com.kvportal.support.WebhookReceiver;
 import com.kvportal.support.WebhookReceiver.Mode;
@@ -32,24 +32,16 @@ class WebhookFairDeliveryClusterIT {
     @Test
     void shouldAttemptAnotherOrganizationsDeliveriesWithinTenSecondsWhileOneOrganizationsEndpointsHang()
             throws Exception {
-        String database = TestDatabase.freshDatabaseUrl();
         try (WebhookReceiver hanging = new WebhookReceiver().answer(Mode.HANG);
                 WebhookReceiver healthy = new WebhookReceiver();
-                ServiceProcess first = ServiceProcess.launch("fair-first", database, SETTINGS);
-                ServiceProcess second = ServiceProcess.launch("fair-second", database, SETTINGS)) {
-            first.awaitReady();
-            second.awaitReady();
-
+                ServiceGroup both = launchTwo("fair")) {
             // organization A: 10 endpoints that never answer (each attempt takes the whole 10 s timeout), and
             // 300 deliveries queued for them, written on both instances
-            Api slowOnFirst = new Api(first.baseUrl());
+            Api slowOnFirst = new Api(both.get(0).baseUrl());
             String slowEmail = slowOnFirst.signup().email();
-            slowOnFirst.verifyEmail();
-            Api slowOnSecond = new Api(second.baseUrl());
-            slowOnSecond.post("/api/v1/auth/login", Map.of("email", slowEmail, "password", Api.PASSWORD));
+            Api slowOnSecond = Api.loggedIn(both.get(1).baseUrl(), slowEmail);
             for (int i = 0; i < 10; i++) {
-                Api.Response created = slowOnFirst.post(ENDPOINTS, Map.of("url", hanging.url() + "/endpoint-" + i));
-                assertThat(created.status()).as(created.toString()).isEqualTo(201);
+                createEndpoint(slowOnFirst, hanging.url() + "/endpoint-" + i);
             }
             for (int i = 0; i < 30; i++) {
                 (i % 2 == 0 ? slowOnFirst : slowOnSecond).createKey("burst-" + i); // api_key.created to all 10
@@ -59,15 +51,10 @@ class WebhookFairDeliveryClusterIT {
 
             // organization B, one endpoint that answers at once: each event, whichever instance wrote it, is
             // attempted within 10 s while A's deliveries are still queued and its endpoints still hang
-            Api fast = new Api(second.baseUrl());
+            Api fast = new Api(both.get(1).baseUrl());
             String fastEmail = fast.signup().email();
-            fast.verifyEmail();
-            Api fastOnFirst = new Api(first.baseUrl());
-            fastOnFirst.post("/api/v1/auth/login", Map.of("email", fastEmail, "password", Api.PASSWORD));
-            String endpoint = fast.post(ENDPOINTS, Map.of("url", healthy.url()))
-                    .json()
-                    .get("id")
-                    .asString();
+            Api fastOnFirst = Api.loggedIn(both.get(0).baseUrl(), fastEmail);
+            String endpoint = createEndpoint(fast, healthy.url());
             for (Api on : List.of(fast, fastOnFirst, fast)) {
                 long before = System.currentTimeMillis();
                 Api.Response queued = on.post(ENDPOINTS + "/" + endpoint + "/test");
@@ -86,21 +73,12 @@ class WebhookFairDeliveryClusterIT {
 
     @Test
     void shouldLimitTestsAndRetriesOfAnEndpointAcrossInstances() {
-        String database = TestDatabase.freshDatabaseUrl();
         try (WebhookReceiver receiver = new WebhookReceiver();
-                ServiceProcess first = ServiceProcess.launch("manual-first", database, SETTINGS);
-                ServiceProcess second = ServiceProcess.launch("manual-second", database, SETTINGS)) {
-            first.awaitReady();
-            second.awaitReady();
-            Api onFirst = new Api(first.baseUrl());
+                ServiceGroup both = launchTwo("manual")) {
+            Api onFirst = new Api(both.get(0).baseUrl());
             String email = onFirst.signup().email();
-            onFirst.verifyEmail();
-            Api onSecond = new Api(second.baseUrl());
-            onSecond.post("/api/v1/auth/login", Map.of("email", email, "password", Api.PASSWORD));
-            String endpoint = onFirst.post(ENDPOINTS, Map.of("url", receiver.url()))
-                    .json()
-                    .get("id")
-                    .asString();
+            Api onSecond = Api.loggedIn(both.get(1).baseUrl(), email);
+            String endpoint = createEndpoint(onFirst, receiver.url());
 
             List<String> deliveries = new ArrayList<>();
             for (int i = 0; i < 9; i++) {
@@ -126,6 +104,19 @@ class WebhookFairDeliveryClusterIT {
                             .get("deliveries"))
                     .hasSize(9);
         }
+    }
+
+    /** Creates an endpoint for {@code url} and answers its id. */
+    private static String createEndpoint(Api on, String url) {
+        Api.Response created = on.post(ENDPOINTS, Map.of("url", url));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return created.json().get("id").asString();
+    }
+
+    /** Two instances with {@link #SETTINGS} on a fresh database of their own. */
+    private static ServiceGroup launchTwo(String name) {
+        return ServiceGroup.launch(
+                TestDatabase.freshDatabaseUrl(), List.of(name + "-first", name + "-second"), SETTINGS);
     }
 
     private static Optional<Received> find(WebhookReceiver receiver, String eventId) {

@@ -50,9 +50,7 @@ class DashboardPagesTest extends IntegrationTest {
         for (String path : paths) {
             Api.Response page = signedIn.get(path);
 
-            assertThat(page.status()).as(path).isEqualTo(200);
-            assertThat(page.header("Content-Type")).as(path).startsWith("text/html");
-            assertThat(page.header("Content-Security-Policy")).as(path).contains("default-src 'self'");
+            assertHtmlPage(page, path, 200);
             assertThat(page.body()).as(path).contains("<script type=\"module\" src=\"/assets/");
             // every fragment the page names is in place
             assertThat(page.body()).as(path).doesNotContain("<!--#");
@@ -142,12 +140,17 @@ class DashboardPagesTest extends IntegrationTest {
         for (String path : List.of("/dashboard/nothing-here", "/dashboard/typo/deeper", "/dashboard/billing/")) {
             Api.Response page = api().get(path);
 
-            assertThat(page.status()).as(path).isEqualTo(404);
-            assertThat(page.header("Content-Type")).as(path).startsWith("text/html");
-            assertThat(page.header("Content-Security-Policy")).as(path).contains("default-src 'self'");
+            assertHtmlPage(page, path, 404);
             assertThat(page.body()).as(path).contains("<h1 id=\"title\">Page not found</h1>");
             assertThat(page.body()).as(path).contains("href=\"/dashboard\"");
             assertThat(page.body()).as(path).doesNotContain("\"code\"");
         }
+    }
+
+    /** An HTML page with this status, under the dashboard's Content-Security-Policy. */
+    private static void assertHtmlPage(Api.Response page, String path, int status) {
+        assertThat(page.status()).as(path).isEqualTo(status);
+        assertThat(page.header("Content-Type")).as(path).startsWith("text/html");
+        assertThat(page.header("Content-Security-Policy")).as(path).contains("default-src 'self'");
     }
 }

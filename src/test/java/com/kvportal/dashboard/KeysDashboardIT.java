@@ -66,8 +66,7 @@ class KeysDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldShowAKeySwitchedOffAsDisabledInTheList() {
-        signUpInPage();
-        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        Api admin = signUpWithAnAdminKeyInPage();
         String workerId = admin.newKeyId("worker");
         Api.Response disabled = admin.patch("/api/v1/api-keys/" + workerId, Map.of("enabled", false));
         assertThat(disabled.status()).as(disabled.toString()).isEqualTo(200);
@@ -85,9 +84,7 @@ class KeysDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldSwitchAKeyOffOnlyAfterAConfirmationAndSaveItsAddressesAndExternalId() {
-        signUpInPage();
-        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
-        browser.byId("dismiss-key").click();
+        Api admin = signUpWithAnAdminKeyInPage();
         String workerId = admin.newKeyId("worker");
         browser.driver().navigate().refresh();
         awaitKeysPage();
@@ -216,9 +213,7 @@ class KeysDashboardIT extends BrowserIntegration {
 
     @Test
     void shouldShowRateLimitsWithTheirWindowsInWordsAndCreditsWithTheNextRefill() {
-        signUpInPage();
-        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
-        browser.byId("dismiss-key").click();
+        Api admin = signUpWithAnAdminKeyInPage();
         String workerId = admin.newKeyId("worker");
         Api.Response shaped = admin.patch(
                 "/api/v1/api-keys/" + workerId,
@@ -290,6 +285,14 @@ class KeysDashboardIT extends BrowserIntegration {
     }
 
     /** Adds a metadata row to the create form ("key") or the editor ("edit"); a null value leaves it empty. */
+    /** Signs up in the page and creates the key "automation" there (its dialog dismissed): an API client with it. */
+    private Api signUpWithAnAdminKeyInPage() {
+        signUpInPage();
+        Api admin = Api.withKey(baseUrl(), createKeyInPage("automation", "admin"));
+        browser.byId("dismiss-key").click();
+        return admin;
+    }
+
     private static void addMetadataRow(String form, String name, String type, String value) {
         browser.byId(form + "-add-metadata").click();
         List<WebElement> rows = browser.all("#" + form + "-metadata [data-metadata]");

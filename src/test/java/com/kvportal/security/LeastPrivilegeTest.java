@@ -202,12 +202,6 @@ class LeastPrivilegeTest extends SignedInTest {
                 .isEqualTo(200);
         assertProblem(
                 key.patch("/api/v1/members/" + other.customerId(), Map.of("role", "owner")), 403, "insufficient_role");
-        assertThat(key.get("/api/v1/session")
-                        .json()
-                        .get("organizations")
-                        .get(0)
-                        .get("role")
-                        .asString())
-                .isEqualTo("admin");
+        assertThat(sessionRole(key)).isEqualTo("admin");
     }
 }

@@ -137,6 +137,16 @@ public final class Api {
 
     public record Account(String email, UUID customerId, UUID organizationId, UUID projectId) {}
 
+    /** A new client at {@code base} logged in as the customer {@code email}: that customer's session on another instance. */
+    public static Api loggedIn(String base, String email) {
+        Api api = new Api(base);
+        Response response = api.post("/api/v1/auth/login", Map.of("email", email, "password", PASSWORD));
+        if (response.status() != 200) {
+            throw new IllegalStateException("login failed: " + response);
+        }
+        return api;
+    }
+
     /** Creates a key in the active project and answers its raw value. */
     public String createKey(String name, String... permissions) {
         Map<String, Object> body = new LinkedHashMap<>();

@@ -51,4 +51,14 @@ public abstract class SignedInTest extends IntegrationTest {
                 .optional()
                 .orElse("none");
     }
+
+    /** The role in its first organization that {@code api}'s session reports. */
+    protected static String sessionRole(Api api) {
+        return api.get("/api/v1/session")
+                .json()
+                .get("organizations")
+                .get(0)
+                .get("role")
+                .asString();
+    }
 }

@@ -198,13 +198,7 @@ public class WebhookDeliveryTest extends SignedInTest {
     void shouldCountAClosedConnectionAsNoAnswer() {
         Endpoint endpoint = testedAgainst(Mode.CLOSE);
 
-        await().atMost(WAIT)
-                .until(() ->
-                        !deliveries(endpoint.id()).get(0).get("duration_ms").isNull());
-        JsonNode closed = deliveries(endpoint.id()).get(0);
-        assertThat(closed.get("response_status").isNull()).isTrue();
-        assertThat(closed.get("last_error").asString()).isEqualTo("connection_closed");
-        assertThat(closed.get("status").asString()).isEqualTo("pending");
+        awaitUnansweredAttempt(endpoint, "connection_closed");
     }
 
     @Test
@@ -215,13 +209,7 @@ public class WebhookDeliveryTest extends SignedInTest {
         Endpoint endpoint = create(Map.of("url", url));
         test(endpoint);
 
-        await().atMost(WAIT)
-                .until(() ->
-                        !deliveries(endpoint.id()).get(0).get("duration_ms").isNull());
-        JsonNode refused = deliveries(endpoint.id()).get(0);
-        assertThat(refused.get("response_status").isNull()).isTrue();
-        assertThat(refused.get("last_error").asString()).isEqualTo("connection_refused");
-        assertThat(refused.get("status").asString()).isEqualTo("pending");
+        awaitUnansweredAttempt(endpoint, "connection_refused");
 
         receiver = new WebhookReceiver(port);
         JsonNode delivered = awaitLatestDelivery(endpoint, "delivered");
@@ -396,6 +384,17 @@ public class WebhookDeliveryTest extends SignedInTest {
         Endpoint endpoint = create(Map.of("url", receiver.url()));
         test(endpoint);
         return endpoint;
+    }
+
+    /** Waits until the first attempt of the endpoint's first delivery ended without an answer, with {@code error}. */
+    private void awaitUnansweredAttempt(Endpoint endpoint, String error) {
+        await().atMost(WAIT)
+                .until(() ->
+                        !deliveries(endpoint.id()).get(0).get("duration_ms").isNull());
+        JsonNode attempted = deliveries(endpoint.id()).get(0);
+        assertThat(attempted.get("response_status").isNull()).isTrue();
+        assertThat(attempted.get("last_error").asString()).isEqualTo(error);
+        assertThat(attempted.get("status").asString()).isEqualTo("pending");
     }
 
     /** Waits until the endpoint's latest delivery has this status, and answers it. */

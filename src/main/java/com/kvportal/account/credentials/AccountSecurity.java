@@ -2,7 +2,6 @@ package com.kvportal.account.credentials;
 
 import com.kvportal.account.AccountEvent;
 import com.kvportal.account.AccountProblem;
-import com.kvportal.account.AccountProblem.EmailAlreadyVerified;
 import com.kvportal.account.AccountProblem.EmailTaken;
 import com.kvportal.account.AccountProblem.ReauthenticationFailed;
 import com.kvportal.account.AccountProblem.TokenInvalid;
@@ -80,13 +79,7 @@ public class AccountSecurity {
 
     @Transactional
     EmailVerified verifyEmail(TokenBody body) {
-        AccountTokens.Redeemed redeemed =
-                tokens.redeem(body.token(), Purpose.VERIFY_EMAIL).orElseThrow(TokenInvalid::new);
-        Customers.Credentials customer = customers.lock(redeemed.customerId()).orElseThrow(TokenInvalid::new);
-        // a link for an address the account no longer has proves nothing
-        if (!customer.email().equalsIgnoreCase(redeemed.email())) {
-            throw new TokenInvalid();
-        }
+        Customers.Credentials customer = redeemAtCurrentAddress(body.token(), Purpose.VERIFY_EMAIL);
         if (!customers.emailVerified(customer.id())) {
             customers.markEmailVerified(customer.id());
             events.publishEvent(
@@ -100,12 +93,25 @@ public class AccountSecurity {
         requireSession(caller);
         Customers.Credentials customer = customers.lock(caller.customerId()).orElseThrow();
         if (customers.emailVerified(customer.id())) {
-            throw new EmailAlreadyVerified();
+            throw AccountProblem.EMAIL_ALREADY_VERIFIED.exception();
         }
         if (tokens.resentWithin(customer.id(), Purpose.VERIFY_EMAIL, HOUR) >= MAX_RESENDS_PER_HOUR) {
             throw new TooManyRequests("Too many verification emails within the last hour.", HOUR);
         }
         sendVerification(customer.id(), customer.email(), true);
+    }
+
+    /**
+     * Uses a link's token and answers its customer, locked; refused as {@code token_invalid} when the token is not a
+     * live one of {@code purpose}, or was sent to an address the account no longer has (it proves nothing then).
+     */
+    private Customers.Credentials redeemAtCurrentAddress(@Nullable String token, Purpose purpose) {
+        AccountTokens.Redeemed redeemed = tokens.redeem(token, purpose).orElseThrow(TokenInvalid::new);
+        Customers.Credentials customer = customers.lock(redeemed.customerId()).orElseThrow(TokenInvalid::new);
+        if (!customer.email().equalsIgnoreCase(redeemed.email())) {
+            throw new TokenInvalid();
+        }
+        return customer;
     }
 
     private void sendVerification(UUID customerId, String email, boolean resent) {
@@ -148,12 +154,7 @@ public class AccountSecurity {
      */
     @Transactional
     void confirmPasswordReset(ResetConfirmation confirmation) {
-        AccountTokens.Redeemed redeemed =
-                tokens.redeem(confirmation.token(), Purpose.RESET_PASSWORD).orElseThrow(TokenInvalid::new);
-        Customers.Credentials customer = customers.lock(redeemed.customerId()).orElseThrow(TokenInvalid::new);
-        if (!customer.email().equalsIgnoreCase(redeemed.email())) {
-            throw new TokenInvalid();
-        }
+        Customers.Credentials customer = redeemAtCurrentAddress(confirmation.token(), Purpose.RESET_PASSWORD);
         customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(confirmation.password())));
         // whoever asked for a new address may have known the old password: their link ends with it
         tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
@@ -244,7 +245,7 @@ public class AccountSecurity {
         requireSession(caller);
         boolean current = sessions.isCurrent(handle, request);
         if (!sessions.end(caller.customerId(), handle)) {
-            throw new AccountProblem.SessionNotFound();
+            throw AccountProblem.SESSION_NOT_FOUND.exception();
         }
         sessionsEnded(caller, "one", 1);
         if (current) {

@@ -1,12 +1,8 @@
 package com.kvportal.account.teams;
 
 import com.kvportal.account.AccountEvent;
-import com.kvportal.account.AccountProblem.AlreadyMember;
-import com.kvportal.account.AccountProblem.InvitationEmailMismatch;
-import com.kvportal.account.AccountProblem.InvitationNotFound;
-import com.kvportal.account.AccountProblem.LastOwner;
+import com.kvportal.account.AccountProblem;
 import com.kvportal.account.AccountProblem.MemberLimitReached;
-import com.kvportal.account.AccountProblem.MemberNotFound;
 import com.kvportal.account.AccountProblem.OrganizationLimitReached;
 import com.kvportal.account.AccountProblem.ReauthenticationFailed;
 import com.kvportal.account.AccountProblem.SessionRequired;
@@ -107,7 +103,7 @@ public class Teams {
         Members.LockedOrganization organization = lock(caller);
         actorRole(caller, Permission.MANAGE_MEMBERS);
         if (members.isMemberByEmail(organization.id(), email)) {
-            throw new AlreadyMember();
+            throw AccountProblem.ALREADY_MEMBER.exception();
         }
         if (members.count(organization.id()) + invitations.countPending(organization.id(), email) >= MAX_MEMBERS) {
             throw new MemberLimitReached(MAX_MEMBERS);
@@ -149,8 +145,9 @@ public class Teams {
     void revokeInvitation(Caller caller, UUID invitationId) {
         Members.LockedOrganization organization = lock(caller);
         actorRole(caller, Permission.MANAGE_MEMBERS);
-        Invitations.Invitation revoked =
-                invitations.delete(organization.id(), invitationId).orElseThrow(InvitationNotFound::new);
+        Invitations.Invitation revoked = invitations
+                .delete(organization.id(), invitationId)
+                .orElseThrow(AccountProblem.INVITATION_NOT_FOUND::exception);
         events.publishEvent(new AccountEvent.InvitationRevoked(organization.id(), revoked.id(), revoked.email()));
     }
 
@@ -163,7 +160,7 @@ public class Teams {
         Invitations.Pending pending = invitations.find(acceptance.token()).orElseThrow(TokenInvalid::new);
         String email = customers.emailOf(caller.customerId()).orElseThrow();
         if (!email.equalsIgnoreCase(pending.email()) || !customers.emailVerified(caller.customerId())) {
-            throw new InvitationEmailMismatch();
+            throw AccountProblem.INVITATION_EMAIL_MISMATCH.exception();
         }
         return join(pending, caller.customerId(), email);
     }
@@ -176,7 +173,7 @@ public class Teams {
     public Invitations.Pending invitationForSignup(String token, String email) {
         Invitations.Pending pending = invitations.find(token).orElseThrow(TokenInvalid::new);
         if (!email.equalsIgnoreCase(pending.email())) {
-            throw new InvitationEmailMismatch();
+            throw AccountProblem.INVITATION_EMAIL_MISMATCH.exception();
         }
         return pending;
     }
@@ -305,13 +302,13 @@ public class Teams {
 
     /** The member acted upon, or 404 {@code member_not_found}. */
     private Members.Member member(Members.LockedOrganization organization, UUID customerId) {
-        return members.find(organization.id(), customerId).orElseThrow(MemberNotFound::new);
+        return members.find(organization.id(), customerId).orElseThrow(AccountProblem.MEMBER_NOT_FOUND::exception);
     }
 
     /** The last owner stays: their membership neither ends nor loses the owner's role (409 {@code last_owner}). */
     private void requireAnotherOwner(Members.LockedOrganization organization, Members.Member target) {
         if (target.role() == Role.OWNER && members.countOwners(organization.id()) == 1) {
-            throw new LastOwner();
+            throw AccountProblem.LAST_OWNER.exception();
         }
     }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import lombok.RequiredArgsConstructor;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -24,23 +25,13 @@ import org.springframework.stereotype.Component;
  * lock ({@link Customers#lock}), so that codes of one customer are counted one after the other.
  */
 @Component
+@RequiredArgsConstructor
 public class WrongCodes implements PeriodicJob {
 
     private final JdbcClient jdbc;
     private final Mailer mailer;
     private final AppBaseUrl baseUrl;
-    private final int maxWrongCodes;
-    private final Duration window;
-    private final Duration lock;
-
-    WrongCodes(JdbcClient jdbc, Mailer mailer, AppBaseUrl baseUrl, LoginThrottleProperties settings) {
-        this.jdbc = jdbc;
-        this.mailer = mailer;
-        this.baseUrl = baseUrl;
-        this.maxWrongCodes = settings.maxFailures();
-        this.window = settings.window();
-        this.lock = settings.lock();
-    }
+    private final LoginThrottleProperties settings;
 
     /** Refuses any code while the customer's codes are locked. */
     void refuseWhileLocked(UUID customerId) {
@@ -71,14 +62,14 @@ public class WrongCodes implements PeriodicJob {
                 .param(customer.id())
                 .update();
         int recent = jdbc.sql("select count(*) from wrong_codes where customer_id = ? and failed_at > now() - ?")
-                .params(customer.id(), LoginThrottle.interval(window))
+                .params(customer.id(), LoginThrottle.interval(settings.window()))
                 .query(Integer.class)
                 .single();
-        if (recent < maxWrongCodes) {
+        if (recent < settings.maxFailures()) {
             return;
         }
         jdbc.sql("update customers set codes_locked_until = now() + ? where id = ?")
-                .params(LoginThrottle.interval(lock), customer.id())
+                .params(LoginThrottle.interval(settings.lock()), customer.id())
                 .update();
         forget(customer.id());
         mailer.send(new Mail(
@@ -89,12 +80,12 @@ public class WrongCodes implements PeriodicJob {
                         "email",
                         customer.email(),
                         "wrongCodes",
-                        maxWrongCodes,
+                        settings.maxFailures(),
                         "minutes",
-                        lock.toMinutes(),
+                        settings.lock().toMinutes(),
                         "link",
                         baseUrl.resolve("/forgot-password"))));
-        throw new CodesLocked(lock);
+        throw new CodesLocked(settings.lock());
     }
 
     /** A correct code: the wrong ones before it count no more. */
@@ -107,7 +98,7 @@ public class WrongCodes implements PeriodicJob {
     /** Drops wrong codes older than the window: they count for nothing any more. */
     void forgetStale() {
         jdbc.sql("delete from wrong_codes where failed_at <= now() - ?")
-                .param(LoginThrottle.interval(window))
+                .param(LoginThrottle.interval(settings.window()))
                 .update();
     }
 

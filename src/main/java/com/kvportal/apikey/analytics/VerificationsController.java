@@ -1,7 +1,7 @@
 package com.kvportal.apikey.analytics;
 
 import com.kvportal.apikey.ApiKeyProblem;
-import com.kvportal.common.web.FieldErrors;
+import com.kvportal.common.web.PageCursor;
 import com.kvportal.common.web.PathIds;
 import com.kvportal.common.web.ProblemException;
 import com.kvportal.security.ApiContract;
@@ -91,27 +91,9 @@ class VerificationsController {
                     @Nullable
                     String limit) {
         Instant now = clock.instant();
-        int count = limit(limit);
+        int count = PageCursor.limit(limit, DEFAULT_TOP_KEYS, MAX_TOP_KEYS);
         VerificationRange range = VerificationRange.parseForTopKeys(start, end, now);
         return new TopKeys(stored.busiest(caller.organizationId(), range, count));
-    }
-
-    private static int limit(@Nullable String limit) {
-        if (limit == null) {
-            return DEFAULT_TOP_KEYS;
-        }
-        try {
-            int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= MAX_TOP_KEYS) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        new FieldErrors()
-                .add("limit", "must be a whole number from 1 to " + MAX_TOP_KEYS)
-                .throwIfAny();
-        throw new IllegalStateException("unreachable");
     }
 
     private static final String GRANULARITY =

@@ -3,13 +3,12 @@ package com.kvportal.apikey.limits;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Objects;
+import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,8 +19,7 @@ import org.jspecify.annotations.Nullable;
 public record Credits(
         @Schema(minimum = "0", maximum = "1000000000", description = "What verifies may still spend (sum of costs).")
                 @NotNull
-                @Min(value = 0, message = "must be between 0 and 1000000000")
-                @Max(value = 1_000_000_000, message = "must be between 0 and 1000000000")
+                @Range(min = 0, max = 1_000_000_000, message = "must be between 0 and 1000000000")
                 @Nullable
                 Long remaining,
         @Schema(nullable = true, description = "Null: no refill.") @Valid @Nullable Refill refill) {
@@ -55,8 +53,7 @@ public record Credits(
     public record Refill(
             @Schema(minimum = "1", maximum = "1000000000", description = "What remaining is set to at each refill.")
                     @NotNull
-                    @Min(value = 1, message = "must be between 1 and 1000000000")
-                    @Max(value = 1_000_000_000, message = "must be between 1 and 1000000000")
+                    @Range(min = 1, max = 1_000_000_000, message = "must be between 1 and 1000000000")
                     @Nullable
                     Long amount,
             @Schema(description = "day: every day at 00:00 UTC; month: on day_of_month at 00:00 UTC.")
@@ -68,8 +65,7 @@ public record Credits(
                             maximum = "31",
                             nullable = true,
                             description = "Month only (default 1); clamped to the month's last day.")
-                    @Min(value = 1, message = "must be between 1 and 31")
-                    @Max(value = 31, message = "must be between 1 and 31")
+                    @Range(min = 1, max = 31, message = "must be between 1 and 31")
                     @Nullable
                     Integer dayOfMonth) {
 

@@ -1,10 +1,9 @@
 package com.kvportal.apikey.limits;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,14 +19,12 @@ public record RateLimit(
                 String name,
         @Schema(description = "The most accepted per window (sum of costs).", minimum = "1", maximum = "1000000")
                 @NotNull
-                @Min(value = 1, message = "must be between 1 and 1000000")
-                @Max(value = 1_000_000, message = "must be between 1 and 1000000")
+                @Range(min = 1, max = 1_000_000, message = "must be between 1 and 1000000")
                 @Nullable
                 Long limit,
         @Schema(description = "The window's length in milliseconds.", minimum = "1000", maximum = "86400000")
                 @NotNull
-                @Min(value = 1_000, message = "must be between 1000 (1 s) and 86400000 (1 day)")
-                @Max(value = 86_400_000, message = "must be between 1000 (1 s) and 86400000 (1 day)")
+                @Range(min = 1_000, max = 86_400_000, message = "must be between 1000 (1 s) and 86400000 (1 day)")
                 @Nullable
                 Long durationMs) {
 

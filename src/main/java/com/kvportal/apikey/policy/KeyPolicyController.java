@@ -7,9 +7,8 @@ import com.kvportal.security.Permission;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import lombok.RequiredArgsConstructor;
+import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,8 +31,7 @@ class KeyPolicyController {
     @Schema(name = "KeyPolicyReplacement")
     record Replacement(
             @Schema(nullable = true, minimum = "1", maximum = "365", description = "Left out or null: no maximum.")
-                    @Min(value = 1, message = LIFETIME_RULE)
-                    @Max(value = 365, message = LIFETIME_RULE)
+                    @Range(min = 1, max = 365, message = LIFETIME_RULE)
                     @Nullable
                     Integer maxLifetimeDays,
             @Schema(description = "Left out: false.", defaultValue = "false") @Nullable Boolean requireAllowedIps) {}

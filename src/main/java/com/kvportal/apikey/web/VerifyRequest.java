@@ -9,10 +9,9 @@ import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
+import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,8 +31,7 @@ public record VerifyRequest(
                         minimum = "0",
                         maximum = "1000",
                         defaultValue = "1")
-                @Min(value = 0, message = COST_RULE)
-                @Max(value = MAX_COST, message = COST_RULE)
+                @Range(min = 0, max = MAX_COST, message = COST_RULE)
                 @Nullable
                 Integer cost) {
 

@@ -22,19 +22,27 @@ public record PageCursor(Instant at, UUID id) {
 
     /** The page size of {@code limit} (1 to {@link #MAX_LIMIT}), {@link #DEFAULT_LIMIT} when absent. */
     public static int limit(@Nullable String limit) {
+        return limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+    }
+
+    /**
+     * The count a list's {@code limit} parameter asks for: 1 to {@code max}, {@code defaultLimit} when absent; else
+     * a 400 that names the field.
+     */
+    public static int limit(@Nullable String limit, int defaultLimit, int max) {
         if (limit == null) {
-            return DEFAULT_LIMIT;
+            return defaultLimit;
         }
         try {
             int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= MAX_LIMIT) {
+            if (value >= 1 && value <= max) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         new FieldErrors()
-                .add("limit", "must be a whole number from 1 to " + MAX_LIMIT)
+                .add("limit", "must be a whole number from 1 to " + max)
                 .throwIfAny();
         throw new IllegalStateException("unreachable");
     }

@@ -25,6 +25,11 @@ public interface ProblemCode {
         return getDefinition().status();
     }
 
+    /** This code's problem with its example detail, to throw where that says all there is to say. */
+    default ProblemException exception() {
+        return new ProblemException(this);
+    }
+
     /**
      * A code with its status, what it means, an example detail, the headers that go with it (examples) and the
      * members its problem document carries beyond the standard ones (name and description).

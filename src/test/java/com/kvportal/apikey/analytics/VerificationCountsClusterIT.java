@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
+import com.kvportal.support.SharedServices;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,13 +19,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.beans.factory.annotation.Value;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,35 +43,24 @@ class VerificationCountsClusterIT extends IntegrationTest {
     /** What a loaded two-core machine may add to a flush's schedule and to a read after it. */
     private static final Duration SLACK = Duration.ofSeconds(3);
 
-    private static ServiceProcess alpha;
-    private static ServiceProcess beta;
+    /** alpha and beta, launched once for the class: the last tests stop them, and none is launched again. */
+    @RegisterExtension
+    static final SharedServices instances =
+            new SharedServices("counts-alpha", "counts-beta").withArguments("--kvportal.api-keys.last-used-flush=1h");
 
-    /** Launched once for the class: the last tests stop them, and none is launched again. */
-    private static boolean launched;
+    private static ServiceProcess alpha() {
+        return instances.get(0);
+    }
 
-    @Value("${DATABASE_URL}")
-    String databaseUrl;
+    private static ServiceProcess beta() {
+        return instances.get(1);
+    }
 
     private Api session;
 
     @BeforeEach
-    void twoInstances() {
-        if (!launched) {
-            launched = true;
-            alpha = ServiceProcess.launch("counts-alpha", databaseUrl, "--kvportal.api-keys.last-used-flush=1h");
-            beta = ServiceProcess.launch("counts-beta", databaseUrl, "--kvportal.api-keys.last-used-flush=1h");
-            alpha.awaitReady();
-            beta.awaitReady();
-        }
+    void signUp() {
         session = signedUp();
-    }
-
-    @AfterAll
-    static void stopProcesses() {
-        ServiceProcess.closeAll(alpha, beta);
-        alpha = null;
-        beta = null;
-        launched = false;
     }
 
     /** A key of the test's organization: its raw value, its id, and what a verify of it sends. */
@@ -120,7 +109,7 @@ class VerificationCountsClusterIT extends IntegrationTest {
                 .update();
 
         Tally tally = new Tally();
-        hammer(List.of(alpha, beta), keys, 3, rounds(20), tally);
+        hammer(List.of(alpha(), beta()), keys, 3, rounds(20), tally);
         long ended = System.nanoTime();
         Map<String, Map<String, Long>> expected = new LinkedHashMap<>();
         for (Key key : keys) {
@@ -135,7 +124,7 @@ class VerificationCountsClusterIT extends IntegrationTest {
         assertThat(tally.total()).isEqualTo(2L * 3 * 20 * keys.size());
 
         // readable within the flush interval (and the slack of a loaded machine), exactly, from either instance
-        Api reader = Api.withKey(alpha.baseUrl(), session.createKey("reader", "admin"));
+        Api reader = Api.withKey(alpha().baseUrl(), session.createKey("reader", "admin"));
         await().atMost(FLUSH.plus(SLACK).plus(SLACK))
                 .pollInterval(Duration.ofMillis(250))
                 .untilAsserted(() -> {
@@ -147,7 +136,7 @@ class VerificationCountsClusterIT extends IntegrationTest {
                 });
         Duration visibleAfter = Duration.ofNanos(System.nanoTime() - ended);
         String readerKey = session.createKey("reader-beta", "admin");
-        for (String base : List.of(alpha.baseUrl(), beta.baseUrl(), baseUrl())) {
+        for (String base : List.of(alpha().baseUrl(), beta().baseUrl(), baseUrl())) {
             Api node = Api.withKey(base, readerKey);
             for (String granularity : List.of("minute", "hour", "day")) {
                 for (Key key : keys) {
@@ -185,7 +174,7 @@ class VerificationCountsClusterIT extends IntegrationTest {
                         + " for each statement execute function note_counting_transaction()")
                 .update();
         // every instance holds every key in memory and has flushed these counts before the measured span
-        hammer(List.of(alpha, beta), keys, 1, rounds(1), new Tally());
+        hammer(List.of(alpha(), beta()), keys, 1, rounds(1), new Tally());
         pause(FLUSH.plusSeconds(2));
 
         long before = commits();
@@ -194,7 +183,7 @@ class VerificationCountsClusterIT extends IntegrationTest {
         Timestamp from = single(Timestamp.class, "select clock_timestamp()");
         Tally tally = new Tally();
         AtomicInteger passes = new AtomicInteger();
-        hammer(List.of(alpha, beta), keys, 4, () -> passes.incrementAndGet() > 2000 / keys.size(), tally);
+        hammer(List.of(alpha(), beta()), keys, 4, () -> passes.incrementAndGet() > 2000 / keys.size(), tally);
         long burst = System.nanoTime() - started;
         // the flushes of the burst and the statistics of their backends reach pg_stat_database
         pause(FLUSH.plusSeconds(2));
@@ -267,14 +256,13 @@ class VerificationCountsClusterIT extends IntegrationTest {
         Tally tally = new Tally();
         long held = 0;
         for (int attempt = 0; attempt < 3 && held == 0; attempt++) {
-            hammer(List.of(alpha), keys, 4, rounds(40), tally);
+            hammer(List.of(alpha()), keys, 4, rounds(40), tally);
             // what alpha holds in memory right now: answered, not yet written
             held = tally.total() - stored(keys);
         }
         assertThat(held).as("counts alpha held when stopped").isPositive();
 
-        int exit = alpha.terminate(Duration.ofSeconds(60));
-        alpha = null;
+        int exit = alpha().terminate(Duration.ofSeconds(60));
 
         assertThat(stored(keys))
                 .as("stored after a SIGTERM (exit %d) that came with %d counts held", exit, held)
@@ -291,10 +279,9 @@ class VerificationCountsClusterIT extends IntegrationTest {
         List<Key> keys = List.of(key("open", Map.of()), key("off", Map.of("enabled", false)));
         Tally tally = new Tally();
         // long enough that some answers are older than the last flush interval (and its slack) before the kill
-        hammer(List.of(beta), keys, 2, forDuration(FLUSH.multipliedBy(2).plus(SLACK)), tally);
+        hammer(List.of(beta()), keys, 2, forDuration(FLUSH.multipliedBy(2).plus(SLACK)), tally);
         long killedAt = System.nanoTime();
-        beta.kill9();
-        beta = null;
+        beta().kill9();
 
         long stored = stored(keys);
         long lost = tally.total() - stored;

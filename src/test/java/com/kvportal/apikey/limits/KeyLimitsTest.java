@@ -68,35 +68,27 @@ class KeyLimitsTest extends IntegrationTest {
         return session;
     }
 
+    /** Asks to create a key with one limit field; the refusals below must create nothing. */
+    private Api.Response attemptWith(String field, Object value) {
+        return session.post("/api/v1/api-keys", Map.of("name", "k", field, value));
+    }
+
     @Test
     void shouldRefuseRateLimitsOutOfBoundsNamingTheFieldAndCreateNothing() {
         signedUpSession();
         List<Map<String, Object>> six =
                 List.of(perDay("a", 1), perDay("b", 1), perDay("c", 1), perDay("d", 1), perDay("e", 1), perDay("f", 1));
-        assertFieldErrors(session.post("/api/v1/api-keys", Map.of("name", "k", "ratelimits", six)), "ratelimits");
+        assertFieldErrors(attemptWith("ratelimits", six), "ratelimits");
+        assertFieldErrors(attemptWith("ratelimits", List.of(perDay("a", 1), perDay("a", 2))), "ratelimits");
         assertFieldErrors(
-                session.post(
-                        "/api/v1/api-keys", Map.of("name", "k", "ratelimits", List.of(perDay("a", 1), perDay("a", 2)))),
-                "ratelimits");
-        assertFieldErrors(
-                session.post(
-                        "/api/v1/api-keys",
-                        Map.of(
-                                "name",
-                                "k",
-                                "ratelimits",
-                                List.of(Map.of("name", "Per Minute", "limit", 0, "duration_ms", 999)))),
+                attemptWith("ratelimits", List.of(Map.of("name", "Per Minute", "limit", 0, "duration_ms", 999))),
                 "ratelimits[0].name",
                 "ratelimits[0].limit",
                 "ratelimits[0].duration_ms");
         assertFieldErrors(
-                session.post(
-                        "/api/v1/api-keys",
-                        Map.of(
-                                "name",
-                                "k",
-                                "ratelimits",
-                                List.of(Map.of("name", "x".repeat(33), "limit", 1_000_001, "duration_ms", DAY + 1)))),
+                attemptWith(
+                        "ratelimits",
+                        List.of(Map.of("name", "x".repeat(33), "limit", 1_000_001, "duration_ms", DAY + 1))),
                 "ratelimits[0].name",
                 "ratelimits[0].limit",
                 "ratelimits[0].duration_ms");
@@ -106,38 +98,18 @@ class KeyLimitsTest extends IntegrationTest {
     @Test
     void shouldRefuseCreditsOutOfBoundsNamingTheField() {
         signedUpSession();
+        assertFieldErrors(attemptWith("credits", Map.of("remaining", -1)), "credits.remaining");
+        assertFieldErrors(attemptWith("credits", Map.of("remaining", 1_000_000_001)), "credits.remaining");
         assertFieldErrors(
-                session.post("/api/v1/api-keys", Map.of("name", "k", "credits", Map.of("remaining", -1))),
-                "credits.remaining");
-        assertFieldErrors(
-                session.post("/api/v1/api-keys", Map.of("name", "k", "credits", Map.of("remaining", 1_000_000_001))),
-                "credits.remaining");
-        assertFieldErrors(
-                session.post(
-                        "/api/v1/api-keys",
-                        Map.of(
-                                "name",
-                                "k",
-                                "credits",
-                                Map.of(
-                                        "remaining",
-                                        5,
-                                        "refill",
-                                        Map.of("amount", 0, "interval", "month", "day_of_month", 32)))),
+                attemptWith(
+                        "credits",
+                        Map.of("remaining", 5, "refill", Map.of("amount", 0, "interval", "month", "day_of_month", 32))),
                 "credits.refill.amount",
                 "credits.refill.day_of_month");
         assertFieldErrors(
-                session.post(
-                        "/api/v1/api-keys",
-                        Map.of(
-                                "name",
-                                "k",
-                                "credits",
-                                Map.of(
-                                        "remaining",
-                                        5,
-                                        "refill",
-                                        Map.of("amount", 5, "interval", "day", "day_of_month", 3)))),
+                attemptWith(
+                        "credits",
+                        Map.of("remaining", 5, "refill", Map.of("amount", 5, "interval", "day", "day_of_month", 3))),
                 "credits.refill.day_of_month");
         assertThat(session.keys()).isEmpty();
     }

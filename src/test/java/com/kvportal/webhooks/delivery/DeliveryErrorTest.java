@@ -42,19 +42,13 @@ class DeliveryErrorTest {
     @Test
     void shouldTellAHostNameThatDoesNotResolve() {
         // .invalid never resolves (RFC 6761)
-        WebhookClient.Outcome outcome = client.post("https://hooks.example.invalid/in", Map.of(), new byte[0]);
-
-        assertThat(outcome.status()).isNull();
-        assertThat(outcome.error()).isEqualTo(DeliveryError.DNS);
+        assertFailed("https://hooks.example.invalid/in", DeliveryError.DNS);
     }
 
     @Test
     void shouldTellAnAnswerThatIsNotHttp() throws Exception {
         try (ServerSocket server = answering("SSH-2.0-OpenSSH_9.6\r\n\r\n")) {
-            WebhookClient.Outcome outcome = client.post(url("http", server), Map.of(), new byte[0]);
-
-            assertThat(outcome.status()).isNull();
-            assertThat(outcome.error()).isEqualTo(DeliveryError.INVALID_RESPONSE);
+            assertFailed(url("http", server), DeliveryError.INVALID_RESPONSE);
         }
     }
 
@@ -62,10 +56,7 @@ class DeliveryErrorTest {
     void shouldTellAFailedTlsHandshake() throws Exception {
         // a plain HTTP server behind an https:// URL: what comes back is no TLS
         try (ServerSocket server = answering("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")) {
-            WebhookClient.Outcome outcome = client.post(url("https", server), Map.of(), new byte[0]);
-
-            assertThat(outcome.status()).isNull();
-            assertThat(outcome.error()).isEqualTo(DeliveryError.TLS);
+            assertFailed(url("https", server), DeliveryError.TLS);
         }
     }
 
@@ -76,11 +67,16 @@ class DeliveryErrorTest {
             url = url("http", closed);
         }
 
-        WebhookClient.Outcome outcome = client.post(url, Map.of(), new byte[0]);
-
-        assertThat(outcome.status()).isNull();
-        assertThat(outcome.error()).isEqualTo(DeliveryError.CONNECTION_REFUSED);
+        WebhookClient.Outcome outcome = assertFailed(url, DeliveryError.CONNECTION_REFUSED);
         assertThat(outcome.detail()).contains("Connection refused");
+    }
+
+    /** Posts to {@code url} and asserts that the attempt failed with {@code error}, without an HTTP status. */
+    private WebhookClient.Outcome assertFailed(String url, DeliveryError error) {
+        WebhookClient.Outcome outcome = client.post(url, Map.of(), new byte[0]);
+        assertThat(outcome.status()).isNull();
+        assertThat(outcome.error()).isEqualTo(error);
+        return outcome;
     }
 
     /** A server on 127.0.0.1 that writes {@code answer} to every connection, then closes it. */
