@@ -225,9 +225,12 @@ public record StoredInvoice(
                 status, due, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
     }
 
-    /** The first invoice of a subscription that starts with a trial: its line is the trial, $0, as at Stripe. */
+    /**
+     * The first invoice of a subscription that starts with a trial: its line is the trial, $0, as at Stripe, so its
+     * subtotal is 0 too, and a discount or tax priced onto it later takes nothing off and adds nothing.
+     */
     public StoredInvoice ofTrial() {
-        return with(status, 0, amountPaid, attemptCount, number, finalizedAt, paidAt, autoAdvance, createdEvent);
+        return withAmounts(0, discount, percentOff, amountOff, taxCountry, taxPercent);
     }
 
     /** True for the $0 invoice Stripe makes at the start of a trial. */

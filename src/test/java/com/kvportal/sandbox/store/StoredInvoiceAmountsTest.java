@@ -46,4 +46,20 @@ class StoredInvoiceAmountsTest {
         assertThat(draftOf(-2150).withTax("DE", new BigDecimal("19")).tax()).isEqualTo(-409);
         assertThat(draftOf(2000).withTax("US", BigDecimal.ZERO).amountDue()).isEqualTo(2000);
     }
+
+    @Test
+    void shouldChargeNothingForATrialsFirstInvoiceWhateverItsDiscountAndTax() {
+        // the trial's $0 line: a coupon and the tax are priced onto it after it was made, as at checkout
+        StoredInvoice trial = draftOf(2000)
+                .ofTrial()
+                .withDiscount("di_Test", new BigDecimal("15"), null)
+                .withTax("GB", BigDecimal.valueOf(20));
+
+        assertThat(trial.subtotal()).isZero();
+        assertThat(trial.discountAmount()).isZero();
+        assertThat(trial.tax()).isZero();
+        assertThat(trial.amountDue()).isZero();
+        assertThat(draftOf(2000).ofTrial().withTax("US", BigDecimal.ZERO).amountDue())
+                .isZero();
+    }
 }
