@@ -233,9 +233,12 @@ public record StoredInvoice(
         return withAmounts(0, discount, percentOff, amountOff, taxCountry, taxPercent);
     }
 
-    /** True for the $0 invoice Stripe makes at the start of a trial. */
+    /**
+     * True for the $0 invoice Stripe makes at the start of a trial: its subtotal is 0 (a first invoice that a coupon
+     * takes to 0 is due 0 too, but bills its price).
+     */
     public boolean isTrialStart() {
-        return billingReason.equals("subscription_create") && amountDue == 0;
+        return billingReason.equals("subscription_create") && subtotal == 0;
     }
 
     public StoredInvoice withCreatedEvent(String eventId) {

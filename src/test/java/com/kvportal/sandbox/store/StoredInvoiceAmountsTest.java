@@ -62,4 +62,38 @@ class StoredInvoiceAmountsTest {
         assertThat(draftOf(2000).ofTrial().withTax("US", BigDecimal.ZERO).amountDue())
                 .isZero();
     }
+
+    @Test
+    void shouldTellATrialsFirstInvoiceFromAFirstInvoiceACouponTakesToZero() {
+        StoredPrice pro = new StoredPrice("price_pro", "prod_pro", "Pro", 2000, "usd", "month", 0);
+        StoredSubscription subscription = new StoredSubscription(
+                "sub_Test",
+                "cus_Test",
+                "active",
+                pro.id(),
+                1,
+                "si_Test",
+                0,
+                0,
+                0,
+                100,
+                false,
+                null,
+                null,
+                null,
+                java.util.Map.of(),
+                null,
+                0,
+                null,
+                null);
+        StoredInvoice first =
+                StoredInvoice.draft("in_Test", subscription, "subscription_create", pro, 0, 0, 0, 100, 0, null);
+
+        StoredInvoice freeOfCharge = first.withDiscount("di_Test", null, 3000L);
+        assertThat(freeOfCharge.amountDue()).isZero();
+        assertThat(freeOfCharge.isTrialStart())
+                .as("pro's price, all of it discounted")
+                .isFalse();
+        assertThat(first.ofTrial().isTrialStart()).isTrue();
+    }
 }
