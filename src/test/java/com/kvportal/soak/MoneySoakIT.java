@@ -328,6 +328,10 @@ class MoneySoakIT {
         samples += traffic.samples();
         boolean crash = period % 4 == 2 || PERIODS == 1;
         traffic.send(cluster, failures::add, () -> crash ? crash(cluster, period) : null);
+        // plan changes one at a time (each makes the provider invoice, charge and send events at once), then the rest
+        for (Organization org : orgs.stream().filter(Organization::billable).toList()) {
+            changePlans(cluster, org, period);
+        }
         forEach(pool, orgs.stream().filter(Organization::billable).toList(), org -> {
             beforeTheEnd(cluster, org, period);
             return null;
@@ -374,9 +378,9 @@ class MoneySoakIT {
         return base;
     }
 
-    /** The owner's and the card's doings of this period, before its end. */
-    private void beforeTheEnd(Cluster cluster, Organization org, int period) {
-        Random own = random(2, org.index, period);
+    /** The owner's plan changes of this period, before its end. */
+    private void changePlans(Cluster cluster, Organization org, int period) {
+        Random own = random(5, org.index, period);
         if (org.story.plans().upgradeIn() == period) {
             upgrade(cluster, own, org, period);
         }
@@ -395,6 +399,11 @@ class MoneySoakIT {
                 failures.add(org.name() + ": the downgrade answered " + downgrade);
             }
         }
+    }
+
+    /** The owner's and the card's doings of this period, before its end. */
+    private void beforeTheEnd(Cluster cluster, Organization org, int period) {
+        Random own = random(2, org.index, period);
         if (org.story.cardFailsIn() == period) {
             card(cluster, own, org, "card_declined");
         }
@@ -686,6 +695,11 @@ class MoneySoakIT {
                     } catch (ApiConnectionException broken) {
                         throw new UncheckedIOException(new IOException(broken));
                     } catch (StripeException e) {
+                        if (e.getStatusCode() != null && e.getStatusCode() >= 500) {
+                            // a read the provider failed to answer (a stand-in starved of connections on a loaded
+                            // machine): asked again, as stripe-java's own retries would
+                            throw new UncheckedIOException(new IOException(e));
+                        }
                         throw new IllegalStateException(e);
                     }
                 })
