@@ -385,9 +385,9 @@ class MoneySoakIT {
             upgrade(cluster, own, org, period);
         }
         if (org.story.plans().downgradeIn() == period) {
-            Api.Response downgrade = cluster.onAny(
+            Api.Response downgrade = unlessUnavailable(() -> cluster.onAny(
                             own, base -> org.owner(base).post("/api/v1/billing/change-plan", Map.of("tier", "pro")))
-                    .answer();
+                    .answer());
             if (downgrade.status() != 200
                     || !"pro"
                             .equals(downgrade
@@ -411,8 +411,9 @@ class MoneySoakIT {
             card(cluster, own, org, "succeeded");
         }
         if (org.story.cancelIn() == period) {
-            Api.Response cancel = cluster.onAny(own, base -> org.owner(base).post("/api/v1/billing/cancel"))
-                    .answer();
+            Api.Response cancel = unlessUnavailable(
+                    () -> cluster.onAny(own, base -> org.owner(base).post("/api/v1/billing/cancel"))
+                            .answer());
             if (cancel.status() != 200) {
                 failures.add(org.name() + ": cancel answered " + cancel);
             }
@@ -430,9 +431,9 @@ class MoneySoakIT {
         Instant start = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodStart());
         Instant end = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodEnd());
         List<ExpectedOverage.Sample> known = org.acceptedSoFar();
-        Api.Response changed = cluster.onAny(
+        Api.Response changed = unlessUnavailable(() -> cluster.onAny(
                         own, base -> org.owner(base).post("/api/v1/billing/change-plan", Map.of("tier", "team")))
-                .answer();
+                .answer());
         if (changed.status() != 200
                 || !"team"
                         .equals(changed.json()
@@ -685,6 +686,20 @@ class MoneySoakIT {
             }
             Cluster.pause(1_000);
         }
+    }
+
+    /**
+     * The request, sent again (up to five times, two seconds apart) while it is answered 503 {@code
+     * database_unavailable}: the service found no database connection for it in time (a loaded machine) and asks to
+     * retry in a few seconds.
+     */
+    private static Api.Response unlessUnavailable(java.util.function.Supplier<Api.Response> request) {
+        Api.Response response = request.get();
+        for (int attempt = 0; attempt < 5 && response.status() == 503; attempt++) {
+            Cluster.pause(2_000);
+            response = request.get();
+        }
+        return response;
     }
 
     /** A stripe-java call on either instance; a broken connection (a killed instance) tries the other. */
