@@ -17,16 +17,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Two instances of the service as separate JVMs on one PostgreSQL, each with the sandbox, the usage token and the
- * webhook secret the soak knows. Requests go to either; one that dies with its instance ({@code kill -9}) is sent
- * again to the other, as a load balancer's client retries (every request the soak retries is safe to repeat).
+ * webhook secret the soak knows, and automatic tax on. The first also offers trials ({@code TRIAL_DAYS}), as during
+ * a rolling change of that setting: a checkout started on it starts a trial, one on the other does not. Requests go
+ * to either; one that dies with its instance ({@code kill -9}) is sent again to the other, as a load balancer's
+ * client retries (every request the soak retries is safe to repeat); an instance started in a killed one's place has
+ * its settings.
  */
 final class Cluster implements AutoCloseable {
 
     /** The sandbox's own key: its Stripe API and test clock take only this one. */
     static final String SANDBOX_KEY = "sk_test_" + "S0akEveryCentMoney2026xq";
 
+    /** The days of trial the first instance offers. */
+    static final int TRIAL_DAYS = 14;
+
     private final String databaseUrl;
     private final List<ServiceProcess> live = new ArrayList<>();
+    /** The instances (by base) that offer trials. */
+    private final java.util.Set<String> trials = ConcurrentHashMap.newKeySet();
+
     private final Map<String, Api> usageClients = new ConcurrentHashMap<>();
     private final Map<String, Api> sandboxClients = new ConcurrentHashMap<>();
     private final Map<String, StripeClient> stripeClients = new ConcurrentHashMap<>();
@@ -39,8 +48,8 @@ final class Cluster implements AutoCloseable {
 
     /** Starts two instances and waits until both are ready. */
     void start() {
-        ServiceProcess a = launch();
-        ServiceProcess b = launch();
+        ServiceProcess a = launch(true);
+        ServiceProcess b = launch(false);
         a.awaitReady();
         b.awaitReady();
         synchronized (live) {
@@ -49,20 +58,40 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Launches one more instance (not yet ready, not yet taking requests). */
-    ServiceProcess launch() {
+    /** Launches one more instance, offering trials or not (not yet ready, not yet taking requests). */
+    ServiceProcess launch(boolean offersTrials) {
         started++;
         if (SANDBOX_KEY.length() != "sk_test_".length() + 24) {
             throw new IllegalStateException("the sandbox key is sk_test_ and 24 base62 characters");
         }
-        return ServiceProcess.launch(
-                "soak-" + started,
-                databaseUrl,
-                Map.of(
-                        "SANDBOX_API_KEY", SANDBOX_KEY,
-                        "PAYMENT_WEBHOOK_SECRET", IntegrationTest.WEBHOOK_SECRET,
-                        "USAGE_API_TOKEN", IntegrationTest.USAGE_TOKEN,
-                        "METRICS_TOKEN", IntegrationTest.METRICS_TOKEN));
+        Map<String, String> environment = new java.util.HashMap<>(Map.of(
+                "SANDBOX_API_KEY", SANDBOX_KEY,
+                "PAYMENT_WEBHOOK_SECRET", IntegrationTest.WEBHOOK_SECRET,
+                "USAGE_API_TOKEN", IntegrationTest.USAGE_TOKEN,
+                "METRICS_TOKEN", IntegrationTest.METRICS_TOKEN,
+                "STRIPE_AUTOMATIC_TAX", "on"));
+        if (offersTrials) {
+            environment.put("TRIAL_DAYS", Integer.toString(TRIAL_DAYS));
+        }
+        ServiceProcess instance = ServiceProcess.launch("soak-" + started, databaseUrl, environment);
+        if (offersTrials) {
+            trials.add(instance.baseUrl());
+        }
+        return instance;
+    }
+
+    /** Launches an instance with the settings of the one that was at {@code base}. */
+    ServiceProcess launchLike(String base) {
+        return launch(trials.contains(base));
+    }
+
+    /** A live instance that offers trials (when {@code trial}) or one that does not. */
+    String offering(boolean trial) {
+        return bases().stream()
+                .filter(b -> trials.contains(b) == trial)
+                .findFirst()
+                .orElseThrow(() ->
+                        new IllegalStateException("no live instance " + (trial ? "with" : "without") + " trials"));
     }
 
     /** Takes a ready instance into the rotation. */

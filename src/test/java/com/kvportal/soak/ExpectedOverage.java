@@ -12,7 +12,9 @@ import java.util.UUID;
  * The storage and overage rules of docs/design.md written out again, on purpose apart from the product's {@code StorageModel}: each project's
  * storage is a step function of its samples (the latest at or before a second, 0 before the first), integrated in
  * byte-seconds over {@code [start, end)} project by project; the organization's average is the sum divided by the
- * length, rounded down; the overage is {@code ceil(max(0, floor(average) - 100 GiB) / 10 GiB)} units of 200 cents.
+ * length, rounded down; the overage is {@code ceil(max(0, floor(average) - allowance) / unit)} units of the plan's
+ * unit price: on pro 100 GiB, 10 GiB and 200 cents, on team 1 TiB, 100 GiB and 1,500 cents. A trial's period bills
+ * no overage.
  */
 record ExpectedOverage(long averageBytes, long units, long cents) {
 
@@ -21,11 +23,36 @@ record ExpectedOverage(long averageBytes, long units, long cents) {
     static final long UNIT_BYTES = 10 * GIB;
     static final long UNIT_CENTS = 200;
 
+    /** A paid plan's terms, written out here apart from the plans table: its price, allowance and overage unit. */
+    enum Terms {
+        PRO("pro", 2_000, ALLOWANCE_BYTES, UNIT_BYTES, UNIT_CENTS),
+        TEAM("team", 10_000, 1024 * GIB, 100 * GIB, 1_500);
+
+        final String tier;
+        final long priceCents;
+        final long allowanceBytes;
+        final long unitBytes;
+        final long unitCents;
+
+        Terms(String tier, long priceCents, long allowanceBytes, long unitBytes, long unitCents) {
+            this.tier = tier;
+            this.priceCents = priceCents;
+            this.allowanceBytes = allowanceBytes;
+            this.unitBytes = unitBytes;
+            this.unitCents = unitCents;
+        }
+    }
+
     /** A sample the service accepted: {@code second} is its {@code at} truncated to the whole second. */
     record Sample(String id, UUID project, long bytes, long second) {}
 
-    /** The overage of the accepted samples over {@code [start, end)} (epoch seconds, start before end). */
+    /** The overage on pro of the accepted samples over {@code [start, end)} (epoch seconds, start before end). */
     static ExpectedOverage of(Collection<Sample> accepted, long start, long end) {
+        return of(accepted, start, end, Terms.PRO);
+    }
+
+    /** The overage on the plan of these terms of the accepted samples over {@code [start, end)}. */
+    static ExpectedOverage of(Collection<Sample> accepted, long start, long end, Terms terms) {
         if (end <= start) {
             throw new IllegalArgumentException("an empty period: " + start + " - " + end);
         }
@@ -44,9 +71,9 @@ record ExpectedOverage(long averageBytes, long units, long cents) {
             byteSeconds = byteSeconds.add(integral(project, start, end));
         }
         long average = byteSeconds.divide(BigInteger.valueOf(end - start)).longValueExact();
-        long above = Math.max(0, average - ALLOWANCE_BYTES);
-        long units = above / UNIT_BYTES + (above % UNIT_BYTES == 0 ? 0 : 1);
-        return new ExpectedOverage(average, units, units * UNIT_CENTS);
+        long above = Math.max(0, average - terms.allowanceBytes);
+        long units = above / terms.unitBytes + (above % terms.unitBytes == 0 ? 0 : 1);
+        return new ExpectedOverage(average, units, units * terms.unitCents);
     }
 
     /** The integral of one project's step function over {@code [start, end)}. */

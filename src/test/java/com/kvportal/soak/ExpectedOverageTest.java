@@ -74,4 +74,14 @@ class ExpectedOverageTest {
         assertThatThrownBy(() -> ExpectedOverage.of(List.of(sample(A, 1, 5), sample(A, 2, 5)), 0, 10))
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    @ParameterizedTest(name = "team, {0} bytes above 1 TiB: {1} units of $15")
+    @CsvSource({"0, 0", "1, 1", "107374182400, 1", "107374182401, 2"})
+    void shouldCountTeamUnitsOf100GiBAbove1TiB(long above, long units) {
+        ExpectedOverage overage =
+                ExpectedOverage.of(List.of(sample(A, 1024 * GIB + above, -10)), 0, 1000, ExpectedOverage.Terms.TEAM);
+
+        assertThat(overage.units()).isEqualTo(units);
+        assertThat(overage.cents()).isEqualTo(units * 1_500);
+    }
 }

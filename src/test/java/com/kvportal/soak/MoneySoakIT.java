@@ -2,18 +2,23 @@ package com.kvportal.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.soak.ExpectedInvoice.Country;
+import com.kvportal.soak.ExpectedInvoice.Coupon;
+import com.kvportal.soak.ExpectedOverage.Terms;
 import com.kvportal.soak.Organization.Period;
+import com.kvportal.soak.Organization.Plans;
 import com.kvportal.soak.Organization.Story;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.TestDatabase;
-import com.kvportal.usage.Subscribe;
 import com.stripe.exception.ApiConnectionException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
+import com.stripe.param.CouponCreateParams;
 import com.stripe.param.InvoiceListParams;
+import com.stripe.param.PromotionCodeCreateParams;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,6 +28,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -50,6 +57,13 @@ import tools.jackson.databind.JsonNode;
  * started again. At the end, per organization and period, what the provider was asked to bill against the storage
  * rules computed here ({@link ExpectedOverage}), to the cent.
  *
+ * <p>Plans, coupons and tax (issue 35): the instances tax automatically, and the organizations pay from the US, DE or
+ * GB; they enter a promotion code at checkout of each coupon duration (once, repeating for two months, forever; a
+ * percentage or an amount off) or none; some start with a trial (checked out on the instance that offers trials),
+ * some move to team within their first period (the cut-short period billed on pro, the unused time credited), during
+ * a trial too, and some go back to pro at a period's end. Every invoice's subtotal, discount, tax and amount due is
+ * computed here ({@link ExpectedInvoice}) and compared with the provider's and with the service's.
+ *
  * <p>{@code -Dsoak.seed=N} replays a run's organizations and reports ({@code soak.organizations}, {@code
  * soak.periods} scale it; bench/soak.sh runs a long one). Timestamps follow the real clock, as the service checks
  * {@code at} against it.
@@ -75,6 +89,9 @@ class MoneySoakIT {
 
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final Random random = new Random(SEED);
+    /** The promotion code of each coupon, made at the provider at the start. */
+    private final Map<Coupon, String> codes = new EnumMap<>(Coupon.class);
+
     private volatile ServiceProcess restarting;
     private int samples;
     private int replayed;
@@ -90,6 +107,7 @@ class MoneySoakIT {
         Cluster cluster = new Cluster(TestDatabase.freshDatabaseUrl());
         try {
             cluster.start();
+            makeCoupons(cluster);
             List<Organization> orgs = signUp(cluster, pool);
             settle(cluster, orgs, "after checkout");
             for (int period = 1; period <= PERIODS; period++) {
@@ -110,9 +128,14 @@ class MoneySoakIT {
             System.out.println("the service's own reconciliation with the provider: "
                     + reconciled.get("billed_periods").asInt() + " billed periods, "
                     + reconciled.get("provider_items").asInt() + " overage items at the provider, "
-                    + reconciled.get("differences").size() + " differences");
+                    + reconciled.get("differences").size() + " differences, "
+                    + reconciled.get("invoice_differences").size() + " invoice differences");
             assertThat(reconciled.get("differences").size())
                     .as("differences the operator's reconciliation reports: " + reconciled.get("differences"))
+                    .isZero();
+            assertThat(reconciled.get("invoice_differences").size())
+                    .as("invoices the operator's reconciliation finds different at the provider: "
+                            + reconciled.get("invoice_differences"))
                     .isZero();
             assertThat(reconciled.get("provider_items").asInt())
                     .as("overage items the reconciliation compared")
@@ -120,6 +143,10 @@ class MoneySoakIT {
             assertThat(failures).as("seed " + SEED).isEmpty();
             assertThat(reckoning.differences(false))
                     .as("periods billed differently from docs/billing.md's overage rule (seed " + SEED + ")")
+                    .isEmpty();
+            assertThat(reckoning.invoiceDifferences())
+                    .as("invoices whose subtotal, discount, tax or amount due differ from docs/billing.md's rules at"
+                            + " the provider or in the service (seed " + SEED + ")")
                     .isEmpty();
             assertThat(reckoning.differences(true))
                     .as(
@@ -153,7 +180,10 @@ class MoneySoakIT {
         }
     }
 
-    /** Each organization's story: every eighth free, the rest pro, some cancelling, some with failing cards. */
+    /**
+     * Each organization's story: every eighth free, the rest pro, some cancelling, some with failing cards; and their
+     * {@link #plans plans, coupons and tax}.
+     */
     static Story story(int index, Random random) {
         int slot = index % 8;
         if (slot == 0) {
@@ -168,7 +198,68 @@ class MoneySoakIT {
                 recoversIn = failsIn + 1 + random.nextInt(PERIODS - failsIn);
             }
         }
-        return new Story(true, cancelIn, failsIn, recoversIn);
+        return new Story(true, cancelIn, failsIn, recoversIn, plans(index, slot, failsIn > 0));
+    }
+
+    /**
+     * The plans of a paid organization in slot {@code slot} of eight: slots 1 and 5 trial (every other one of slot 1
+     * moving to team during it); slots 2, 4 and 7 move to team within their first period, and slot 2 goes back to
+     * pro at the end of the second. The coupons and countries go round, so that every coupon meets every country and
+     * story (a once coupon never meets a trial: its first invoice is the trial's $0; $30.00 off never meets a failing
+     * card: a renewal it takes to $0 while an earlier invoice is still open leaves the subscription past_due at the
+     * provider, and the service records it active from that invoice's payment, a disagreement still open).
+     */
+    static Plans plans(int index, int slot, boolean cardFails) {
+        boolean trial = slot == 1 || slot == 5;
+        int upgradeIn =
+                switch (slot) {
+                    case 2, 4, 7 -> 1;
+                    case 1 -> index / 8 % 2;
+                    default -> 0;
+                };
+        int downgradeIn = slot == 2 && PERIODS >= 2 ? 2 : 0;
+        Coupon coupon = Coupon.values()[(index + index / 8) % Coupon.values().length];
+        if ((trial && coupon == Coupon.ONCE_15_PERCENT) || (cardFails && coupon == Coupon.FOREVER_3000_OFF)) {
+            coupon = Coupon.FOREVER_12_5_PERCENT;
+        }
+        return new Plans(trial, upgradeIn, downgradeIn, coupon, Country.values()[index % 3]);
+    }
+
+    /** Each coupon and a promotion code of it, made at the provider's API as an operator would. */
+    private void makeCoupons(Cluster cluster) {
+        for (Coupon coupon : Coupon.values()) {
+            if (coupon == Coupon.NONE) {
+                continue;
+            }
+            CouponCreateParams.Builder params = CouponCreateParams.builder()
+                    .setDuration(
+                            CouponCreateParams.Duration.valueOf(coupon.duration.toUpperCase(java.util.Locale.ROOT)));
+            if (coupon.percentOff != null) {
+                params.setPercentOff(coupon.percentOff);
+            } else {
+                params.setAmountOff(coupon.amountOff).setCurrency("usd");
+            }
+            if (coupon.months > 0) {
+                params.setDurationInMonths((long) coupon.months);
+            }
+            String id = stripe(
+                            cluster,
+                            random,
+                            base -> cluster.stripe(base).v1().coupons().create(params.build()))
+                    .getId();
+            String code = "SOAK" + Long.toHexString(SEED).toUpperCase(java.util.Locale.ROOT) + coupon.ordinal();
+            stripe(cluster, random, base -> cluster.stripe(base)
+                    .v1()
+                    .promotionCodes()
+                    .create(PromotionCodeCreateParams.builder()
+                            .setPromotion(PromotionCodeCreateParams.Promotion.builder()
+                                    .setType(PromotionCodeCreateParams.Promotion.Type.COUPON)
+                                    .setCoupon(id)
+                                    .build())
+                            .setCode(code)
+                            .build()));
+            codes.put(coupon, code);
+        }
     }
 
     private List<Organization> signUp(Cluster cluster, ExecutorService pool) throws Exception {
@@ -187,20 +278,49 @@ class MoneySoakIT {
     }
 
     private Organization signUp(Cluster cluster, int index, Story story, Random own) {
-        String base = cluster.pick(own);
+        // a trial is started by a checkout on an instance that offers trials; others by one that does not
+        String base = story.paid() ? cluster.offering(story.plans().trial()) : cluster.pick(own);
         Api owner = new Api(base);
         Api.Account account = owner.signup();
         List<UUID> projects = new ArrayList<>(List.of(account.projectId()));
         for (int p = own.nextInt(3); p > 0; p--) {
             projects.add(owner.createProject("soak project " + p));
         }
-        JsonNode subscription = story.paid() ? Subscribe.pro(owner, new Api(base)) : null;
+        JsonNode subscription = story.paid() ? checkOut(owner, new Api(base), story.plans()) : null;
         Organization org = new Organization(index, story, owner, account.organizationId(), projects);
         if (subscription != null) {
             org.customer = subscription.get("provider_customer_id").asString();
             org.subscription = subscription.get("provider_subscription_id").asString();
+            org.subscribedAt =
+                    Instant.parse(subscription.get("current_period_start").asString());
+            org.trialing = "trialing".equals(subscription.get("status").asString());
+            if (org.trialing != story.plans().trial()) {
+                failures.add(
+                        org.name() + ": its checkout started " + subscription.get("status") + " for " + story.label());
+            }
         }
         return org;
+    }
+
+    /**
+     * Buys pro as a person would: the checkout with the organization's promotion code (if any), paid on the hosted
+     * page with its billing country and a good card, the provider's redirect followed; answers the live subscription.
+     */
+    private JsonNode checkOut(Api owner, Api browser, Plans plans) {
+        owner.verifyEmail();
+        Map<String, Object> body = new HashMap<>(Map.of("tier", "pro"));
+        if (plans.coupon() != Coupon.NONE) {
+            body.put("promotion_code", codes.get(plans.coupon()).toLowerCase(java.util.Locale.ROOT));
+        }
+        Api.Response checkout = owner.post("/api/v1/billing/checkout", body);
+        assertThat(checkout.status()).as(checkout.toString()).isEqualTo(200);
+        String session = checkout.json().get("session_id").asString();
+        Api.Response paid = browser.post(
+                "/sandbox/checkout/" + session + "/pay",
+                Map.of("outcome", "succeeded", "country", plans.country().name()));
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
+        assertThat(browser.follow(paid).header("Location")).isEqualTo("/dashboard/billing?checkout=success");
+        return owner.subscription();
     }
 
     private void runPeriod(Cluster cluster, ExecutorService pool, List<Organization> orgs, int period)
@@ -210,6 +330,10 @@ class MoneySoakIT {
         samples += traffic.samples();
         boolean crash = period % 4 == 2 || PERIODS == 1;
         traffic.send(cluster, failures::add, () -> crash ? crash(cluster, period) : null);
+        // plan changes one at a time (each makes the provider invoice, charge and send events at once), then the rest
+        for (Organization org : orgs.stream().filter(Organization::billable).toList()) {
+            changePlans(cluster, org, period);
+        }
         forEach(pool, orgs.stream().filter(Organization::billable).toList(), org -> {
             beforeTheEnd(cluster, org, period);
             return null;
@@ -248,12 +372,35 @@ class MoneySoakIT {
                     ServiceProcess victim = cluster.kill(base);
                     System.out.println(
                             "period " + period + ": kill -9 of pid " + victim.pid() + " (" + victim.baseUrl() + ")");
-                    restarting = cluster.launch();
+                    restarting = cluster.launchLike(base);
                     System.out.println("period " + period + ": a new instance started at " + restarting.baseUrl());
                 },
                 "soak-killer");
         killer.start();
         return base;
+    }
+
+    /** The owner's plan changes of this period, before its end. */
+    private void changePlans(Cluster cluster, Organization org, int period) {
+        Random own = random(5, org.index, period);
+        if (org.story.plans().upgradeIn() == period) {
+            upgrade(cluster, own, org, period);
+        }
+        if (org.story.plans().downgradeIn() == period) {
+            Api.Response downgrade = unlessUnavailable(() -> cluster.onAny(
+                            own, base -> org.owner(base).post("/api/v1/billing/change-plan", Map.of("tier", "pro")))
+                    .answer());
+            if (downgrade.status() != 200
+                    || !"pro"
+                            .equals(downgrade
+                                    .json()
+                                    .path("subscription")
+                                    .path("scheduled_change")
+                                    .path("tier")
+                                    .asString())) {
+                failures.add(org.name() + ": the downgrade answered " + downgrade);
+            }
+        }
     }
 
     /** The owner's and the card's doings of this period, before its end. */
@@ -266,11 +413,48 @@ class MoneySoakIT {
             card(cluster, own, org, "succeeded");
         }
         if (org.story.cancelIn() == period) {
-            Api.Response cancel = cluster.onAny(own, base -> org.owner(base).post("/api/v1/billing/cancel"))
-                    .answer();
+            Api.Response cancel = unlessUnavailable(
+                    () -> cluster.onAny(own, base -> org.owner(base).post("/api/v1/billing/cancel"))
+                            .answer());
             if (cancel.status() != 200) {
                 failures.add(org.name() + ": cancel answered " + cancel);
             }
+        }
+    }
+
+    /**
+     * Moves the organization from pro to team now. Out of a trial, a new period starts at once: the one cut short is
+     * noted (on pro, with the samples known now, billed when the service learns of the change), and the change's
+     * invoice is to credit pro's unused time. In a trial, the trial goes on to its end on team.
+     */
+    private void upgrade(Cluster cluster, Random own, Organization org, int period) {
+        Subscription before = stripe(
+                cluster, own, base -> cluster.stripe(base).v1().subscriptions().retrieve(org.subscription));
+        Instant start = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodStart());
+        Instant end = Instant.ofEpochSecond(before.getItems().getData().get(0).getCurrentPeriodEnd());
+        List<ExpectedOverage.Sample> known = org.acceptedSoFar();
+        Api.Response changed = unlessUnavailable(() -> cluster.onAny(
+                        own, base -> org.owner(base).post("/api/v1/billing/change-plan", Map.of("tier", "team")))
+                .answer());
+        if (changed.status() != 200
+                || !"team"
+                        .equals(changed.json()
+                                .path("subscription")
+                                .path("plan")
+                                .path("tier")
+                                .asString())) {
+            failures.add(org.name() + ": the upgrade answered " + changed);
+            return;
+        }
+        org.terms = Terms.TEAM;
+        if (org.trialing) {
+            return;
+        }
+        Instant at = Instant.parse(changed.json().get("effective_at").asString());
+        synchronized (org) {
+            org.periods.add(new Period(period, start, at, false, known, Terms.PRO, false, true, null));
+            org.upgrades.add(new Organization.Upgrade(
+                    at, ExpectedInvoice.unusedTimeCredit(Terms.PRO.priceCents, start, end, at)));
         }
     }
 
@@ -311,9 +495,15 @@ class MoneySoakIT {
             end = Instant.ofEpochSecond(after.get("ended_at").asLong());
             org.ended = true;
         }
+        Terms terms = org.terms;
+        Terms next = last ? null : org.story.plans().downgradeIn() == period ? Terms.PRO : terms;
         synchronized (org) {
-            org.periods.add(new Period(period, start, end, last, known));
+            org.periods.add(new Period(period, start, end, last, known, terms, org.trialing, false, next));
         }
+        if (next != null) {
+            org.terms = next;
+        }
+        org.trialing = false;
     }
 
     /**
@@ -452,7 +642,10 @@ class MoneySoakIT {
         long deadline = System.nanoTime() + RECORDED_WITHIN.toNanos();
         while (true) {
             Reckoning reckoning = reckon(cluster, orgs);
-            if ((reckoning.failures().isEmpty() && reckoning.differences().isEmpty()) || System.nanoTime() > deadline) {
+            if ((reckoning.failures().isEmpty()
+                            && reckoning.differences().isEmpty()
+                            && reckoning.invoiceDifferences().isEmpty())
+                    || System.nanoTime() > deadline) {
                 return reckoning;
             }
             Cluster.pause(1_000);
@@ -497,6 +690,20 @@ class MoneySoakIT {
         }
     }
 
+    /**
+     * The request, sent again (up to five times, two seconds apart) while it is answered 503 {@code
+     * database_unavailable}: the service found no database connection for it in time (a loaded machine) and asks to
+     * retry in a few seconds.
+     */
+    private static Api.Response unlessUnavailable(java.util.function.Supplier<Api.Response> request) {
+        Api.Response response = request.get();
+        for (int attempt = 0; attempt < 5 && response.status() == 503; attempt++) {
+            Cluster.pause(2_000);
+            response = request.get();
+        }
+        return response;
+    }
+
     /** A stripe-java call on either instance; a broken connection (a killed instance) tries the other. */
     private static <T> T stripe(Cluster cluster, Random random, StripeCall<T> call) {
         return cluster.onAny(random, (Function<String, T>) base -> {
@@ -505,6 +712,11 @@ class MoneySoakIT {
                     } catch (ApiConnectionException broken) {
                         throw new UncheckedIOException(new IOException(broken));
                     } catch (StripeException e) {
+                        if (e.getStatusCode() != null && e.getStatusCode() >= 500) {
+                            // a read the provider failed to answer (a stand-in starved of connections on a loaded
+                            // machine): asked again, as stripe-java's own retries would
+                            throw new UncheckedIOException(new IOException(e));
+                        }
                         throw new IllegalStateException(e);
                     }
                 })

@@ -1,10 +1,9 @@
 package com.kvportal.soak;
 
-import static com.kvportal.soak.ExpectedOverage.ALLOWANCE_BYTES;
 import static com.kvportal.soak.ExpectedOverage.GIB;
-import static com.kvportal.soak.ExpectedOverage.UNIT_BYTES;
 
 import com.kvportal.soak.ExpectedOverage.Sample;
+import com.kvportal.soak.ExpectedOverage.Terms;
 import com.kvportal.support.Api;
 import com.kvportal.support.StorageSamples;
 import java.time.Duration;
@@ -121,18 +120,22 @@ final class StorageTraffic {
         return entries;
     }
 
-    /** A total on a unit boundary, a byte either side of it, or anywhere; free organizations anywhere to 300 GiB. */
+    /**
+     * A total on a unit boundary of the organization's plan now, a byte either side of it, or anywhere; free
+     * organizations anywhere to 300 GiB.
+     */
     private long target(Organization org) {
         if (!org.story.paid()) {
             return (long) (300 * GIB * random.nextDouble());
         }
-        long boundary = ALLOWANCE_BYTES + (random.nextInt(17) - 4) * UNIT_BYTES;
+        Terms terms = org.terms;
+        long boundary = terms.allowanceBytes + (random.nextInt(17) - 4) * terms.unitBytes;
         long delta =
                 switch (random.nextInt(5)) {
                     case 0 -> 0;
                     case 1 -> 1;
                     case 2 -> -1;
-                    default -> (long) (UNIT_BYTES * random.nextDouble());
+                    default -> (long) (terms.unitBytes * random.nextDouble());
                 };
         return Math.max(0, boundary + delta);
     }

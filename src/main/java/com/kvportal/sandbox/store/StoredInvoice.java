@@ -199,14 +199,20 @@ public record StoredInvoice(
         return changed.with(c -> c.amountDue = due);
     }
 
-    /** The first invoice of a subscription that starts with a trial: its line is the trial, $0, as at Stripe. */
+    /**
+     * The first invoice of a subscription that starts with a trial: its line is the trial, $0, as at Stripe, so its
+     * subtotal is 0 too, and a discount or tax priced onto it later takes nothing off and adds nothing.
+     */
     public StoredInvoice ofTrial() {
-        return with(c -> c.amountDue = 0);
+        return withTerms(c -> c.subtotal = 0);
     }
 
-    /** True for the $0 invoice Stripe makes at the start of a trial. */
+    /**
+     * True for the $0 invoice Stripe makes at the start of a trial: its subtotal is 0 (a first invoice that a coupon
+     * takes to 0 is due 0 too, but bills its price).
+     */
     public boolean isTrialStart() {
-        return billingReason.equals("subscription_create") && amountDue == 0;
+        return billingReason.equals("subscription_create") && subtotal == 0;
     }
 
     public StoredInvoice withCreatedEvent(String eventId) {

@@ -46,4 +46,54 @@ class StoredInvoiceAmountsTest {
         assertThat(draftOf(-2150).withTax("DE", new BigDecimal("19")).tax()).isEqualTo(-409);
         assertThat(draftOf(2000).withTax("US", BigDecimal.ZERO).amountDue()).isEqualTo(2000);
     }
+
+    @Test
+    void shouldChargeNothingForATrialsFirstInvoiceWhateverItsDiscountAndTax() {
+        // the trial's $0 line: a coupon and the tax are priced onto it after it was made, as at checkout
+        StoredInvoice trial = draftOf(2000)
+                .ofTrial()
+                .withDiscount("di_Test", new BigDecimal("15"), null)
+                .withTax("GB", BigDecimal.valueOf(20));
+
+        assertThat(trial.subtotal()).isZero();
+        assertThat(trial.discountAmount()).isZero();
+        assertThat(trial.tax()).isZero();
+        assertThat(trial.amountDue()).isZero();
+        assertThat(draftOf(2000).ofTrial().withTax("US", BigDecimal.ZERO).amountDue())
+                .isZero();
+    }
+
+    @Test
+    void shouldTellATrialsFirstInvoiceFromAFirstInvoiceACouponTakesToZero() {
+        StoredPrice pro = new StoredPrice("price_pro", "prod_pro", "Pro", 2000, "usd", "month", 0);
+        StoredSubscription subscription = new StoredSubscription(
+                "sub_Test",
+                "cus_Test",
+                "active",
+                pro.id(),
+                1,
+                "si_Test",
+                0,
+                0,
+                0,
+                100,
+                false,
+                null,
+                null,
+                null,
+                java.util.Map.of(),
+                null,
+                0,
+                null,
+                null);
+        StoredInvoice first =
+                StoredInvoice.draft("in_Test", subscription, "subscription_create", pro, 0, 0, 0, 100, 0, null);
+
+        StoredInvoice freeOfCharge = first.withDiscount("di_Test", null, 3000L);
+        assertThat(freeOfCharge.amountDue()).isZero();
+        assertThat(freeOfCharge.isTrialStart())
+                .as("pro's price, all of it discounted")
+                .isFalse();
+        assertThat(first.ofTrial().isTrialStart()).isTrue();
+    }
 }
