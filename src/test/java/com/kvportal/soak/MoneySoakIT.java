@@ -198,18 +198,16 @@ class MoneySoakIT {
                 recoversIn = failsIn + 1 + random.nextInt(PERIODS - failsIn);
             }
         }
-        return new Story(true, cancelIn, failsIn, recoversIn, plans(index, slot, failsIn > 0));
+        return new Story(true, cancelIn, failsIn, recoversIn, plans(index, slot));
     }
 
     /**
      * The plans of a paid organization in slot {@code slot} of eight: slots 1 and 5 trial (every other one of slot 1
      * moving to team during it); slots 2, 4 and 7 move to team within their first period, and slot 2 goes back to
      * pro at the end of the second. The coupons and countries go round, so that every coupon meets every country and
-     * story (a once coupon never meets a trial: its first invoice is the trial's $0; $30.00 off never meets a failing
-     * card: a renewal it takes to $0 while an earlier invoice is still open leaves the subscription past_due at the
-     * provider, and the service records it active from that invoice's payment, a disagreement still open).
+     * story (a once coupon never meets a trial: its first invoice is the trial's $0).
      */
-    static Plans plans(int index, int slot, boolean cardFails) {
+    static Plans plans(int index, int slot) {
         boolean trial = slot == 1 || slot == 5;
         int upgradeIn =
                 switch (slot) {
@@ -219,7 +217,7 @@ class MoneySoakIT {
                 };
         int downgradeIn = slot == 2 && PERIODS >= 2 ? 2 : 0;
         Coupon coupon = Coupon.values()[(index + index / 8) % Coupon.values().length];
-        if ((trial && coupon == Coupon.ONCE_15_PERCENT) || (cardFails && coupon == Coupon.FOREVER_3000_OFF)) {
+        if (trial && coupon == Coupon.ONCE_15_PERCENT) {
             coupon = Coupon.FOREVER_12_5_PERCENT;
         }
         return new Plans(trial, upgradeIn, downgradeIn, coupon, Country.values()[index % 3]);

@@ -400,7 +400,11 @@ public class StripeInvoices {
         return result;
     }
 
-    /** After a charge of a subscription's invoice: past due while it has an open invoice, active once it has none. */
+    /**
+     * After a charge of a subscription's invoice: as at Stripe, its status follows its latest invoice, past due while
+     * that one is open, active once it is paid (a renewal a coupon takes to $0 is paid without a charge, so
+     * the subscription is active again though an older invoice may still be open).
+     */
     private void settleSubscription(StoredInvoice charged) {
         if (charged.subscription() == null) {
             return;
@@ -410,7 +414,10 @@ public class StripeInvoices {
         if (subscription.hasEnded()) {
             return;
         }
-        boolean owing = !objects.invoices(null, subscription.id(), "open", 1).isEmpty();
+        String latest = subscription.latestInvoice() == null ? charged.id() : subscription.latestInvoice();
+        boolean owing = (latest.equals(charged.id()) ? Optional.of(charged) : objects.invoice(latest))
+                .map(invoice -> invoice.status().equals("open"))
+                .orElse(false);
         String status = owing ? "past_due" : "active";
         if (!subscription.status().equals(status)
                 && (subscription.status().equals("active")
