@@ -1,4 +1,4 @@
--- One subscription per organization at a time (CONTRACT 5).
+-- One subscription per organization at a time (docs/billing.md).
 
 -- The hosted checkout sessions the service started, so that an earlier open session is expired before another
 -- starts, and so that the public success callback asks the provider only about a session of ours that is not

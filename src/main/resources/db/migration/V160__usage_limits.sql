@@ -1,4 +1,4 @@
--- An organization's usage limits (CONTRACT 14): alert thresholds (stored for the alerts to come), a storage cap in
+-- An organization's usage limits (docs/api.md, "Usage limits"): alert thresholds (stored for the alerts to come), a storage cap in
 -- bytes and an overage cap in cents. No row: the defaults. txid is the writing transaction's id: every instance's
 -- in-memory standing reads the rows written since its last snapshot (as it reads usage_samples), so a change
 -- reaches verify everywhere within a refresh.

@@ -1,4 +1,4 @@
--- Outgoing webhooks (CONTRACT 15): each organization's endpoints, the events written in the transaction of the change
+-- Outgoing webhooks (docs/webhooks.md): each organization's endpoints, the events written in the transaction of the change
 -- they tell of, and one delivery per event and subscribed endpoint, claimed by one instance at a time.
 create table webhook_endpoints (
     id                    uuid primary key,

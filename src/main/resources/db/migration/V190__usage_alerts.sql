@@ -1,4 +1,4 @@
--- Each organization's alert state (CONTRACT 14): the thresholds it crossed and was alerted about (armed again once
+-- Each organization's alert state (docs/api.md, "Usage limits"): the thresholds it crossed and was alerted about (armed again once
 -- storage falls 5 % of the allowance below them) and why writes were last announced as refused (null: allowed).
 -- An instance evaluating an organization holds its row (FOR UPDATE), so one instance at a time decides; the state
 -- change, the alert's audit line and its mail (mail_outbox) commit together, so no crash sends one twice or loses it.

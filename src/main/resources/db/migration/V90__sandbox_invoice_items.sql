@@ -1,4 +1,4 @@
--- Invoices beyond a subscription's single line (CONTRACT 7.1): renewal drafts that wait for their
+-- Invoices beyond a subscription's single line (docs/billing.md, "The overage on the renewal invoice"): renewal drafts that wait for their
 -- invoice.created to be answered (or for a grace period), standalone invoices made from pending items,
 -- and invoice items that become lines of a draft or wait, pending, for the customer's next invoice.
 alter table sandbox_invoices

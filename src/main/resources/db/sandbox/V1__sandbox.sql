@@ -185,7 +185,7 @@ create table if not exists sandbox.sandbox_events (
 create index if not exists sandbox_events_due on sandbox.sandbox_events (next_attempt_at, seq)
     where delivered_at is null;
 
--- The sandbox's own secret key (CONTRACT 7.1, SANDBOX_API_KEY unset): generated at the first start and kept with
+-- The sandbox's own secret key (docs/billing.md, "The sandbox's own surface"; SANDBOX_API_KEY unset): generated at the first start and kept with
 -- the data, so that a restart keeps it and several instances on one database share it. One row; the first instance
 -- to insert it wins (insert ... on conflict do nothing), the others read it.
 create table if not exists sandbox.sandbox_api_key (

@@ -1,5 +1,8 @@
 package com.kvportal.sandbox;
 
+import com.kvportal.common.database.RewordedMigrations;
+import com.kvportal.common.database.RewordedMigrations.Rewording;
+import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -23,6 +26,10 @@ public class SandboxDatabase {
 
     static final String SCHEMA = "sandbox";
 
+    /** Migrations of {@code db/sandbox} whose comments were reworded after they ran. */
+    static final RewordedMigrations REWORDED =
+            new RewordedMigrations(List.of(new Rewording("1", -1726821128, 580103568)));
+
     private final JdbcClient jdbc;
 
     SandboxDatabase(SandboxExposure exposure, DataSource dataSource, JdbcClient jdbc) {
@@ -39,6 +46,7 @@ public class SandboxDatabase {
                 .schemas(SCHEMA)
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
+                .callbacks(REWORDED)
                 .load()
                 .migrate();
     }

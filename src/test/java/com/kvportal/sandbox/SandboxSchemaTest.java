@@ -144,6 +144,22 @@ class SandboxSchemaTest {
     }
 
     @Test
+    void shouldStartASchemaThatAppliedV1BeforeItsCommentsWereReworded() {
+        product("latest");
+        sandbox();
+        var rewording = SandboxDatabase.REWORDED.rewordings().get(0);
+        String checksum = "select checksum from sandbox.flyway_schema_history where version = '1'";
+        assertThat(jdbc.sql(checksum).query(Integer.class).single()).isEqualTo(rewording.to());
+        jdbc.sql("update sandbox.flyway_schema_history set checksum = ? where version = '1'")
+                .param(rewording.from())
+                .update();
+
+        sandbox();
+
+        assertThat(jdbc.sql(checksum).query(Integer.class).single()).isEqualTo(rewording.to());
+    }
+
+    @Test
     void shouldMakeTheSchemaThatAMoveLeaves() {
         usedBeforeTheUpgrade();
         product("latest");

@@ -3,6 +3,7 @@ package com.kvportal.common.database;
 import com.kvportal.embedded.EmbeddedDataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.api.callback.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -55,5 +56,11 @@ class DatabaseConfiguration {
             config.setPassword(url.password());
         }
         return new HikariDataSource(config);
+    }
+
+    /** Flyway (Spring Boot's, the product's) records the new checksums of migrations whose comments were reworded. */
+    @Bean
+    Callback rewordedMigrations() {
+        return RewordedMigrations.product();
     }
 }
