@@ -122,7 +122,7 @@ public class SandboxDiscounts {
 
     /** The discount a checkout session carries, if any. */
     public Optional<StoredDiscount> ofCheckoutSession(String session) {
-        return DISCOUNTS.first(database, "where checkout_session = ? order by created limit 1", session);
+        return DISCOUNTS.single(database, "where checkout_session = ? order by created limit 1", session);
     }
 
     /** The discounts of the subscription that apply at {@code at}, oldest first. */

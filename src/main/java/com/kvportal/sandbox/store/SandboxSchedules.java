@@ -67,7 +67,7 @@ public class SandboxSchedules {
     }
 
     private Optional<StoredSchedule> governing(String subscription, String lock) {
-        return SCHEDULES.first(
+        return SCHEDULES.single(
                 database, "where subscription = ? and status in ('not_started', 'active')" + lock, subscription);
     }
 

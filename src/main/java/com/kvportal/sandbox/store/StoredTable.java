@@ -18,12 +18,12 @@ record StoredTable<T>(String select, RowMapper<T> rows) {
 
     /** The row with this id, if any. */
     Optional<T> one(SandboxDatabase database, String id) {
-        return first(database, "where id = ?", id);
+        return single(database, "where id = ?", id);
     }
 
     /** The row with this id, if any, locked until commit. */
     Optional<T> locked(SandboxDatabase database, String id) {
-        return first(database, "where id = ? for update", id);
+        return single(database, "where id = ? for update", id);
     }
 
     /** The customer's rows that meet {@code condition}, oldest first, locked until commit. */
@@ -39,8 +39,8 @@ record StoredTable<T>(String select, RowMapper<T> rows) {
         return database.sql(select + " " + clauses).params(params).query(rows).list();
     }
 
-    /** The first row that {@code clauses} select ({@link #list}), if any. */
-    Optional<T> first(SandboxDatabase database, String clauses, Object... params) {
+    /** The row that {@code clauses} select ({@link #list}), if any; more than one is an error. */
+    Optional<T> single(SandboxDatabase database, String clauses, Object... params) {
         return database.sql(select + " " + clauses).params(params).query(rows).optional();
     }
 }
