@@ -101,39 +101,20 @@ public class StripeRefunds {
     }
 
     private static InvoicePayment invoicePayment(StoredInvoicePayment p) {
-        InvoicePayment payment = new InvoicePayment();
-        payment.setId(p.id());
-        payment.setObject("invoice_payment");
-        payment.setAmountPaid(p.amount());
-        payment.setAmountRequested(p.amount());
-        payment.setCreated(p.created());
-        payment.setCurrency(p.currency());
-        payment.setInvoice(p.invoice());
-        payment.setIsDefault(true);
-        payment.setLivemode(false);
-        InvoicePayment.Payment what = new InvoicePayment.Payment();
-        what.setType("payment_intent");
-        what.setPaymentIntent(p.paymentIntent());
-        payment.setPayment(what);
-        payment.setStatus("paid");
-        InvoicePayment.StatusTransitions transitions = new InvoicePayment.StatusTransitions();
-        transitions.setPaidAt(p.created());
-        payment.setStatusTransitions(transitions);
-        return payment;
+        return StripeJson.model(
+                InvoicePayment.class,
+                "invoice_payment",
+                p,
+                Map.of(
+                        "amount_paid", p.amount(),
+                        "amount_requested", p.amount(),
+                        "is_default", true,
+                        "payment", Map.of("type", "payment_intent", "payment_intent", p.paymentIntent()),
+                        "status", "paid",
+                        "status_transitions", Map.of("paid_at", p.created())));
     }
 
     private static Refund refund(StoredRefund r) {
-        Refund refund = new Refund();
-        refund.setId(r.id());
-        refund.setObject("refund");
-        refund.setAmount(r.amount());
-        refund.setCharge(r.charge());
-        refund.setCreated(r.created());
-        refund.setCurrency(r.currency());
-        refund.setMetadata(r.metadata());
-        refund.setPaymentIntent(r.paymentIntent());
-        refund.setReason(r.reason());
-        refund.setStatus("succeeded");
-        return refund;
+        return StripeJson.model(Refund.class, "refund", r, Map.of("status", "succeeded"));
     }
 }

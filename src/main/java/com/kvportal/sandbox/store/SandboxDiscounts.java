@@ -42,10 +42,7 @@ public class SandboxDiscounts {
     }
 
     public List<StoredCoupon> coupons(int limit) {
-        return database.sql("select * from sandbox.sandbox_coupons order by created desc, id desc limit ?")
-                .param(limit)
-                .query(COUPONS.rows())
-                .list();
+        return COUPONS.list(database, "order by created desc, id desc limit ?", limit);
     }
 
     // promotion codes
@@ -125,23 +122,17 @@ public class SandboxDiscounts {
 
     /** The discount a checkout session carries, if any. */
     public Optional<StoredDiscount> ofCheckoutSession(String session) {
-        return database.sql(
-                        "select * from sandbox.sandbox_discounts where checkout_session = ? order by created limit 1")
-                .param(session)
-                .query(DISCOUNTS.rows())
-                .optional();
+        return DISCOUNTS.single(database, "where checkout_session = ? order by created limit 1", session);
     }
 
     /** The discounts of the subscription that apply at {@code at}, oldest first. */
     public List<StoredDiscount> ofSubscription(String subscription, long at) {
-        return database.sql(
-                        """
-                        select * from sandbox.sandbox_discounts
-                        where subscription = ? and start <= ? and ("end" is null or "end" > ?)
-                        order by created, id""")
-                .params(subscription, at, at)
-                .query(DISCOUNTS.rows())
-                .list();
+        return DISCOUNTS.list(
+                database,
+                "where subscription = ? and start <= ? and (\"end\" is null or \"end\" > ?) order by created, id",
+                subscription,
+                at,
+                at);
     }
 
     /** The discount now belongs to the subscription, from {@code start} until {@code end} (null: no end yet). */

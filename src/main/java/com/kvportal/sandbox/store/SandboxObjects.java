@@ -331,10 +331,7 @@ public class SandboxObjects {
 
     /** The items that are lines of the invoice, in the order they were added. */
     public List<StoredInvoiceItem> invoiceItems(String invoice) {
-        return database.sql("select * from sandbox.sandbox_invoice_items where invoice = ? order by seq")
-                .param(invoice)
-                .query(INVOICE_ITEMS.rows())
-                .list();
+        return INVOICE_ITEMS.list(database, "where invoice = ? order by seq", invoice);
     }
 
     // portal sessions

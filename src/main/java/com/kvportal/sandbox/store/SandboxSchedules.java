@@ -67,11 +67,8 @@ public class SandboxSchedules {
     }
 
     private Optional<StoredSchedule> governing(String subscription, String lock) {
-        return database.sql(
-                        SCHEDULES.select() + " where subscription = ? and status in ('not_started', 'active')" + lock)
-                .param(subscription)
-                .query(SCHEDULES.rows())
-                .optional();
+        return SCHEDULES.single(
+                database, "where subscription = ? and status in ('not_started', 'active')" + lock, subscription);
     }
 
     private static StoredSchedule row(ResultSet rs, int n) throws SQLException {

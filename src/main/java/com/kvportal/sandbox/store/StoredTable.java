@@ -18,26 +18,29 @@ record StoredTable<T>(String select, RowMapper<T> rows) {
 
     /** The row with this id, if any. */
     Optional<T> one(SandboxDatabase database, String id) {
-        return byId(database, id, "");
+        return single(database, "where id = ?", id);
     }
 
     /** The row with this id, if any, locked until commit. */
     Optional<T> locked(SandboxDatabase database, String id) {
-        return byId(database, id, " for update");
+        return single(database, "where id = ? for update", id);
     }
 
     /** The customer's rows that meet {@code condition}, oldest first, locked until commit. */
     List<T> lockedOfCustomer(SandboxDatabase database, String condition, String customer) {
-        return database.sql(select + " where customer = ? and " + condition + " order by created, id for update")
-                .param(customer)
-                .query(rows)
-                .list();
+        return list(database, "where customer = ? and " + condition + " order by created, id for update", customer);
     }
 
-    private Optional<T> byId(SandboxDatabase database, String id, String lock) {
-        return database.sql(select + " where id = ?" + lock)
-                .param(id)
-                .query(rows)
-                .optional();
+    /**
+     * The rows that {@code clauses} select: what follows the table's select ({@code where}, {@code order by},
+     * {@code limit}, {@code for update}), its {@code ?} bound to {@code params} in order.
+     */
+    List<T> list(SandboxDatabase database, String clauses, Object... params) {
+        return database.sql(select + " " + clauses).params(params).query(rows).list();
+    }
+
+    /** The row that {@code clauses} select ({@link #list}), if any; more than one is an error. */
+    Optional<T> single(SandboxDatabase database, String clauses, Object... params) {
+        return database.sql(select + " " + clauses).params(params).query(rows).optional();
     }
 }

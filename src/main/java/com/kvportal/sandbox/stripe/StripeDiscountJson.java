@@ -8,69 +8,30 @@ import com.stripe.model.Discount;
 import com.stripe.model.PromotionCode;
 import java.util.Map;
 
-/** Renders coupons, promotion codes and discounts as stripe-java's model objects, in Stripe's shapes. */
+/**
+ * Renders coupons, promotion codes and discounts as stripe-java's model objects, in Stripe's shapes: the stored
+ * records carry Stripe's field names ({@link StripeJson#model}).
+ */
 public final class StripeDiscountJson {
 
     private StripeDiscountJson() {}
 
     public static Coupon coupon(StoredCoupon c, long now) {
-        Coupon coupon = new Coupon();
-        coupon.setId(c.id());
-        coupon.setObject("coupon");
-        coupon.setAmountOff(c.amountOff());
-        coupon.setCreated(c.created());
-        coupon.setCurrency(c.currency());
-        coupon.setDuration(c.duration());
-        coupon.setDurationInMonths(
-                c.durationInMonths() == null ? null : c.durationInMonths().longValue());
-        coupon.setLivemode(false);
-        coupon.setMaxRedemptions(c.maxRedemptions());
-        coupon.setMetadata(c.metadata());
-        coupon.setName(c.name());
-        coupon.setPercentOff(c.percentOff());
-        coupon.setRedeemBy(c.redeemBy());
-        coupon.setTimesRedeemed(c.timesRedeemed());
-        coupon.setValid(c.valid(now));
-        return coupon;
+        return StripeJson.model(Coupon.class, "coupon", c, Map.of("valid", c.valid(now)));
     }
 
     public static PromotionCode promotionCode(StoredPromotionCode p) {
-        PromotionCode code = new PromotionCode();
-        code.setId(p.id());
-        code.setObject("promotion_code");
-        code.setActive(p.active());
-        code.setCode(p.code());
-        code.setCreated(p.created());
-        code.setExpiresAt(p.expiresAt());
-        code.setLivemode(false);
-        code.setMaxRedemptions(p.maxRedemptions());
-        code.setMetadata(p.metadata());
-        PromotionCode.Promotion promotion = new PromotionCode.Promotion();
-        promotion.setType("coupon");
-        promotion.setCoupon(p.coupon());
-        code.setPromotion(promotion);
-        PromotionCode.Restrictions restrictions = new PromotionCode.Restrictions();
-        restrictions.setFirstTimeTransaction(false);
-        restrictions.setCurrencyOptions(Map.of());
-        code.setRestrictions(restrictions);
-        code.setTimesRedeemed(p.timesRedeemed());
-        return code;
+        return StripeJson.model(
+                PromotionCode.class,
+                "promotion_code",
+                p,
+                Map.of(
+                        "promotion", Map.of("type", "coupon", "coupon", p.coupon()),
+                        "restrictions", Map.of("first_time_transaction", false, "currency_options", Map.of())));
     }
 
     public static Discount discount(StoredDiscount d) {
-        Discount discount = new Discount();
-        discount.setId(d.id());
-        discount.setObject("discount");
-        discount.setCheckoutSession(d.checkoutSession());
-        discount.setCustomer(d.customer());
-        discount.setEnd(d.end());
-        discount.setPromotionCode(d.promotionCode());
-        Discount.Source source = new Discount.Source();
-        source.setType("coupon");
-        source.setCoupon(d.coupon());
-        discount.setSource(source);
-        discount.setStart(d.start());
-        discount.setSubscription(d.subscription());
-        return discount;
+        return StripeJson.model(
+                Discount.class, "discount", d, Map.of("source", Map.of("type", "coupon", "coupon", d.coupon())));
     }
 }

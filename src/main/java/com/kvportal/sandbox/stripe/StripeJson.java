@@ -2,6 +2,7 @@ package com.kvportal.sandbox.stripe;
 
 import com.google.gson.ExclusionStrategy;
 import com.google.gson.FieldAttributes;
+import com.google.gson.FieldNamingPolicy;
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -32,6 +33,8 @@ import com.stripe.model.SubscriptionItemCollection;
 import com.stripe.model.SubscriptionSchedule;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.ApiResource;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +47,7 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Renders the sandbox's objects as stripe-java's own model objects ({@code com.stripe.model.*}) and writes them with
@@ -96,6 +100,28 @@ public class StripeJson {
 
     public static JsonObject tree(StripeObject object) {
         return GSON.toJsonTree(object).getAsJsonObject();
+    }
+
+    /**
+     * The stripe-java model of a stored record whose components carry Stripe's field names ({@code paymentIntent}:
+     * {@code payment_intent}), as the record's columns do ({@code StoredRows}): the {@code object} it is, not in live
+     * mode, its components, and {@code fields}, what Stripe shows besides (constants, nested objects), read as Stripe's
+     * JSON. A component or field the model does not have is not shown.
+     */
+    public static <T extends StripeObject> T model(Class<T> type, String object, Record stored, Map<String, ?> fields) {
+        JsonObject json = new JsonObject();
+        json.addProperty("object", object);
+        json.addProperty("livemode", false);
+        for (RecordComponent component : stored.getClass().getRecordComponents()) {
+            Method accessor = component.getAccessor();
+            ReflectionUtils.makeAccessible(accessor);
+            json.add(
+                    FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES.translateName(
+                            Objects.requireNonNull(ReflectionUtils.findField(stored.getClass(), component.getName()))),
+                    GSON.toJsonTree(ReflectionUtils.invokeMethod(accessor, stored)));
+        }
+        GSON.toJsonTree(fields).getAsJsonObject().asMap().forEach(json::add);
+        return GSON.fromJson(json, type);
     }
 
     /** The top-level fields whose values differ, with their values before: Stripe's {@code previous_attributes}. */

@@ -9,6 +9,7 @@ import com.kvportal.sandbox.store.StoredCustomer;
 import com.kvportal.sandbox.store.StoredInvoice;
 import com.kvportal.sandbox.store.StoredInvoiceItem;
 import com.kvportal.sandbox.store.StoredPrice;
+import com.kvportal.sandbox.store.StoredPromotionCode;
 import com.kvportal.sandbox.store.StoredSubscription;
 import com.stripe.Stripe;
 import com.stripe.model.Customer;
@@ -16,6 +17,7 @@ import com.stripe.model.Event;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceItem;
 import com.stripe.model.Price;
+import com.stripe.model.PromotionCode;
 import com.stripe.model.StripeObject;
 import com.stripe.model.Subscription;
 import com.stripe.model.checkout.Session;
@@ -200,6 +202,26 @@ class StripeJsonTest {
         assertThat(verified.getId()).isEqualTo("evt_Test");
         assertThat(((Customer) verified.getDataObjectDeserializer().getObject().orElseThrow()).getEmail())
                 .isEqualTo("owner@example.com");
+    }
+
+    @Test
+    void shouldRenderAStoredRecordByItsComponentsStripeNamesWithItsObjectAndFields() {
+        StoredPromotionCode stored =
+                new StoredPromotionCode("promo_Test", "SAVE20", "co_Test", true, null, 5L, 2, Map.of("a", "b"), NOW);
+
+        JsonObject code = StripeJson.tree(StripeDiscountJson.promotionCode(stored));
+
+        assertThat(code.get("object").getAsString()).isEqualTo("promotion_code");
+        assertThat(code.get("livemode").getAsBoolean()).isFalse();
+        assertThat(code.get("max_redemptions").getAsLong()).isEqualTo(5);
+        assertThat(code.get("times_redeemed").getAsLong()).isEqualTo(2);
+        assertThat(code.get("expires_at").isJsonNull()).isTrue();
+        assertThat(code.getAsJsonObject("metadata").get("a").getAsString()).isEqualTo("b");
+        assertThat(code.getAsJsonObject("promotion").get("coupon").getAsString())
+                .isEqualTo("co_Test");
+        // the record's coupon is shown where Stripe shows it, not as a field of its own
+        assertThat(code.has("coupon")).isFalse();
+        roundTrip(StripeDiscountJson.promotionCode(stored), PromotionCode.class);
     }
 
     /** Renders the object, reads it back with stripe-java, and checks that no field was lost or changed. */
