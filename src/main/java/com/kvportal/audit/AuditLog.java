@@ -11,8 +11,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import lombok.AccessLevel;
@@ -107,6 +109,18 @@ public class AuditLog {
     /** Records what the current request's caller did to a customer's membership, as the event names them. */
     void byCaller(AccountEvent.OfCustomer e, String action, Map<String, Object> details) {
         byCaller(e.organizationId(), action, Party.customer(e.customerId(), e.email()), details);
+    }
+
+    /**
+     * The details of a line, in the order given: a key, then its value (which may be null), and so on. A line's
+     * details read in the order they were written, which {@link Map#of} would not keep.
+     */
+    static Map<String, Object> details(@Nullable Object... keysAndValues) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            details.put((String) Objects.requireNonNull(keysAndValues[i]), keysAndValues[i + 1]);
+        }
+        return details;
     }
 
     /** The organization's events, newest first, {@code limit} at a time after the cursor's position. */

@@ -1,9 +1,10 @@
 package com.kvportal.audit;
 
+import static com.kvportal.audit.AuditLog.details;
+
 import com.kvportal.account.AccountEvent;
 import com.kvportal.apikey.ApiKeyEvent;
 import com.kvportal.audit.AuditEvent.Party;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import lombok.RequiredArgsConstructor;
 import org.springframework.context.event.EventListener;
@@ -54,9 +55,7 @@ class AuditTrail {
 
     @EventListener
     void keyCreated(ApiKeyEvent.Created e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("permissions", e.permissions());
-        details.put("expires_at", e.expiresAt());
+        Map<String, Object> details = details("permissions", e.permissions(), "expires_at", e.expiresAt());
         key(e, "api_key.created", audit.actorOr(AuditLog.SYSTEM), details);
     }
 
@@ -67,8 +66,8 @@ class AuditTrail {
 
     @EventListener
     void keyRolled(ApiKeyEvent.Rolled e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("previous_key_id", e.previousKeyId().toString());
+        Map<String, Object> details =
+                details("previous_key_id", e.previousKeyId().toString());
         details.put("previous_expires_at", e.previousExpiresAt());
         details.put("grace_seconds", e.graceSeconds());
         key(e, "api_key.rolled", audit.actorOr(AuditLog.SYSTEM), details);
@@ -91,10 +90,7 @@ class AuditTrail {
 
     @EventListener
     void keyLeaked(ApiKeyEvent.Leaked e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("token_type", e.tokenType());
-        details.put("url", e.url());
-        details.put("source", e.source());
+        Map<String, Object> details = details("token_type", e.tokenType(), "url", e.url(), "source", e.source());
         key(e, "api_key.leaked", AuditLog.SECRET_SCANNING, details);
     }
 

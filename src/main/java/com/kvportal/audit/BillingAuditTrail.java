@@ -1,5 +1,7 @@
 package com.kvportal.audit;
 
+import static com.kvportal.audit.AuditLog.details;
+
 import com.kvportal.audit.AuditEvent.Party;
 import com.kvportal.billing.BillingEvent.CheckoutStarted;
 import com.kvportal.billing.BillingEvent.InvoicePaid;
@@ -14,7 +16,6 @@ import com.kvportal.billing.BillingEvent.SubscriptionPlanChanged;
 import com.kvportal.billing.BillingEvent.SubscriptionTrialStarted;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Tier;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -52,18 +53,15 @@ class BillingAuditTrail {
 
     @EventListener
     void trialStarted(SubscriptionTrialStarted e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("tier", e.tier().wire());
-        details.put("trial_end", e.trialEnd());
+        Map<String, Object> details = details("tier", e.tier().wire(), "trial_end", e.trialEnd());
         byProvider(
                 e.organizationId(), "subscription.trial_started", subscription(e.subscriptionId(), e.tier()), details);
     }
 
     @EventListener
     void updated(SubscriptionUpdated e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("tier", e.tier().wire());
-        details.put("status", e.status().wire());
+        Map<String, Object> details =
+                details("tier", e.tier().wire(), "status", e.status().wire());
         byProvider(e.organizationId(), "subscription.updated", subscription(e.subscriptionId(), e.tier()), details);
     }
 
@@ -76,35 +74,29 @@ class BillingAuditTrail {
 
     @EventListener
     void planChanged(SubscriptionPlanChanged e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("from", e.from().wire());
-        details.put("tier", e.to().wire());
+        Map<String, Object> details = details("from", e.from().wire(), "tier", e.to().wire());
         byProvider(e.organizationId(), "subscription.plan_changed", subscription(e.subscriptionId(), e.to()), details);
     }
 
     @EventListener
     void planChangeScheduled(SubscriptionPlanChangeScheduled e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("from", e.from().wire());
-        details.put("tier", e.to().wire());
-        details.put("effective_at", e.effectiveAt());
+        Map<String, Object> details =
+                details("from", e.from().wire(), "tier", e.to().wire(), "effective_at", e.effectiveAt());
         Party subscription = subscription(e.subscriptionId(), e.from());
         byProvider(e.organizationId(), "subscription.plan_change_scheduled", subscription, details);
     }
 
     @EventListener
     void planChangeCanceled(SubscriptionPlanChangeCanceled e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("tier", e.tier().wire());
-        details.put("canceled_tier", e.canceled().wire());
+        Map<String, Object> details =
+                details("tier", e.tier().wire(), "canceled_tier", e.canceled().wire());
         Party subscription = subscription(e.subscriptionId(), e.tier());
         byProvider(e.organizationId(), "subscription.plan_change_canceled", subscription, details);
     }
 
     @EventListener
     void ended(SubscriptionEnded e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("tier", e.tier().wire());
+        Map<String, Object> details = details("tier", e.tier().wire());
         if (e.periodEnd() != null) {
             details.put("period_end", e.periodEnd());
         }
@@ -113,8 +105,7 @@ class BillingAuditTrail {
 
     @EventListener
     void duplicateCanceled(SubscriptionDuplicateCanceled e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("tier", e.tier().wire());
+        Map<String, Object> details = details("tier", e.tier().wire());
         details.put("provider_subscription_id", e.providerSubscriptionId());
         details.put("kept_subscription_id", e.keptSubscriptionId().toString());
         Party subscription = subscription(e.subscriptionId(), e.tier());
@@ -123,9 +114,7 @@ class BillingAuditTrail {
 
     @EventListener
     void invoicePaid(InvoicePaid e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("amount_paid_cents", e.amountPaidCents());
-        details.put("currency", e.currency());
+        Map<String, Object> details = details("amount_paid_cents", e.amountPaidCents(), "currency", e.currency());
         byProvider(e.organizationId(), "invoice.paid", invoice(e.providerInvoiceId()), details);
     }
 

@@ -1,5 +1,7 @@
 package com.kvportal.audit;
 
+import static com.kvportal.audit.AuditLog.details;
+
 import com.kvportal.audit.AuditEvent.Party;
 import com.kvportal.usage.UsageEvent.OverageBilled;
 import com.kvportal.usage.UsageEvent.UsageAlertRaised;
@@ -40,9 +42,7 @@ class UsageAuditTrail {
 
     @EventListener
     void limitsUpdated(UsageLimitsUpdated e) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("previous", limits(e.previous()));
-        details.put("limits", limits(e.limits()));
+        Map<String, Object> details = details("previous", limits(e.previous()), "limits", limits(e.limits()));
         audit.byCaller(e.organizationId(), "usage.limits_updated", organization(e.organizationId()), details);
     }
 

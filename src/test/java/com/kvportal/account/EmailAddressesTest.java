@@ -22,6 +22,13 @@ class EmailAddressesTest extends SignedInTest {
         return "ünï-" + UUID.randomUUID() + "@example.com";
     }
 
+    /** No row of the table holds the address, and nothing was mailed to it. */
+    private void assertNothingKeptOrMailed(String table, String email) {
+        assertThat(count("select count(*) from " + table + " where email = ?", email))
+                .isZero();
+        assertNothingMailedTo(email);
+    }
+
     private void assertNothingMailedTo(String email) {
         assertThat(count("select count(*) from mail_outbox where recipient = ?", email))
                 .isZero();
@@ -37,9 +44,7 @@ class EmailAddressesTest extends SignedInTest {
         assertThat(response.json().get("errors").get(0).get("message").asString())
                 .contains("ASCII")
                 .contains("before the @");
-        assertThat(count("select count(*) from customers where email = ?", email))
-                .isZero();
-        assertNothingMailedTo(email);
+        assertNothingKeptOrMailed("customers", email);
     }
 
     @Test
@@ -48,9 +53,7 @@ class EmailAddressesTest extends SignedInTest {
 
         assertFieldErrors(session.post("/api/v1/invitations", Map.of("email", email, "role", "viewer")), "email");
 
-        assertThat(count("select count(*) from invitations where email = ?", email))
-                .isZero();
-        assertNothingMailedTo(email);
+        assertNothingKeptOrMailed("invitations", email);
     }
 
     @Test

@@ -128,9 +128,7 @@ class TeamsTest extends SignedInTest {
         Member billing = join("billing");
         Member developer = join("developer");
 
-        Api.Response created = developer.api().post("/api/v1/webhook-endpoints", endpoint);
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String id = created.json().get("id").asString();
+        String id = developer.api().createWebhookEndpoint(endpoint).id();
         for (Member reader : List.of(viewer, billing)) {
             assertThat(reader.api().get("/api/v1/webhook-endpoints").status()).isEqualTo(200);
             assertThat(reader.api()

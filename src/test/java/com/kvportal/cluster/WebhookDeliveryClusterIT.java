@@ -51,9 +51,9 @@ class WebhookDeliveryClusterIT {
                 first.awaitReady();
                 Api session = new Api(first.baseUrl());
                 email = session.signup().email();
-                Api.Response created = session.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()));
-                secret = created.json().get("secret").asString();
-                endpointId = created.json().get("id").asString();
+                Api.WebhookEndpoint created = session.createWebhookEndpoint(Map.of("url", receiver.url()));
+                secret = created.secret();
+                endpointId = created.id();
                 for (int i = 0; i < 40; i++) {
                     events.add(session.post("/api/v1/webhook-endpoints/" + endpointId + "/test")
                             .json()
@@ -93,10 +93,8 @@ class WebhookDeliveryClusterIT {
                         TestDatabase.freshDatabaseUrl(), List.of("webhooks-first", "webhooks-second"), FAST)) {
             Api onFirst = new Api(both.get(0).baseUrl());
             String email = onFirst.signup().email();
-            String endpointId = onFirst.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
-                    .json()
-                    .get("id")
-                    .asString();
+            String endpointId =
+                    onFirst.createWebhookEndpoint(Map.of("url", receiver.url())).id();
             // events written on both instances: each instance is prompted to deliver after its own commits
             Api onSecond = Api.loggedIn(both.get(1).baseUrl(), email);
             Set<String> events = new HashSet<>();

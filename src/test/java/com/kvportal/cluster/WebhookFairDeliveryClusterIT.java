@@ -108,9 +108,7 @@ class WebhookFairDeliveryClusterIT {
 
     /** Creates an endpoint for {@code url} and answers its id. */
     private static String createEndpoint(Api on, String url) {
-        Api.Response created = on.post(ENDPOINTS, Map.of("url", url));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("id").asString();
+        return on.createWebhookEndpoint(Map.of("url", url)).id();
     }
 
     /** Two instances with {@link #SETTINGS} on a fresh database of their own. */

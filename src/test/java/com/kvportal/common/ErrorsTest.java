@@ -118,10 +118,8 @@ class ErrorsTest extends IntegrationTest {
     void shouldRefuseAStringOrFractionWhereANumberOrBooleanBelongsAndChangeNothing() {
         Api session = signedIn();
         String keyId = session.newKeyId("rolled");
-        Api.Response hook =
-                session.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/strict"));
-        assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
-        String hookId = hook.json().get("id").asString();
+        String hookId = session.createWebhookEndpoint(Map.of("url", "https://hooks.example.invalid/strict"))
+                .id();
 
         for (Object grace : new Object[] {"60", 60.0, 60.5, true}) {
             assertFieldErrors(

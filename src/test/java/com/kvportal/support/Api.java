@@ -248,6 +248,23 @@ public final class Api {
         return UUID.fromString(response.json().get("id").asString());
     }
 
+    /** A webhook endpoint as its creation answers it: its id, and its signing secret (shown this once). */
+    public record WebhookEndpoint(String id, String secret) {}
+
+    /**
+     * Creates a webhook endpoint in the organization from this body (its {@code url}, and {@code events} or a
+     * {@code description} where the test needs them) and answers it as created.
+     */
+    public WebhookEndpoint createWebhookEndpoint(Map<String, ?> body) {
+        Response response = post("/api/v1/webhook-endpoints", body);
+        if (response.status() != 201) {
+            throw new IllegalStateException("create webhook endpoint failed: " + response);
+        }
+        return new WebhookEndpoint(
+                response.json().get("id").asString(),
+                response.json().get("secret").asString());
+    }
+
     /** The active project's keys, as {@code GET /api/v1/api-keys} lists them. */
     public JsonNode keys() {
         Response response = get("/api/v1/api-keys");

@@ -29,16 +29,12 @@ class MemberAndUsageEventsTest extends SignedInTest {
     @Test
     void shouldTellTheEndpointOfAMemberJoiningAndBeingRemovedAndOfAThresholdCrossed() throws Exception {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
-            String secret = session.post(
-                            "/api/v1/webhook-endpoints",
-                            Map.of(
-                                    "url",
-                                    receiver.url(),
-                                    "events",
-                                    List.of("member.joined", "member.removed", "usage.threshold_crossed")))
-                    .json()
-                    .get("secret")
-                    .asString();
+            String secret = session.createWebhookEndpoint(Map.of(
+                            "url",
+                            receiver.url(),
+                            "events",
+                            List.of("member.joined", "member.removed", "usage.threshold_crossed")))
+                    .secret();
 
             String email = "joiner-" + UUID.randomUUID() + "@example.com";
             assertThat(session.post("/api/v1/invitations", Map.of("email", email, "role", "developer"))

@@ -1,7 +1,5 @@
 package com.kvportal.webhooks;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.kvportal.support.Api;
 import java.util.Map;
 import java.util.UUID;
@@ -14,10 +12,8 @@ final class QueuedDeliveries {
     private QueuedDeliveries() {}
 
     static UUID endpoint(Api api) {
-        Api.Response created =
-                api.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/kv-portal"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return UUID.fromString(created.json().get("id").asString());
+        return UUID.fromString(api.createWebhookEndpoint(Map.of("url", "https://hooks.example.invalid/kv-portal"))
+                .id());
     }
 
     /** A delivery of an event of its own, due {@code dueAgo} ago, or asked to be retried {@code retryAskedAgo} ago. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
+import com.kvportal.support.Api.WebhookEndpoint;
 import com.kvportal.support.SignedInTest;
 import com.kvportal.support.WebhookReceiver;
 import com.kvportal.support.WebhookReceiver.Mode;
@@ -56,7 +57,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldDeliverKeyEventsSignedWithTheKeysListItemAndNeverTheRawKey() throws Exception {
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
 
         String rawKey = session.createKey("billing-worker", "read", "write");
         String keyId = session.keyId("billing-worker");
@@ -93,7 +94,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldDeliverADisabledAndAnEnabledKeyToAnEndpointSubscribedToThem() throws Exception {
-        Endpoint endpoint =
+        WebhookEndpoint endpoint =
                 create(Map.of("url", receiver.url(), "events", List.of("api_key.disabled", "api_key.enabled")));
         String keyId = session.newKeyId("switched");
         String path = "/api/v1/api-keys/" + keyId;
@@ -126,7 +127,7 @@ public class WebhookDeliveryTest extends SignedInTest {
     @Test
     void shouldRefuseADeliveryWhoseSignatureIsNotTheEndpointsSecret() {
         create(Map.of("url", receiver.url()));
-        Endpoint other = create(Map.of("url", receiver.url() + "/other", "events", List.of("invoice.paid")));
+        WebhookEndpoint other = create(Map.of("url", receiver.url() + "/other", "events", List.of("invoice.paid")));
 
         session.createKey("worker");
 
@@ -139,7 +140,7 @@ public class WebhookDeliveryTest extends SignedInTest {
     @Test
     void shouldRetryWhileTheReceiverIsDownAndDeliverOnceItIsBackUnderTheSameWebhookId() throws Exception {
         receiver.answer(Mode.FAIL);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
         String eventId = test(endpoint);
 
         await().atMost(WAIT).until(() -> receiver.received().size() >= 2);
@@ -162,7 +163,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldFailADeliveryAfterTheLastRetryOfTheSchedule() {
-        Endpoint endpoint = testedAgainst(Mode.FAIL);
+        WebhookEndpoint endpoint = testedAgainst(Mode.FAIL);
 
         JsonNode failed = awaitLatestDelivery(endpoint, "failed");
         assertThat(failed.get("attempts").asInt()).isEqualTo(4); // the first attempt and 3 retries
@@ -174,7 +175,7 @@ public class WebhookDeliveryTest extends SignedInTest {
     @Test
     void shouldEndAnAttemptToAHangingReceiverAtTheTimeoutWhileTheApiAnswers() {
         receiver.answer(Mode.HANG);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
         for (int i = 0; i < 10; i++) {
             test(endpoint); // more hanging attempts than one organization may have in flight
         }
@@ -196,7 +197,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldCountAClosedConnectionAsNoAnswer() {
-        Endpoint endpoint = testedAgainst(Mode.CLOSE);
+        WebhookEndpoint endpoint = testedAgainst(Mode.CLOSE);
 
         awaitUnansweredAttempt(endpoint, "connection_closed");
     }
@@ -206,7 +207,7 @@ public class WebhookDeliveryTest extends SignedInTest {
         String url = receiver.url();
         int port = receiver.port();
         receiver.close(); // nothing listens on the port now
-        Endpoint endpoint = create(Map.of("url", url));
+        WebhookEndpoint endpoint = create(Map.of("url", url));
         test(endpoint);
 
         awaitUnansweredAttempt(endpoint, "connection_refused");
@@ -220,7 +221,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldStopReadingAnAnswerWithoutEndAndCountItsStatus() {
-        Endpoint endpoint = testedAgainst(Mode.ENDLESS_BODY);
+        WebhookEndpoint endpoint = testedAgainst(Mode.ENDLESS_BODY);
 
         JsonNode delivered = awaitLatestDelivery(endpoint, "delivered");
         assertThat(delivered.get("response_status").asInt()).isEqualTo(200);
@@ -231,7 +232,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldMakeOneMoreAttemptOnRequestUnderTheSameWebhookId() throws Exception {
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
         String eventId = test(endpoint);
         String deliveryId = awaitLatestDelivery(endpoint, "delivered").get("id").asString();
 
@@ -250,7 +251,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldRetryAFailedDeliveryOnRequest() {
-        Endpoint endpoint = testedAgainst(Mode.FAIL);
+        WebhookEndpoint endpoint = testedAgainst(Mode.FAIL);
         String deliveryId = awaitLatestDelivery(endpoint, "failed").get("id").asString();
         receiver.answer(Mode.OK);
 
@@ -262,7 +263,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldSignWithTheOldSecretBesideTheNewOneUntilASecondRotation() throws Exception {
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
         String second = rotate(endpoint);
 
         test(endpoint);
@@ -282,7 +283,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldDeliverOnlyTheChosenTypesButTheTestEventAlways() {
-        Endpoint endpoint = create(Map.of("url", receiver.url(), "events", List.of("invoice.paid")));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url(), "events", List.of("invoice.paid")));
         session.createKey("not-delivered");
 
         String eventId = test(endpoint);
@@ -294,7 +295,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldHoldDeliveriesOfADisabledEndpointUntilItIsEnabled() {
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
         session.patch(PATH + "/" + endpoint.id(), Map.of("disabled", true));
         String eventId = test(endpoint);
         session.createKey("while-disabled");
@@ -311,7 +312,7 @@ public class WebhookDeliveryTest extends SignedInTest {
 
     @Test
     void shouldTellOfKeysAboutToExpireOncePerKeyAndLead() {
-        Endpoint endpoint = create(Map.of("url", receiver.url(), "events", List.of("api_key.expiring")));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url(), "events", List.of("api_key.expiring")));
         Instant now = Instant.now();
         Map<String, Object> week = new LinkedHashMap<>();
         week.put("name", "expires-in-3-days");
@@ -349,23 +350,17 @@ public class WebhookDeliveryTest extends SignedInTest {
                 .isEqualTo(account.organizationId().toString());
     }
 
-    record Endpoint(String id, String secret) {}
-
-    private Endpoint create(Map<String, Object> body) {
-        Api.Response created = session.post(PATH, body);
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return new Endpoint(
-                created.json().get("id").asString(),
-                created.json().get("secret").asString());
+    private WebhookEndpoint create(Map<String, Object> body) {
+        return session.createWebhookEndpoint(body);
     }
 
-    private String test(Endpoint endpoint) {
+    private String test(WebhookEndpoint endpoint) {
         Api.Response queued = session.post(PATH + "/" + endpoint.id() + "/test");
         assertThat(queued.status()).as(queued.toString()).isEqualTo(202);
         return queued.json().get("event_id").asString();
     }
 
-    private String rotate(Endpoint endpoint) {
+    private String rotate(WebhookEndpoint endpoint) {
         return session.post(PATH + "/" + endpoint.id() + "/secret/rotate")
                 .json()
                 .get("secret")
@@ -379,15 +374,15 @@ public class WebhookDeliveryTest extends SignedInTest {
     }
 
     /** An endpoint to the receiver, which answers in this mode, sent one test event. */
-    private Endpoint testedAgainst(Mode mode) {
+    private WebhookEndpoint testedAgainst(Mode mode) {
         receiver.answer(mode);
-        Endpoint endpoint = create(Map.of("url", receiver.url()));
+        WebhookEndpoint endpoint = create(Map.of("url", receiver.url()));
         test(endpoint);
         return endpoint;
     }
 
     /** Waits until the first attempt of the endpoint's first delivery ended without an answer, with {@code error}. */
-    private void awaitUnansweredAttempt(Endpoint endpoint, String error) {
+    private void awaitUnansweredAttempt(WebhookEndpoint endpoint, String error) {
         await().atMost(WAIT)
                 .until(() ->
                         !deliveries(endpoint.id()).get(0).get("duration_ms").isNull());
@@ -398,7 +393,7 @@ public class WebhookDeliveryTest extends SignedInTest {
     }
 
     /** Waits until the endpoint's latest delivery has this status, and answers it. */
-    private JsonNode awaitLatestDelivery(Endpoint endpoint, String status) {
+    private JsonNode awaitLatestDelivery(WebhookEndpoint endpoint, String status) {
         await().atMost(WAIT).untilAsserted(() -> assertThat(
                         deliveries(endpoint.id()).get(0).get("status").asString())
                 .isEqualTo(status));

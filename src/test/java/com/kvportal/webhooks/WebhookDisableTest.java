@@ -70,10 +70,7 @@ class WebhookDisableTest extends SignedInTest {
 
     /** An endpoint to the receiver, sent one test event: its id. */
     private String createAndTest(WebhookReceiver receiver) {
-        String id = session.post("/api/v1/webhook-endpoints", Map.of("url", receiver.url()))
-                .json()
-                .get("id")
-                .asString();
+        String id = session.createWebhookEndpoint(Map.of("url", receiver.url())).id();
         session.post("/api/v1/webhook-endpoints/" + id + "/test");
         return id;
     }

@@ -8,7 +8,6 @@ import com.kvportal.support.Api;
 import com.kvportal.support.SignedInTest;
 import com.kvportal.webhooks.delivery.TargetPolicy;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -168,16 +167,13 @@ class WebhookEndpointsTest extends SignedInTest {
 
     @Test
     void shouldRotateTheSecret() {
-        Api.Response created = session.post(PATH, Map.of("url", PUBLIC_URL));
-        String id = created.json().get("id").asString();
+        Api.WebhookEndpoint created = session.createWebhookEndpoint(Map.of("url", PUBLIC_URL));
 
-        Api.Response rotated = session.post(PATH + "/" + id + "/secret/rotate");
+        Api.Response rotated = session.post(PATH + "/" + created.id() + "/secret/rotate");
 
         assertThat(rotated.status()).as(rotated.toString()).isEqualTo(200);
         assertThat(rotated.header("Cache-Control")).isEqualTo("no-store");
-        assertThat(rotated.json().get("secret").asString())
-                .startsWith("whsec_")
-                .isNotEqualTo(created.json().get("secret").asString());
+        assertThat(rotated.json().get("secret").asString()).startsWith("whsec_").isNotEqualTo(created.secret());
     }
 
     @Test
@@ -304,8 +300,8 @@ class WebhookEndpointsTest extends SignedInTest {
 
     @Test
     void shouldAuditEveryChangeWithoutTheSecret() {
-        Api.Response created = session.post(PATH, Map.of("url", PUBLIC_URL));
-        String id = created.json().get("id").asString();
+        Api.WebhookEndpoint created = session.createWebhookEndpoint(Map.of("url", PUBLIC_URL));
+        String id = created.id();
         session.patch(PATH + "/" + id, Map.of("description", "renamed"));
         String rotated = session.post(PATH + "/" + id + "/secret/rotate")
                 .json()
@@ -326,9 +322,7 @@ class WebhookEndpointsTest extends SignedInTest {
         JsonNode target = audit.json().get("events").get(0).get("target");
         assertThat(target.get("type").asString()).isEqualTo("webhook_endpoint");
         assertThat(target.get("id").asString()).isEqualTo(id);
-        assertThat(audit.body())
-                .doesNotContain(created.json().get("secret").asString())
-                .doesNotContain(rotated);
+        assertThat(audit.body()).doesNotContain(created.secret()).doesNotContain(rotated);
     }
 
     @Test
@@ -375,10 +369,6 @@ class WebhookEndpointsTest extends SignedInTest {
     }
 
     private String create() {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("url", PUBLIC_URL);
-        Api.Response created = session.post(PATH, body);
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("id").asString();
+        return session.createWebhookEndpoint(Map.of("url", PUBLIC_URL)).id();
     }
 }

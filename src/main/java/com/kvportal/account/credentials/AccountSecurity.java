@@ -116,11 +116,7 @@ public class AccountSecurity {
 
     private void sendVerification(UUID customerId, String email, boolean resent) {
         String token = tokens.issue(customerId, Purpose.VERIFY_EMAIL, email, VERIFY_LIFETIME, resent);
-        mailer.send(new Mail(
-                email,
-                "Confirm your email address",
-                "verify-email",
-                Map.of("email", email, "link", baseUrl.resolveWithToken("/verify-email", token))));
+        mailLink(email, "Confirm your email address", "verify-email", "/verify-email", token);
     }
 
     /**
@@ -140,11 +136,7 @@ public class AccountSecurity {
         String address = customer.get().email();
         tokens.voidLive(customerId, Purpose.RESET_PASSWORD);
         String token = tokens.issue(customerId, Purpose.RESET_PASSWORD, address, RESET_LIFETIME, false);
-        mailer.send(new Mail(
-                address,
-                "Reset your password",
-                "password-reset",
-                Map.of("email", address, "link", baseUrl.resolveWithToken("/reset-password", token))));
+        mailLink(address, "Reset your password", "password-reset", "/reset-password", token);
         events.publishEvent(new AccountEvent.PasswordResetRequested(customerId, address, organizationOf(customerId)));
     }
 
@@ -161,7 +153,7 @@ public class AccountSecurity {
         customers.markEmailVerified(customer.id());
         throttle.succeeded(customer.email());
         int ended = sessions.endAll(customer.id());
-        passwordNotice(customer.email(), "reset");
+        securityNotice(customer.email(), "Your password was reset", "password-changed", "reset");
         events.publishEvent(
                 new AccountEvent.PasswordReset(customer.id(), customer.email(), organizationOf(customer.id()), ended));
     }
@@ -177,7 +169,7 @@ public class AccountSecurity {
         customers.setPasswordHash(customer.id(), passwords.encode(Objects.requireNonNull(change.newPassword())));
         tokens.voidLive(customer.id(), Purpose.CHANGE_EMAIL);
         int ended = sessions.endOthers(customer.id(), request);
-        passwordNotice(customer.email(), "changed");
+        securityNotice(customer.email(), "Your password was changed", "password-changed", "changed");
         events.publishEvent(
                 new AccountEvent.PasswordChanged(customer.id(), customer.email(), caller.organizationId(), ended));
     }
@@ -289,11 +281,21 @@ public class AccountSecurity {
         return customer;
     }
 
-    private void passwordNotice(String email, String how) {
+    /** Mails {@code to} the link to {@code page} that carries the token; the template shows the address and the link. */
+    private void mailLink(String to, String subject, String template, String page, String token) {
+        mailer.send(
+                new Mail(to, subject, template, Map.of("email", to, "link", baseUrl.resolveWithToken(page, token))));
+    }
+
+    /**
+     * Tells the customer by mail that their account's security changed ({@code how}: the template words it), with the
+     * link to reset the password in case it was not them; in the change's transaction.
+     */
+    public void securityNotice(String email, String subject, String template, String how) {
         mailer.send(new Mail(
                 email,
-                "Your password was " + how,
-                "password-changed",
+                subject,
+                template,
                 Map.of("email", email, "how", how, "link", baseUrl.resolve("/forgot-password"))));
     }
 

@@ -7,12 +7,9 @@ import com.kvportal.account.AccountProblem.NoPendingLogin;
 import com.kvportal.account.AccountProblem.TotpState;
 import com.kvportal.account.Customers;
 import com.kvportal.account.credentials.AccountSecurity;
-import com.kvportal.common.AppBaseUrl;
 import com.kvportal.common.encryption.EncryptedColumns;
 import com.kvportal.common.encryption.SecretBox;
 import com.kvportal.common.encryption.SecretColumn;
-import com.kvportal.mail.Mail;
-import com.kvportal.mail.Mailer;
 import com.kvportal.security.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
@@ -25,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -60,8 +56,6 @@ public class TwoStepLogin implements EncryptedColumns {
     private final Customers customers;
     private final WrongCodes wrongCodes;
     private final AccountSecurity security;
-    private final Mailer mailer;
-    private final AppBaseUrl baseUrl;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final SecretBox box;
@@ -206,11 +200,7 @@ public class TwoStepLogin implements EncryptedColumns {
 
     /** Tells the customer that two-step login was turned on or off ({@code how}), in the change's transaction. */
     private void notice(String email, String how) {
-        mailer.send(new Mail(
-                email,
-                "Two-step login was turned " + how,
-                "two-step-login-changed",
-                Map.of("email", email, "how", how, "link", baseUrl.resolve("/forgot-password"))));
+        security.securityNotice(email, "Two-step login was turned " + how, "two-step-login-changed", how);
     }
 
     /** A code of an unused time step, later than the last one accepted; the step is used up in the same statement. */

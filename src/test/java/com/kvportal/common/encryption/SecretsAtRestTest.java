@@ -109,12 +109,10 @@ class SecretsAtRestTest {
             Api api = new Api(base(app));
             api.signup();
             api.verifyEmail();
-            Api.Response created =
-                    api.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/b"));
-            assertThat(created.status()).as(created.toString()).isEqualTo(201);
-            UUID id = UUID.fromString(created.json().get("id").asString());
+            Api.WebhookEndpoint created = api.createWebhookEndpoint(Map.of("url", "https://hooks.example.invalid/b"));
+            UUID id = UUID.fromString(created.id());
             assertThat(onlyB.open(column("secret", "webhook_endpoints", id), WEBHOOK, id))
-                    .isEqualTo(created.json().get("secret").asString());
+                    .isEqualTo(created.secret());
             assertThat(onlyB.open(
                             column("secret", "webhook_endpoints", stored.endpointId()), WEBHOOK, stored.endpointId()))
                     .isEqualTo(stored.webhookSecret());
@@ -214,14 +212,13 @@ class SecretsAtRestTest {
         long step = System.currentTimeMillis() / 30_000;
         Api.Response confirmed = api.post("/api/v1/account/totp/confirm", Map.of("code", code(secret, step - 1)));
         assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
-        Api.Response endpoint = api.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/a"));
-        assertThat(endpoint.status()).as(endpoint.toString()).isEqualTo(201);
+        Api.WebhookEndpoint endpoint = api.createWebhookEndpoint(Map.of("url", "https://hooks.example.invalid/a"));
         Stored stored = new Stored(
                 account.email(),
                 account.customerId(),
                 secret,
-                UUID.fromString(endpoint.json().get("id").asString()),
-                endpoint.json().get("secret").asString(),
+                UUID.fromString(endpoint.id()),
+                endpoint.secret(),
                 app.getBean(PaymentProvider.class).secretKey());
         assertNothingInClear(stored);
         return stored;

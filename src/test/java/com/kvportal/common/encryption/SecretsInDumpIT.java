@@ -133,13 +133,11 @@ class SecretsInDumpIT {
                 "/api/v1/account/totp/confirm", Map.of("code", code(totp, System.currentTimeMillis() / 30_000)));
         assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
 
-        Api.Response endpoint =
-                session.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.invalid/dump"));
-        assertThat(endpoint.status()).as(endpoint.toString()).isEqualTo(201);
-        secrets.add(endpoint.json().get("secret").asString());
+        Api.WebhookEndpoint endpoint =
+                session.createWebhookEndpoint(Map.of("url", "https://hooks.example.invalid/dump"));
+        secrets.add(endpoint.secret());
         // rolled: the one before keeps signing beside the new one for a while, so both are stored
-        Api.Response rolled = session.post(
-                "/api/v1/webhook-endpoints/" + endpoint.json().get("id").asString() + "/secret/rotate");
+        Api.Response rolled = session.post("/api/v1/webhook-endpoints/" + endpoint.id() + "/secret/rotate");
         assertThat(rolled.status()).as(rolled.toString()).isEqualTo(200);
         secrets.add(rolled.json().get("secret").asString());
 

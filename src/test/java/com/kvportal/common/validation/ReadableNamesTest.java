@@ -70,9 +70,7 @@ class ReadableNamesTest extends SignedInTest {
 
     @Test
     void shouldRefuseThemInAWebhookEndpointDescription() {
-        Api.Response created = session.post("/api/v1/webhook-endpoints", Map.of("url", HOOK_URL));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String id = created.json().get("id").asString();
+        String id = session.createWebhookEndpoint(Map.of("url", HOOK_URL)).id();
         for (String hidden : HIDDEN) {
             assertFieldErrors(
                     session.post("/api/v1/webhook-endpoints", Map.of("url", HOOK_URL, "description", spoofed(hidden))),

@@ -17,11 +17,8 @@ class WebhookRetentionTest extends SignedInTest {
     @Test
     void shouldDeleteFinishedDeliveriesAfterThirtyDaysAndTheirEventsOnceNoDeliveryIsLeft() {
         // disabled: nothing here is attempted while the test looks
-        UUID endpoint =
-                UUID.fromString(session.post("/api/v1/webhook-endpoints", Map.of("url", "https://hooks.example.com/kv"))
-                        .json()
-                        .get("id")
-                        .asString());
+        UUID endpoint = UUID.fromString(session.createWebhookEndpoint(Map.of("url", "https://hooks.example.com/kv"))
+                .id());
         jdbc.sql("update webhook_endpoints set disabled = true where id = ?")
                 .param(endpoint)
                 .update();
