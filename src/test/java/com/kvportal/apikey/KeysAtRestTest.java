@@ -2,18 +2,15 @@ package com.kvportal.apikey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class KeysAtRestTest extends IntegrationTest {
+class KeysAtRestTest extends SignedInTest {
 
     @Test
     void shouldStoreOnlyTheSha256DigestOfTheRawKey() {
-        Api session = api();
-        Api.Account account = session.signup();
         String raw = session.createKey("at rest");
 
         List<Map<String, Object>> rows = jdbc.sql("select *, digest = sha256(?::bytea) as digest_matches,"

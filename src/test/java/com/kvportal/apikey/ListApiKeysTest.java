@@ -1,19 +1,18 @@
 package com.kvportal.apikey;
 
+import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
+import com.kvportal.support.SignedInTest;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class ListApiKeysTest extends IntegrationTest {
+class ListApiKeysTest extends SignedInTest {
 
     @Test
     void shouldListUnrevokedKeysNewestFirstWithoutSecrets() {
-        Api session = api();
-        Api.Account account = session.signup();
         String first = session.createKey("first");
         session.createKey("second");
         String revoked = session.post("/api/v1/api-keys", Map.of("name", "revoked"))
@@ -51,8 +50,6 @@ class ListApiKeysTest extends IntegrationTest {
 
     @Test
     void shouldKeepExpiredKeysListed() {
-        Api session = api();
-        Api.Account account = session.signup();
         session.createKey("old");
         jdbc.sql("update api_keys set expires_at = now() - interval '1 day' where project_id = ?")
                 .param(account.projectId())
@@ -64,14 +61,12 @@ class ListApiKeysTest extends IntegrationTest {
 
     @Test
     void shouldAnswerAnEmptyListForANewProject() {
-        Api session = signedUp();
         assertThat(session.keys().size()).isZero();
     }
 
     @Test
     void shouldNeverShowAnotherOrganizationsKeys() {
-        Api alice = signedUp();
-        alice.createKey("alice's key");
+        session.createKey("alice's key");
         Api bob = signedUp();
 
         assertThat(bob.keys().size()).isZero();
@@ -81,14 +76,9 @@ class ListApiKeysTest extends IntegrationTest {
 
     @Test
     void shouldReturn401WithoutCredentialAnd403ForANonAdminKey() {
-        Api.Response anonymous = api().get("/api/v1/api-keys");
-        assertThat(anonymous.status()).isEqualTo(401);
-        assertThat(anonymous.code()).isEqualTo("unauthenticated");
+        assertProblem(api().get("/api/v1/api-keys"), 401, "unauthenticated");
 
-        Api session = signedUp();
         Api reader = Api.withKey(baseUrl(), session.createKey("reader", "read"));
-        Api.Response forbidden = reader.get("/api/v1/api-keys");
-        assertThat(forbidden.status()).isEqualTo(403);
-        assertThat(forbidden.code()).isEqualTo("insufficient_permissions");
+        assertProblem(reader.get("/api/v1/api-keys"), 403, "insufficient_permissions");
     }
 }

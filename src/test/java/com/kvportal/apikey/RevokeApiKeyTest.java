@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -22,8 +23,7 @@ class RevokeApiKeyTest extends IntegrationTest {
 
         assertThat(key.post("/api/v1/api-keys/verify").code()).isEqualTo("api_key_revoked");
         Api.Response asCredential = key.get("/api/v1/api-keys");
-        assertThat(asCredential.status()).isEqualTo(401);
-        assertThat(asCredential.code()).isEqualTo("unauthenticated");
+        assertProblem(asCredential, 401, "unauthenticated");
         assertThat(session.keys().size()).isZero();
     }
 
@@ -39,8 +39,7 @@ class RevokeApiKeyTest extends IntegrationTest {
     void shouldReturn404ForAnUnknownId() {
         Api session = signedUp();
         Api.Response response = session.delete("/api/v1/api-keys/" + UUID.randomUUID());
-        assertThat(response.status()).isEqualTo(404);
-        assertThat(response.code()).isEqualTo("api_key_not_found");
+        assertProblem(response, 404, "api_key_not_found");
     }
 
     @Test
@@ -54,10 +53,8 @@ class RevokeApiKeyTest extends IntegrationTest {
         Api.Response bySession = bob.delete("/api/v1/api-keys/" + aliceKeyId);
         Api.Response byKey = bobAdmin.delete("/api/v1/api-keys/" + aliceKeyId);
 
-        assertThat(bySession.status()).isEqualTo(404);
-        assertThat(bySession.code()).isEqualTo("api_key_not_found");
-        assertThat(byKey.status()).isEqualTo(404);
-        assertThat(byKey.code()).isEqualTo("api_key_not_found");
+        assertProblem(bySession, 404, "api_key_not_found");
+        assertProblem(byKey, 404, "api_key_not_found");
         assertThat(Api.withKey(baseUrl(), aliceKey)
                         .post("/api/v1/api-keys/verify")
                         .status())
@@ -78,8 +75,7 @@ class RevokeApiKeyTest extends IntegrationTest {
     void shouldReturn400ForAMalformedId() {
         Api session = signedUp();
         Api.Response response = session.delete("/api/v1/api-keys/not-a-uuid");
-        assertThat(response.status()).isEqualTo(400);
-        assertThat(response.code()).isEqualTo("validation_failed");
+        assertProblem(response, 400, "validation_failed");
     }
 
     @Test
@@ -89,8 +85,7 @@ class RevokeApiKeyTest extends IntegrationTest {
         session.createKey("other");
 
         Api.Response other = writer.delete("/api/v1/api-keys/" + session.keyId("other"));
-        assertThat(other.status()).isEqualTo(403);
-        assertThat(other.code()).isEqualTo("insufficient_permissions");
+        assertProblem(other, 403, "insufficient_permissions");
 
         assertThat(writer.delete("/api/v1/api-keys/" + session.keyId("writer")).status())
                 .isEqualTo(204);
@@ -103,12 +98,10 @@ class RevokeApiKeyTest extends IntegrationTest {
         String id = session.newKeyId("kept");
 
         Api.Response anonymous = api().delete("/api/v1/api-keys/" + id);
-        assertThat(anonymous.status()).isEqualTo(401);
-        assertThat(anonymous.code()).isEqualTo("unauthenticated");
+        assertProblem(anonymous, 401, "unauthenticated");
 
         Api.Response forged = session.withoutCsrfEcho().delete("/api/v1/api-keys/" + id);
-        assertThat(forged.status()).isEqualTo(403);
-        assertThat(forged.code()).isEqualTo("csrf_failed");
+        assertProblem(forged, 403, "csrf_failed");
         assertThat(session.keys().size()).isEqualTo(1);
     }
 }

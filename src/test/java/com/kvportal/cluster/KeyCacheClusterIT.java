@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.SharedServices;
+import com.kvportal.support.SignedInTest;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * log it misses is purged) and kill one with {@code kill -9}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KeyCacheClusterIT extends IntegrationTest {
+class KeyCacheClusterIT extends SignedInTest {
 
     /** T, the lease of every instance (the default). */
     private static final Duration LEASE = Duration.ofSeconds(3);
@@ -58,8 +58,6 @@ class KeyCacheClusterIT extends IntegrationTest {
 
     @BeforeEach
     void anAdminKey() {
-        Api session = api();
-        session.signup();
         admin = session.createKey("automation", "admin");
     }
 

@@ -3,9 +3,9 @@ package com.kvportal.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.SharedServices;
+import com.kvportal.support.SignedInTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * verify one key at once. The last test kills one instance with {@code kill -9} while it holds credits.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KeyLimitsClusterIT extends IntegrationTest {
+class KeyLimitsClusterIT extends SignedInTest {
 
     /** The second and the third instance. */
     @RegisterExtension
@@ -39,13 +38,6 @@ class KeyLimitsClusterIT extends IntegrationTest {
 
     private static ServiceProcess third() {
         return others.get(1);
-    }
-
-    private Api session;
-
-    @BeforeEach
-    void signUp() {
-        session = signedUp();
     }
 
     private String createKey(Map<String, Object> limits) {

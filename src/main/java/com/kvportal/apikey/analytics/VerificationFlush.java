@@ -2,6 +2,7 @@ package com.kvportal.apikey.analytics;
 
 import com.kvportal.apikey.analytics.VerificationCounter.Counted;
 import com.kvportal.common.database.DatabaseFailures;
+import com.kvportal.common.scheduling.BackgroundLifecycle;
 import com.kvportal.common.scheduling.PeriodicJob;
 import java.util.List;
 import org.slf4j.Logger;
@@ -16,14 +17,13 @@ import org.springframework.stereotype.Component;
  * the web server's), a last flush writes the rest: a stop loses nothing, a kill -9 at most one interval.
  */
 @Component
-class VerificationFlush implements PeriodicJob, SmartLifecycle {
+class VerificationFlush extends BackgroundLifecycle implements PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(VerificationFlush.class);
 
     private final VerificationCounter counter;
     private final VerificationWriter writer;
     private final AnalyticsProperties properties;
-    private volatile boolean running;
 
     VerificationFlush(VerificationCounter counter, VerificationWriter writer, AnalyticsProperties properties) {
         this.counter = counter;
@@ -62,19 +62,9 @@ class VerificationFlush implements PeriodicJob, SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        running = true;
-    }
-
-    @Override
     public void stop() {
-        running = false;
+        super.stop();
         flush();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     /** Stops after the web server (its phase is higher): no verify is answered after the last flush. */

@@ -4,6 +4,7 @@ import com.kvportal.apikey.KeyDigest;
 import com.kvportal.apikey.StoredApiKeys;
 import com.kvportal.apikey.cache.InvalidationLog.Acknowledged;
 import com.kvportal.apikey.cache.InvalidationLog.Pending;
+import com.kvportal.common.scheduling.BackgroundLifecycle;
 import com.kvportal.common.scheduling.BackgroundThreads;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -43,7 +44,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @RequiredArgsConstructor
-class CacheCoherence implements SmartLifecycle {
+class CacheCoherence extends BackgroundLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(CacheCoherence.class);
 
@@ -69,7 +70,6 @@ class CacheCoherence implements SmartLifecycle {
 
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
 
-    private volatile boolean running;
     private volatile int liveLeases;
     private @Nullable ScheduledExecutorService renewal;
     private @Nullable Thread listener;
@@ -217,7 +217,7 @@ class CacheCoherence implements SmartLifecycle {
         long loaded = 0;
         long started = System.nanoTime();
         try {
-            while (running && loaded < properties.maximumSize()) {
+            while (isRunning() && loaded < properties.maximumSize()) {
                 long epoch = cache.epoch();
                 var batch = keys.unrevokedAfter(after, PRELOAD_BATCH);
                 if (batch.isEmpty()) {
@@ -241,7 +241,7 @@ class CacheCoherence implements SmartLifecycle {
     // --- the listener
 
     private void listen() {
-        while (running) {
+        while (isRunning()) {
             try (Connection connection = connections.open("listener", instanceId)) {
                 listenerConnection = connection;
                 try (Statement statement = connection.createStatement()) {
@@ -251,7 +251,7 @@ class CacheCoherence implements SmartLifecycle {
                 // whatever was announced while this listener was not listening is in the log
                 catchUp(connection);
                 checkWaiters(connection);
-                while (running) {
+                while (isRunning()) {
                     PGNotification[] received = notifications.getNotifications(waiters.isEmpty() ? 500 : 10);
                     boolean invalidated = false;
                     if (received != null) {
@@ -267,7 +267,7 @@ class CacheCoherence implements SmartLifecycle {
                     }
                 }
             } catch (SQLException | RuntimeException e) {
-                if (running) {
+                if (isRunning()) {
                     log.warn(
                             "The key cache listener lost its connection ({}); reconnecting (the lease catches up)",
                             e.toString());
@@ -294,7 +294,7 @@ class CacheCoherence implements SmartLifecycle {
 
     @Override
     public void start() {
-        running = true;
+        super.start();
         ScheduledExecutorService executor =
                 Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named("key-cache-lease"));
         long every = properties.renewEvery().toNanos();
@@ -306,7 +306,7 @@ class CacheCoherence implements SmartLifecycle {
     @Override
     public void stop() {
         cache.distrust();
-        running = false;
+        super.stop();
         ScheduledExecutorService executor = renewal;
         if (executor != null) {
             executor.shutdownNow();
@@ -331,11 +331,6 @@ class CacheCoherence implements SmartLifecycle {
             log.warn("Could not release the key cache lease; it expires by itself", e);
         }
         closeQuietly(leaseConnection);
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     /** Stops after the web server drained its requests, so that no request waits on a stopped listener. */

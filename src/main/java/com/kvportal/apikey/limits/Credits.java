@@ -1,6 +1,6 @@
 package com.kvportal.apikey.limits;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import com.kvportal.common.WireName;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -28,23 +28,12 @@ public record Credits(
         return Objects.requireNonNull(remaining);
     }
 
-    public enum Interval {
-        DAY("day"),
-        MONTH("month");
-
-        private final String wire;
-
-        Interval(String wire) {
-            this.wire = wire;
-        }
-
-        @JsonValue
-        public String wire() {
-            return wire;
-        }
+    public enum Interval implements WireName {
+        DAY,
+        MONTH;
 
         static Interval of(String wire) {
-            return wire.equals("day") ? DAY : MONTH;
+            return WireName.of(Interval.class, wire).orElseThrow();
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -144,14 +145,28 @@ public class Limiter implements PeriodicJob {
     void sweep() {
         long now = clock.millis();
         long idle = properties.giveBackAfter().toMillis();
+        giveBackUnused(purse -> now - purse.lastUse >= idle, state -> now - state.lastDemand > IDLE_STATE_MILLIS);
+    }
+
+    /** A graceful stop gives every unused credit back at once. */
+    @PreDestroy
+    void giveBackAll() {
+        giveBackUnused(purse -> true, state -> false);
+    }
+
+    /**
+     * Gives back what each purse that is {@code due} holds unused; forgets a key whose purse holds nothing and whose
+     * state is {@code forgettable}.
+     */
+    private void giveBackUnused(Predicate<Purse> due, Predicate<KeyState> forgettable) {
         for (Map.Entry<UUID, KeyState> entry : states.entrySet()) {
             KeyState state = entry.getValue();
             Purse purse;
             long unused;
             synchronized (state) {
                 purse = state.purse;
-                if (purse == null || purse.available <= 0 || now - purse.lastUse < idle) {
-                    if (now - state.lastDemand > IDLE_STATE_MILLIS && (purse == null || purse.available <= 0)) {
+                if (purse == null || purse.available <= 0 || !due.test(purse)) {
+                    if (forgettable.test(state) && (purse == null || purse.available <= 0)) {
                         states.remove(entry.getKey(), state);
                     }
                     continue;
@@ -181,29 +196,6 @@ public class Limiter implements PeriodicJob {
                     purse.available += unused;
                     purse.remainingAtKey -= unused;
                 }
-            }
-        }
-    }
-
-    /** A graceful stop gives every unused credit back at once. */
-    @PreDestroy
-    void giveBackAll() {
-        for (Map.Entry<UUID, KeyState> entry : states.entrySet()) {
-            KeyState state = entry.getValue();
-            Purse purse;
-            long unused;
-            synchronized (state) {
-                purse = state.purse;
-                if (purse == null || purse.available <= 0) {
-                    continue;
-                }
-                unused = purse.available;
-                purse.available = 0;
-            }
-            try {
-                ledger.giveBack(entry.getKey(), purse.generation, unused);
-            } catch (RuntimeException e) {
-                log.warn("Could not give back {} credits of key {} at shutdown", unused, entry.getKey());
             }
         }
     }

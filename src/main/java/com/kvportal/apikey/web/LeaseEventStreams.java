@@ -3,6 +3,7 @@ package com.kvportal.apikey.web;
 import com.kvportal.apikey.cache.VerifyLeases;
 import com.kvportal.apikey.cache.VerifyLeases.Event;
 import com.kvportal.apikey.cache.VerifyLeases.Events;
+import com.kvportal.common.scheduling.BackgroundLifecycle;
 import com.kvportal.common.scheduling.BackgroundThreads;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter
  */
 @Component
 @RequiredArgsConstructor
-class LeaseEventStreams implements SmartLifecycle {
+class LeaseEventStreams extends BackgroundLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseEventStreams.class);
 
@@ -38,7 +39,6 @@ class LeaseEventStreams implements SmartLifecycle {
 
     private final VerifyLeases leases;
     private final Map<ResponseBodyEmitter, Thread> open = new ConcurrentHashMap<>();
-    private volatile boolean running;
 
     /** Opens the stream of a lease whose events after {@code acknowledged} are due. */
     ResponseBodyEmitter open(UUID leaseId, long acknowledged) {
@@ -55,7 +55,7 @@ class LeaseEventStreams implements SmartLifecycle {
         long cursor = acknowledged;
         long nextKeepalive = System.nanoTime();
         try {
-            while (running) {
+            while (isRunning()) {
                 Events read = leases.after(cursor);
                 if (!read.events().isEmpty()) {
                     emitter.send(frames(read), TEXT);
@@ -114,13 +114,8 @@ class LeaseEventStreams implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        running = true;
-    }
-
-    @Override
     public void stop() {
-        running = false;
+        super.stop();
         for (Thread thread : open.values()) {
             thread.interrupt();
         }
@@ -132,11 +127,6 @@ class LeaseEventStreams implements SmartLifecycle {
                 return;
             }
         }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     /** Stops before the web server drains its requests (graceful shutdown), which would otherwise wait for streams. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.kvportal.support.Api;
-import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.ServiceProcess;
 import com.kvportal.support.SharedServices;
+import com.kvportal.support.SignedInTest;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +19,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -35,7 +34,7 @@ import tools.jackson.databind.JsonNode;
  * the only writes verifies cause in the transactions test are the counts'.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class VerificationCountsClusterIT extends IntegrationTest {
+class VerificationCountsClusterIT extends SignedInTest {
 
     /** The flush interval: the most a kill -9 may lose, and the least time between two counting transactions. */
     private static final Duration FLUSH = Duration.ofSeconds(10);
@@ -54,13 +53,6 @@ class VerificationCountsClusterIT extends IntegrationTest {
 
     private static ServiceProcess beta() {
         return instances.get(1);
-    }
-
-    private Api session;
-
-    @BeforeEach
-    void signUp() {
-        session = signedUp();
     }
 
     /** A key of the test's organization: its raw value, its id, and what a verify of it sends. */
