@@ -115,7 +115,7 @@ class BillingAuditTrail {
     void duplicateCanceled(SubscriptionDuplicateCanceled e) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("tier", e.tier().wire());
-        details.put("provider_subscription_id", e.providerSubscriptionId());
+        details.put("provider_subscription_id", e.providerSubscriptionId().value());
         details.put("kept_subscription_id", e.keptSubscriptionId().toString());
         Party subscription = subscription(e.subscriptionId(), e.tier());
         byProvider(e.organizationId(), "subscription.duplicate_canceled", subscription, details);
@@ -126,13 +126,21 @@ class BillingAuditTrail {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("amount_paid_cents", e.amountPaidCents());
         details.put("currency", e.currency());
-        byProvider(e.organizationId(), "invoice.paid", invoice(e.providerInvoiceId()), details);
+        byProvider(
+                e.organizationId(),
+                "invoice.paid",
+                invoice(e.providerInvoiceId().value()),
+                details);
     }
 
     @EventListener
     void paymentFailed(InvoicePaymentFailed e) {
         Map<String, Object> details = Map.of("attempt_count", e.attemptCount());
-        byProvider(e.organizationId(), "invoice.payment_failed", invoice(e.providerInvoiceId()), details);
+        byProvider(
+                e.organizationId(),
+                "invoice.payment_failed",
+                invoice(e.providerInvoiceId().value()),
+                details);
     }
 
     /** A change the provider's webhook drove, or the caller's own (e.g. a cancellation). */

@@ -3,7 +3,7 @@ package com.kvportal.billing;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.SubscriptionLedger;
 import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;

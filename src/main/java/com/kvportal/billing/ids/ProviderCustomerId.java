@@ -1,23 +1,9 @@
-package com.kvportal.billing.stripe;
-
-import java.util.Optional;
-import org.jspecify.annotations.Nullable;
+package com.kvportal.billing.ids;
 
 /** A customer at the payment provider ({@code cus_...}); never confused with our own customer's UUID. */
-public record ProviderCustomerId(String value) {
+public final class ProviderCustomerId extends ProviderId {
 
-    public ProviderCustomerId {
-        if (!ProviderIds.wellFormed(value, "cus_")) {
-            throw new IllegalArgumentException("not a provider customer id: " + value);
-        }
-    }
-
-    public static Optional<ProviderCustomerId> parse(@Nullable String value) {
-        return ProviderIds.wellFormed(value, "cus_") ? Optional.of(new ProviderCustomerId(value)) : Optional.empty();
-    }
-
-    @Override
-    public String toString() {
-        return value;
+    public ProviderCustomerId(String value) {
+        super(value, "cus_", "customer");
     }
 }

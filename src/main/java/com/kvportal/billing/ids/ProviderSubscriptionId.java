@@ -1,25 +1,9 @@
-package com.kvportal.billing.stripe;
+package com.kvportal.billing.ids;
 
-import java.util.Optional;
-import org.jspecify.annotations.Nullable;
+/** A subscription at the payment provider ({@code sub_...}); never confused with our own subscription's UUID. */
+public final class ProviderSubscriptionId extends ProviderId {
 
-/** A subscription at the payment provider ({@code sub_...}). */
-public record ProviderSubscriptionId(String value) {
-
-    public ProviderSubscriptionId {
-        if (!ProviderIds.wellFormed(value, "sub_")) {
-            throw new IllegalArgumentException("not a provider subscription id: " + value);
-        }
-    }
-
-    public static Optional<ProviderSubscriptionId> parse(@Nullable String value) {
-        return ProviderIds.wellFormed(value, "sub_")
-                ? Optional.of(new ProviderSubscriptionId(value))
-                : Optional.empty();
-    }
-
-    @Override
-    public String toString() {
-        return value;
+    public ProviderSubscriptionId(String value) {
+        super(value, "sub_", "subscription");
     }
 }

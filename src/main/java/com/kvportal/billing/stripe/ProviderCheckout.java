@@ -1,5 +1,8 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.stripe.model.checkout.Session;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,8 +43,9 @@ public record ProviderCheckout(
                 session.getStatus(),
                 uuid(reference).orElse(null),
                 uuid(customer).orElse(null),
-                ProviderCustomerId.parse(session.getCustomer()).orElse(null),
-                ProviderSubscriptionId.parse(session.getSubscription()).orElse(null));
+                ProviderId.parse(session.getCustomer(), ProviderCustomerId::new).orElse(null),
+                ProviderId.parse(session.getSubscription(), ProviderSubscriptionId::new)
+                        .orElse(null));
     }
 
     private static Optional<UUID> uuid(@Nullable String value) {
