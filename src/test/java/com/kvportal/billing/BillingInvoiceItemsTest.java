@@ -269,13 +269,10 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         await("the final invoice is paid", () -> "paid"
                 .equals(stripeClient().v1().invoices().retrieve(made).getStatus()));
         assertThat(stripeClient().v1().invoices().retrieve(made).getAmountDue()).isEqualTo(1000);
-        assertThat(stripeClient()
-                        .v1()
-                        .invoices()
-                        .list(InvoiceListParams.builder()
-                                .setCustomer(customer.value())
-                                .build())
-                        .getData())
+        InvoiceListParams ofTheCustomer =
+                InvoiceListParams.builder().setCustomer(customer.value()).build();
+        assertThat(stripeClient().v1().invoices().list(ofTheCustomer).getData())
+                .as("the subscription's first invoice and the final one")
                 .hasSize(2);
     }
 }

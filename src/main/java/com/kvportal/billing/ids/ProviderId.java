@@ -1,6 +1,5 @@
 package com.kvportal.billing.ids;
 
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -30,18 +29,6 @@ public abstract sealed class ProviderId
         return value != null
                 && value.startsWith(prefix)
                 && BODY.matcher(value.substring(prefix.length())).matches();
-    }
-
-    /** The typed id of a text, e.g. {@code parse(text, ProviderCustomerId::new)}; empty when it is none of that type. */
-    public static <T extends ProviderId> Optional<T> parse(@Nullable String value, Function<String, T> type) {
-        if (value == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(type.apply(value));
-        } catch (IllegalArgumentException notOfTheType) {
-            return Optional.empty();
-        }
     }
 
     /** The typed id of a text that may be absent (a nullable column); a text not of the type is refused. */

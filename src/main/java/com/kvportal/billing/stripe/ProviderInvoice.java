@@ -7,6 +7,7 @@ import com.kvportal.billing.ids.ProviderCustomerId;
 import com.kvportal.billing.ids.ProviderId;
 import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.billing.ids.ProviderSubscriptionId;
+import com.kvportal.common.Parsed;
 import com.kvportal.common.WireName;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
@@ -66,7 +67,7 @@ public record ProviderInvoice(
      */
     static Optional<ProviderInvoice> of(
             Invoice invoice, @Nullable InvoiceStatus impliedStatus, Instant createdFallback) {
-        Optional<ProviderCustomerId> customer = ProviderId.parse(invoice.getCustomer(), ProviderCustomerId::new);
+        Optional<ProviderCustomerId> customer = Parsed.orEmpty(invoice.getCustomer(), ProviderCustomerId::new);
         Optional<InvoiceStatus> status = impliedStatus != null
                 ? Optional.of(impliedStatus)
                 : Optional.ofNullable(invoice.getStatus()).flatMap(wire -> WireName.of(InvoiceStatus.class, wire));
@@ -85,7 +86,7 @@ public record ProviderInvoice(
         return Optional.of(new ProviderInvoice(
                 new ProviderInvoiceId(invoice.getId()),
                 customer.get(),
-                ProviderId.parse(subscription, ProviderSubscriptionId::new).orElse(null),
+                Parsed.orEmpty(subscription, ProviderSubscriptionId::new).orElse(null),
                 status.get(),
                 invoice.getBillingReason(),
                 invoice.getSubtotal() == null ? orZero(invoice.getAmountDue()) : invoice.getSubtotal(),

@@ -8,6 +8,7 @@ import com.kvportal.billing.ids.ProviderId;
 import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.billing.ids.ProviderInvoiceItemId;
 import com.kvportal.billing.ids.ProviderSubscriptionId;
+import com.kvportal.common.Parsed;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.WireName;
 import com.kvportal.common.web.CommonProblem;
@@ -91,7 +92,7 @@ public class StripeGateway {
                 .setIdempotencyKey(ProviderIdempotencyKeys.customer(organizationId))
                 .build();
         Customer customer = call("create a customer", () -> stripe().customers().create(params, options));
-        return ProviderId.parse(customer.getId(), ProviderCustomerId::new)
+        return Parsed.orEmpty(customer.getId(), ProviderCustomerId::new)
                 .orElseThrow(() -> unusable("customer id " + customer.getId()));
     }
 

@@ -3,6 +3,7 @@ package com.kvportal.billing.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.kvportal.common.Parsed;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -35,14 +36,14 @@ class ProviderIdTest {
 
         assertThat(id.value()).isEqualTo(ofItsType);
         assertThat(id).hasToString(ofItsType).isEqualTo(type.apply(ofItsType));
-        assertThat(ProviderId.parse(ofItsType, type)).contains(id);
+        assertThat(Parsed.orEmpty(ofItsType, type)).contains(id);
         for (String refused : new String[] {ofAnother, "", "cus_", "in_a-b", "in_a b", "IN_x"}) {
             if (!refused.equals(ofItsType)) {
                 assertThatThrownBy(() -> type.apply(refused)).isInstanceOf(IllegalArgumentException.class);
-                assertThat(ProviderId.parse(refused, type)).isEmpty();
+                assertThat(Parsed.orEmpty(refused, type)).isEmpty();
             }
         }
-        assertThat(ProviderId.parse(null, type)).isEmpty();
+        assertThat(Parsed.orEmpty(null, type)).isEmpty();
     }
 
     @Test
