@@ -106,7 +106,7 @@ class BillingAuditTrail {
     @EventListener
     void duplicateCanceled(SubscriptionDuplicateCanceled e) {
         Map<String, Object> details = details("tier", e.tier().wire());
-        details.put("provider_subscription_id", e.providerSubscriptionId());
+        details.put("provider_subscription_id", e.providerSubscriptionId().value());
         details.put("kept_subscription_id", e.keptSubscriptionId().toString());
         Party subscription = subscription(e.subscriptionId(), e.tier());
         byProvider(e.organizationId(), "subscription.duplicate_canceled", subscription, details);
@@ -115,13 +115,21 @@ class BillingAuditTrail {
     @EventListener
     void invoicePaid(InvoicePaid e) {
         Map<String, Object> details = details("amount_paid_cents", e.amountPaidCents(), "currency", e.currency());
-        byProvider(e.organizationId(), "invoice.paid", invoice(e.providerInvoiceId()), details);
+        byProvider(
+                e.organizationId(),
+                "invoice.paid",
+                invoice(e.providerInvoiceId().value()),
+                details);
     }
 
     @EventListener
     void paymentFailed(InvoicePaymentFailed e) {
         Map<String, Object> details = Map.of("attempt_count", e.attemptCount());
-        byProvider(e.organizationId(), "invoice.payment_failed", invoice(e.providerInvoiceId()), details);
+        byProvider(
+                e.organizationId(),
+                "invoice.payment_failed",
+                invoice(e.providerInvoiceId().value()),
+                details);
     }
 
     /** A change the provider's webhook drove, or the caller's own (e.g. a cancellation). */

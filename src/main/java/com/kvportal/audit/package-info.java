@@ -4,7 +4,17 @@
  * feature depends on it. {@link com.kvportal.audit.AuditLog} is its public surface.
  */
 @ApplicationModule(
-        allowedDependencies = {"account", "apikey", "billing", "common", "openapi", "security", "usage", "webhooks"})
+        allowedDependencies = {
+            "account",
+            "apikey",
+            "billing",
+            "billing :: ids",
+            "common",
+            "openapi",
+            "security",
+            "usage",
+            "webhooks"
+        })
 @NullMarked
 package com.kvportal.audit;
 

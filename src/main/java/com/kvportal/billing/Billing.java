@@ -2,6 +2,7 @@ package com.kvportal.billing;
 
 import com.kvportal.billing.BillingEvent.RenewalInvoiceDrafted;
 import com.kvportal.billing.BillingEvent.SubscriptionActivated;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.billing.invoice.StoredInvoices;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.Plans;
@@ -32,9 +33,9 @@ public class Billing {
     private final StoredInvoices invoices;
 
     /** An invoice of the organization as the API shows it, e.g. for the data of a webhook event about it. */
-    public Optional<Invoice> invoice(UUID organizationId, String providerInvoiceId) {
+    public Optional<Invoice> invoice(UUID organizationId, ProviderInvoiceId providerInvoiceId) {
         return invoices.ofOrganization(organizationId).stream()
-                .filter(invoice -> invoice.providerInvoiceId().equals(providerInvoiceId))
+                .filter(invoice -> invoice.providerInvoiceId().equals(providerInvoiceId.value()))
                 .findFirst();
     }
 
@@ -105,15 +106,15 @@ public class Billing {
         for (StoredInvoices.Amounts row : invoices.settledAmountsCreatedBetween(from, to)) {
             InvoiceAmounts recorded = new InvoiceAmounts(
                     row.organizationId(),
-                    row.providerInvoiceId(),
+                    row.providerInvoiceId().value(),
                     row.subtotalCents(),
                     row.discountCents(),
                     row.taxCents(),
                     row.amountDueCents());
-            InvoiceAmounts provider = gateway.findInvoice(recorded.providerInvoiceId())
+            InvoiceAmounts provider = gateway.findInvoice(row.providerInvoiceId())
                     .map(invoice -> new InvoiceAmounts(
                             null,
-                            invoice.id(),
+                            invoice.id().value(),
                             invoice.subtotalCents(),
                             invoice.discountCents(),
                             invoice.taxCents(),

@@ -1,5 +1,9 @@
 package com.kvportal.billing;
 
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderInvoiceItemId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -16,11 +20,11 @@ public sealed interface BillingEvent {
     record CheckoutStarted(UUID organizationId, UUID customerId, Tier tier, String sessionId) implements BillingEvent {}
 
     /** The provider reported an invoice of the organization paid ({@code invoice.paid}, newer than what was known). */
-    record InvoicePaid(UUID organizationId, String providerInvoiceId, long amountPaidCents, String currency)
+    record InvoicePaid(UUID organizationId, ProviderInvoiceId providerInvoiceId, long amountPaidCents, String currency)
             implements BillingEvent {}
 
     /** Charging an invoice of the organization failed ({@code invoice.payment_failed}, newer than what was known). */
-    record InvoicePaymentFailed(UUID organizationId, String providerInvoiceId, int attemptCount)
+    record InvoicePaymentFailed(UUID organizationId, ProviderInvoiceId providerInvoiceId, int attemptCount)
             implements BillingEvent {}
 
     /**
@@ -34,8 +38,8 @@ public sealed interface BillingEvent {
      */
     record RenewalInvoiceDrafted(
             UUID organizationId,
-            String providerInvoiceId,
-            String providerCustomerId,
+            ProviderInvoiceId providerInvoiceId,
+            ProviderCustomerId providerCustomerId,
             Tier tier,
             Instant periodStart,
             Instant periodEnd)
@@ -59,7 +63,11 @@ public sealed interface BillingEvent {
      * @param keptSubscriptionId the subscription the organization keeps
      */
     record SubscriptionDuplicateCanceled(
-            UUID organizationId, UUID subscriptionId, UUID keptSubscriptionId, String providerSubscriptionId, Tier tier)
+            UUID organizationId,
+            UUID subscriptionId,
+            UUID keptSubscriptionId,
+            ProviderSubscriptionId providerSubscriptionId,
+            Tier tier)
             implements BillingEvent {}
 
     /**
@@ -75,7 +83,7 @@ public sealed interface BillingEvent {
     record SubscriptionEnded(
             UUID organizationId,
             UUID subscriptionId,
-            String providerCustomerId,
+            ProviderCustomerId providerCustomerId,
             Tier tier,
             @Nullable Instant periodStart,
             @Nullable Instant periodEnd,
@@ -113,8 +121,8 @@ public sealed interface BillingEvent {
      */
     record UsageChargeBilled(
             UUID organizationId,
-            String providerInvoiceId,
-            @Nullable String providerInvoiceItemId,
+            ProviderInvoiceId providerInvoiceId,
+            @Nullable ProviderInvoiceItemId providerInvoiceItemId,
             boolean pending,
             Instant periodStart,
             Instant periodEnd,
@@ -160,7 +168,7 @@ public sealed interface BillingEvent {
     record SubscriptionPlanChanged(
             UUID organizationId,
             UUID subscriptionId,
-            String providerCustomerId,
+            ProviderCustomerId providerCustomerId,
             Tier from,
             Tier to,
             @Nullable Instant endedPeriodStart,

@@ -1,5 +1,7 @@
 package com.kvportal.billing;
 
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderInvoiceItemId;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -12,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param metadata what billing put on it ({@code organization_id}, {@code period_start}, {@code kind})
  */
 public record ProviderInvoiceItem(
-        String providerInvoiceItemId,
-        @Nullable String providerInvoiceId,
+        ProviderInvoiceItemId providerInvoiceItemId,
+        @Nullable ProviderInvoiceId providerInvoiceId,
         long quantity,
         long amountCents,
         Map<String, String> metadata) {

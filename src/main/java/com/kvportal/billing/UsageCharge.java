@@ -1,10 +1,9 @@
 package com.kvportal.billing;
 
+import com.kvportal.common.Parsed;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,23 +61,14 @@ public record UsageCharge(
         /** What the provider's item bills, as far as its metadata can be read. */
         public static ItemKey of(ProviderInvoiceItem item) {
             return new ItemKey(
-                    parse(item.metadata().get(ORGANIZATION_KEY), UUID::fromString),
-                    parse(item.metadata().get(PERIOD_START_KEY), Instant::parse));
+                    Parsed.orEmpty(item.metadata().get(ORGANIZATION_KEY), UUID::fromString)
+                            .orElse(null),
+                    Parsed.orEmpty(item.metadata().get(PERIOD_START_KEY), Instant::parse)
+                            .orElse(null));
         }
 
         public boolean inRange(Instant from, Instant to) {
             return periodStart != null && !periodStart.isBefore(from) && periodStart.isBefore(to);
-        }
-
-        private static <T> @Nullable T parse(@Nullable String value, Function<String, T> parser) {
-            if (value == null) {
-                return null;
-            }
-            try {
-                return parser.apply(value);
-            } catch (IllegalArgumentException | DateTimeParseException e) {
-                return null;
-            }
         }
     }
 }

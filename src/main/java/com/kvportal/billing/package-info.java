@@ -4,7 +4,8 @@
  * provider's signed events that keep them current. This package is what other modules use:
  * {@link com.kvportal.billing.Billing}, {@link com.kvportal.billing.OrganizationPlans} and the
  * {@link com.kvportal.billing.Entitlement} they answer, the plans, statuses, problems and domain events, and the
- * {@link com.kvportal.billing.UsageCharges} port that usage implements. The code lives by lifecycle in internal
+ * {@link com.kvportal.billing.UsageCharges} port that usage implements; the provider's ids they carry are typed, in
+ * the public sub-package {@code ids} (its named interface). The code lives by lifecycle in internal
  * sub-packages, each importing only those below it: {@code web}, {@code providerevents}, {@code checkout},
  * {@code invoice}, {@code subscription} and {@code stripe} (the provider adapter).
  */

@@ -9,7 +9,8 @@
  * rooms below, by job, are internal: {@code reporting}, {@code standing}, {@code limits}, {@code alerts},
  * {@code overage}, {@code reconciliation} and {@code web} (the endpoints; no other room imports it).
  */
-@ApplicationModule(allowedDependencies = {"billing", "account", "common", "openapi", "mail", "security"})
+@ApplicationModule(
+        allowedDependencies = {"billing", "billing :: ids", "account", "common", "openapi", "mail", "security"})
 @NullMarked
 package com.kvportal.usage;
 

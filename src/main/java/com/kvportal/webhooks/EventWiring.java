@@ -12,6 +12,7 @@ import com.kvportal.billing.BillingEvent.SubscriptionPlanChangeScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.usage.UsageEvent.UsageAlertRaised;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -65,7 +66,7 @@ class EventWiring {
     }
 
     /** The invoice as the invoice list shows it, read in the transaction that recorded the provider's news. */
-    private void invoice(UUID organizationId, String providerInvoiceId, String type) {
+    private void invoice(UUID organizationId, ProviderInvoiceId providerInvoiceId, String type) {
         billing.invoice(organizationId, providerInvoiceId)
                 .ifPresent(invoice -> outgoing.publish(organizationId, type, invoice));
     }

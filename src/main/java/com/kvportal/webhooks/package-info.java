@@ -4,7 +4,17 @@
  * and their signed deliveries (Standard Webhooks), claimed by one instance at a time and retried on a schedule.
  */
 @ApplicationModule(
-        allowedDependencies = {"account", "apikey", "billing", "common", "openapi", "mail", "security", "usage"})
+        allowedDependencies = {
+            "account",
+            "apikey",
+            "billing",
+            "billing :: ids",
+            "common",
+            "openapi",
+            "mail",
+            "security",
+            "usage"
+        })
 @NullMarked
 package com.kvportal.webhooks;
 

@@ -14,6 +14,8 @@ import com.kvportal.billing.BillingEvent.SubscriptionCancelScheduled;
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
 import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.BillingEventsTest.Recorder;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.support.Api;
 import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
@@ -171,10 +173,15 @@ class BillingEventsTest extends IntegrationTest {
 
         assertThat(received(RenewalInvoiceDrafted.class))
                 .containsExactly(new RenewalInvoiceDrafted(
-                        org.organizationId(), invoiceId, org.customer(), Tier.PRO, org.periodStart(), org.periodEnd()));
+                        org.organizationId(),
+                        new ProviderInvoiceId(invoiceId),
+                        new ProviderCustomerId(org.customer()),
+                        Tier.PRO,
+                        org.periodStart(),
+                        org.periodEnd()));
         assertThat(recorder.received.stream()
                         .filter(r -> r.event() instanceof RenewalInvoiceDrafted e
-                                && e.providerInvoiceId().equals(invoiceId)))
+                                && e.providerInvoiceId().value().equals(invoiceId)))
                 .allMatch(Recorder.Received::inTransaction);
         JsonNode invoice = onlyInvoice();
         assertThat(invoice.get("provider_invoice_id").asString()).isEqualTo(invoiceId);
@@ -218,7 +225,7 @@ class BillingEventsTest extends IntegrationTest {
         assertThat(invoiceRows(invoiceId)).isZero();
         assertThat(recorder.received.stream()
                         .filter(r -> r.event() instanceof RenewalInvoiceDrafted e
-                                && e.providerInvoiceId().equals(invoiceId)))
+                                && e.providerInvoiceId().value().equals(invoiceId)))
                 .isEmpty();
     }
 
@@ -342,15 +349,15 @@ class BillingEventsTest extends IntegrationTest {
         assertThat(receivedOfThisOrganization())
                 .containsExactly(
                         new SubscriptionActivated(organization, id, Tier.PRO),
-                        new InvoicePaymentFailed(organization, failing, 1),
+                        new InvoicePaymentFailed(organization, new ProviderInvoiceId(failing), 1),
                         new SubscriptionUpdated(organization, id, Tier.PRO, SubscriptionStatus.PAST_DUE),
-                        new InvoicePaid(organization, failing, 2000, "usd"),
+                        new InvoicePaid(organization, new ProviderInvoiceId(failing), 2000, "usd"),
                         new SubscriptionUpdated(organization, id, Tier.PRO, SubscriptionStatus.ACTIVE),
                         new SubscriptionCancelScheduled(organization, id, org.periodEnd()),
                         new SubscriptionEnded(
                                 organization,
                                 id,
-                                org.customer(),
+                                new ProviderCustomerId(org.customer()),
                                 Tier.PRO,
                                 org.periodStart(),
                                 org.periodEnd(),

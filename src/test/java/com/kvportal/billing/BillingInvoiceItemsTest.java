@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.BillingEvent.RenewalInvoiceDrafted;
 import com.kvportal.billing.BillingInvoiceItemsTest.OverageLikeListener;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.billing.invoice.ProviderInvoiceItems;
 import com.kvportal.billing.stripe.InvoiceItem;
 import com.kvportal.billing.stripe.InvoiceItemRequest;
@@ -23,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -62,7 +65,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
                         drafted.organizationId(),
                         drafted.periodStart(),
                         drafted.periodEnd(),
-                        "overage:" + drafted.providerInvoiceId())));
+                        ProviderIdempotencyKeys.renewalOverage(drafted.providerInvoiceId()))));
             }
         }
     }
@@ -79,12 +82,12 @@ class BillingInvoiceItemsTest extends IntegrationTest {
     private Api owner;
     private Api browser;
     private Api.Account account;
-    private String customer;
+    private ProviderCustomerId customer;
     private String subscriptionId;
 
     static InvoiceItemRequest overage(
-            String customer,
-            String invoice,
+            ProviderCustomerId customer,
+            @Nullable ProviderInvoiceId invoice,
             UUID organizationId,
             Instant periodStart,
             Instant periodEnd,
@@ -121,7 +124,8 @@ class BillingInvoiceItemsTest extends IntegrationTest {
                 "the first invoice is paid",
                 () -> invoices().size() == 1 && status(invoices().get(0)).equals("paid"));
         JsonNode subscription = owner.get("/api/v1/billing/subscription").json().get("subscription");
-        customer = subscription.get("provider_customer_id").asString();
+        customer =
+                new ProviderCustomerId(subscription.get("provider_customer_id").asString());
         subscriptionId = subscription.get("provider_subscription_id").asString();
     }
 
@@ -186,13 +190,14 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         List<InvoiceItem> added = listener.added.stream().toList();
         assertThat(added).hasSize(1);
         assertThat(added.get(0).pending()).isFalse();
-        assertThat(added.get(0).providerInvoiceItemId()).startsWith("ii_");
+        assertThat(added.get(0).providerInvoiceItemId().value()).startsWith("ii_");
     }
 
     @Test
     void anItemForAnInvoiceNoLongerADraftGoesPendingOnceAndJoinsTheNextInvoice() {
         JsonNode first = invoices().get(0);
-        String paidInvoice = first.get("provider_invoice_id").asString();
+        ProviderInvoiceId paidInvoice =
+                new ProviderInvoiceId(first.get("provider_invoice_id").asString());
         Instant start = Instant.parse(first.get("period_start").asString());
         Instant end = Instant.parse(first.get("period_end").asString());
         InvoiceItemRequest request =
@@ -202,7 +207,7 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         InvoiceItem again = items.addInvoiceItem(request);
 
         assertThat(item.pending()).isTrue();
-        assertThat(item.providerInvoiceItemId()).startsWith("ii_");
+        assertThat(item.providerInvoiceItemId().value()).startsWith("ii_");
         assertThat(again).isEqualTo(item);
         assertThat(lines(invoices().get(0))).hasSize(1);
 
@@ -222,8 +227,8 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         String key = "overage-final:" + subscriptionId + ":" + start.getEpochSecond();
         InvoiceItemRequest item = overage(customer, null, account.organizationId(), start, end, key);
 
-        String invoice = items.billFinalInvoice(customer, item);
-        String again = items.billFinalInvoice(customer, item);
+        String invoice = items.billFinalInvoice(customer, item).value();
+        String again = items.billFinalInvoice(customer, item).value();
 
         assertThat(invoice).startsWith("in_");
         assertThat(again).isEqualTo(invoice);
@@ -253,21 +258,21 @@ class BillingInvoiceItemsTest extends IntegrationTest {
         String key = "overage-final:" + subscriptionId + ":" + start.getEpochSecond();
         InvoiceItemRequest item = overage(customer, null, account.organizationId(), start, end, key);
         assertThat(gateway.createInvoiceItem(item)).isPresent();
-        String made = gateway.createInvoiceOfPendingItems(customer, ProviderIdempotencyKeys.invoiceOfPending(key));
+        String made = gateway.createInvoiceOfPendingItems(customer, ProviderIdempotencyKeys.invoiceOfPending(key))
+                .value();
         await("the provider finalizes the invoice by itself", () -> !"draft"
                 .equals(stripeClient().v1().invoices().retrieve(made).getStatus()));
 
-        String invoice = items.billFinalInvoice(customer, item);
+        String invoice = items.billFinalInvoice(customer, item).value();
 
         assertThat(invoice).isEqualTo(made);
         await("the final invoice is paid", () -> "paid"
                 .equals(stripeClient().v1().invoices().retrieve(made).getStatus()));
         assertThat(stripeClient().v1().invoices().retrieve(made).getAmountDue()).isEqualTo(1000);
-        assertThat(stripeClient()
-                        .v1()
-                        .invoices()
-                        .list(InvoiceListParams.builder().setCustomer(customer).build())
-                        .getData())
+        InvoiceListParams ofTheCustomer =
+                InvoiceListParams.builder().setCustomer(customer.value()).build();
+        assertThat(stripeClient().v1().invoices().list(ofTheCustomer).getData())
+                .as("the subscription's first invoice and the final one")
                 .hasSize(2);
     }
 }

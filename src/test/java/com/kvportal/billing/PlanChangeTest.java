@@ -3,7 +3,7 @@ package com.kvportal.billing;
 import static com.kvportal.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.kvportal.billing.stripe.ProviderSubscriptionId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.SubscriptionLedger;
 import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
@@ -64,15 +64,9 @@ class PlanChangeTest extends IntegrationTest {
     }
 
     private Subscribed subscribed(String tier) {
-        SandboxEvents events = SandboxEvents.fromNow(jdbc);
         Api owner = api();
         Api.Account account = owner.signup();
-        Api browser = api();
-        String sessionId = owner.startCheckout(tier);
-        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
-        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
-        browser.follow(paid);
-        events.awaitDelivered(WEBHOOK_WAIT);
+        SandboxCheckout.pay(jdbc, owner, api(), tier, WEBHOOK_WAIT);
         return new Subscribed(owner, account, owner.subscription());
     }
 
@@ -152,11 +146,7 @@ class PlanChangeTest extends IntegrationTest {
                                 "select count(*) from usage_charge_outbox where organization_id = ? and sent_at is not null",
                                 org.account().organizationId())
                         == 1);
-        assertThat(single(
-                        Long.class,
-                        "select quantity from usage_charge_outbox where organization_id = ? and period_start = ?",
-                        org.account().organizationId(),
-                        java.sql.Timestamp.from(oldStart)))
+        assertThat(SandboxCheckout.chargedQuantity(jdbc, org.account().organizationId(), oldStart))
                 .isEqualTo(93);
         assertThat(single(
                         java.sql.Timestamp.class,
@@ -394,11 +384,7 @@ class PlanChangeTest extends IntegrationTest {
                                 org.account().organizationId(),
                                 java.sql.Timestamp.from(periodStart))
                         == 1);
-        assertThat(single(
-                        Long.class,
-                        "select quantity from usage_charge_outbox where organization_id = ? and period_start = ?",
-                        org.account().organizationId(),
-                        java.sql.Timestamp.from(periodStart)))
+        assertThat(SandboxCheckout.chargedQuantity(jdbc, org.account().organizationId(), periodStart))
                 .as("the period that ended was team's: 200 GiB is within its allowance")
                 .isZero();
         assertThat(count(

@@ -3,6 +3,7 @@ package com.kvportal.billing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.BillingEvent.SubscriptionEnded;
+import com.kvportal.billing.ids.ProviderCustomerId;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -10,11 +11,13 @@ import org.junit.jupiter.api.Test;
 /** Where the last period of an ended subscription ends: when it ended at the provider, within the period. */
 class SubscriptionEndedTest {
 
+    private static final ProviderCustomerId CUSTOMER = new ProviderCustomerId("cus_x");
+
     static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
     static final Instant END = Instant.parse("2026-12-01T00:00:00Z");
 
     static SubscriptionEnded ended(Instant start, Instant end, Instant endedAt) {
-        return new SubscriptionEnded(UUID.randomUUID(), UUID.randomUUID(), "cus_x", Tier.PRO, start, end, endedAt);
+        return new SubscriptionEnded(UUID.randomUUID(), UUID.randomUUID(), CUSTOMER, Tier.PRO, start, end, endedAt);
     }
 
     @Test
@@ -33,10 +36,10 @@ class SubscriptionEndedTest {
 
     @Test
     void shouldKnowNoLastPeriodWithoutItsStart() {
-        assertThat(new SubscriptionEnded(UUID.randomUUID(), UUID.randomUUID(), "cus_x", Tier.PRO, null, null, END)
+        assertThat(new SubscriptionEnded(UUID.randomUUID(), UUID.randomUUID(), CUSTOMER, Tier.PRO, null, null, END)
                         .lastPeriodEnd())
                 .isNull();
-        assertThat(new SubscriptionEnded(UUID.randomUUID(), UUID.randomUUID(), "cus_x", Tier.PRO, START, null, END)
+        assertThat(new SubscriptionEnded(UUID.randomUUID(), UUID.randomUUID(), CUSTOMER, Tier.PRO, START, null, END)
                         .lastPeriodEnd())
                 .isEqualTo(END);
     }

@@ -7,7 +7,6 @@ import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.SandboxEvents;
 import com.kvportal.support.StorageSamples;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import org.awaitility.Awaitility;
@@ -35,13 +34,7 @@ class TrialTest extends IntegrationTest {
     }
 
     private Subscribed subscribed(Api owner, Api.Account account, String tier) {
-        SandboxEvents events = SandboxEvents.fromNow(jdbc);
-        Api browser = api();
-        String sessionId = owner.startCheckout(tier);
-        Api.Response paid = browser.payCheckout(sessionId, "succeeded");
-        assertThat(paid.status()).as(paid.toString()).isEqualTo(303);
-        browser.follow(paid);
-        events.awaitDelivered(WEBHOOK_WAIT);
+        String sessionId = SandboxCheckout.pay(jdbc, owner, api(), tier, WEBHOOK_WAIT);
         return new Subscribed(owner, account, owner.subscription(), sessionId);
     }
 
@@ -157,11 +150,7 @@ class TrialTest extends IntegrationTest {
         JsonNode active = owner.subscription();
         assertThat(active.get("current_period_start").asString()).isEqualTo(trialEnd);
         assertThat(active.get("trial_end").asString()).isEqualTo(trialEnd);
-        assertThat(single(
-                        Long.class,
-                        "select quantity from usage_charge_outbox where organization_id = ? and period_start = ?",
-                        org.account().organizationId(),
-                        Timestamp.from(trialStart)))
+        assertThat(SandboxCheckout.chargedQuantity(jdbc, org.account().organizationId(), trialStart))
                 .isZero();
 
         // after the trial, the plan bills overage again: writes go on above the allowance

@@ -2,7 +2,7 @@ package com.kvportal.billing.checkout;
 
 import com.kvportal.account.Accounts;
 import com.kvportal.account.Organization;
-import com.kvportal.billing.stripe.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderCustomerId;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.subscription.BillingAccount;
 import com.kvportal.billing.subscription.BillingAccounts;

@@ -1,5 +1,8 @@
 package com.kvportal.billing.invoice;
 
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderInvoiceItemId;
 import com.kvportal.billing.stripe.InvoiceItem;
 import com.kvportal.billing.stripe.InvoiceItemRequest;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
@@ -31,7 +34,7 @@ public class ProviderInvoiceItems {
      * @throws StripeGateway.PaymentProviderUnavailable when the provider fails; nothing is known to be billed
      */
     public InvoiceItem addInvoiceItem(InvoiceItemRequest request) {
-        Optional<String> added = gateway.createInvoiceItem(request);
+        Optional<ProviderInvoiceItemId> added = gateway.createInvoiceItem(request);
         if (added.isPresent()) {
             return new InvoiceItem(added.get(), request.providerInvoiceId() == null);
         }
@@ -40,7 +43,7 @@ public class ProviderInvoiceItems {
                 request.providerInvoiceId(),
                 request.idempotencyKey());
         InvoiceItemRequest pending = request.pending(ProviderIdempotencyKeys.pending(request.idempotencyKey()));
-        String id = gateway.createInvoiceItem(pending)
+        ProviderInvoiceItemId id = gateway.createInvoiceItem(pending)
                 .orElseThrow(() -> new IllegalStateException("a pending item has no invoice to refuse it"));
         return new InvoiceItem(id, true);
     }
@@ -54,7 +57,7 @@ public class ProviderInvoiceItems {
      * @return the invoice's id ({@code in_...})
      * @throws StripeGateway.PaymentProviderUnavailable when the provider fails
      */
-    public String billFinalInvoice(String providerCustomerId, InvoiceItemRequest item) {
+    public ProviderInvoiceId billFinalInvoice(ProviderCustomerId providerCustomerId, InvoiceItemRequest item) {
         String key = item.idempotencyKey();
         InvoiceItemRequest pending = new InvoiceItemRequest(
                 providerCustomerId,
@@ -69,7 +72,7 @@ public class ProviderInvoiceItems {
                 key);
         gateway.createInvoiceItem(pending)
                 .orElseThrow(() -> new IllegalStateException("a pending item has no invoice to refuse it"));
-        String invoice =
+        ProviderInvoiceId invoice =
                 gateway.createInvoiceOfPendingItems(providerCustomerId, ProviderIdempotencyKeys.invoiceOfPending(key));
         gateway.finalizeInvoice(invoice, ProviderIdempotencyKeys.finalization(key));
         log.info("Final invoice {} of provider customer {} billed ({})", invoice, providerCustomerId, key);

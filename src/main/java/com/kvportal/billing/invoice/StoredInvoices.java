@@ -3,6 +3,7 @@ package com.kvportal.billing.invoice;
 import com.kvportal.billing.Invoice;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.billing.stripe.ProviderInvoice;
 import com.kvportal.common.database.Sql;
 import java.sql.ResultSet;
@@ -94,7 +95,7 @@ public class StoredInvoices {
                 .params(Sql.timestamp(from), Sql.timestamp(to))
                 .query((rs, n) -> new Amounts(
                         rs.getObject("organization_id", UUID.class),
-                        rs.getString("provider_invoice_id"),
+                        new ProviderInvoiceId(rs.getString("provider_invoice_id")),
                         rs.getLong("subtotal_cents"),
                         rs.getLong("discount_cents"),
                         rs.getLong("tax_cents"),
@@ -105,7 +106,7 @@ public class StoredInvoices {
     /** An invoice's recorded amounts. */
     public record Amounts(
             UUID organizationId,
-            String providerInvoiceId,
+            ProviderInvoiceId providerInvoiceId,
             long subtotalCents,
             long discountCents,
             long taxCents,
@@ -122,7 +123,7 @@ public class StoredInvoices {
                         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (provider_invoice_id) do nothing""")
                         .params(concat(
-                                new Object[] {id, organizationId, invoice.id()},
+                                new Object[] {id, organizationId, invoice.id().value()},
                                 state(invoice, stateAt),
                                 Sql.timestamp(invoice.created())))
                         .update()
@@ -134,10 +135,10 @@ public class StoredInvoices {
         return Optional.of(id);
     }
 
-    Optional<LockedInvoice> lock(String providerInvoiceId) {
+    Optional<LockedInvoice> lock(ProviderInvoiceId providerInvoiceId) {
         return jdbc.sql("select id, organization_id, status, provider_state_at from invoices"
                         + " where provider_invoice_id = ? for update")
-                .param(providerInvoiceId)
+                .param(providerInvoiceId.value())
                 .query((rs, n) -> new LockedInvoice(
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),

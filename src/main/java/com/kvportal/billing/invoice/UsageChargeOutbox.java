@@ -2,6 +2,10 @@ package com.kvportal.billing.invoice;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderInvoiceItemId;
 import com.kvportal.common.database.Sql;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,8 +27,8 @@ class UsageChargeOutbox {
             UUID id,
             UUID organizationId,
             String idempotencyKey,
-            String providerCustomerId,
-            @Nullable String providerInvoiceId,
+            ProviderCustomerId providerCustomerId,
+            @Nullable ProviderInvoiceId providerInvoiceId,
             Instant periodStart,
             Instant periodEnd,
             UsageCharge charge) {}
@@ -45,8 +49,8 @@ class UsageChargeOutbox {
                                 charge.id(),
                                 charge.organizationId(),
                                 charge.idempotencyKey(),
-                                charge.providerCustomerId(),
-                                charge.providerInvoiceId(),
+                                charge.providerCustomerId().value(),
+                                ProviderId.valueOf(charge.providerInvoiceId()),
                                 Sql.timestamp(charge.periodStart()),
                                 Sql.timestamp(charge.periodEnd()),
                                 c.averageBytes(),
@@ -103,8 +107,8 @@ class UsageChargeOutbox {
                         rs.getObject("id", UUID.class),
                         rs.getObject("organization_id", UUID.class),
                         rs.getString("idempotency_key"),
-                        rs.getString("provider_customer_id"),
-                        rs.getString("provider_invoice_id"),
+                        new ProviderCustomerId(rs.getString("provider_customer_id")),
+                        ProviderId.ofNullable(rs.getString("provider_invoice_id"), ProviderInvoiceId::new),
                         Sql.instant(rs, "period_start"),
                         Sql.instant(rs, "period_end"),
                         new UsageCharge(
@@ -128,13 +132,17 @@ class UsageChargeOutbox {
                 .list();
     }
 
-    void markSent(UUID id, String billedInvoiceId, @Nullable String providerInvoiceItemId, boolean pending) {
+    void markSent(
+            UUID id,
+            ProviderInvoiceId billedInvoiceId,
+            @Nullable ProviderInvoiceItemId providerInvoiceItemId,
+            boolean pending) {
         jdbc.sql(
                         """
                         update usage_charge_outbox set sent_at = now(), billed_invoice_id = ?,
                             provider_invoice_item_id = ?, pending = ?
                         where id = ?""")
-                .params(billedInvoiceId, providerInvoiceItemId, pending, id)
+                .params(billedInvoiceId.value(), ProviderId.valueOf(providerInvoiceItemId), pending, id)
                 .update();
     }
 }

@@ -3,6 +3,7 @@ package com.kvportal.billing.invoice;
 import com.kvportal.billing.BillingEvent.UsageChargeBilled;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.InvoiceItem;
 import com.kvportal.billing.stripe.InvoiceItemRequest;
@@ -77,7 +78,7 @@ class UsageChargeSender implements PeriodicJob {
 
     private void bill(Queued queued) {
         UsageCharge charge = queued.charge();
-        String invoice = queued.providerInvoiceId();
+        ProviderInvoiceId invoice = queued.providerInvoiceId();
         InvoiceItem item = null;
         if (invoice == null) {
             invoice = items.billFinalInvoice(queued.providerCustomerId(), request(queued, null));
@@ -107,7 +108,7 @@ class UsageChargeSender implements PeriodicJob {
                 charge));
     }
 
-    private static InvoiceItemRequest request(Queued queued, @Nullable String invoice) {
+    private static InvoiceItemRequest request(Queued queued, @Nullable ProviderInvoiceId invoice) {
         UsageCharge charge = queued.charge();
         return new InvoiceItemRequest(
                 queued.providerCustomerId(),

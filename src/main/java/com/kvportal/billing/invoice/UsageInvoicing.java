@@ -6,9 +6,11 @@ import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
-import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.Plans;
 import com.kvportal.billing.subscription.StoredSubscriptions;
 import java.time.Instant;
@@ -57,8 +59,8 @@ public class UsageInvoicing {
      */
     public void renewalDrafted(
             UUID organizationId,
-            String providerInvoiceId,
-            String providerCustomerId,
+            ProviderInvoiceId providerInvoiceId,
+            ProviderCustomerId providerCustomerId,
             @Nullable ProviderSubscriptionId subscription,
             Tier tier,
             Instant start,
@@ -85,7 +87,7 @@ public class UsageInvoicing {
      *     stays queued
      */
     @Transactional(propagation = Propagation.NEVER)
-    public void sendRenewalCharge(String providerInvoiceId) {
+    public void sendRenewalCharge(ProviderInvoiceId providerInvoiceId) {
         sender.send(ProviderIdempotencyKeys.renewalOverage(providerInvoiceId));
     }
 
@@ -130,7 +132,7 @@ public class UsageInvoicing {
     private void billEndedPeriod(
             UUID organizationId,
             UUID subscriptionId,
-            String providerCustomerId,
+            ProviderCustomerId providerCustomerId,
             Tier tier,
             Instant start,
             Instant end) {

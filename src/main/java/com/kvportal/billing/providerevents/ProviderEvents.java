@@ -178,10 +178,10 @@ class ProviderEvents {
         Tier tier = subscriptions
                 .tierOf(organizationId, invoice.subscription(), end)
                 .orElseGet(() -> plans.effectivePlan(organizationId).tier());
-        events.publishEvent(new RenewalInvoiceDrafted(
-                organizationId, invoice.id(), invoice.customer().value(), tier, start, end));
+        events.publishEvent(
+                new RenewalInvoiceDrafted(organizationId, invoice.id(), invoice.customer(), tier, start, end));
         usageInvoicing.renewalDrafted(
-                organizationId, invoice.id(), invoice.customer().value(), invoice.subscription(), tier, start, end);
+                organizationId, invoice.id(), invoice.customer(), invoice.subscription(), tier, start, end);
     }
 
     /** Stale news of the invoice says nothing new about its subscription either. */

@@ -1,5 +1,7 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.ids.ProviderInvoiceItemId;
+
 /**
  * An invoice item the provider made.
  *
@@ -7,4 +9,4 @@ package com.kvportal.billing.stripe;
  * @param pending true when it was made without an invoice (it joins the customer's next invoice), because the
  *     requested invoice was no longer a draft or none was named
  */
-public record InvoiceItem(String providerInvoiceItemId, boolean pending) {}
+public record InvoiceItem(ProviderInvoiceItemId providerInvoiceItemId, boolean pending) {}

@@ -1,5 +1,7 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import java.time.Instant;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -14,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param idempotencyKey the same key makes the same item, however often it is sent
  */
 public record InvoiceItemRequest(
-        String providerCustomerId,
-        @Nullable String providerInvoiceId,
+        ProviderCustomerId providerCustomerId,
+        @Nullable ProviderInvoiceId providerInvoiceId,
         long quantity,
         long unitAmountCents,
         String currency,

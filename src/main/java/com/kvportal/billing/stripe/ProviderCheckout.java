@@ -1,7 +1,9 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
+import com.kvportal.common.Parsed;
 import com.stripe.model.checkout.Session;
-import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -38,20 +40,10 @@ public record ProviderCheckout(
         return new ProviderCheckout(
                 session.getId(),
                 session.getStatus(),
-                uuid(reference).orElse(null),
-                uuid(customer).orElse(null),
-                ProviderCustomerId.parse(session.getCustomer()).orElse(null),
-                ProviderSubscriptionId.parse(session.getSubscription()).orElse(null));
-    }
-
-    private static Optional<UUID> uuid(@Nullable String value) {
-        if (value == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(UUID.fromString(value));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+                Parsed.orEmpty(reference, UUID::fromString).orElse(null),
+                Parsed.orEmpty(customer, UUID::fromString).orElse(null),
+                Parsed.orEmpty(session.getCustomer(), ProviderCustomerId::new).orElse(null),
+                Parsed.orEmpty(session.getSubscription(), ProviderSubscriptionId::new)
+                        .orElse(null));
     }
 }

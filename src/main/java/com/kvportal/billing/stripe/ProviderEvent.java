@@ -2,6 +2,7 @@ package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.BillingProblem;
 import com.kvportal.billing.InvoiceStatus;
+import com.kvportal.billing.ids.ProviderId;
 import com.kvportal.common.web.ProblemException;
 import com.stripe.exception.EventDataObjectDeserializationException;
 import com.stripe.model.Event;
@@ -37,7 +38,7 @@ public record ProviderEvent(String id, String type, Instant created, @Nullable S
             throw new MalformedEvent();
         }
         if (event == null
-                || !ProviderIds.wellFormed(event.getId(), "evt_")
+                || !ProviderId.wellFormed(event.getId(), "evt_")
                 || event.getType() == null
                 || event.getCreated() == null
                 || event.getData() == null) {

@@ -1,5 +1,6 @@
 package com.kvportal.billing.stripe;
 
+import com.kvportal.billing.ids.ProviderInvoiceId;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -13,7 +14,7 @@ public final class ProviderIdempotencyKeys {
     private ProviderIdempotencyKeys() {}
 
     /** The storage overage item of a renewal draft invoice: at most one per invoice, ever. */
-    public static String renewalOverage(String providerInvoiceId) {
+    public static String renewalOverage(ProviderInvoiceId providerInvoiceId) {
         return "overage:" + providerInvoiceId;
     }
 

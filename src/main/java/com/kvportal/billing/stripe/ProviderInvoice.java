@@ -3,6 +3,11 @@ package com.kvportal.billing.stripe;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.Plan;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
+import com.kvportal.common.Parsed;
 import com.kvportal.common.WireName;
 import com.stripe.model.Invoice;
 import com.stripe.model.InvoiceLineItem;
@@ -26,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *     null when the object does not list them
  */
 public record ProviderInvoice(
-        String id,
+        ProviderInvoiceId id,
         ProviderCustomerId customer,
         @Nullable ProviderSubscriptionId subscription,
         InvoiceStatus status,
@@ -62,11 +67,11 @@ public record ProviderInvoice(
      */
     static Optional<ProviderInvoice> of(
             Invoice invoice, @Nullable InvoiceStatus impliedStatus, Instant createdFallback) {
-        Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(invoice.getCustomer());
+        Optional<ProviderCustomerId> customer = Parsed.orEmpty(invoice.getCustomer(), ProviderCustomerId::new);
         Optional<InvoiceStatus> status = impliedStatus != null
                 ? Optional.of(impliedStatus)
                 : Optional.ofNullable(invoice.getStatus()).flatMap(wire -> WireName.of(InvoiceStatus.class, wire));
-        if (!ProviderIds.wellFormed(invoice.getId(), "in_") || customer.isEmpty() || status.isEmpty()) {
+        if (!ProviderId.wellFormed(invoice.getId(), "in_") || customer.isEmpty() || status.isEmpty()) {
             log.warn(
                     "Ignoring a provider invoice without a usable id, customer or status: {} {} {}",
                     invoice.getId(),
@@ -79,9 +84,9 @@ public record ProviderInvoice(
                 : invoice.getParent().getSubscriptionDetails().getSubscription();
         Instant created = Epoch.instant(invoice.getCreated());
         return Optional.of(new ProviderInvoice(
-                invoice.getId(),
+                new ProviderInvoiceId(invoice.getId()),
                 customer.get(),
-                ProviderSubscriptionId.parse(subscription).orElse(null),
+                Parsed.orEmpty(subscription, ProviderSubscriptionId::new).orElse(null),
                 status.get(),
                 invoice.getBillingReason(),
                 invoice.getSubtotal() == null ? orZero(invoice.getAmountDue()) : invoice.getSubtotal(),

@@ -1,6 +1,9 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
+import com.kvportal.common.Parsed;
 import com.kvportal.common.WireName;
 import com.stripe.model.Subscription;
 import com.stripe.model.SubscriptionItem;
@@ -45,8 +48,8 @@ public record ProviderSubscription(
 
     /** Reads a stripe-java subscription; empty (logged) when it lacks what billing needs. */
     static Optional<ProviderSubscription> of(Subscription subscription) {
-        Optional<ProviderSubscriptionId> id = ProviderSubscriptionId.parse(subscription.getId());
-        Optional<ProviderCustomerId> customer = ProviderCustomerId.parse(subscription.getCustomer());
+        Optional<ProviderSubscriptionId> id = Parsed.orEmpty(subscription.getId(), ProviderSubscriptionId::new);
+        Optional<ProviderCustomerId> customer = Parsed.orEmpty(subscription.getCustomer(), ProviderCustomerId::new);
         Optional<SubscriptionStatus> status = Optional.ofNullable(subscription.getStatus())
                 .flatMap(wire -> WireName.of(SubscriptionStatus.class, wire));
         if (id.isEmpty() || customer.isEmpty() || status.isEmpty()) {

@@ -3,6 +3,12 @@ package com.kvportal.billing.stripe;
 import com.kvportal.billing.InvoiceLine;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.ProviderInvoiceItem;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderId;
+import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderInvoiceItemId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
+import com.kvportal.common.Parsed;
 import com.kvportal.common.PaymentProvider;
 import com.kvportal.common.WireName;
 import com.kvportal.common.web.CommonProblem;
@@ -86,7 +92,7 @@ public class StripeGateway {
                 .setIdempotencyKey(ProviderIdempotencyKeys.customer(organizationId))
                 .build();
         Customer customer = call("create a customer", () -> stripe().customers().create(params, options));
-        return ProviderCustomerId.parse(customer.getId())
+        return Parsed.orEmpty(customer.getId(), ProviderCustomerId::new)
                 .orElseThrow(() -> unusable("customer id " + customer.getId()));
     }
 
@@ -114,7 +120,7 @@ public class StripeGateway {
                                 || promotion.getTimesRedeemed() < promotion.getMaxRedemptions())
                         && couponValid(promotion))
                 .map(PromotionCode::getId)
-                .filter(id -> ProviderIds.wellFormed(id, "promo_"))
+                .filter(id -> ProviderId.wellFormed(id, "promo_"))
                 .findFirst();
     }
 
@@ -186,8 +192,8 @@ public class StripeGateway {
     }
 
     /** The invoice as the provider states it now; empty when the provider knows no such invoice. */
-    public Optional<ProviderInvoice> findInvoice(String invoiceId) {
-        return find("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId))
+    public Optional<ProviderInvoice> findInvoice(ProviderInvoiceId invoiceId) {
+        return find("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId.value()))
                 .flatMap(invoice -> ProviderInvoice.of(invoice, null, java.time.Instant.EPOCH));
     }
 
@@ -559,9 +565,9 @@ public class StripeGateway {
      * @return the item's id ({@code ii_...}); empty when the provider refused because the named invoice is no
      *     longer a draft
      */
-    public Optional<String> createInvoiceItem(InvoiceItemRequest item) {
+    public Optional<ProviderInvoiceItemId> createInvoiceItem(InvoiceItemRequest item) {
         InvoiceItemCreateParams.Builder params = InvoiceItemCreateParams.builder()
-                .setCustomer(item.providerCustomerId())
+                .setCustomer(item.providerCustomerId().value())
                 .setQuantity(item.quantity())
                 .setUnitAmountDecimal(BigDecimal.valueOf(item.unitAmountCents()))
                 .setCurrency(item.currency())
@@ -571,9 +577,9 @@ public class StripeGateway {
                         .setEnd(item.periodEnd().getEpochSecond())
                         .build())
                 .putAllMetadata(item.metadata());
-        String invoice = item.providerInvoiceId();
+        ProviderInvoiceId invoice = item.providerInvoiceId();
         if (invoice != null) {
-            params.setInvoice(invoice);
+            params.setInvoice(invoice.value());
         }
         RequestOptions options = RequestOptions.builder()
                 .setIdempotencyKey(item.idempotencyKey())
@@ -590,10 +596,10 @@ public class StripeGateway {
         } catch (StripeException | RuntimeException e) {
             throw unavailable("create an invoice item", e);
         }
-        if (!ProviderIds.wellFormed(created.getId(), "ii_")) {
+        if (!ProviderId.wellFormed(created.getId(), "ii_")) {
             throw unusable("invoice item id " + created.getId());
         }
-        return Optional.of(created.getId());
+        return Optional.of(new ProviderInvoiceItemId(created.getId()));
     }
 
     /**
@@ -609,8 +615,8 @@ public class StripeGateway {
                 Map<String, String> metadata = item.getMetadata() == null ? Map.of() : item.getMetadata();
                 if (kind.equals(metadata.get(InvoiceLine.KIND_KEY))) {
                     items.add(new ProviderInvoiceItem(
-                            item.getId(),
-                            item.getInvoice(),
+                            new ProviderInvoiceItemId(item.getId()),
+                            item.getInvoice() == null ? null : new ProviderInvoiceId(item.getInvoice()),
                             item.getQuantity() == null ? 0 : item.getQuantity(),
                             item.getAmount() == null ? 0 : item.getAmount(),
                             metadata));
@@ -621,8 +627,8 @@ public class StripeGateway {
     }
 
     /** Whether the provider shows the invoice in another status than draft (asked after a refusal). */
-    private boolean isNoLongerDraft(String invoiceId) {
-        Invoice invoice = call("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId));
+    private boolean isNoLongerDraft(ProviderInvoiceId invoiceId) {
+        Invoice invoice = call("retrieve an invoice", () -> stripe().invoices().retrieve(invoiceId.value()));
         return invoice.getStatus() != null
                 && WireName.of(InvoiceStatus.class, invoice.getStatus())
                         .filter(status -> status != InvoiceStatus.DRAFT)
@@ -635,9 +641,9 @@ public class StripeGateway {
      *
      * @return its id ({@code in_...})
      */
-    public String createInvoiceOfPendingItems(String providerCustomerId, String idempotencyKey) {
+    public ProviderInvoiceId createInvoiceOfPendingItems(ProviderCustomerId providerCustomerId, String idempotencyKey) {
         InvoiceCreateParams params = InvoiceCreateParams.builder()
-                .setCustomer(providerCustomerId)
+                .setCustomer(providerCustomerId.value())
                 .setPendingInvoiceItemsBehavior(InvoiceCreateParams.PendingInvoiceItemsBehavior.INCLUDE)
                 .setAutoAdvance(true)
                 // taxed as the subscription's invoices are
@@ -648,10 +654,10 @@ public class StripeGateway {
         RequestOptions options =
                 RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
         Invoice invoice = call("create an invoice", () -> stripe().invoices().create(params, options));
-        if (!ProviderIds.wellFormed(invoice.getId(), "in_")) {
+        if (!ProviderId.wellFormed(invoice.getId(), "in_")) {
             throw unusable("invoice id " + invoice.getId());
         }
-        return invoice.getId();
+        return new ProviderInvoiceId(invoice.getId());
     }
 
     /**
@@ -661,11 +667,11 @@ public class StripeGateway {
      * finalize it again is not a failure, or a charge whose first try failed after the invoice was made could never
      * be sent.
      */
-    public void finalizeInvoice(String invoiceId, String idempotencyKey) {
+    public void finalizeInvoice(ProviderInvoiceId invoiceId, String idempotencyKey) {
         RequestOptions options =
                 RequestOptions.builder().setIdempotencyKey(idempotencyKey).build();
         try {
-            stripe().invoices().finalizeInvoice(invoiceId, options);
+            stripe().invoices().finalizeInvoice(invoiceId.value(), options);
         } catch (InvalidRequestException e) {
             if (!isNoLongerDraft(invoiceId)) {
                 throw unavailable("finalize an invoice", e);

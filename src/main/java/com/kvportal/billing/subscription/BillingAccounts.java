@@ -1,6 +1,6 @@
 package com.kvportal.billing.subscription;
 
-import com.kvportal.billing.stripe.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderCustomerId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;

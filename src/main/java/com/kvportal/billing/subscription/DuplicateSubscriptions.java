@@ -67,8 +67,8 @@ class DuplicateSubscriptions {
         }
         Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         subscriptions.update(id, plan.id(), canceled, asOf);
-        events.publishEvent(new SubscriptionDuplicateCanceled(
-                organizationId, id, kept, subscription.id().value(), plan.tier()));
+        events.publishEvent(
+                new SubscriptionDuplicateCanceled(organizationId, id, kept, subscription.id(), plan.tier()));
         return true;
     }
 }

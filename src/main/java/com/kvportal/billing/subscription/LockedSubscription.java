@@ -163,7 +163,7 @@ public record LockedSubscription(
         return new SubscriptionPlanChanged(
                 organizationId,
                 id,
-                news.customer().value(),
+                news.customer(),
                 tier,
                 plan.tier(),
                 cutShort ? currentPeriodStart : null,
@@ -209,6 +209,6 @@ public record LockedSubscription(
             log.warn("Subscription {} ended without ended_at: taking the provider's news of {}", id, stateAt);
             endedAt = stateAt;
         }
-        return new SubscriptionEnded(organizationId, id, subscription.customer().value(), tier, start, end, endedAt);
+        return new SubscriptionEnded(organizationId, id, subscription.customer(), tier, start, end, endedAt);
     }
 }

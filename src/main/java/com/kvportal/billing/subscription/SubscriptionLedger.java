@@ -2,8 +2,8 @@ package com.kvportal.billing.subscription;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.Tier;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.ProviderSubscription;
-import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
 import java.time.Instant;
 import java.util.Optional;

@@ -4,6 +4,7 @@ import com.kvportal.billing.BillingEvent.UsageChargeBilled;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.UsageCharge;
 import com.kvportal.billing.UsageCharges;
+import com.kvportal.billing.ids.ProviderId;
 import com.kvportal.usage.UsageEvent.OverageBilled;
 import com.kvportal.usage.limits.StoredLimits;
 import com.kvportal.usage.reporting.StorageModel;
@@ -61,8 +62,8 @@ public class StorageCharges implements UsageCharges {
         Overage overage = new Overage(charge.averageBytes(), charge.quantity(), charge.amountCents());
         boolean recorded = this.billed.record(
                 billed.organizationId(),
-                billed.providerInvoiceId(),
-                billed.providerInvoiceItemId(),
+                billed.providerInvoiceId().value(),
+                ProviderId.valueOf(billed.providerInvoiceItemId()),
                 billed.periodStart(),
                 billed.periodEnd(),
                 overage,
@@ -78,7 +79,7 @@ public class StorageCharges implements UsageCharges {
                     billed.providerInvoiceId());
             events.publishEvent(new OverageBilled(
                     billed.organizationId(),
-                    billed.providerInvoiceId(),
+                    billed.providerInvoiceId().value(),
                     overage.units(),
                     overage.amountCents(),
                     billed.periodStart(),

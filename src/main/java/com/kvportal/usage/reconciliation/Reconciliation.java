@@ -3,6 +3,7 @@ package com.kvportal.usage.reconciliation;
 import com.kvportal.billing.Billing;
 import com.kvportal.billing.ProviderInvoiceItem;
 import com.kvportal.billing.UsageCharge;
+import com.kvportal.billing.ids.ProviderId;
 import com.kvportal.common.WireName;
 import com.kvportal.usage.overage.BilledPeriods;
 import com.kvportal.usage.overage.BilledPeriods.Recorded;
@@ -148,9 +149,9 @@ public class Reconciliation {
                 period.organizationId(),
                 period.periodStart(),
                 item != null && item.providerInvoiceId() != null
-                        ? item.providerInvoiceId()
+                        ? item.providerInvoiceId().value()
                         : period.providerInvoiceId(),
-                item == null ? null : item.providerInvoiceItemId(),
+                item == null ? null : item.providerInvoiceItemId().value(),
                 period.overageUnits(),
                 period.overageCents(),
                 item == null ? 0 : item.quantity(),
@@ -162,8 +163,8 @@ public class Reconciliation {
                 Kind.EXTRA_AT_PROVIDER.wire(),
                 key.organizationId(),
                 key.periodStart(),
-                item.providerInvoiceId(),
-                item.providerInvoiceItemId(),
+                ProviderId.valueOf(item.providerInvoiceId()),
+                item.providerInvoiceItemId().value(),
                 0,
                 0,
                 item.quantity(),

@@ -3,6 +3,7 @@ package com.kvportal.billing.invoice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.billing.UsageCharge;
+import com.kvportal.billing.ids.ProviderCustomerId;
 import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.support.Api;
 import com.kvportal.support.IntegrationTest;
@@ -67,7 +68,7 @@ class UsageChargeRetryTest extends IntegrationTest {
                 id,
                 account.organizationId(),
                 "overage-final:" + UUID.randomUUID() + ":" + start.getEpochSecond() + "-" + end.getEpochSecond(),
-                customer,
+                new ProviderCustomerId(customer),
                 null,
                 start,
                 end,

@@ -10,10 +10,10 @@ import com.kvportal.billing.BillingEvent.SubscriptionUpdated;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.providerevents.ProviderEventType;
-import com.kvportal.billing.stripe.ProviderCustomerId;
 import com.kvportal.billing.stripe.ProviderSubscription;
-import com.kvportal.billing.stripe.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
 import com.kvportal.billing.subscription.LockedSubscription.Verdict;
 import java.time.Instant;
@@ -37,10 +37,8 @@ class LockedSubscriptionTest {
     private static final Plan PRO = new Plan(UUID.randomUUID(), "Pro", Tier.PRO, 100, 2000, 10, 200);
     private static final Plan TEAM = new Plan(UUID.randomUUID(), "Team", Tier.TEAM, 1000, 10000, 100, 1500);
     private static final Plan FREE = new Plan(UUID.randomUUID(), "Free", Tier.FREE, 1, 0, 0, 0);
-    private static final ProviderSubscriptionId PROVIDER_ID =
-            ProviderSubscriptionId.parse("sub_1").orElseThrow();
-    private static final ProviderCustomerId CUSTOMER =
-            ProviderCustomerId.parse("cus_1").orElseThrow();
+    private static final ProviderSubscriptionId PROVIDER_ID = new ProviderSubscriptionId("sub_1");
+    private static final ProviderCustomerId CUSTOMER = new ProviderCustomerId("cus_1");
 
     private static final ProviderEventType[] STATING = {
         ProviderEventType.CHECKOUT_SESSION_COMPLETED,
@@ -188,7 +186,7 @@ class LockedSubscriptionTest {
                 .containsExactly(
                         new SubscriptionUpdated(row.organizationId(), row.id(), Tier.TEAM, SubscriptionStatus.ACTIVE),
                         new SubscriptionPlanChanged(
-                                row.organizationId(), row.id(), CUSTOMER.value(), Tier.PRO, Tier.TEAM, null, null));
+                                row.organizationId(), row.id(), CUSTOMER, Tier.PRO, Tier.TEAM, null, null));
         ProviderSubscription renewed = news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400 * 30), null, null);
         assertAnUpdate(row, renewed, PRO);
     }
@@ -199,12 +197,12 @@ class LockedSubscriptionTest {
         ProviderSubscription upgraded = news(SubscriptionStatus.ACTIVE, AT, AT.plusSeconds(86_400 * 30), null, null);
         assertThat(row.stated(upgraded, TEAM, AT.plusSeconds(1)).events())
                 .contains(new SubscriptionPlanChanged(
-                        row.organizationId(), row.id(), CUSTOMER.value(), Tier.PRO, Tier.TEAM, START, AT));
+                        row.organizationId(), row.id(), CUSTOMER, Tier.PRO, Tier.TEAM, START, AT));
         ProviderSubscription atRenewal = news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400 * 30), null, null);
         assertThat(row.stated(atRenewal, TEAM, AT.plusSeconds(1)).events())
                 .as("a change at the renewal cuts no period short: the renewal bills it")
                 .contains(new SubscriptionPlanChanged(
-                        row.organizationId(), row.id(), CUSTOMER.value(), Tier.PRO, Tier.TEAM, null, null));
+                        row.organizationId(), row.id(), CUSTOMER, Tier.PRO, Tier.TEAM, null, null));
     }
 
     @Test
@@ -264,7 +262,7 @@ class LockedSubscriptionTest {
                         new SubscriptionCancelScheduled(organization, id, END));
         assertThat(LockedSubscription.eventsOfNew(
                         organization, id, PRO, news(SubscriptionStatus.INCOMPLETE_EXPIRED), AT))
-                .containsExactly(new SubscriptionEnded(organization, id, "cus_1", Tier.PRO, START, END, AT));
+                .containsExactly(new SubscriptionEnded(organization, id, CUSTOMER, Tier.PRO, START, END, AT));
     }
 
     @Test
@@ -301,7 +299,7 @@ class LockedSubscriptionTest {
         assertThat(transition.verdict()).isEqualTo(Verdict.ACCEPTED);
         assertThat(transition.events())
                 .containsExactly(
-                        new SubscriptionEnded(row.organizationId(), row.id(), "cus_1", Tier.PRO, START, END, at));
+                        new SubscriptionEnded(row.organizationId(), row.id(), CUSTOMER, Tier.PRO, START, END, at));
     }
 
     private static void assertUnchanged(Transition transition) {
