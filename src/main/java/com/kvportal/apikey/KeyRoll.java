@@ -1,5 +1,7 @@
 package com.kvportal.apikey;
 
+import com.kvportal.apikey.fields.Checked;
+import com.kvportal.apikey.fields.Checked.Rule;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +24,7 @@ public record KeyRoll(
         @Schema(
                         format = "date-time",
                         description = "The new key's expiry: in the future, at most 365 days ahead; default: 90 days.")
-                @NewApiKey.Expiry
+                @Checked(Rule.EXPIRY)
                 @Nullable
                 String expiresAt) {
 

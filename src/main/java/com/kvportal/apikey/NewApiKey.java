@@ -1,23 +1,15 @@
 package com.kvportal.apikey;
 
-import static java.lang.annotation.ElementType.FIELD;
-import static java.lang.annotation.RetentionPolicy.RUNTIME;
-
 import com.kvportal.apikey.fields.AllowedIps;
+import com.kvportal.apikey.fields.Checked;
+import com.kvportal.apikey.fields.Checked.Rule;
 import com.kvportal.apikey.fields.KeyFields;
 import com.kvportal.apikey.fields.KeyShape;
 import com.kvportal.apikey.limits.Credits;
 import com.kvportal.apikey.limits.RateLimit;
-import com.kvportal.apikey.limits.RateLimitList;
 import com.kvportal.common.validation.DisplayName;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.Retention;
-import java.lang.annotation.Target;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -27,8 +19,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,28 +39,28 @@ public record NewApiKey(
                                         defaultValue = "[\"write\"]"),
                         minItems = 1,
                         schema = @Schema(allowableValues = {"read", "write", "admin"}))
-                @Permissions
+                @Checked(Rule.PERMISSIONS)
                 @Nullable
                 List<String> permissions,
         @Schema(
                         format = "date-time",
                         description = "In the future and at most 365 days ahead; default: 90 days from now.",
                         example = "2027-01-31T00:00:00Z")
-                @Expiry
+                @Checked(Rule.EXPIRY)
                 @Nullable
                 String expiresAt,
         @Schema(
                         description = "At most 50 properties, each a string, number, boolean or null; at most 4 KiB as"
                                 + " JSON; default {}.",
                         example = "{\"plan\": \"gold\"}")
-                @KeyFields.Metadata
+                @Checked(Rule.METADATA)
                 @Nullable
                 Map<String, @Nullable Object> metadata,
         @Schema(
                         pattern = KeyFields.EXTERNAL_ID_PATTERN,
                         description = "1-255 characters of A-Z a-z 0-9 . _ : @ / -; default null.",
                         example = "user_1234")
-                @KeyFields.ExternalId
+                @Checked(Rule.EXTERNAL_ID)
                 @Nullable
                 String externalId,
         @Schema(description = "False creates the key switched off; default true.", defaultValue = "true") @Nullable
@@ -82,13 +74,13 @@ public record NewApiKey(
                         minItems = 1,
                         maxItems = AllowedIps.MAX_ENTRIES,
                         schema = @Schema(example = "203.0.113.0/24"))
-                @KeyFields.AllowedIpList
+                @Checked(Rule.ALLOWED_IPS)
                 @Nullable
                 List<String> allowedIps,
         @ArraySchema(
                         arraySchema = @Schema(description = "At most 5, names unique; default [] (no limit)."),
                         maxItems = RateLimit.MAX_PER_KEY)
-                @RateLimitList
+                @Checked(Rule.RATE_LIMITS)
                 @Nullable
                 List<@jakarta.validation.Valid RateLimit> ratelimits,
         @Schema(nullable = true, description = "Null or left out: unlimited.") @jakarta.validation.Valid @Nullable
@@ -129,84 +121,37 @@ public record NewApiKey(
         return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
     }
 
-    /** A valid {@code expires_at} (see {@link Expiry}) as an instant in whole seconds, as the API shows it. */
+    /** A valid {@code expires_at} (see {@link #expiryRefusal}) as an instant in whole seconds, as the API shows it. */
     public static Instant expiry(String expiresAt) {
         return OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
     }
 
-    /** Absent (then {@code write}), or at least one of read, write, admin. */
-    @Retention(RUNTIME)
-    @Target(FIELD)
-    @Constraint(validatedBy = Permissions.Validator.class)
-    public @interface Permissions {
-
-        String message() default "must contain at least one of read, write, admin";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<Permissions, List<String>> {
-            @Override
-            public boolean isValid(@Nullable List<String> permissions, ConstraintValidatorContext context) {
-                if (permissions == null) {
-                    return true;
-                }
-                if (permissions.isEmpty()) {
-                    return false;
-                }
-                for (String permission : permissions) {
-                    if (permission == null || !PERMISSIONS.contains(permission)) {
-                        // the value is a message parameter, never part of the template: no interpolation of input
-                        context.disableDefaultConstraintViolation();
-                        context.unwrap(HibernateConstraintValidatorContext.class)
-                                .addMessageParameter("permission", String.valueOf(permission))
-                                .buildConstraintViolationWithTemplate(
-                                        "unknown permission '{permission}'; allowed: read, write, admin")
-                                .addConstraintViolation();
-                        return false;
-                    }
-                }
-                return true;
-            }
+    /** {@code permissions}: absent (then {@code write}), or at least one of read, write, admin. */
+    public static Optional<String> permissionsRefusal(List<?> permissions) {
+        if (permissions.isEmpty()) {
+            return Optional.of("must contain at least one of read, write, admin");
         }
+        return permissions.stream()
+                .map(String::valueOf) // a null one is unknown too
+                .filter(permission -> !PERMISSIONS.contains(permission))
+                .findFirst()
+                .map(unknown -> "unknown permission '" + unknown + "'; allowed: read, write, admin");
     }
 
-    /** Absent (then 90 days), or an ISO 8601 timestamp with an offset, in the future, at most 365 days ahead. */
-    @Retention(RUNTIME)
-    @Target(FIELD)
-    @Constraint(validatedBy = Expiry.Validator.class)
-    public @interface Expiry {
-
-        String message() default "must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<Expiry, String> {
-            @Override
-            public boolean isValid(@Nullable String expiresAt, ConstraintValidatorContext context) {
-                if (expiresAt == null) {
-                    return true;
-                }
-                Instant at;
-                try {
-                    at = expiry(expiresAt);
-                } catch (DateTimeParseException e) {
-                    return false;
-                }
-                Instant now = context.getClockProvider().getClock().instant();
-                String failure = !at.isAfter(now)
-                        ? "must be in the future"
-                        : at.isAfter(now.plus(MAX_LIFETIME)) ? "must be at most 365 days ahead" : null;
-                if (failure == null) {
-                    return true;
-                }
-                context.disableDefaultConstraintViolation();
-                context.buildConstraintViolationWithTemplate(failure).addConstraintViolation();
-                return false;
-            }
+    /**
+     * {@code expires_at}: absent (then 90 days), or an ISO 8601 timestamp with an offset, in the future, at most 365
+     * days ahead of {@code now}.
+     */
+    public static Optional<String> expiryRefusal(String expiresAt, Instant now) {
+        Instant at;
+        try {
+            at = expiry(expiresAt);
+        } catch (DateTimeParseException e) {
+            return Optional.of("must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z");
         }
+        if (!at.isAfter(now)) {
+            return Optional.of("must be in the future");
+        }
+        return at.isAfter(now.plus(MAX_LIFETIME)) ? Optional.of("must be at most 365 days ahead") : Optional.empty();
     }
 }

@@ -13,7 +13,7 @@ public record AllowedIps(List<IpBlock> blocks, List<String> canonical) {
 
     public static final int MAX_ENTRIES = 100;
 
-    /** Valid entries (see {@link KeyFields.AllowedIpList}), each once, in canonical form. */
+    /** Valid entries (see {@link KeyFields#allowedIpsRefusal}), each once, in canonical form. */
     public static AllowedIps of(List<String> entries) {
         Set<IpBlock> unique = new LinkedHashSet<>();
         entries.forEach(entry -> unique.add(IpBlock.of(entry)));

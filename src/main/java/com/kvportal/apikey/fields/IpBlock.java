@@ -39,6 +39,13 @@ public record IpBlock(byte[] network, int prefix) {
         return Optional.ofNullable(literal(text));
     }
 
+    /** {@code client_ip} of a verify: an IPv4 or IPv6 address (no prefix, no host name). */
+    static Optional<String> clientRefusal(String text) {
+        return address(text).isPresent()
+                ? Optional.empty()
+                : Optional.of("must be an IPv4 or IPv6 address, e.g. 203.0.113.7 or 2001:db8::7");
+    }
+
     private record Parsed(IpBlock block, String refusal) {}
 
     private static Parsed parse(String text) {

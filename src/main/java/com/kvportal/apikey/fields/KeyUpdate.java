@@ -1,10 +1,10 @@
 package com.kvportal.apikey.fields;
 
 import com.kvportal.apikey.NewApiKey;
+import com.kvportal.apikey.fields.Checked.Rule;
 import com.kvportal.apikey.limits.Credits;
 import com.kvportal.apikey.limits.CreditsPatch;
 import com.kvportal.apikey.limits.RateLimit;
-import com.kvportal.apikey.limits.RateLimitList;
 import com.kvportal.common.validation.DisplayName;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -17,7 +17,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of an update ({@code PATCH}), as sent: a field left out (or null) stays as it is; a field sent follows
- * create's rules, the constraints of {@link NewApiKey}.
+ * create's rules (see {@link Checked}).
  */
 public record KeyUpdate(
         @Schema(
@@ -31,15 +31,15 @@ public record KeyUpdate(
                         arraySchema = @Schema(description = "Duplicates are dropped; left out: unchanged."),
                         minItems = 1,
                         schema = @Schema(allowableValues = {"read", "write", "admin"}))
-                @NewApiKey.Permissions
+                @Checked(Rule.PERMISSIONS)
                 @Nullable
                 List<String> permissions,
         @Schema(format = "date-time", description = "In the future and at most 365 days ahead; left out: unchanged.")
-                @NewApiKey.Expiry
+                @Checked(Rule.EXPIRY)
                 @Nullable
                 String expiresAt,
         @Schema(description = "Replaces the metadata (as at create); left out: unchanged; {} removes it all.")
-                @KeyFields.Metadata
+                @Checked(Rule.METADATA)
                 @Nullable
                 Map<String, @Nullable Object> metadata,
         @Schema(
@@ -47,7 +47,7 @@ public record KeyUpdate(
                         nullable = true,
                         pattern = KeyFields.EXTERNAL_ID_PATTERN,
                         description = "As at create; null removes it; left out: unchanged.")
-                @KeyFields.ExternalId
+                @Checked(Rule.EXTERNAL_ID)
                 @JsonDeserialize(using = Clearable.Text.class)
                 @Nullable
                 Optional<String> externalId,
@@ -62,7 +62,7 @@ public record KeyUpdate(
                         minItems = 1,
                         maxItems = AllowedIps.MAX_ENTRIES,
                         schema = @Schema(example = "203.0.113.0/24"))
-                @KeyFields.AllowedIpList
+                @Checked(Rule.ALLOWED_IPS)
                 @JsonDeserialize(using = Clearable.TextList.class)
                 @Nullable
                 Optional<List<String>> allowedIps,
@@ -72,7 +72,7 @@ public record KeyUpdate(
                                         description =
                                                 "Replaces the key's rate limits ([] removes them); left out: unchanged."),
                         maxItems = RateLimit.MAX_PER_KEY)
-                @RateLimitList
+                @Checked(Rule.RATE_LIMITS)
                 @Nullable
                 List<@jakarta.validation.Valid RateLimit> ratelimits,
         @Schema(

@@ -3,6 +3,10 @@ package com.kvportal.apikey.limits;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 
@@ -29,6 +33,22 @@ public record RateLimit(
                 Long durationMs) {
 
     public static final int MAX_PER_KEY = 5;
+
+    /** A key's {@code ratelimits}: at most 5, each with a name of its own. */
+    public static Optional<String> listRefusal(List<?> ratelimits) {
+        Optional<String> refusal =
+                Optional.of("must hold at most " + MAX_PER_KEY + " rate limits, each with a name of its own");
+        if (ratelimits.size() > MAX_PER_KEY) {
+            return refusal;
+        }
+        Set<String> names = new HashSet<>();
+        for (Object limit : ratelimits) {
+            if (!(limit instanceof RateLimit rateLimit) || (rateLimit.name() != null && !names.add(rateLimit.name()))) {
+                return refusal;
+            }
+        }
+        return Optional.empty();
+    }
 
     /** The start of the window that holds {@code epochMillis}. */
     public long windowStart(long epochMillis) {

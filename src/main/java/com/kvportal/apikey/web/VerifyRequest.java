@@ -1,16 +1,8 @@
 package com.kvportal.apikey.web;
 
-import static java.lang.annotation.ElementType.FIELD;
-import static java.lang.annotation.RetentionPolicy.RUNTIME;
-
-import com.kvportal.apikey.fields.IpBlock;
+import com.kvportal.apikey.fields.Checked;
+import com.kvportal.apikey.fields.Checked.Rule;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.Retention;
-import java.lang.annotation.Target;
 import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
 
@@ -23,7 +15,7 @@ public record VerifyRequest(
                         description = "The IPv4 or IPv6 address of the client the storage backend is serving; needed"
                                 + " for a key with allowed_ips.",
                         example = "203.0.113.7")
-                @ClientIp
+                @Checked(Rule.CLIENT_IP)
                 @Nullable
                 String clientIp,
         @Schema(
@@ -44,24 +36,4 @@ public record VerifyRequest(
 
     /** A verify without a body. */
     static final VerifyRequest NONE = new VerifyRequest(null, null);
-
-    /** Absent, or an IPv4 or IPv6 address (no prefix, no host name). */
-    @Retention(RUNTIME)
-    @Target(FIELD)
-    @Constraint(validatedBy = ClientIp.Validator.class)
-    @interface ClientIp {
-
-        String message() default "must be an IPv4 or IPv6 address, e.g. 203.0.113.7 or 2001:db8::7";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<ClientIp, String> {
-            @Override
-            public boolean isValid(@Nullable String clientIp, ConstraintValidatorContext context) {
-                return clientIp == null || IpBlock.address(clientIp).isPresent();
-            }
-        }
-    }
 }
