@@ -47,59 +47,49 @@ public sealed interface UsageEvent {
 
         long usedBytes();
 
-        /** {@code usage.threshold_crossed}, {@code usage.writes_refused} or {@code usage.writes_allowed}. */
-        String type();
+        /** What the alert is: its type and what it says besides {@code used_bytes}. */
+        Description description();
 
         /**
-         * {@code {threshold_percent, used_bytes}} for a crossed threshold, {@code {reason, used_bytes}} when writes are
-         * refused and {@code {used_bytes}} when they are allowed again.
+         * @param type {@code usage.threshold_crossed}, {@code usage.writes_refused} or {@code usage.writes_allowed}
+         * @param details {@code {threshold_percent}} for a crossed threshold, {@code {reason}} when writes are refused
+         *     and nothing when they are allowed again
          */
-        Map<String, Object> data();
+        record Description(String type, Map<String, Object> details) {}
+
+        /** {@code usage.threshold_crossed}, {@code usage.writes_refused} or {@code usage.writes_allowed}. */
+        default String type() {
+            return description().type();
+        }
+
+        /** The alert's details, then {@code used_bytes}. */
+        default Map<String, Object> data() {
+            Map<String, Object> data = new LinkedHashMap<>(description().details());
+            data.put("used_bytes", usedBytes());
+            return data;
+        }
 
         /** Storage crossed one of the organization's alert thresholds (a percentage of the plan's storage). */
         record ThresholdCrossed(UUID organizationId, int thresholdPercent, long usedBytes) implements UsageAlertRaised {
             @Override
-            public String type() {
-                return THRESHOLD_CROSSED;
-            }
-
-            @Override
-            public Map<String, Object> data() {
-                Map<String, Object> data = new LinkedHashMap<>();
-                data.put("threshold_percent", thresholdPercent);
-                data.put("used_bytes", usedBytes);
-                return data;
+            public Description description() {
+                return new Description(THRESHOLD_CROSSED, Map.of("threshold_percent", thresholdPercent));
             }
         }
 
         /** Verify now tells the storage backend to refuse writes, for this reason. */
         record WritesRefused(UUID organizationId, WriteRefusal reason, long usedBytes) implements UsageAlertRaised {
             @Override
-            public String type() {
-                return WRITES_REFUSED;
-            }
-
-            @Override
-            public Map<String, Object> data() {
-                Map<String, Object> data = new LinkedHashMap<>();
-                data.put("reason", reason.wire());
-                data.put("used_bytes", usedBytes);
-                return data;
+            public Description description() {
+                return new Description(WRITES_REFUSED, Map.of("reason", reason.wire()));
             }
         }
 
         /** Writes are allowed again. */
         record WritesAllowed(UUID organizationId, long usedBytes) implements UsageAlertRaised {
             @Override
-            public String type() {
-                return WRITES_ALLOWED;
-            }
-
-            @Override
-            public Map<String, Object> data() {
-                Map<String, Object> data = new LinkedHashMap<>();
-                data.put("used_bytes", usedBytes);
-                return data;
+            public Description description() {
+                return new Description(WRITES_ALLOWED, Map.of());
             }
         }
     }
