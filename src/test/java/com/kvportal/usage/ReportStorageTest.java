@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -37,6 +38,17 @@ class ReportStorageTest extends IntegrationTest {
     /** A sample at a whole second, as the backend sends them. */
     static Map<String, Object> sample(String id, UUID projectId, long bytes, Instant at) {
         return StorageSamples.sample(id, projectId, bytes, at.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    /** A copy of this sample or batch with {@code field} set to {@code value}, or left out when it is null. */
+    static Map<String, Object> with(Map<String, Object> body, String field, @Nullable Object value) {
+        Map<String, Object> changed = new LinkedHashMap<>(body);
+        if (value == null) {
+            changed.remove(field);
+        } else {
+            changed.put(field, value);
+        }
+        return changed;
     }
 
     static Map<String, Object> batch(Object... samples) {
@@ -73,13 +85,11 @@ class ReportStorageTest extends IntegrationTest {
     @Test
     void shouldRefuseAnUnknownFieldOfASampleOrOfTheReportAndStoreNothing() {
         Api.Account account = api().signup();
-        Map<String, Object> withUnit = new LinkedHashMap<>(sample(id(), account.projectId(), 1000, Instant.now()));
-        withUnit.put("unit", "KiB");
+        Map<String, Object> withUnit = with(sample(id(), account.projectId(), 1000, Instant.now()), "unit", "KiB");
 
         Api.Response nested = report(sample(id(), account.projectId(), 1, Instant.now()), withUnit);
-        Map<String, Object> report = new LinkedHashMap<>(batch(sample(id(), account.projectId(), 1, Instant.now())));
-        report.put("unit", "KiB");
-        Api.Response topLevel = backend().post(PATH, report);
+        Api.Response topLevel =
+                backend().post(PATH, with(batch(sample(id(), account.projectId(), 1, Instant.now())), "unit", "KiB"));
 
         assertFieldErrors(nested, "samples[1].unit");
         assertThat(nested.json().get("errors").get(0).get("message").asString()).contains("id, project_id, bytes, at");
@@ -115,27 +125,21 @@ class ReportStorageTest extends IntegrationTest {
     }
 
     @Test
-    void shouldCountASampleWhoseIdWasAcceptedBeforeAsADuplicateAndKeepTheFirst() {
+    void shouldCountASampleWhoseIdCameBeforeInAnEarlierBatchOrTheSameOneAsADuplicateAndKeepTheFirst() {
         Api.Account account = api().signup();
-        String id = id();
-        report(sample(id, account.projectId(), 1000, Instant.now()));
+        String earlier = id();
+        String twice = id();
+        report(sample(earlier, account.projectId(), 1000, Instant.now()));
 
-        Api.Response again = report(sample(id, account.projectId(), 999_999, Instant.now()));
+        Api.Response again = report(sample(earlier, account.projectId(), 999_999, Instant.now()));
+        Api.Response oneBatch = report(
+                sample(twice, account.projectId(), 1, Instant.now()),
+                sample(twice, account.projectId(), 2, Instant.now()));
 
         assertCounted(again, 0, 1);
-        assertThat(storedBytes(id)).isEqualTo(1000);
-    }
-
-    @Test
-    void shouldCountTheSecondSampleOfOneIdInABatchAsADuplicate() {
-        Api.Account account = api().signup();
-        String id = id();
-
-        Api.Response response = report(
-                sample(id, account.projectId(), 1, Instant.now()), sample(id, account.projectId(), 2, Instant.now()));
-
-        assertCounted(response, 1, 1);
-        assertThat(storedBytes(id)).isEqualTo(1);
+        assertThat(storedBytes(earlier)).isEqualTo(1000);
+        assertCounted(oneBatch, 1, 1);
+        assertThat(storedBytes(twice)).isEqualTo(1);
     }
 
     @Test
@@ -270,26 +274,15 @@ class ReportStorageTest extends IntegrationTest {
 
         Map<String, Object> negative = sample(id(), project, -1, now);
         assertFieldErrors(report(good, negative), "samples[1].bytes");
-        Map<String, Object> stringBytes = new LinkedHashMap<>(sample(id(), project, 1, now));
-        stringBytes.put("bytes", "1");
-        assertFieldErrors(report(good, stringBytes), "samples[1].bytes");
-        Map<String, Object> fractional = new LinkedHashMap<>(sample(id(), project, 1, now));
-        fractional.put("bytes", 1.5);
-        assertFieldErrors(report(good, fractional), "samples[1].bytes");
-        Map<String, Object> noId = new LinkedHashMap<>(sample(id(), project, 1, now));
-        noId.remove("id");
-        assertFieldErrors(report(good, noId), "samples[1].id");
+        assertFieldErrors(report(good, with(sample(id(), project, 1, now), "bytes", "1")), "samples[1].bytes");
+        assertFieldErrors(report(good, with(sample(id(), project, 1, now), "bytes", 1.5)), "samples[1].bytes");
+        assertFieldErrors(report(good, with(sample(id(), project, 1, now), "id", null)), "samples[1].id");
         assertFieldErrors(report(good, sample("", project, 1, now)), "samples[1].id");
         assertFieldErrors(report(good, sample("x".repeat(101), project, 1, now)), "samples[1].id");
-        Map<String, Object> badProject = new LinkedHashMap<>(sample(id(), project, 1, now));
-        badProject.put("project_id", "not-a-uuid");
-        assertFieldErrors(report(good, badProject), "samples[1].project_id");
-        Map<String, Object> badAt = new LinkedHashMap<>(sample(id(), project, 1, now));
-        badAt.put("at", "yesterday");
-        assertFieldErrors(report(good, badAt), "samples[1].at");
-        Map<String, Object> numericAt = new LinkedHashMap<>(sample(id(), project, 1, now));
-        numericAt.put("at", 1_790_000_000);
-        assertFieldErrors(report(good, numericAt), "samples[1].at");
+        assertFieldErrors(
+                report(good, with(sample(id(), project, 1, now), "project_id", "not-a-uuid")), "samples[1].project_id");
+        assertFieldErrors(report(good, with(sample(id(), project, 1, now), "at", "yesterday")), "samples[1].at");
+        assertFieldErrors(report(good, with(sample(id(), project, 1, now), "at", 1_790_000_000)), "samples[1].at");
         assertFieldErrors(report(good, "a string"), "samples[1]");
         assertFieldErrors(backend().post(PATH, Map.of()), "samples");
         assertFieldErrors(backend().post(PATH, Map.of("samples", "none")), "samples");
