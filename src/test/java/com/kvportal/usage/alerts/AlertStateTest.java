@@ -7,6 +7,8 @@ import com.kvportal.usage.alerts.AlertState.Step;
 import com.kvportal.usage.alerts.AlertState.WritesChange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The rules of usage alerts, on the state alone: crossings, re-arming, removed thresholds, writes. */
 class AlertStateTest {
@@ -35,10 +37,13 @@ class AlertStateTest {
                         .next(DEFAULTS, ALLOWANCE, threeQuarters, null)
                         .crossed())
                 .containsExactly(75);
-        // 33 % of 1000 bytes is 330; of 1001 bytes 330.33, reached at 331
-        assertThat(AlertState.reached(330, 33, 1000)).isTrue();
-        assertThat(AlertState.reached(330, 33, 1001)).isFalse();
-        assertThat(AlertState.reached(331, 33, 1001)).isTrue();
+    }
+
+    /** 33 % of 1000 bytes is 330; of 1001 bytes 330.33, reached at 331. */
+    @ParameterizedTest
+    @CsvSource({"330, 33, 1000, true", "330, 33, 1001, false", "331, 33, 1001, true"})
+    void aThresholdsShareIsRoundedUpToAWholeByte(long usedBytes, int percent, long allowance, boolean reached) {
+        assertThat(AlertState.reached(usedBytes, percent, allowance)).isEqualTo(reached);
     }
 
     @Test
@@ -61,9 +66,14 @@ class AlertStateTest {
         AlertState crossed = AlertState.INITIAL.next(List.of(5), 1000, 50, null).next();
         assertThat(crossed.next(List.of(5), 1000, 0, null).next().crossedPercent())
                 .containsExactly(5);
-        assertThat(AlertState.rearmed(0, 5, 1000)).isFalse();
-        assertThat(AlertState.rearmed(9, 6, 1000)).isTrue();
-        assertThat(AlertState.rearmed(10, 6, 1000)).isFalse();
+    }
+
+    /** 6 % of 1000 bytes re-arms below 10 bytes; 5 % never (storage cannot fall below 0). */
+    @ParameterizedTest
+    @CsvSource({"0, 5, 1000, false", "9, 6, 1000, true", "10, 6, 1000, false"})
+    void aThresholdIsReArmedFivePercentOfTheAllowanceBelowIt(
+            long usedBytes, int percent, long allowance, boolean rearmed) {
+        assertThat(AlertState.rearmed(usedBytes, percent, allowance)).isEqualTo(rearmed);
     }
 
     @Test
