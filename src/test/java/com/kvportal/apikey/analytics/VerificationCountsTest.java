@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -78,16 +79,12 @@ class VerificationCountsTest extends SignedInTest {
 
     @Test
     void shouldCountTheRefusalsOfASwitchedOffKeyAnAddressOutsideARateLimitAndSpentCredits() {
-        String off = session.createKey("off");
-        String fenced = session.createKey("fenced");
-        String limited = session.createKey("limited");
-        String metered = session.createKey("metered");
-        patch("off", Map.of("enabled", false));
-        patch("fenced", Map.of("allowed_ips", java.util.List.of("203.0.113.0/24")));
-        patch(
+        String off = shapedKey("off", Map.of("enabled", false));
+        String fenced = shapedKey("fenced", Map.of("allowed_ips", java.util.List.of("203.0.113.0/24")));
+        String limited = shapedKey(
                 "limited",
                 Map.of("ratelimits", java.util.List.of(Map.of("name", "day", "limit", 2, "duration_ms", 86_400_000))));
-        patch("metered", Map.of("credits", Map.of("remaining", 1)));
+        String metered = shapedKey("metered", Map.of("credits", Map.of("remaining", 1)));
 
         verify(off, 401, 2);
         verifyFrom(fenced, "198.51.100.7", 403, 3);
@@ -114,10 +111,7 @@ class VerificationCountsTest extends SignedInTest {
 
     @Test
     void shouldAnswerBucketsAlignedToTheGranularityOldestFirstWithinTheRange() {
-        String raw = session.createKey("aligned");
-        String id = session.keyId("aligned");
-        verify(raw, 200, 1);
-        flush.flush();
+        String id = verifiedKeyId("aligned", 1);
 
         JsonNode minute = read("/api/v1/api-keys/" + id + "/verifications?granularity=minute");
         assertThat(minute.get("granularity").asString()).isEqualTo("minute");
@@ -176,10 +170,7 @@ class VerificationCountsTest extends SignedInTest {
 
     @Test
     void shouldLetEveryMemberReadAndAnswer404ForAnotherOrganizationsKey() {
-        String raw = session.createKey("shared");
-        String id = session.keyId("shared");
-        verify(raw, 200, 4);
-        flush.flush();
+        String id = verifiedKeyId("shared", 4);
         for (String role : new String[] {"viewer", "billing"}) {
             Api member = join(role).api();
             Api.Response key = member.get("/api/v1/api-keys/" + id + "/verifications?granularity=hour");
@@ -206,27 +197,35 @@ class VerificationCountsTest extends SignedInTest {
                 .isEmpty();
     }
 
+    /** Verifies the key this many times without a body, each answered with this status. */
     private void verify(String raw, int status, int times) {
+        verifyFrom(raw, null, status, times);
+    }
+
+    /** The same, for a client at {@code clientIp} (none: no body). */
+    private void verifyFrom(String raw, @Nullable String clientIp, int status, int times) {
+        Api key = Api.withKey(baseUrl(), raw);
         for (int i = 0; i < times; i++) {
-            assertThat(Api.withKey(baseUrl(), raw)
-                            .post("/api/v1/api-keys/verify")
-                            .status())
-                    .isEqualTo(status);
+            Api.Response response = clientIp == null
+                    ? key.post("/api/v1/api-keys/verify")
+                    : key.post("/api/v1/api-keys/verify", Map.of("client_ip", clientIp));
+            assertThat(response.status()).isEqualTo(status);
         }
     }
 
-    private void verifyFrom(String raw, String clientIp, int status, int times) {
-        for (int i = 0; i < times; i++) {
-            assertThat(Api.withKey(baseUrl(), raw)
-                            .post("/api/v1/api-keys/verify", Map.of("client_ip", clientIp))
-                            .status())
-                    .isEqualTo(status);
-        }
+    /** A new key verified this many times, each valid, and the counts flushed; answers its id. */
+    private String verifiedKeyId(String name, int times) {
+        verify(session.createKey(name), 200, times);
+        flush.flush();
+        return session.keyId(name);
     }
 
-    private void patch(String name, Map<String, Object> body) {
-        Api.Response response = session.patch("/api/v1/api-keys/" + session.keyId(name), body);
+    /** Creates a key, then shapes it with this update; answers the raw key. */
+    private String shapedKey(String name, Map<String, Object> update) {
+        String raw = session.createKey(name);
+        Api.Response response = session.patch("/api/v1/api-keys/" + session.keyId(name), update);
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return raw;
     }
 
     private static Map<String, Long> only(String outcome, long count) {
