@@ -89,6 +89,16 @@ abstract class BrowserIntegration extends IntegrationTest {
         browser.visible("content");
     }
 
+    /**
+     * Types {@code value} into the field {@code id}, clicks {@code save}, and waits until the field's error (the element
+     * {@code <id>-error}) reads {@code message}.
+     */
+    void saveRefused(String id, String value, String save, String message) {
+        browser.type(id, value);
+        browser.byId(save).click();
+        browser.waitUntil(ExpectedConditions.textToBe(By.id(id + "-error"), message));
+    }
+
     /** Fills and sends the create form; answers nothing, the caller waits for what it expects. */
     void submitKey(String name, String... permissions) {
         browser.type("key-name", name);

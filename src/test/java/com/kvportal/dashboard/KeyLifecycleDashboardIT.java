@@ -29,9 +29,7 @@ class KeyLifecycleDashboardIT extends BrowserIntegration {
         browser.visible("edit-dialog");
         assertThat(browser.byId("edit-name").getDomProperty("value")).isEqualTo("billing-worker");
         assertThat(browser.byId("edit-perm-read").isSelected()).isTrue();
-        browser.type("edit-name", "");
-        browser.byId("edit-save").click();
-        browser.waitUntil(ExpectedConditions.textToBe(By.id("edit-name-error"), "Name is required."));
+        saveRefused("edit-name", "", "edit-save", "Name is required.");
         browser.screenshot("keys-edit-error-1440");
 
         browser.type("edit-name", "billing-worker v2");

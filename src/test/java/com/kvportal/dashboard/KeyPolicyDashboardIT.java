@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 
 /**
@@ -51,11 +50,11 @@ class KeyPolicyDashboardIT extends BrowserIntegration {
         browser.byId("key-policy-save").click();
         assertThat(browser.visible("key-policy-lifetime-error").getText())
                 .isEqualTo("Enter a whole number of days from 1 to 365, or leave it empty for no maximum.");
-        browser.type("key-policy-lifetime", "thirty");
-        browser.byId("key-policy-save").click();
-        browser.waitUntil(ExpectedConditions.textToBe(
-                By.id("key-policy-lifetime-error"),
-                "Enter a whole number of days from 1 to 365, or leave it empty for no maximum."));
+        saveRefused(
+                "key-policy-lifetime",
+                "thirty",
+                "key-policy-save",
+                "Enter a whole number of days from 1 to 365, or leave it empty for no maximum.");
         Api api = new Api(baseUrl());
         api.post("/api/v1/auth/login", Map.of("email", owner, "password", PASSWORD));
         assertThat(api.get("/api/v1/key-policy").json().toString())

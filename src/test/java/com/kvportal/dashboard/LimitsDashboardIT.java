@@ -10,9 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * The billing page's "Limits and alerts" panel in a real browser: the limits in force in GiB (as the server states
@@ -102,11 +100,11 @@ class LimitsDashboardIT extends BrowserIntegration {
         assertThat(browser.byId("limits-thresholds").getDomAttribute("aria-invalid"))
                 .isEqualTo("true");
 
-        browser.type("limits-storage-cap", "-1");
-        browser.byId("limits-save").click();
-        browser.waitUntil(ExpectedConditions.textToBe(
-                By.id("limits-storage-cap-error"),
-                "Enter the storage cap in GiB (0 or more, e.g. 5 or 2.5), or leave it empty for no cap."));
+        saveRefused(
+                "limits-storage-cap",
+                "-1",
+                "limits-save",
+                "Enter the storage cap in GiB (0 or more, e.g. 5 or 2.5), or leave it empty for no cap.");
         // the free plan has no overage: nothing to cap
         assertThat(browser.byId("limits-overage-cap").isDisplayed()).isFalse();
         assertThat(browser.byId("limits-meaning").getText()).doesNotContain("verage");
