@@ -12,6 +12,7 @@ import com.kvportal.support.SandboxEvents;
 import com.kvportal.support.StorageSamples;
 import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionItem;
 import com.stripe.model.SubscriptionSchedule;
 import com.stripe.param.InvoiceCreatePreviewParams;
 import com.stripe.param.SubscriptionScheduleCreateParams;
@@ -225,8 +226,7 @@ class PlanChangeTest extends IntegrationTest {
     void theSandboxChangesAPriceAndPreviewsTheChangeAsStripeDoes() throws Exception {
         Subscribed org = subscribed("pro");
         String id = org.providerId();
-        Subscription before = stripeClient().subscriptions().retrieve(id);
-        String item = before.getItems().getData().get(0).getId();
+        String item = itemAtProvider(id).getId();
 
         Invoice preview = stripeClient()
                 .invoices()
@@ -249,14 +249,7 @@ class PlanChangeTest extends IntegrationTest {
                 .isEqualTo(preview.getLines().getData().stream()
                         .mapToLong(line -> line.getAmount())
                         .sum());
-        assertThat(stripeClient()
-                        .subscriptions()
-                        .retrieve(id)
-                        .getItems()
-                        .getData()
-                        .get(0)
-                        .getPrice()
-                        .getId())
+        assertThat(itemAtProvider(id).getPrice().getId())
                 .as("a preview changes nothing")
                 .isEqualTo(SandboxStandIn.PRICE_PRO);
 
@@ -272,25 +265,19 @@ class PlanChangeTest extends IntegrationTest {
                                 .setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
                                 .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE)
                                 .build());
-        assertThat(after.getItems().getData().get(0).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
-        assertThat(after.getItems().getData().get(0).getId()).isEqualTo(item);
-        assertThat(after.getBillingCycleAnchor())
-                .isEqualTo(after.getItems().getData().get(0).getCurrentPeriodStart());
+        assertThat(item(after).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
+        assertThat(item(after).getId()).isEqualTo(item);
+        assertThat(after.getBillingCycleAnchor()).isEqualTo(item(after).getCurrentPeriodStart());
         Invoice latest = stripeClient().invoices().retrieve(after.getLatestInvoice());
         assertThat(latest.getBillingReason()).isEqualTo("subscription_update");
         assertThat(latest.getStatus()).isEqualTo("paid");
         assertThat(latest.getAmountPaid()).isEqualTo(preview.getAmountDue());
 
         // only the behaviour the sandbox runs is taken; anything else is refused in Stripe's shape
-        Api.Response refused = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscriptions/" + id,
-                        "items[0][id]=" + item + "&items[0][price]=" + SandboxStandIn.PRICE_PRO
-                                + "&proration_behavior=create_prorations",
-                        "application/x-www-form-urlencoded");
-        assertThat(refused.status()).isEqualTo(400);
-        assertThat(refused.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
+        assertRefusedAsStripeDoes(postToSandboxStripe(
+                "subscriptions/" + id,
+                "items[0][id]=" + item + "&items[0][price]=" + SandboxStandIn.PRICE_PRO
+                        + "&proration_behavior=create_prorations"));
     }
 
     @Test
@@ -339,7 +326,7 @@ class PlanChangeTest extends IntegrationTest {
                         .toString())
                 .isEqualTo(periodEnd);
         assertThat(schedule.getPhases().get(1).getItems().get(0).getPrice()).isEqualTo(SandboxStandIn.PRICE_PRO);
-        assertThat(atProvider.getItems().getData().get(0).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
+        assertThat(item(atProvider).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
 
         // asking again changes nothing more
         Api.Response again = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
@@ -566,9 +553,9 @@ class PlanChangeTest extends IntegrationTest {
     void theSandboxRunsSubscriptionSchedulesAsStripeDoes() throws Exception {
         Subscribed org = subscribed("team");
         String id = org.providerId();
-        Subscription subscription = stripeClient().subscriptions().retrieve(id);
-        long start = subscription.getItems().getData().get(0).getCurrentPeriodStart();
-        long end = subscription.getItems().getData().get(0).getCurrentPeriodEnd();
+        SubscriptionItem item = itemAtProvider(id);
+        long start = item.getCurrentPeriodStart();
+        long end = item.getCurrentPeriodEnd();
 
         SubscriptionSchedule created = stripeClient()
                 .subscriptionSchedules()
@@ -585,21 +572,10 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(stripeClient().subscriptions().retrieve(id).getSchedule()).isEqualTo(created.getId());
 
         // a second schedule of one subscription, and a first phase that moves its start, are refused
-        Api.Response second = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscription_schedules",
-                        "from_subscription=" + id,
-                        "application/x-www-form-urlencoded");
-        assertThat(second.status()).isEqualTo(400);
-        assertThat(second.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
-        Api.Response moved = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscription_schedules/" + created.getId(),
-                        "phases[0][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&phases[0][start_date]="
-                                + (start + 1),
-                        "application/x-www-form-urlencoded");
+        assertRefusedAsStripeDoes(postToSandboxStripe("subscription_schedules", "from_subscription=" + id));
+        Api.Response moved = postToSandboxStripe(
+                "subscription_schedules/" + created.getId(),
+                "phases[0][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&phases[0][start_date]=" + (start + 1));
         assertThat(moved.status()).isEqualTo(400);
 
         SubscriptionSchedule updated = stripeClient()
@@ -630,12 +606,7 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(released.getSubscription()).isNull();
         assertThat(released.getReleasedSubscription()).isEqualTo(id);
         assertThat(stripeClient().subscriptions().retrieve(id).getSchedule()).isNull();
-        Api.Response twice = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscription_schedules/" + created.getId() + "/release",
-                        "",
-                        "application/x-www-form-urlencoded");
+        Api.Response twice = postToSandboxStripe("subscription_schedules/" + created.getId() + "/release", "");
         assertThat(twice.status()).isEqualTo(400);
         assertThat(count(
                         "select count(*) from sandbox.sandbox_events where type like 'subscription_schedule.%'"
@@ -664,12 +635,7 @@ class PlanChangeTest extends IntegrationTest {
                         .setFromSubscription(id)
                         .build());
         // a subscription a schedule governs takes no cancellation of its own, as at Stripe
-        Api.Response refused = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscriptions/" + id,
-                        "cancel_at_period_end=true",
-                        "application/x-www-form-urlencoded");
+        Api.Response refused = postToSandboxStripe("subscriptions/" + id, "cancel_at_period_end=true");
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.json().get("error").get("message").asString()).contains(schedule.getId());
         assertThat(stripeClient().subscriptions().retrieve(id).getCancelAtPeriodEnd())
@@ -732,4 +698,24 @@ class PlanChangeTest extends IntegrationTest {
 
     @org.springframework.beans.factory.annotation.Autowired
     org.springframework.transaction.support.TransactionTemplate transactions;
+
+    /** The provider's first (here: only) item of the subscription, as the sandbox holds it now. */
+    private SubscriptionItem itemAtProvider(String providerId) throws Exception {
+        return item(stripeClient().subscriptions().retrieve(providerId));
+    }
+
+    private static SubscriptionItem item(Subscription subscription) {
+        return subscription.getItems().getData().get(0);
+    }
+
+    /** Posts a form to the sandbox's Stripe API, as stripe-java would send it. */
+    private Api.Response postToSandboxStripe(String path, String form) {
+        return sandbox().send("POST", "/sandbox/stripe/v1/" + path, form, "application/x-www-form-urlencoded");
+    }
+
+    /** The sandbox refused the request as Stripe does: 400, an {@code invalid_request_error}. */
+    private static void assertRefusedAsStripeDoes(Api.Response refused) {
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
+    }
 }
