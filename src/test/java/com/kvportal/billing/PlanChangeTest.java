@@ -54,6 +54,11 @@ class PlanChangeTest extends IntegrationTest {
         String providerId() {
             return subscription.get("provider_subscription_id").asString();
         }
+
+        /** The end of the subscription's current period, as the API writes it. */
+        String periodEnd() {
+            return subscription.get("current_period_end").asString();
+        }
     }
 
     /** Ends the subscription's current period at the provider (a test clock's advance) and awaits its news. */
@@ -285,7 +290,7 @@ class PlanChangeTest extends IntegrationTest {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
         String providerId = org.providerId();
-        String periodEnd = org.subscription().get("current_period_end").asString();
+        String periodEnd = org.periodEnd();
         Instant periodStart =
                 Instant.parse(org.subscription().get("current_period_start").asString());
         // 200 GiB for the whole period: within team's 1 TiB, 10 units above pro's 100 GiB
@@ -433,8 +438,7 @@ class PlanChangeTest extends IntegrationTest {
     void concurrentDowngradesScheduleOneChangeAndAnswerItToEach() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
-        String periodEnd = org.subscription().get("current_period_end").asString();
+        String providerId = org.providerId();
         long invoices = sandboxInvoices(org);
         Callable<Api.Response> downgrade = () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
         List<Api.Response> answers = atOnce(List.of(downgrade, downgrade, downgrade, downgrade));
@@ -442,10 +446,10 @@ class PlanChangeTest extends IntegrationTest {
         // each caller is answered the one downgrade, as asking for it again is
         for (Api.Response answer : answers) {
             assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-            assertThat(answer.json().get("effective_at").asString()).isEqualTo(periodEnd);
+            assertThat(answer.json().get("effective_at").asString()).isEqualTo(org.periodEnd());
             JsonNode change = answer.json().get("subscription").get("scheduled_change");
             assertThat(change.get("tier").asString()).as(answer.toString()).isEqualTo("pro");
-            assertThat(change.get("effective_at").asString()).isEqualTo(periodEnd);
+            assertThat(change.get("effective_at").asString()).isEqualTo(org.periodEnd());
         }
         // one schedule made at the provider, none made and released on the way, one audit line, nothing charged
         assertThat(count(
@@ -468,8 +472,7 @@ class PlanChangeTest extends IntegrationTest {
     void aDowngradeAndACancellationAtOnceEndInOneOfTheirOrdersAgreeingWithTheProvider() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
-        String periodEnd = org.subscription().get("current_period_end").asString();
+        String providerId = org.providerId();
         List<Api.Response> answers = atOnce(List.of(
                 () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro")),
                 () -> owner.post("/api/v1/billing/cancel")));
@@ -489,7 +492,7 @@ class PlanChangeTest extends IntegrationTest {
             assertThat(atProvider.getSchedule()).startsWith("sub_sched_");
             assertThat(atProvider.getCancelAtPeriodEnd()).isFalse();
         } else {
-            assertThat(now.get("cancel_at").asString()).as(now.toString()).isEqualTo(periodEnd);
+            assertThat(now.get("cancel_at").asString()).as(now.toString()).isEqualTo(org.periodEnd());
             assertThat(atProvider.getSchedule()).isNull();
             assertThat(atProvider.getCancelAtPeriodEnd()).isTrue();
             assertThat(auditLines(org, "subscription.plan_change_canceled")).isOne();
@@ -515,8 +518,7 @@ class PlanChangeTest extends IntegrationTest {
         Api.Response canceled = owner.post("/api/v1/billing/cancel");
         assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
         JsonNode subscription = canceled.json().get("subscription");
-        assertThat(subscription.get("cancel_at").asString())
-                .isEqualTo(org.subscription().get("current_period_end").asString());
+        assertThat(subscription.get("cancel_at").asString()).isEqualTo(org.periodEnd());
         assertThat(subscription.get("scheduled_change").isNull()).isTrue();
         Subscription atProvider = stripeClient().subscriptions().retrieve(providerId);
         assertThat(atProvider.getSchedule()).isNull();
@@ -557,11 +559,7 @@ class PlanChangeTest extends IntegrationTest {
         long start = item.getCurrentPeriodStart();
         long end = item.getCurrentPeriodEnd();
 
-        SubscriptionSchedule created = stripeClient()
-                .subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id)
-                        .build());
+        SubscriptionSchedule created = scheduleAtProvider(id);
         assertThat(created.getId()).startsWith("sub_sched_");
         assertThat(created.getSubscription()).isEqualTo(id);
         assertThat(created.getStatus()).isEqualTo("active");
@@ -615,11 +613,7 @@ class PlanChangeTest extends IntegrationTest {
                 .isEqualTo(3);
 
         // canceling a schedule ends its subscription now
-        SubscriptionSchedule another = stripeClient()
-                .subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id)
-                        .build());
+        SubscriptionSchedule another = scheduleAtProvider(id);
         SubscriptionSchedule canceled = stripeClient().subscriptionSchedules().cancel(another.getId());
         assertThat(canceled.getStatus()).isEqualTo("canceled");
         assertThat(stripeClient().subscriptions().retrieve(id).getStatus()).isEqualTo("canceled");
@@ -629,11 +623,7 @@ class PlanChangeTest extends IntegrationTest {
     void theSandboxCancelsTheScheduleOfASubscriptionThatEnds() throws Exception {
         Subscribed org = subscribed("team");
         String id = org.providerId();
-        SubscriptionSchedule schedule = stripeClient()
-                .subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id)
-                        .build());
+        SubscriptionSchedule schedule = scheduleAtProvider(id);
         // a subscription a schedule governs takes no cancellation of its own, as at Stripe
         Api.Response refused = postToSandboxStripe("subscriptions/" + id, "cancel_at_period_end=true");
         assertThat(refused.status()).isEqualTo(400);
@@ -706,6 +696,15 @@ class PlanChangeTest extends IntegrationTest {
 
     private static SubscriptionItem item(Subscription subscription) {
         return subscription.getItems().getData().get(0);
+    }
+
+    /** A subscription schedule made at the provider from the subscription, as the service makes one. */
+    private SubscriptionSchedule scheduleAtProvider(String providerId) throws Exception {
+        return stripeClient()
+                .subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(providerId)
+                        .build());
     }
 
     /** Posts a form to the sandbox's Stripe API, as stripe-java would send it. */
