@@ -5,23 +5,23 @@ import { loadUsage } from './usage.js';
 import { busy, clearAlert, confirmDialog, el, fillTable, formatDate, formatGiB, formatMoney, safeUrl, showAlert, timeEl } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
-const STATUS_TEXT = {
-  active: ['Active', 'badge-success'],
-  trialing: ['Trial', 'badge-info'],
-  past_due: ['Past due', 'badge-warning'],
-  incomplete: ['Incomplete', 'badge-warning'],
-  unpaid: ['Unpaid', 'badge-danger'],
-  paused: ['Paused', ''],
-  canceled: ['Canceled', ''],
-  incomplete_expired: ['Expired', ''],
+// the badge of each status that is good news or asks for attention (any other status has a plain badge)
+const SUBSCRIPTION_BADGES = {
+  active: 'badge-success',
+  trialing: 'badge-info',
+  past_due: 'badge-warning',
+  incomplete: 'badge-warning',
+  unpaid: 'badge-danger',
 };
-const INVOICE_STATUS = {
-  paid: ['Paid', 'badge-success'],
-  open: ['Open', 'badge-warning'],
-  draft: ['Draft', ''],
-  void: ['Void', ''],
-  uncollectible: ['Uncollectible', 'badge-danger'],
-};
+const INVOICE_BADGES = { paid: 'badge-success', open: 'badge-warning', uncollectible: 'badge-danger' };
+// a status reads as its word in sentence case ('past_due': 'Past due'), but for these
+const STATUS_WORDS = { trialing: 'Trial', incomplete_expired: 'Expired' };
+
+/** A subscription's or an invoice's status as its badge shows it: the text, and the class from its table. */
+function statusBadge(status, badges) {
+  const text = STATUS_WORDS[status] || status.charAt(0).toUpperCase() + status.slice(1).replaceAll('_', ' ');
+  return { text, className: 'badge ' + (badges[status] || '') };
+}
 
 // entitlement: the server's answer (GET /api/v1/usage): the effective plan, the status that grants it, may it write
 let state = { plans: [], subscription: null, invoices: [], entitlement: null };
@@ -92,9 +92,9 @@ function render() {
     : 'Free plan';
   const badge = $('subscription-status');
   if (subscription) {
-    const [text, kind] = STATUS_TEXT[subscription.status] || [subscription.status, ''];
+    const { text, className } = statusBadge(subscription.status, SUBSCRIPTION_BADGES);
     badge.textContent = text;
-    badge.className = 'badge ' + kind;
+    badge.className = className;
     badge.hidden = false;
   } else {
     badge.hidden = true;
@@ -192,14 +192,14 @@ function planCard(plan, current) {
 
 function renderInvoices() {
   fillTable('invoices', state.invoices.flatMap((invoice) => {
-    const [text, kind] = INVOICE_STATUS[invoice.status] || [invoice.status, ''];
+    const status = statusBadge(invoice.status, INVOICE_BADGES);
     const amount = invoice.status === 'paid' ? invoice.amount_paid_cents : invoice.amount_due_cents;
     const url = safeUrl(invoice.hosted_invoice_url);
     const row = el('tr', { 'data-invoice-id': invoice.id, 'data-status': invoice.status },
       el('td', { class: 'num', 'data-label': 'Date' }, timeEl(invoice.created_at)),
       el('td', { class: 'num', 'data-label': 'Period' }, periodOf(invoice)),
       el('td', { class: 'num', 'data-label': 'Amount' }, formatMoney(amount, invoice.currency)),
-      el('td', { 'data-label': 'Status' }, el('span', { class: 'badge ' + kind }, text)),
+      el('td', { 'data-label': 'Status' }, el('span', { class: status.className }, status.text)),
       el('td', { class: 'actions-cell' }, url
         ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'View invoice',
           el('span', { class: 'visually-hidden' }, ' (opens in a new tab)'))

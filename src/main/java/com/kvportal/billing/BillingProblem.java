@@ -115,37 +115,37 @@ public enum BillingProblem implements ProblemCode {
         }
     }
 
+    /**
+     * {@link #TIER_NOT_PURCHASABLE}: free, which no one buys, or a paid tier whose price at the provider the operator
+     * has not configured (team on Stripe without its price).
+     */
     public static final class TierNotPurchasable extends ProblemException {
         public TierNotPurchasable(Tier tier) {
-            this("The " + tier.wire() + " tier cannot be bought; it is what an organization has without one.");
-        }
-
-        private TierNotPurchasable(String detail) {
-            super(BillingProblem.TIER_NOT_PURCHASABLE, detail);
-        }
-
-        /** A paid tier whose price at the provider is not configured (team on Stripe without its price). */
-        public static TierNotPurchasable unpriced(Tier tier) {
-            return new TierNotPurchasable("The " + tier.wire() + " tier is not for sale here yet: the operator has"
-                    + " not named its price at the payment provider (STRIPE_PRICE_" + tier.name()
-                    + "). Choose another tier, or ask the operator.");
+            super(
+                    BillingProblem.TIER_NOT_PURCHASABLE,
+                    tier == Tier.FREE
+                            ? "The " + tier.wire()
+                                    + " tier cannot be bought; it is what an organization has without one."
+                            : "The " + tier.wire()
+                                    + " tier is not for sale here yet: the operator has not named its price"
+                                    + " at the payment provider (STRIPE_PRICE_" + tier.name()
+                                    + "). Choose another tier, or ask the operator.");
         }
     }
 
+    /**
+     * {@link #ALREADY_SUBSCRIBED}: the organization's live subscription is on the tier wanted, or on another one (then
+     * it changes its plan instead of a second checkout).
+     */
     public static final class AlreadySubscribed extends ProblemException {
-        public AlreadySubscribed(Tier tier) {
-            this("The organization already has a " + tier.wire() + " subscription.");
-        }
-
-        private AlreadySubscribed(String detail) {
-            super(BillingProblem.ALREADY_SUBSCRIBED, detail);
-        }
-
-        /** A checkout of another tier while a subscription lives: the organization changes its plan instead. */
-        public static AlreadySubscribed onAnotherTier(Tier live, Tier wanted) {
-            return new AlreadySubscribed("The organization already has a " + live.wire() + " subscription; to move to "
-                    + wanted.wire() + ", change the plan (POST /api/v1/billing/change-plan) instead of a second"
-                    + " checkout.");
+        public AlreadySubscribed(Tier live, Tier wanted) {
+            super(
+                    BillingProblem.ALREADY_SUBSCRIBED,
+                    live == wanted
+                            ? "The organization already has a " + live.wire() + " subscription."
+                            : "The organization already has a " + live.wire() + " subscription; to move to "
+                                    + wanted.wire() + ", change the plan (POST /api/v1/billing/change-plan) instead"
+                                    + " of a second checkout.");
         }
     }
 

@@ -3,6 +3,7 @@ package com.kvportal.billing;
 import static com.kvportal.billing.StripePayloads.event;
 import static com.kvportal.billing.StripePayloads.eventId;
 import static com.kvportal.billing.StripePayloads.subscription;
+import static com.kvportal.support.Redirects.assertRedirect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -129,10 +130,8 @@ class BillingProviderDownTest extends IntegrationTest {
 
     @Test
     void shouldSendTheSuccessCallbackToPendingWhenTheProviderCannotBeAsked() {
-        Api.Response response = api().get("/api/v1/billing/checkout/success?session_id=cs_test_a1b2c3");
-
-        assertThat(response.status()).isEqualTo(303);
-        assertThat(response.header("Location")).isEqualTo("/dashboard/billing?checkout=pending");
+        assertRedirect(api().get("/api/v1/billing/checkout/success?session_id=cs_test_a1b2c3"), 303)
+                .isEqualTo("/dashboard/billing?checkout=pending");
     }
 
     @Test

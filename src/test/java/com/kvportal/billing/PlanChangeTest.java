@@ -12,6 +12,7 @@ import com.kvportal.support.SandboxEvents;
 import com.kvportal.support.StorageSamples;
 import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
+import com.stripe.model.SubscriptionItem;
 import com.stripe.model.SubscriptionSchedule;
 import com.stripe.param.InvoiceCreatePreviewParams;
 import com.stripe.param.SubscriptionScheduleCreateParams;
@@ -52,6 +53,11 @@ class PlanChangeTest extends IntegrationTest {
         /** The subscription's id at the provider. */
         String providerId() {
             return subscription.get("provider_subscription_id").asString();
+        }
+
+        /** The end of the subscription's current period, as the API writes it. */
+        String periodEnd() {
+            return subscription.get("current_period_end").asString();
         }
     }
 
@@ -225,8 +231,7 @@ class PlanChangeTest extends IntegrationTest {
     void theSandboxChangesAPriceAndPreviewsTheChangeAsStripeDoes() throws Exception {
         Subscribed org = subscribed("pro");
         String id = org.providerId();
-        Subscription before = stripeClient().subscriptions().retrieve(id);
-        String item = before.getItems().getData().get(0).getId();
+        String item = itemAtProvider(id).getId();
 
         Invoice preview = stripeClient()
                 .invoices()
@@ -249,14 +254,7 @@ class PlanChangeTest extends IntegrationTest {
                 .isEqualTo(preview.getLines().getData().stream()
                         .mapToLong(line -> line.getAmount())
                         .sum());
-        assertThat(stripeClient()
-                        .subscriptions()
-                        .retrieve(id)
-                        .getItems()
-                        .getData()
-                        .get(0)
-                        .getPrice()
-                        .getId())
+        assertThat(itemAtProvider(id).getPrice().getId())
                 .as("a preview changes nothing")
                 .isEqualTo(SandboxStandIn.PRICE_PRO);
 
@@ -272,25 +270,19 @@ class PlanChangeTest extends IntegrationTest {
                                 .setBillingCycleAnchor(SubscriptionUpdateParams.BillingCycleAnchor.NOW)
                                 .setProrationBehavior(SubscriptionUpdateParams.ProrationBehavior.ALWAYS_INVOICE)
                                 .build());
-        assertThat(after.getItems().getData().get(0).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
-        assertThat(after.getItems().getData().get(0).getId()).isEqualTo(item);
-        assertThat(after.getBillingCycleAnchor())
-                .isEqualTo(after.getItems().getData().get(0).getCurrentPeriodStart());
+        assertThat(item(after).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
+        assertThat(item(after).getId()).isEqualTo(item);
+        assertThat(after.getBillingCycleAnchor()).isEqualTo(item(after).getCurrentPeriodStart());
         Invoice latest = stripeClient().invoices().retrieve(after.getLatestInvoice());
         assertThat(latest.getBillingReason()).isEqualTo("subscription_update");
         assertThat(latest.getStatus()).isEqualTo("paid");
         assertThat(latest.getAmountPaid()).isEqualTo(preview.getAmountDue());
 
         // only the behaviour the sandbox runs is taken; anything else is refused in Stripe's shape
-        Api.Response refused = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscriptions/" + id,
-                        "items[0][id]=" + item + "&items[0][price]=" + SandboxStandIn.PRICE_PRO
-                                + "&proration_behavior=create_prorations",
-                        "application/x-www-form-urlencoded");
-        assertThat(refused.status()).isEqualTo(400);
-        assertThat(refused.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
+        assertRefusedAsStripeDoes(postToSandboxStripe(
+                "subscriptions/" + id,
+                "items[0][id]=" + item + "&items[0][price]=" + SandboxStandIn.PRICE_PRO
+                        + "&proration_behavior=create_prorations"));
     }
 
     @Test
@@ -298,7 +290,7 @@ class PlanChangeTest extends IntegrationTest {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
         String providerId = org.providerId();
-        String periodEnd = org.subscription().get("current_period_end").asString();
+        String periodEnd = org.periodEnd();
         Instant periodStart =
                 Instant.parse(org.subscription().get("current_period_start").asString());
         // 200 GiB for the whole period: within team's 1 TiB, 10 units above pro's 100 GiB
@@ -339,7 +331,7 @@ class PlanChangeTest extends IntegrationTest {
                         .toString())
                 .isEqualTo(periodEnd);
         assertThat(schedule.getPhases().get(1).getItems().get(0).getPrice()).isEqualTo(SandboxStandIn.PRICE_PRO);
-        assertThat(atProvider.getItems().getData().get(0).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
+        assertThat(item(atProvider).getPrice().getId()).isEqualTo(SandboxStandIn.PRICE_TEAM);
 
         // asking again changes nothing more
         Api.Response again = owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
@@ -446,8 +438,7 @@ class PlanChangeTest extends IntegrationTest {
     void concurrentDowngradesScheduleOneChangeAndAnswerItToEach() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
-        String periodEnd = org.subscription().get("current_period_end").asString();
+        String providerId = org.providerId();
         long invoices = sandboxInvoices(org);
         Callable<Api.Response> downgrade = () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
         List<Api.Response> answers = atOnce(List.of(downgrade, downgrade, downgrade, downgrade));
@@ -455,10 +446,10 @@ class PlanChangeTest extends IntegrationTest {
         // each caller is answered the one downgrade, as asking for it again is
         for (Api.Response answer : answers) {
             assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-            assertThat(answer.json().get("effective_at").asString()).isEqualTo(periodEnd);
+            assertThat(answer.json().get("effective_at").asString()).isEqualTo(org.periodEnd());
             JsonNode change = answer.json().get("subscription").get("scheduled_change");
             assertThat(change.get("tier").asString()).as(answer.toString()).isEqualTo("pro");
-            assertThat(change.get("effective_at").asString()).isEqualTo(periodEnd);
+            assertThat(change.get("effective_at").asString()).isEqualTo(org.periodEnd());
         }
         // one schedule made at the provider, none made and released on the way, one audit line, nothing charged
         assertThat(count(
@@ -481,8 +472,7 @@ class PlanChangeTest extends IntegrationTest {
     void aDowngradeAndACancellationAtOnceEndInOneOfTheirOrdersAgreeingWithTheProvider() throws Exception {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
-        String providerId = org.subscription().get("provider_subscription_id").asString();
-        String periodEnd = org.subscription().get("current_period_end").asString();
+        String providerId = org.providerId();
         List<Api.Response> answers = atOnce(List.of(
                 () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro")),
                 () -> owner.post("/api/v1/billing/cancel")));
@@ -502,7 +492,7 @@ class PlanChangeTest extends IntegrationTest {
             assertThat(atProvider.getSchedule()).startsWith("sub_sched_");
             assertThat(atProvider.getCancelAtPeriodEnd()).isFalse();
         } else {
-            assertThat(now.get("cancel_at").asString()).as(now.toString()).isEqualTo(periodEnd);
+            assertThat(now.get("cancel_at").asString()).as(now.toString()).isEqualTo(org.periodEnd());
             assertThat(atProvider.getSchedule()).isNull();
             assertThat(atProvider.getCancelAtPeriodEnd()).isTrue();
             assertThat(auditLines(org, "subscription.plan_change_canceled")).isOne();
@@ -528,8 +518,7 @@ class PlanChangeTest extends IntegrationTest {
         Api.Response canceled = owner.post("/api/v1/billing/cancel");
         assertThat(canceled.status()).as(canceled.toString()).isEqualTo(200);
         JsonNode subscription = canceled.json().get("subscription");
-        assertThat(subscription.get("cancel_at").asString())
-                .isEqualTo(org.subscription().get("current_period_end").asString());
+        assertThat(subscription.get("cancel_at").asString()).isEqualTo(org.periodEnd());
         assertThat(subscription.get("scheduled_change").isNull()).isTrue();
         Subscription atProvider = stripeClient().subscriptions().retrieve(providerId);
         assertThat(atProvider.getSchedule()).isNull();
@@ -566,15 +555,11 @@ class PlanChangeTest extends IntegrationTest {
     void theSandboxRunsSubscriptionSchedulesAsStripeDoes() throws Exception {
         Subscribed org = subscribed("team");
         String id = org.providerId();
-        Subscription subscription = stripeClient().subscriptions().retrieve(id);
-        long start = subscription.getItems().getData().get(0).getCurrentPeriodStart();
-        long end = subscription.getItems().getData().get(0).getCurrentPeriodEnd();
+        SubscriptionItem item = itemAtProvider(id);
+        long start = item.getCurrentPeriodStart();
+        long end = item.getCurrentPeriodEnd();
 
-        SubscriptionSchedule created = stripeClient()
-                .subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id)
-                        .build());
+        SubscriptionSchedule created = scheduleAtProvider(id);
         assertThat(created.getId()).startsWith("sub_sched_");
         assertThat(created.getSubscription()).isEqualTo(id);
         assertThat(created.getStatus()).isEqualTo("active");
@@ -585,21 +570,10 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(stripeClient().subscriptions().retrieve(id).getSchedule()).isEqualTo(created.getId());
 
         // a second schedule of one subscription, and a first phase that moves its start, are refused
-        Api.Response second = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscription_schedules",
-                        "from_subscription=" + id,
-                        "application/x-www-form-urlencoded");
-        assertThat(second.status()).isEqualTo(400);
-        assertThat(second.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
-        Api.Response moved = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscription_schedules/" + created.getId(),
-                        "phases[0][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&phases[0][start_date]="
-                                + (start + 1),
-                        "application/x-www-form-urlencoded");
+        assertRefusedAsStripeDoes(postToSandboxStripe("subscription_schedules", "from_subscription=" + id));
+        Api.Response moved = postToSandboxStripe(
+                "subscription_schedules/" + created.getId(),
+                "phases[0][items][0][price]=" + SandboxStandIn.PRICE_TEAM + "&phases[0][start_date]=" + (start + 1));
         assertThat(moved.status()).isEqualTo(400);
 
         SubscriptionSchedule updated = stripeClient()
@@ -630,12 +604,7 @@ class PlanChangeTest extends IntegrationTest {
         assertThat(released.getSubscription()).isNull();
         assertThat(released.getReleasedSubscription()).isEqualTo(id);
         assertThat(stripeClient().subscriptions().retrieve(id).getSchedule()).isNull();
-        Api.Response twice = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscription_schedules/" + created.getId() + "/release",
-                        "",
-                        "application/x-www-form-urlencoded");
+        Api.Response twice = postToSandboxStripe("subscription_schedules/" + created.getId() + "/release", "");
         assertThat(twice.status()).isEqualTo(400);
         assertThat(count(
                         "select count(*) from sandbox.sandbox_events where type like 'subscription_schedule.%'"
@@ -644,11 +613,7 @@ class PlanChangeTest extends IntegrationTest {
                 .isEqualTo(3);
 
         // canceling a schedule ends its subscription now
-        SubscriptionSchedule another = stripeClient()
-                .subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id)
-                        .build());
+        SubscriptionSchedule another = scheduleAtProvider(id);
         SubscriptionSchedule canceled = stripeClient().subscriptionSchedules().cancel(another.getId());
         assertThat(canceled.getStatus()).isEqualTo("canceled");
         assertThat(stripeClient().subscriptions().retrieve(id).getStatus()).isEqualTo("canceled");
@@ -658,18 +623,9 @@ class PlanChangeTest extends IntegrationTest {
     void theSandboxCancelsTheScheduleOfASubscriptionThatEnds() throws Exception {
         Subscribed org = subscribed("team");
         String id = org.providerId();
-        SubscriptionSchedule schedule = stripeClient()
-                .subscriptionSchedules()
-                .create(SubscriptionScheduleCreateParams.builder()
-                        .setFromSubscription(id)
-                        .build());
+        SubscriptionSchedule schedule = scheduleAtProvider(id);
         // a subscription a schedule governs takes no cancellation of its own, as at Stripe
-        Api.Response refused = sandbox()
-                .send(
-                        "POST",
-                        "/sandbox/stripe/v1/subscriptions/" + id,
-                        "cancel_at_period_end=true",
-                        "application/x-www-form-urlencoded");
+        Api.Response refused = postToSandboxStripe("subscriptions/" + id, "cancel_at_period_end=true");
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.json().get("error").get("message").asString()).contains(schedule.getId());
         assertThat(stripeClient().subscriptions().retrieve(id).getCancelAtPeriodEnd())
@@ -732,4 +688,33 @@ class PlanChangeTest extends IntegrationTest {
 
     @org.springframework.beans.factory.annotation.Autowired
     org.springframework.transaction.support.TransactionTemplate transactions;
+
+    /** The provider's first (here: only) item of the subscription, as the sandbox holds it now. */
+    private SubscriptionItem itemAtProvider(String providerId) throws Exception {
+        return item(stripeClient().subscriptions().retrieve(providerId));
+    }
+
+    private static SubscriptionItem item(Subscription subscription) {
+        return subscription.getItems().getData().get(0);
+    }
+
+    /** A subscription schedule made at the provider from the subscription, as the service makes one. */
+    private SubscriptionSchedule scheduleAtProvider(String providerId) throws Exception {
+        return stripeClient()
+                .subscriptionSchedules()
+                .create(SubscriptionScheduleCreateParams.builder()
+                        .setFromSubscription(providerId)
+                        .build());
+    }
+
+    /** Posts a form to the sandbox's Stripe API, as stripe-java would send it. */
+    private Api.Response postToSandboxStripe(String path, String form) {
+        return sandbox().send("POST", "/sandbox/stripe/v1/" + path, form, "application/x-www-form-urlencoded");
+    }
+
+    /** The sandbox refused the request as Stripe does: 400, an {@code invalid_request_error}. */
+    private static void assertRefusedAsStripeDoes(Api.Response refused) {
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
+    }
 }

@@ -1,5 +1,6 @@
 package com.kvportal.dashboard;
 
+import static com.kvportal.support.Redirects.assertRedirect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.kvportal.support.Api;
@@ -17,10 +18,7 @@ class DashboardPagesTest extends IntegrationTest {
 
     @Test
     void shouldRedirectTheRootToTheDashboard() {
-        Api.Response root = api().get("/");
-
-        assertThat(root.status()).isEqualTo(302);
-        assertThat(root.header("Location")).endsWith("/dashboard");
+        assertRedirect(api().get("/"), 302).endsWith("/dashboard");
     }
 
     /**
@@ -109,17 +107,11 @@ class DashboardPagesTest extends IntegrationTest {
                 "/dashboard/verifications",
                 "/dashboard/members",
                 "/dashboard/account")) {
-            Api.Response page = api().get(path);
-
-            assertThat(page.status()).as(path).isEqualTo(302);
-            assertThat(page.header("Location"))
-                    .as(path)
+            assertRedirect(api().get(path), 302)
                     .isEqualTo("/login?next=" + path.replace("/", "%2F"))
                     .doesNotContain("reason");
         }
-        Api.Response root = api().follow(api().get("/"));
-        assertThat(root.status()).isEqualTo(302);
-        assertThat(root.header("Location")).isEqualTo("/login?next=%2Fdashboard");
+        assertRedirect(api().follow(api().get("/")), 302).isEqualTo("/login?next=%2Fdashboard");
     }
 
     /** The browser still sends the cookie of a session that has ended (expired, or ended everywhere): so it says. */
@@ -130,9 +122,8 @@ class DashboardPagesTest extends IntegrationTest {
 
         jdbc.sql("delete from spring_session").update();
 
-        Api.Response page = session.get("/dashboard/billing");
-        assertThat(page.status()).isEqualTo(302);
-        assertThat(page.header("Location")).isEqualTo("/login?reason=expired&next=%2Fdashboard%2Fbilling");
+        assertRedirect(session.get("/dashboard/billing"), 302)
+                .isEqualTo("/login?reason=expired&next=%2Fdashboard%2Fbilling");
     }
 
     @Test

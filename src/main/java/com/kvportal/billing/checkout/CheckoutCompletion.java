@@ -16,6 +16,7 @@ import java.util.function.BooleanSupplier;
 import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -60,33 +61,28 @@ public class CheckoutCompletion {
      */
     public Outcome complete(ProviderCheckout checkout, BooleanSupplier firstReport) {
         if (!checkout.isComplete()) {
-            log.info("Ignoring checkout {}: not complete", checkout.id());
-            return Outcome.IGNORED;
+            return ignored(Level.INFO, checkout, "not complete");
         }
         // checked before asking the provider, so that a session of a stranger is answered at once instead of
         // failing (and being retried) on a subscription the provider may not show us
         if (!concernsUs(checkout)) {
-            log.info(
-                    "Ignoring checkout {}: organization {} with provider customer {} is not ours",
-                    checkout.id(),
+            return ignored(
+                    Level.INFO,
+                    checkout,
+                    "organization {} with provider customer {} is not ours",
                     checkout.organizationId(),
                     checkout.customer());
-            return Outcome.IGNORED;
         }
         Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Optional<ProviderSubscription> subscription = gateway.findSubscription(checkout.subscription());
         if (subscription.isEmpty()) {
-            log.info(
-                    "Ignoring checkout {}: the provider knows no subscription {}",
-                    checkout.id(),
-                    checkout.subscription());
-            return Outcome.IGNORED;
+            return ignored(Level.INFO, checkout, "the provider knows no subscription {}", checkout.subscription());
         }
         return transaction.execute(status -> {
             if (!firstReport.getAsBoolean()) {
                 return Outcome.DUPLICATE;
             }
-            return record(checkout, subscription.get(), asOf) ? Outcome.RECORDED : Outcome.IGNORED;
+            return record(checkout, subscription.get(), asOf);
         });
     }
 
@@ -102,46 +98,54 @@ public class CheckoutCompletion {
     }
 
     /** In the transaction: the link, then the subscription. */
-    private boolean record(ProviderCheckout checkout, ProviderSubscription subscription, Instant stateAt) {
+    private Outcome record(ProviderCheckout checkout, ProviderSubscription subscription, Instant stateAt) {
         UUID organizationId = checkout.organizationId();
         if (organizationId == null) {
-            return false;
+            return Outcome.IGNORED;
         }
         if (!subscription.id().equals(checkout.subscription())
                 || !subscription.customer().equals(checkout.customer())) {
-            log.warn(
-                    "Ignoring checkout {}: its subscription {} is not {}",
-                    checkout.id(),
-                    checkout.subscription(),
-                    subscription.id());
-            return false;
+            return ignored(
+                    Level.WARN, checkout, "its subscription {} is not {}", checkout.subscription(), subscription.id());
         }
         Optional<BillingAccount> account = billingAccounts.find(organizationId);
         if (account.isEmpty()) {
             UUID portalCustomer = checkout.portalCustomerId();
             if (portalCustomer == null
                     || !billingAccounts.linkIfMember(organizationId, subscription.customer(), portalCustomer)) {
-                log.warn(
-                        "Ignoring checkout {}: cannot link organization {} to provider customer {}",
-                        checkout.id(),
+                return ignored(
+                        Level.WARN,
+                        checkout,
+                        "cannot link organization {} to provider customer {}",
                         organizationId,
                         subscription.customer());
-                return false;
             }
             account = billingAccounts.find(organizationId);
         }
         if (account.isEmpty() || !account.get().providerCustomerId().equals(subscription.customer())) {
-            log.warn(
-                    "Ignoring checkout {}: organization {} has another provider customer than {}",
-                    checkout.id(),
+            return ignored(
+                    Level.WARN,
+                    checkout,
+                    "organization {} has another provider customer than {}",
                     organizationId,
                     subscription.customer());
-            return false;
         }
         if (!ledger.apply(account.get(), subscription, stateAt)) {
-            return false;
+            return Outcome.IGNORED;
         }
         sessions.settle(checkout.id(), StoredCheckoutSessions.Status.COMPLETE);
-        return true;
+        return Outcome.RECORDED;
+    }
+
+    /**
+     * The checkout is ignored, and why is logged as "Ignoring checkout (its id): (why)": at info when it is not for
+     * us (yet), at warn when it contradicts what we know.
+     */
+    private static Outcome ignored(Level level, ProviderCheckout checkout, String why, Object... details) {
+        Object[] arguments = new Object[details.length + 1];
+        arguments[0] = checkout.id();
+        System.arraycopy(details, 0, arguments, 1, details.length);
+        log.atLevel(level).log("Ignoring checkout {}: " + why, arguments);
+        return Outcome.IGNORED;
     }
 }

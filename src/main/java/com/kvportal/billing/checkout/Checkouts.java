@@ -84,7 +84,7 @@ public class Checkouts {
         Optional<Tier> live =
                 subscriptions.live(caller.organizationId()).map(s -> s.plan().tier());
         if (live.isPresent()) {
-            throw live.get() == tier ? new AlreadySubscribed(tier) : AlreadySubscribed.onAnotherTier(live.get(), tier);
+            throw new AlreadySubscribed(live.get(), tier);
         }
         // an unusable code is refused before anything is made at the provider
         String promotionCode = request.promotionCode() == null ? null : promotionCodeId(request.promotionCode());

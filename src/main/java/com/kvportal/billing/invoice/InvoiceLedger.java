@@ -3,6 +3,7 @@ package com.kvportal.billing.invoice;
 import com.kvportal.billing.InvoiceStatus;
 import com.kvportal.billing.stripe.ProviderInvoice;
 import com.kvportal.billing.subscription.BillingAccount;
+import com.kvportal.common.database.InCallersTransaction;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -10,16 +11,12 @@ import lombok.RequiredArgsConstructor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Writes what the provider says about invoices (with their lines) under the rule of {@link LockedInvoice}: older
  * news never overwrites newer, and an invoice never goes back. Runs inside its caller's transaction.
  */
-@Component
-@Transactional(propagation = Propagation.MANDATORY)
+@InCallersTransaction
 @RequiredArgsConstructor
 public class InvoiceLedger {
 

@@ -13,6 +13,7 @@ import com.kvportal.billing.invoice.UsageChargeOutbox.Queued;
 import com.kvportal.billing.stripe.ProviderIdempotencyKeys;
 import com.kvportal.billing.subscription.Plans;
 import com.kvportal.billing.subscription.StoredSubscriptions;
+import com.kvportal.common.database.InCallersTransaction;
 import java.time.Instant;
 import java.util.UUID;
 import lombok.RequiredArgsConstructor;
@@ -20,7 +21,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
-import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -38,8 +38,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * again while the draft waits (the charge is sent then, by its idempotency key). A final invoice has no such
  * deadline: its charge is sent after commit by {@link UsageChargeSender}, and retried until it is.
  */
-@Component
-@Transactional(propagation = Propagation.MANDATORY)
+@InCallersTransaction
 @RequiredArgsConstructor
 public class UsageInvoicing {
 

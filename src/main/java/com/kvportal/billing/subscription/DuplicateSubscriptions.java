@@ -5,6 +5,7 @@ import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;
+import com.kvportal.common.database.InCallersTransaction;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -13,9 +14,6 @@ import lombok.RequiredArgsConstructor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * One subscription per organization at a time. A new subscription row is recorded under the lock of the
@@ -26,8 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
  * webhook, after a callback) does it again; its state is written canceled, and it never grants a plan, shows an
  * invoice or bills an overage.
  */
-@Component
-@Transactional(propagation = Propagation.MANDATORY)
+@InCallersTransaction
 @RequiredArgsConstructor
 class DuplicateSubscriptions {
 

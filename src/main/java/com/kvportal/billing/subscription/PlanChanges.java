@@ -216,7 +216,7 @@ public class PlanChanges {
         Subscription live = subscriptions.live(caller.organizationId()).orElseThrow(SubscriptionNotFound::new);
         Plan current = live.plan();
         if (current.tier() == tier) {
-            throw new AlreadySubscribed(tier);
+            throw new AlreadySubscribed(current.tier(), tier);
         }
         Plan plan = plans.byTier(tier);
         String price = plans.providerPrice(tier);

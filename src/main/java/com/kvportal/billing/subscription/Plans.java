@@ -42,7 +42,7 @@ public class Plans {
         return switch (tier) {
             case FREE -> throw new TierNotPurchasable(tier);
             case PRO -> provider.pricePro();
-            case TEAM -> provider.priceTeam().orElseThrow(() -> TierNotPurchasable.unpriced(tier));
+            case TEAM -> provider.priceTeam().orElseThrow(() -> new TierNotPurchasable(tier));
         };
     }
 

@@ -5,6 +5,7 @@ import com.kvportal.billing.Tier;
 import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
+import com.kvportal.common.database.InCallersTransaction;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -14,17 +15,13 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Writes what the provider says about subscriptions, whoever brings the news (a webhook event, the checkout
  * callback, the cancel call), under the rules of {@link LockedSubscription}, and publishes the domain events of
  * each change in the same transaction. Runs inside its caller's transaction.
  */
-@Component
-@Transactional(propagation = Propagation.MANDATORY)
+@InCallersTransaction
 @RequiredArgsConstructor
 public class SubscriptionLedger {
 

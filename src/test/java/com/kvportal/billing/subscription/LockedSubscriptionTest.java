@@ -17,6 +17,7 @@ import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
 import com.kvportal.billing.subscription.LockedSubscription.Verdict;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiFunction;
@@ -71,46 +72,54 @@ class LockedSubscriptionTest {
                 PROVIDER_ID, CUSTOMER, status, "price_pro", periodStart, periodEnd, cancelAt, endedAt, null);
     }
 
-    // --- invoice.paid
+    // --- invoice.paid, invoice.payment_failed
 
-    @Test
-    void invoicePaidTurnsAPastDueSubscriptionActiveAndSaysSo() {
-        assertTurned(SubscriptionStatus.PAST_DUE, LockedSubscription::invoicePaid, SubscriptionStatus.ACTIVE);
+    /** The news of an invoice of the subscription: the statuses it turns, and the status it turns them to. */
+    private enum InvoiceNews {
+        /** A past-due subscription is active again. */
+        PAID(LockedSubscription::invoicePaid, SubscriptionStatus.ACTIVE, EnumSet.of(SubscriptionStatus.PAST_DUE)),
+        /** A running subscription is past due. */
+        PAYMENT_FAILED(
+                LockedSubscription::paymentFailed,
+                SubscriptionStatus.PAST_DUE,
+                EnumSet.of(SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING));
+
+        private final BiFunction<LockedSubscription, Instant, Transition> news;
+        private final SubscriptionStatus to;
+        private final EnumSet<SubscriptionStatus> turns;
+
+        InvoiceNews(
+                BiFunction<LockedSubscription, Instant, Transition> news,
+                SubscriptionStatus to,
+                EnumSet<SubscriptionStatus> turns) {
+            this.news = news;
+            this.to = to;
+            this.turns = turns;
+        }
     }
 
     @ParameterizedTest
-    @EnumSource(value = SubscriptionStatus.class, names = "PAST_DUE", mode = EnumSource.Mode.EXCLUDE)
-    void invoicePaidChangesNoOtherStatus(SubscriptionStatus status) {
-        assertUnchanged(row(status).invoicePaid(AT.plusSeconds(1)));
-    }
-
-    @Test
-    void invoicePaidOlderThanTheRowChangesNothing() {
-        assertUnchanged(row(SubscriptionStatus.PAST_DUE).invoicePaid(AT.minusSeconds(1)));
-    }
-
-    // --- invoice.payment_failed
-
-    @ParameterizedTest
-    @EnumSource(
-            value = SubscriptionStatus.class,
-            names = {"ACTIVE", "TRIALING"})
-    void paymentFailedTurnsARunningSubscriptionPastDueAndSaysSo(SubscriptionStatus status) {
-        assertTurned(status, LockedSubscription::paymentFailed, SubscriptionStatus.PAST_DUE);
+    @EnumSource(InvoiceNews.class)
+    void theNewsOfAnInvoiceTurnsItsStatusesAndSaysSo(InvoiceNews invoice) {
+        for (SubscriptionStatus from : invoice.turns) {
+            assertTurned(from, invoice.news, invoice.to);
+        }
     }
 
     @ParameterizedTest
-    @EnumSource(
-            value = SubscriptionStatus.class,
-            names = {"ACTIVE", "TRIALING"},
-            mode = EnumSource.Mode.EXCLUDE)
-    void paymentFailedChangesNoOtherStatus(SubscriptionStatus status) {
-        assertUnchanged(row(status).paymentFailed(AT.plusSeconds(1)));
+    @EnumSource(InvoiceNews.class)
+    void theNewsOfAnInvoiceChangesNoOtherStatus(InvoiceNews invoice) {
+        for (SubscriptionStatus status : EnumSet.complementOf(invoice.turns)) {
+            assertUnchanged(invoice.news.apply(row(status), AT.plusSeconds(1)));
+        }
     }
 
-    @Test
-    void paymentFailedOlderThanTheRowChangesNothing() {
-        assertUnchanged(row(SubscriptionStatus.ACTIVE).paymentFailed(AT.minusSeconds(1)));
+    @ParameterizedTest
+    @EnumSource(InvoiceNews.class)
+    void theNewsOfAnInvoiceOlderThanTheRowChangesNothing(InvoiceNews invoice) {
+        for (SubscriptionStatus from : invoice.turns) {
+            assertUnchanged(invoice.news.apply(row(from), AT.minusSeconds(1)));
+        }
     }
 
     // --- the provider's state: checkout completion, subscription created, updated, deleted
