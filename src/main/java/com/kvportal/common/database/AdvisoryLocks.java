@@ -113,7 +113,7 @@ public class AdvisoryLocks {
     /** Tries the lock until it is taken (true) or the deadline passes (false), backing off between tries. */
     private static boolean lock(Connection connection, int lockClass, UUID key, long deadline) throws SQLException {
         long backoff = FIRST_BACKOFF_MILLIS;
-        while (!call(connection, "select pg_try_advisory_lock(?, hashtext(?))", lockClass, key)) {
+        while (!tryLock(connection, lockClass, key)) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0) {
                 return false;
@@ -127,6 +127,11 @@ public class AdvisoryLocks {
             backoff = Math.min(backoff * 2, MOST_BACKOFF_MILLIS);
         }
         return true;
+    }
+
+    /** Takes the lock of ({@code lockClass}, {@code key}) on the session if no other session holds it. */
+    static boolean tryLock(Connection connection, int lockClass, UUID key) throws SQLException {
+        return call(connection, "select pg_try_advisory_lock(?, hashtext(?))", lockClass, key);
     }
 
     /** Releases the lock; false when the session cannot say it did (the connection is then closed, which does). */

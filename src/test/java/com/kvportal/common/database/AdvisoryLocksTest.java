@@ -28,7 +28,6 @@ import org.junit.jupiter.api.Test;
 class AdvisoryLocksTest {
 
     private static final int LOCK_CLASS = 4242;
-    private static final String TRY = "select pg_try_advisory_lock(?, hashtext(?))";
 
     private final UUID key = UUID.randomUUID();
     private HikariDataSource dataSource;
@@ -56,18 +55,6 @@ class AdvisoryLocksTest {
 
     private static IllegalStateException busy() {
         return new IllegalStateException("busy");
-    }
-
-    /** Another session (another instance) that takes the key's lock itself; answers whether it got it. */
-    private static boolean take(Connection session, UUID key) throws SQLException {
-        try (PreparedStatement statement = session.prepareStatement(TRY)) {
-            statement.setInt(1, LOCK_CLASS);
-            statement.setString(2, key.toString());
-            try (ResultSet result = statement.executeQuery()) {
-                result.next();
-                return result.getBoolean(1);
-            }
-        }
     }
 
     private long heldInPgLocks() throws SQLException {
@@ -123,7 +110,7 @@ class AdvisoryLocksTest {
         AdvisoryLocks locks = locks(Duration.ofMillis(700));
         AtomicInteger ran = new AtomicInteger();
         Connection killed = connections.open("a killed instance");
-        assertThat(take(killed, key)).isTrue();
+        assertThat(AdvisoryLocks.tryLock(killed, LOCK_CLASS, key)).isTrue();
 
         long started = System.nanoTime();
         assertThatThrownBy(() -> locks.holding(LOCK_CLASS, key, ran::incrementAndGet, AdvisoryLocksTest::busy))
@@ -137,7 +124,9 @@ class AdvisoryLocksTest {
         assertThat(locks.holding(LOCK_CLASS, key, ran::incrementAndGet, AdvisoryLocksTest::busy))
                 .isOne();
         try (Connection other = connections.open("another instance")) {
-            assertThat(take(other, key)).as("released after the work").isTrue();
+            assertThat(AdvisoryLocks.tryLock(other, LOCK_CLASS, key))
+                    .as("released after the work")
+                    .isTrue();
         }
     }
 
