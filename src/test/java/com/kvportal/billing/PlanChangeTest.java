@@ -7,6 +7,7 @@ import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.subscription.SubscriptionLedger;
 import com.kvportal.sandbox.SandboxStandIn;
 import com.kvportal.support.Api;
+import com.kvportal.support.Concurrently;
 import com.kvportal.support.IntegrationTest;
 import com.kvportal.support.SandboxEvents;
 import com.kvportal.support.StorageSamples;
@@ -20,17 +21,11 @@ import com.stripe.param.SubscriptionScheduleUpdateParams;
 import com.stripe.param.SubscriptionUpdateParams;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -441,7 +436,7 @@ class PlanChangeTest extends IntegrationTest {
         String providerId = org.providerId();
         long invoices = sandboxInvoices(org);
         Callable<Api.Response> downgrade = () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro"));
-        List<Api.Response> answers = atOnce(List.of(downgrade, downgrade, downgrade, downgrade));
+        List<Api.Response> answers = Concurrently.each(List.of(downgrade, downgrade, downgrade, downgrade));
 
         // each caller is answered the one downgrade, as asking for it again is
         for (Api.Response answer : answers) {
@@ -473,7 +468,7 @@ class PlanChangeTest extends IntegrationTest {
         Subscribed org = subscribed("team");
         Api owner = org.owner();
         String providerId = org.providerId();
-        List<Api.Response> answers = atOnce(List.of(
+        List<Api.Response> answers = Concurrently.each(List.of(
                 () -> owner.post("/api/v1/billing/change-plan", Map.of("tier", "pro")),
                 () -> owner.post("/api/v1/billing/cancel")));
         Api.Response downgraded = answers.get(0);
@@ -637,28 +632,6 @@ class PlanChangeTest extends IntegrationTest {
                         .retrieve(schedule.getId())
                         .getStatus())
                 .isEqualTo("canceled");
-    }
-
-    /** Sends the requests at the same moment, each from its own thread, and answers their responses in order. */
-    private static List<Api.Response> atOnce(List<Callable<Api.Response>> requests) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(requests.size());
-        try {
-            CyclicBarrier together = new CyclicBarrier(requests.size());
-            List<Future<Api.Response>> calls = new ArrayList<>();
-            for (Callable<Api.Response> request : requests) {
-                calls.add(pool.submit(() -> {
-                    together.await();
-                    return request.call();
-                }));
-            }
-            List<Api.Response> answers = new ArrayList<>();
-            for (Future<Api.Response> call : calls) {
-                answers.add(call.get(60, TimeUnit.SECONDS));
-            }
-            return answers;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 
     private long auditLines(Subscribed org, String action) {

@@ -40,13 +40,6 @@ class TeamsClusterIT extends IntegrationTest {
     }
 
     /** The same session (its cookies) as a client of another instance. */
-    private static Api sameSession(Api session, String base) {
-        Api other = new Api(base);
-        other.setCookie("SESSION", session.cookie("SESSION"));
-        other.setCookie("XSRF-TOKEN", session.cookie("XSRF-TOKEN"));
-        return other;
-    }
-
     /** B and C, started once for the class. */
     private void startOthers() {
         if (b == null) {
@@ -66,11 +59,11 @@ class TeamsClusterIT extends IntegrationTest {
         String target = "relayed-" + java.util.UUID.randomUUID() + "@example.com";
         Map<String, String> invitation = Map.of("email", target, "role", "viewer");
 
-        for (Api owner : List.of(ownerOnA, sameSession(ownerOnA, b.baseUrl()), sameSession(ownerOnA, c.baseUrl()))) {
+        for (Api owner : List.of(ownerOnA, ownerOnA.sameSessionAt(b.baseUrl()), ownerOnA.sameSessionAt(c.baseUrl()))) {
             Api.Response invited = owner.post("/api/v1/invitations", invitation);
             assertThat(invited.status()).as(invited.toString()).isEqualTo(201);
         }
-        Api.Response fourth = sameSession(ownerOnA, b.baseUrl()).post("/api/v1/invitations", invitation);
+        Api.Response fourth = ownerOnA.sameSessionAt(b.baseUrl()).post("/api/v1/invitations", invitation);
 
         assertProblem(fourth, 429, "too_many_requests");
         assertThat(fourth.header("Retry-After")).isNotNull();
@@ -86,8 +79,8 @@ class TeamsClusterIT extends IntegrationTest {
         Api memberOnA = api();
         Api.Account member = memberOnA.signup();
         memberOnA.verifyEmail();
-        Api memberOnB = sameSession(memberOnA, b.baseUrl());
-        Api memberOnC = sameSession(memberOnA, c.baseUrl());
+        Api memberOnB = memberOnA.sameSessionAt(b.baseUrl());
+        Api memberOnC = memberOnA.sameSessionAt(c.baseUrl());
 
         Inbox inbox = new Inbox(baseUrl(), member.email());
         int slipped = 0;

@@ -73,6 +73,14 @@ public final class Api {
         return this;
     }
 
+    /** A client of another instance (at {@code base}) signed in with this client's session. */
+    public Api sameSessionAt(String base) {
+        Api other = new Api(base);
+        other.setCookie("SESSION", cookie("SESSION"));
+        other.setCookie("XSRF-TOKEN", cookie("XSRF-TOKEN"));
+        return other;
+    }
+
     public record Response(int status, HttpResponse<String> raw) {
         public JsonNode json() {
             return JSON.readTree(raw.body());

@@ -4,6 +4,7 @@ import com.kvportal.apikey.KeyDigest;
 import com.kvportal.apikey.StoredApiKeys;
 import com.kvportal.apikey.cache.InvalidationLog.Acknowledged;
 import com.kvportal.apikey.cache.InvalidationLog.Pending;
+import com.kvportal.common.database.DedicatedConnections;
 import com.kvportal.common.scheduling.BackgroundLifecycle;
 import com.kvportal.common.scheduling.BackgroundThreads;
 import java.sql.Connection;
@@ -132,6 +133,11 @@ class CacheCoherence extends BackgroundLifecycle {
         return instanceId;
     }
 
+    /** A connection of this instance's cache outside the pool, named for {@code pg_stat_activity}. */
+    private Connection open(String role) throws SQLException {
+        return connections.open("kv-portal key-cache " + role + " " + instanceId);
+    }
+
     int liveLeases() {
         return liveLeases;
     }
@@ -171,7 +177,7 @@ class CacheCoherence extends BackgroundLifecycle {
     private Connection leaseConnection() throws SQLException {
         Connection connection = leaseConnection;
         if (connection == null || connection.isClosed()) {
-            connection = connections.open("lease", instanceId);
+            connection = open("lease");
             leaseConnection = connection;
         }
         return connection;
@@ -242,7 +248,7 @@ class CacheCoherence extends BackgroundLifecycle {
 
     private void listen() {
         while (isRunning()) {
-            try (Connection connection = connections.open("listener", instanceId)) {
+            try (Connection connection = open("listener")) {
                 listenerConnection = connection;
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("listen " + InvalidationLog.INVALIDATED + "; listen " + InvalidationLog.APPLIED);
@@ -325,7 +331,7 @@ class CacheCoherence extends BackgroundLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
-        try (Connection connection = connections.open("release", instanceId)) {
+        try (Connection connection = open("release")) {
             InvalidationLog.releaseLease(connection, instanceId);
         } catch (SQLException e) {
             log.warn("Could not release the key cache lease; it expires by itself", e);

@@ -34,6 +34,13 @@ public enum ProviderEventType implements WireName {
         return WireName.of(ProviderEventType.class, wire);
     }
 
+    /** Whether the event states a subscription ({@code customer.subscription.*}). */
+    public boolean isAboutASubscription() {
+        return this == CUSTOMER_SUBSCRIPTION_CREATED
+                || this == CUSTOMER_SUBSCRIPTION_UPDATED
+                || this == CUSTOMER_SUBSCRIPTION_DELETED;
+    }
+
     /**
      * The subscription's state this event states: a deletion means canceled, whatever status its object still
      * shows; any other event states the object as it is.

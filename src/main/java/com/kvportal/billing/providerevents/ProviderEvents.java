@@ -16,6 +16,7 @@ import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.subscription.BillingAccount;
 import com.kvportal.billing.subscription.BillingAccounts;
 import com.kvportal.billing.subscription.SubscriptionLedger;
+import com.kvportal.billing.subscription.SubscriptionRefresh;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
@@ -53,6 +54,7 @@ class ProviderEvents {
 
     private final ProcessedEvents processed;
     private final SubscriptionLedger subscriptions;
+    private final SubscriptionRefresh refresh;
     private final InvoiceLedger invoices;
     private final UsageInvoicing usageInvoicing;
     private final BillingAccounts billingAccounts;
@@ -71,19 +73,22 @@ class ProviderEvents {
         if (type == ProviderEventType.CHECKOUT_SESSION_COMPLETED) {
             return checkoutCompleted(event);
         }
+        if (type.isAboutASubscription()) {
+            return subscriptionChanged(type, event);
+        }
         Outcome outcome = transaction.execute(status -> {
             if (!firstApplication(event)) {
                 return Outcome.DUPLICATE;
             }
             boolean applied =
                     switch (type) {
-                        case CUSTOMER_SUBSCRIPTION_CREATED,
-                                CUSTOMER_SUBSCRIPTION_UPDATED,
-                                CUSTOMER_SUBSCRIPTION_DELETED -> subscriptionChanged(type, event);
                         case INVOICE_CREATED -> onInvoice(event, null, this::invoiceCreated);
                         case INVOICE_PAID -> onInvoice(event, InvoiceStatus.PAID, this::invoicePaid);
                         case INVOICE_PAYMENT_FAILED -> onInvoice(event, InvoiceStatus.OPEN, this::paymentFailed);
-                        case CHECKOUT_SESSION_COMPLETED -> throw new IllegalStateException("handled above");
+                        case CHECKOUT_SESSION_COMPLETED,
+                                CUSTOMER_SUBSCRIPTION_CREATED,
+                                CUSTOMER_SUBSCRIPTION_UPDATED,
+                                CUSTOMER_SUBSCRIPTION_DELETED -> throw new IllegalStateException("handled above");
                     };
             return applied ? Outcome.APPLIED : Outcome.IGNORED;
         });
@@ -119,9 +124,40 @@ class ProviderEvents {
         return false;
     }
 
-    private boolean subscriptionChanged(ProviderEventType type, ProviderEvent event) {
-        Optional<ProviderSubscription> subscription = event.subscription();
-        return subscription.isPresent() && subscriptions.apply(type.stated(subscription.get()), event.created());
+    /**
+     * Applies the subscription the event states, stamped with its {@code created}. News of the same second as the
+     * recorded state that says otherwise is settled by the provider ({@link SubscriptionRefresh}): events arrive in
+     * no particular order, and whole seconds cannot tell which of two is newer.
+     */
+    private Outcome subscriptionChanged(ProviderEventType type, ProviderEvent event) {
+        Optional<ProviderSubscription> stated = event.subscription().map(type::stated);
+        Optional<Outcome> decided = transaction.execute(status -> {
+            if (!firstApplication(event)) {
+                return Optional.of(Outcome.DUPLICATE);
+            }
+            if (stated.isEmpty()) {
+                return Optional.of(Outcome.IGNORED);
+            }
+            return switch (subscriptions.applyEvent(stated.get(), event.created())) {
+                case APPLIED -> Optional.of(Outcome.APPLIED);
+                case NOT_OURS -> Optional.of(Outcome.IGNORED);
+                case UNCERTAIN -> {
+                    status.setRollbackOnly(); // applied, and recorded as such, below with the provider's state
+                    yield Optional.empty();
+                }
+            };
+        });
+        if (decided.isPresent()) {
+            return decided.get();
+        }
+        return refresh.settle(
+                stated.orElseThrow(),
+                now -> transaction.execute(status -> {
+                    if (!firstApplication(event)) {
+                        return Outcome.DUPLICATE;
+                    }
+                    return subscriptions.apply(now, event.created()) ? Outcome.APPLIED : Outcome.IGNORED;
+                }));
     }
 
     /** What an invoice event does beyond recording the invoice. */

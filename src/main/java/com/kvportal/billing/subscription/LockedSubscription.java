@@ -50,7 +50,13 @@ public record LockedSubscription(
         /** Nothing: the subscription has ended; no news brings it back. */
         ENDED_ALREADY,
         /** Nothing: the row shows newer news already. */
-        OLDER
+        OLDER,
+        /**
+         * Nothing yet: an event of the same second as the row's state that says otherwise. Events arrive in no
+         * particular order and the provider stamps them to the second, so which of the two is newer is unknown: the
+         * provider's state as it is now settles it ({@link SubscriptionLedger#applyEvent}).
+         */
+        UNCERTAIN
     }
 
     /**
@@ -80,6 +86,17 @@ public record LockedSubscription(
      * @param statedPlan the plan of {@code stated}'s price
      */
     public Transition stated(ProviderSubscription stated, Plan statedPlan, Instant newsAt) {
+        return state(stated, statedPlan, newsAt);
+    }
+
+    /**
+     * As {@link #stated}, for news an event brings: one of the same second as the row's state that differs from it is
+     * {@link Verdict#UNCERTAIN}.
+     */
+    public Transition statedByEvent(ProviderSubscription stated, Plan statedPlan, Instant newsAt) {
+        if (!status.hasEnded() && newsAt.equals(providerStateAt) && differs(stated, statedPlan.id())) {
+            return Transition.none(Verdict.UNCERTAIN);
+        }
         return state(stated, statedPlan, newsAt);
     }
 
@@ -176,6 +193,11 @@ public record LockedSubscription(
             return Transition.none(Verdict.UNCHANGED);
         }
         return new Transition(Verdict.TURNED, to, List.of(new SubscriptionUpdated(organizationId, id, tier, to)));
+    }
+
+    /** Whether the provider's state differs from the row in anything it records. */
+    private boolean differs(ProviderSubscription news, UUID newPlanId) {
+        return !Objects.equals(cancelAt, news.cancelAt()) || differsBeyondCancellation(news, newPlanId);
     }
 
     /** Whether the provider's state differs from the row in anything but its cancellation. */

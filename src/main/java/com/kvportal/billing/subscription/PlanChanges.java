@@ -17,7 +17,10 @@ import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.stripe.StripeGateway;
 import com.kvportal.billing.stripe.StripeGateway.ScheduledPrice;
 import com.kvportal.common.WireName;
+import com.kvportal.common.database.AdvisoryLocks;
 import com.kvportal.common.validation.Required;
+import com.kvportal.common.web.CommonProblem;
+import com.kvportal.common.web.ProblemException;
 import com.kvportal.security.Caller;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
@@ -47,6 +50,10 @@ public class PlanChanges {
 
     private static final PerOrganization CHANGING = new PerOrganization(64);
 
+    /** The class of the advisory locks of plan changes ({@code pg_locks.classid}): "PC" in ASCII. */
+    static final int ADVISORY_LOCK_CLASS = 0x5043;
+
+    private final AdvisoryLocks acrossInstances;
     private final StoredSubscriptions subscriptions;
     private final Plans plans;
     private final SubscriptionLedger ledger;
@@ -87,13 +94,22 @@ public class PlanChanges {
 
     /**
      * Runs what changes the organization's subscription at the provider (a plan change, calling one off, a
-     * cancellation) after any other such change of it in this instance has ended. No database connection is held
-     * while the provider is called (the sandbox answers from this very service and pool), so the lock is this
-     * instance's; across instances the provider's state decides ({@link StripeGateway#schedulePriceAtPeriodEnd}
-     * answers the same schedule made meanwhile) and the scheduled change is recorded once.
+     * cancellation) after any other such change of it, in this instance or another, has ended: this instance's stripe
+     * lock first, then the organization's advisory lock in the database, held on a connection outside the pool while
+     * the provider is called (the sandbox answers from this very service and pool). A change that waits too long for
+     * the other answers 502 {@code payment_provider_unavailable}, having changed nothing.
      */
     <T> T oneAtATime(UUID organizationId, Supplier<T> change) {
-        return CHANGING.oneAtATime(organizationId, change);
+        return CHANGING.oneAtATime(
+                organizationId,
+                () -> acrossInstances.holding(ADVISORY_LOCK_CLASS, organizationId, change, PlanChanges::stillBusy));
+    }
+
+    private static ProblemException stillBusy() {
+        return new ProblemException(
+                CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE,
+                "Another change of this organization's subscription is still under way at the payment provider;"
+                        + " nothing was changed. Try again shortly.");
     }
 
     /** The upgrade, at once; a downgrade that waited is called off first. */

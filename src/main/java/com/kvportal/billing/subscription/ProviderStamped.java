@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * A stored state that keeps the provider time of the news it shows (an event's {@code created}, or when the
  * provider's object was fetched). The one rule for subscriptions and invoices alike: older news never overwrites
- * newer; on a tie the later arrival wins.
+ * newer; on a tie the later arrival wins, except that a subscription event of a tie that says otherwise is settled by
+ * the provider ({@link LockedSubscription#statedByEvent}).
  */
 public interface ProviderStamped {
 

@@ -5,6 +5,7 @@ import com.kvportal.billing.Tier;
 import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.billing.subscription.LockedSubscription.Transition;
+import com.kvportal.billing.subscription.LockedSubscription.Verdict;
 import com.kvportal.common.database.InCallersTransaction;
 import java.time.Instant;
 import java.util.Optional;
@@ -33,22 +34,52 @@ public class SubscriptionLedger {
     private final Plans plans;
     private final ApplicationEventPublisher events;
 
+    /** What became of news of a subscription. */
+    public enum Applied {
+        /** Recorded, or found older than what is recorded. */
+        APPLIED,
+        /** Nothing: the customer or the subscription is not one of ours (logged). */
+        NOT_OURS,
+        /** Nothing: an event's news that only the provider's state now can settle ({@link Verdict#UNCERTAIN}). */
+        UNCERTAIN
+    }
+
     /**
-     * Applies the provider's state of a subscription of a known provider customer.
+     * Applies the provider's state of a subscription of a known provider customer, as the provider answered a call
+     * (a change, a read): of two states of the same second, the one applied later wins.
      *
      * @param subscription the provider's state as its news states it ({@link LockedSubscription#stated})
      * @return false (logged) when the customer or the subscription is not one of ours
      */
     public boolean apply(ProviderSubscription subscription, Instant stateAt) {
+        return apply(subscription, stateAt, LockedSubscription::stated) == Applied.APPLIED;
+    }
+
+    /**
+     * Applies the provider's state of a subscription as an event states it, stamped with the event's
+     * {@code created}: {@link Applied#UNCERTAIN}, changing nothing, when it is of the same second as the recorded
+     * state and says otherwise.
+     */
+    public Applied applyEvent(ProviderSubscription subscription, Instant createdAt) {
+        return apply(subscription, createdAt, LockedSubscription::statedByEvent);
+    }
+
+    /** How a locked row takes news: {@link LockedSubscription#stated} or {@link LockedSubscription#statedByEvent}. */
+    @FunctionalInterface
+    private interface News {
+        Transition of(LockedSubscription row, ProviderSubscription stated, Plan statedPlan, Instant newsAt);
+    }
+
+    private Applied apply(ProviderSubscription subscription, Instant stateAt, News news) {
         Optional<BillingAccount> account = billingAccounts.findByProviderCustomer(subscription.customer());
         if (account.isEmpty()) {
             log.info(
                     "Ignoring subscription {}: its provider customer {} is not ours",
                     subscription.id(),
                     subscription.customer());
-            return false;
+            return Applied.NOT_OURS;
         }
-        return apply(account.get(), subscription, stateAt);
+        return apply(account.get(), subscription, stateAt, news);
     }
 
     /**
@@ -58,6 +89,10 @@ public class SubscriptionLedger {
      * @return false (logged) when the subscription belongs to another organization
      */
     public boolean apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt) {
+        return apply(account, subscription, stateAt, LockedSubscription::stated) == Applied.APPLIED;
+    }
+
+    private Applied apply(BillingAccount account, ProviderSubscription subscription, Instant stateAt, News news) {
         Plan plan = plans.ofProviderPrice(subscription.priceId());
         // one new subscription of an organization at a time, so that a second one sees the first
         // (DuplicateSubscriptions)
@@ -66,7 +101,7 @@ public class SubscriptionLedger {
                 account.organizationId(), account.customerId(), plan.id(), subscription, stateAt);
         if (inserted.isPresent()
                 && duplicates.cancelIfSecond(account.organizationId(), inserted.get(), plan, subscription)) {
-            return true;
+            return Applied.APPLIED;
         }
         if (inserted.isPresent()) {
             log.info(
@@ -76,7 +111,7 @@ public class SubscriptionLedger {
                     subscription.status().wire());
             LockedSubscription.eventsOfNew(account.organizationId(), inserted.get(), plan, subscription, stateAt)
                     .forEach(events::publishEvent);
-            return true;
+            return Applied.APPLIED;
         }
         LockedSubscription row = subscriptions.lock(subscription.id()).orElseThrow();
         if (!row.organizationId().equals(account.organizationId())) {
@@ -85,9 +120,9 @@ public class SubscriptionLedger {
                     subscription.id(),
                     row.organizationId(),
                     account.organizationId());
-            return false;
+            return Applied.NOT_OURS;
         }
-        Transition transition = row.stated(subscription, plan, stateAt);
+        Transition transition = news.of(row, subscription, plan, stateAt);
         switch (transition.verdict()) {
             case ENDED_ALREADY ->
                 log.info(
@@ -107,10 +142,17 @@ public class SubscriptionLedger {
                         subscription.id(),
                         subscription.status().wire());
             }
+            case UNCERTAIN -> {
+                log.info(
+                        "News of subscription {} from {} differs from its state of the same second; asking the provider",
+                        subscription.id(),
+                        stateAt);
+                return Applied.UNCERTAIN;
+            }
             case TURNED, UNCHANGED -> throw new IllegalStateException("a provider state " + transition.verdict());
         }
         transition.events().forEach(events::publishEvent);
-        return true;
+        return Applied.APPLIED;
     }
 
     /** An invoice of the organization's subscription was paid: a past-due subscription is active again. */

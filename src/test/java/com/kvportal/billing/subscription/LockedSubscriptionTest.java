@@ -154,6 +154,36 @@ class LockedSubscriptionTest {
         assertThat(transition.events()).as("nothing changed").isEmpty();
     }
 
+    @Test
+    void anEventOfTheRowsSecondThatSaysOtherwiseIsUncertainAndChangesNothing() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        List<ProviderSubscription> otherwise = List.of(
+                news(SubscriptionStatus.PAST_DUE),
+                news(SubscriptionStatus.ACTIVE, START, END, END, null),
+                news(SubscriptionStatus.ACTIVE, END, END.plusSeconds(86_400), null, null),
+                news(SubscriptionStatus.CANCELED, START, END, null, AT));
+        for (ProviderSubscription news : otherwise) {
+            Transition transition = row.statedByEvent(news, PRO, AT);
+            assertThat(transition.verdict()).as("%s", news).isEqualTo(Verdict.UNCERTAIN);
+            assertThat(transition.events()).as("%s", news).isEmpty();
+        }
+        assertThat(row.statedByEvent(news(SubscriptionStatus.ACTIVE), TEAM, AT).verdict())
+                .as("another plan")
+                .isEqualTo(Verdict.UNCERTAIN);
+    }
+
+    @Test
+    void anEventOfTheRowsSecondThatAgreesOrANewerOneIsAcceptedAsAnAnswerIs() {
+        LockedSubscription row = row(SubscriptionStatus.ACTIVE);
+        assertThat(row.statedByEvent(news(SubscriptionStatus.ACTIVE), PRO, AT))
+                .isEqualTo(row.stated(news(SubscriptionStatus.ACTIVE), PRO, AT));
+        ProviderSubscription pastDue = news(SubscriptionStatus.PAST_DUE);
+        assertThat(row.statedByEvent(pastDue, PRO, AT.plusSeconds(1)))
+                .isEqualTo(row.stated(pastDue, PRO, AT.plusSeconds(1)));
+        assertThat(row.statedByEvent(pastDue, PRO, AT.minusSeconds(1)).verdict())
+                .isEqualTo(Verdict.OLDER);
+    }
+
     @ParameterizedTest
     @EnumSource(
             value = SubscriptionStatus.class,

@@ -1,4 +1,4 @@
-package com.kvportal.apikey.cache;
+package com.kvportal.common.database;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -9,12 +9,13 @@ import javax.sql.DataSource;
 import org.springframework.stereotype.Component;
 
 /**
- * Connections of their own, outside the pool, to the pool's database: the lease must be renewed and the
- * invalidations heard even when every pooled connection is busy. Each carries an {@code application_name}
- * ({@code kv-portal key-cache <role> <instance>}) so that an operator can find it in {@code pg_stat_activity}.
+ * Connections of their own, outside the pool, to the pool's database: for work that must go on even when every pooled
+ * connection is busy (the key cache's lease and invalidations), or that holds a connection while requests of this very
+ * service use the pool ({@link AdvisoryLocks}). Each carries an {@code application_name} so that an operator can find
+ * it in {@code pg_stat_activity}.
  */
 @Component
-class DedicatedConnections {
+public class DedicatedConnections {
 
     private final HikariDataSource pool;
 
@@ -22,7 +23,8 @@ class DedicatedConnections {
         this.pool = dataSource.unwrap(HikariDataSource.class);
     }
 
-    Connection open(String role, Object instanceId) throws SQLException {
+    /** A new connection in auto-commit, named {@code applicationName}; the caller closes it. */
+    public Connection open(String applicationName) throws SQLException {
         Properties properties = new Properties();
         properties.putAll(pool.getDataSourceProperties());
         if (pool.getUsername() != null) {
@@ -31,9 +33,9 @@ class DedicatedConnections {
         if (pool.getPassword() != null) {
             properties.setProperty("password", pool.getPassword());
         }
-        properties.setProperty("ApplicationName", "kv-portal key-cache " + role + " " + instanceId);
+        properties.setProperty("ApplicationName", applicationName);
         properties.setProperty("tcpKeepAlive", "true");
-        // a database that stops answering must not hang the lease or the listener forever
+        // a database that stops answering must not hang whoever uses the connection forever
         properties.setProperty("socketTimeout", "10");
         properties.setProperty("connectTimeout", "5");
         Connection connection = DriverManager.getConnection(pool.getJdbcUrl(), properties);
