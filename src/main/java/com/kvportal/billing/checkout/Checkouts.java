@@ -94,7 +94,7 @@ public class Checkouts {
         // answers 502 before anything new exists)
         expire(sessions.open(organizationId));
         // a trial only for an organization (and provider customer) that never had a subscription
-        int trialDays = subscriptions.everHad(organizationId, customer.value())
+        int trialDays = subscriptions.everHad(organizationId, customer)
                 ? 0
                 : plans.byTier(tier).trialDays();
         CheckoutSession session = gateway.createCheckout(

@@ -1,5 +1,6 @@
 package com.kvportal.billing.ids;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +42,8 @@ public abstract sealed class ProviderId
         return id == null ? null : id.value;
     }
 
-    /** Its text, as the provider wrote it. */
+    /** Its text, as the provider wrote it (and as JSON writes it). */
+    @JsonValue
     public final String value() {
         return value;
     }

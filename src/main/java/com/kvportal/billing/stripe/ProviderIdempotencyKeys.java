@@ -1,6 +1,7 @@
 package com.kvportal.billing.stripe;
 
 import com.kvportal.billing.ids.ProviderInvoiceId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -27,7 +28,8 @@ public final class ProviderIdempotencyKeys {
      * An upgrade of a subscription's period to a price: a request repeated in the same period changes it once (the
      * provider answers the first result again).
      */
-    public static String planChange(String providerSubscriptionId, Instant periodStart, String priceId) {
+    public static String planChange(
+            ProviderSubscriptionId providerSubscriptionId, Instant periodStart, String priceId) {
         return "plan-change:" + providerSubscriptionId + ":" + periodStart.getEpochSecond() + ":" + priceId;
     }
 

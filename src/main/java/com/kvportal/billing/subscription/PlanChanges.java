@@ -123,7 +123,7 @@ public class PlanChanges {
                 target.id(),
                 target.price(),
                 trialEnd,
-                ProviderIdempotencyKeys.planChange(target.id().value(), periodStart, target.price()));
+                ProviderIdempotencyKeys.planChange(target.id(), periodStart, target.price()));
         transaction.executeWithoutResult(status -> ledger.apply(changed, asOf));
         Subscription after = subscriptions.byProviderId(target.id()).orElseThrow();
         // a new period starts now; during a trial the trial's period goes on, on the new plan from now
@@ -180,7 +180,7 @@ public class PlanChanges {
             if (live.scheduledChange() == null) {
                 throw new NoScheduledChange(live.plan().tier());
             }
-            ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+            ProviderSubscriptionId id = live.providerSubscriptionId();
             callOffScheduled(live, id);
             return subscriptions.byProviderId(id).orElseThrow();
         });
@@ -236,6 +236,6 @@ public class PlanChanges {
         }
         Plan plan = plans.byTier(tier);
         String price = plans.providerPrice(tier);
-        return new Target(live, new ProviderSubscriptionId(live.providerSubscriptionId()), plan, price);
+        return new Target(live, live.providerSubscriptionId(), plan, price);
     }
 }

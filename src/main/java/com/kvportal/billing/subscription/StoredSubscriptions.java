@@ -4,6 +4,7 @@ import com.kvportal.billing.Entitlement;
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
 import com.kvportal.billing.Tier;
+import com.kvportal.billing.ids.ProviderCustomerId;
 import com.kvportal.billing.ids.ProviderSubscriptionId;
 import com.kvportal.billing.stripe.ProviderSubscription;
 import com.kvportal.common.database.Sql;
@@ -226,10 +227,10 @@ public class StoredSubscriptions {
      * True when the organization, or the provider customer, ever had a subscription (of any status, ended or not): it
      * gets no second trial.
      */
-    public boolean everHad(UUID organizationId, String providerCustomerId) {
+    public boolean everHad(UUID organizationId, ProviderCustomerId providerCustomerId) {
         return jdbc.sql(
                         "select exists (select 1 from subscriptions where organization_id = ? or provider_customer_id = ?)")
-                .params(organizationId, providerCustomerId)
+                .params(organizationId, providerCustomerId.value())
                 .query(Boolean.class)
                 .single();
     }
@@ -318,8 +319,8 @@ public class StoredSubscriptions {
                 rs.getObject("organization_id", UUID.class),
                 rs.getObject("plan_id", UUID.class),
                 Sql.wire(rs, "status", SubscriptionStatus.class),
-                rs.getString("provider_customer_id"),
-                rs.getString("provider_subscription_id"),
+                new ProviderCustomerId(rs.getString("provider_customer_id")),
+                new ProviderSubscriptionId(rs.getString("provider_subscription_id")),
                 Sql.nullableInstant(rs, "current_period_start"),
                 Sql.nullableInstant(rs, "current_period_end"),
                 Sql.nullableInstant(rs, "cancel_at"),

@@ -2,6 +2,8 @@ package com.kvportal.billing.subscription;
 
 import com.kvportal.billing.Plan;
 import com.kvportal.billing.SubscriptionStatus;
+import com.kvportal.billing.ids.ProviderCustomerId;
+import com.kvportal.billing.ids.ProviderSubscriptionId;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.UUID;
@@ -20,10 +22,13 @@ public record Subscription(
         UUID organizationId,
         UUID planId,
         @Schema(description = "Stripe's subscription status.") SubscriptionStatus status,
-        @Schema(description = "The customer at the payment provider.", example = "cus_NffrFeUfNV2Hib")
-                String providerCustomerId,
-        @Schema(description = "The subscription at the payment provider.", example = "sub_1MowQVLkdIwHu7ixeRlqHVzs")
-                String providerSubscriptionId,
+        @Schema(type = "string", description = "The customer at the payment provider.", example = "cus_NffrFeUfNV2Hib")
+                ProviderCustomerId providerCustomerId,
+        @Schema(
+                        type = "string",
+                        description = "The subscription at the payment provider.",
+                        example = "sub_1MowQVLkdIwHu7ixeRlqHVzs")
+                ProviderSubscriptionId providerSubscriptionId,
         @Schema(nullable = true) @Nullable Instant currentPeriodStart,
         @Schema(nullable = true) @Nullable Instant currentPeriodEnd,
         @Schema(nullable = true, description = "When the subscription ends; null while no cancellation is scheduled.")

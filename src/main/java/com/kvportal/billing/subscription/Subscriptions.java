@@ -52,7 +52,7 @@ public class Subscriptions {
     void organizationDeleted(AccountEvent.OrganizationDeleted deleted) {
         subscriptions.live(deleted.organizationId()).ifPresent(live -> {
             Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-            ProviderSubscription ended = gateway.cancelNow(new ProviderSubscriptionId(live.providerSubscriptionId()));
+            ProviderSubscription ended = gateway.cancelNow(live.providerSubscriptionId());
             ledger.apply(ended.deleted(), asOf);
         });
     }
@@ -67,7 +67,7 @@ public class Subscriptions {
             if (live.cancelAt() != null) {
                 return live;
             }
-            ProviderSubscriptionId id = new ProviderSubscriptionId(live.providerSubscriptionId());
+            ProviderSubscriptionId id = live.providerSubscriptionId();
             planChanges.callOffScheduled(live, id);
             Instant asOf = clock.instant().truncatedTo(ChronoUnit.SECONDS);
             ProviderSubscription updated = gateway.cancelAtPeriodEnd(id);

@@ -20,7 +20,7 @@ class ProviderIdTest {
                 Arguments.of(
                         (Function<String, ProviderId>) ProviderSubscriptionId::new,
                         "sub_1MowQVLkdIwHu7ixeRlqHVzs",
-                        "cus_1"),
+                        "sub_sched_1Mr3YdLkdIwHu7ixjop3qtff"),
                 Arguments.of(
                         (Function<String, ProviderId>) ProviderInvoiceId::new,
                         "in_1MtHbELkdIwHu7ixl4OzzPMv",
