@@ -143,6 +143,18 @@ public enum AccountProblem implements ProblemCode {
         AccountProblem[] value();
     }
 
+    /**
+     * Names the codes of an operation that asks the signed-in session for the current password again
+     * ({@code AccountSecurity.reauthenticate}): a wrong password, too many wrong ones (the login lock), and a call
+     * with an API key, which has no password to give. Leave {@code value} as it is; the operation's other codes go in
+     * its {@link Codes}.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @ProblemCodes
+    public @interface Reauthenticates {
+        AccountProblem[] value() default {REAUTHENTICATION_FAILED, TOO_MANY_ATTEMPTS, SESSION_REQUIRED};
+    }
+
     // the exceptions of these codes, as the service throws them
 
     public static final class EmailTaken extends ProblemException {

@@ -1,5 +1,6 @@
 package com.kvportal.apikey;
 
+import com.kvportal.common.WireName;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,14 @@ public sealed interface ApiKeyEvent {
     UUID keyId();
 
     String keyName();
+
+    /**
+     * What happened, by the one name the audit log records and the outgoing webhooks send: {@code api_key.} and the
+     * record's name in snake case ({@code api_key.revoked}); a credits notice tells low from exhausted.
+     */
+    default String type() {
+        return "api_key." + WireName.ofType(getClass());
+    }
 
     record Created(
             UUID organizationId,
@@ -78,5 +87,11 @@ public sealed interface ApiKeyEvent {
      */
     record CreditsNoticed(
             UUID organizationId, UUID projectId, UUID keyId, String keyName, boolean exhausted, long remaining)
-            implements ApiKeyEvent {}
+            implements ApiKeyEvent {
+
+        @Override
+        public String type() {
+            return exhausted ? "api_key.credits_exhausted" : "api_key.credits_low";
+        }
+    }
 }

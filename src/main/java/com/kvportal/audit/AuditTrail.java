@@ -56,12 +56,12 @@ class AuditTrail {
     @EventListener
     void keyCreated(ApiKeyEvent.Created e) {
         Map<String, Object> details = details("permissions", e.permissions(), "expires_at", e.expiresAt());
-        key(e, "api_key.created", audit.actorOr(AuditLog.SYSTEM), details);
+        key(e, audit.actorOr(AuditLog.SYSTEM), details);
     }
 
     @EventListener
     void keyUpdated(ApiKeyEvent.Updated e) {
-        key(e, "api_key.updated", audit.actorOr(AuditLog.SYSTEM), Map.of("changes", e.changes()));
+        key(e, audit.actorOr(AuditLog.SYSTEM), Map.of("changes", e.changes()));
     }
 
     @EventListener
@@ -70,41 +70,35 @@ class AuditTrail {
                 details("previous_key_id", e.previousKeyId().toString());
         details.put("previous_expires_at", e.previousExpiresAt());
         details.put("grace_seconds", e.graceSeconds());
-        key(e, "api_key.rolled", audit.actorOr(AuditLog.SYSTEM), details);
+        key(e, audit.actorOr(AuditLog.SYSTEM), details);
     }
 
-    @EventListener
-    void keyDisabled(ApiKeyEvent.Disabled e) {
-        key(e, "api_key.disabled", audit.actorOr(AuditLog.SYSTEM), Map.of());
-    }
-
-    @EventListener
-    void keyEnabled(ApiKeyEvent.Enabled e) {
-        key(e, "api_key.enabled", audit.actorOr(AuditLog.SYSTEM), Map.of());
-    }
-
-    @EventListener
-    void keyRevoked(ApiKeyEvent.Revoked e) {
-        key(e, "api_key.revoked", audit.actorOr(AuditLog.SYSTEM), Map.of());
+    /** A key switched off, on again, or revoked: the line's action says which, and it holds nothing more. */
+    @EventListener({ApiKeyEvent.Disabled.class, ApiKeyEvent.Enabled.class, ApiKeyEvent.Revoked.class})
+    void keySwitched(ApiKeyEvent e) {
+        key(e, audit.actorOr(AuditLog.SYSTEM), Map.of());
     }
 
     @EventListener
     void keyLeaked(ApiKeyEvent.Leaked e) {
         Map<String, Object> details = details("token_type", e.tokenType(), "url", e.url(), "source", e.source());
-        key(e, "api_key.leaked", AuditLog.SECRET_SCANNING, details);
+        key(e, AuditLog.SECRET_SCANNING, details);
     }
 
+    /** {@code api_key.credits_low} or {@code api_key.credits_exhausted}. */
     @EventListener
     void keyCreditsNoticed(ApiKeyEvent.CreditsNoticed e) {
-        key(
-                e,
-                e.exhausted() ? "api_key.credits_exhausted" : "api_key.credits_low",
-                AuditLog.SYSTEM,
-                Map.of("remaining", e.remaining()));
+        key(e, AuditLog.SYSTEM, Map.of("remaining", e.remaining()));
     }
 
-    private void key(ApiKeyEvent e, String action, Party actor, Map<String, Object> details) {
+    /** A line whose action is the event's type ({@link ApiKeyEvent#type()}), on the key. */
+    private void key(ApiKeyEvent e, Party actor, Map<String, Object> details) {
         audit.record(
-                e.organizationId(), action, actor, Party.of("api_key", e.keyId(), e.keyName()), e.projectId(), details);
+                e.organizationId(),
+                e.type(),
+                actor,
+                Party.of("api_key", e.keyId(), e.keyName()),
+                e.projectId(),
+                details);
     }
 }

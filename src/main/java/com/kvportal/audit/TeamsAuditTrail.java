@@ -61,15 +61,11 @@ class TeamsAuditTrail {
         audit.bySelf(e, "member.left", null, Map.of("role", e.role()));
     }
 
+    /** Only the signed-in owner hands the organization on: the caller is the actor, as of every other member change. */
     @EventListener
     void ownershipTransferred(AccountEvent.OwnershipTransferred e) {
-        audit.record(
-                e.organizationId(),
-                "organization.ownership_transferred",
-                audit.actorOr(audit.customer(e.fromCustomerId())),
-                Party.customer(e.toCustomerId(), e.toEmail()),
-                null,
-                Map.of());
+        Party newOwner = Party.customer(e.toCustomerId(), e.toEmail());
+        audit.byCaller(e.organizationId(), "organization.ownership_transferred", newOwner, Map.of());
     }
 
     @EventListener

@@ -14,38 +14,29 @@ class WebhooksAuditTrail {
 
     private final AuditLog audit;
 
-    @EventListener
-    void created(WebhookEndpointEvent.Created e) {
-        endpoint(e, "webhook_endpoint.created", audit.actorOr(AuditLog.SYSTEM), Map.of());
+    /** An endpoint created, deleted, or given a new secret: the line's action says which, and it holds nothing more. */
+    @EventListener({
+        WebhookEndpointEvent.Created.class,
+        WebhookEndpointEvent.Deleted.class,
+        WebhookEndpointEvent.SecretRotated.class
+    })
+    void changed(WebhookEndpointEvent e) {
+        audit.byCaller(e.organizationId(), e.type(), endpoint(e), Map.of());
     }
 
     @EventListener
     void updated(WebhookEndpointEvent.Updated e) {
-        endpoint(e, "webhook_endpoint.updated", audit.actorOr(AuditLog.SYSTEM), Map.of("changes", e.changes()));
+        audit.byCaller(e.organizationId(), e.type(), endpoint(e), Map.of("changes", e.changes()));
     }
 
-    @EventListener
-    void deleted(WebhookEndpointEvent.Deleted e) {
-        endpoint(e, "webhook_endpoint.deleted", audit.actorOr(AuditLog.SYSTEM), Map.of());
-    }
-
-    @EventListener
-    void secretRotated(WebhookEndpointEvent.SecretRotated e) {
-        endpoint(e, "webhook_endpoint.secret_rotated", audit.actorOr(AuditLog.SYSTEM), Map.of());
-    }
-
+    /** Disabled by the delivery worker, after failing for too long: the service's own act, whoever is signed in. */
     @EventListener
     void disabled(WebhookEndpointEvent.Disabled e) {
-        endpoint(e, "webhook_endpoint.disabled", AuditLog.SYSTEM, Map.of("reason", "failing"));
+        audit.record(e.organizationId(), e.type(), AuditLog.SYSTEM, endpoint(e), null, Map.of("reason", "failing"));
     }
 
-    private void endpoint(WebhookEndpointEvent e, String action, Party actor, Map<String, Object> details) {
-        audit.record(
-                e.organizationId(),
-                action,
-                actor,
-                Party.of("webhook_endpoint", e.endpointId(), e.url()),
-                null,
-                details);
+    /** The endpoint an event is about; an endpoint belongs to the organization, not to a project. */
+    private static Party endpoint(WebhookEndpointEvent e) {
+        return Party.of("webhook_endpoint", e.endpointId(), e.url());
     }
 }

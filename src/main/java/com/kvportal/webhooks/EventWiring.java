@@ -30,28 +30,19 @@ import org.springframework.stereotype.Component;
 @RequiredArgsConstructor
 class EventWiring {
 
-    /** The outgoing type of each key event that goes out (an update or a roll does not). */
-    private static final Map<Class<? extends ApiKeyEvent>, String> KEY_TYPES = Map.of(
-            ApiKeyEvent.Created.class, "api_key.created",
-            ApiKeyEvent.Revoked.class, "api_key.revoked",
-            ApiKeyEvent.Leaked.class, "api_key.leaked",
-            ApiKeyEvent.Expiring.class, "api_key.expiring",
-            ApiKeyEvent.Disabled.class, "api_key.disabled",
-            ApiKeyEvent.Enabled.class, "api_key.enabled");
-
     private final OutgoingEvents outgoing;
     private final ApiKeys apiKeys;
     private final Billing billing;
 
-    /** The key's list item (never the raw key or its digest), read in the transaction of the change. */
+    /**
+     * The key's list item (never the raw key or its digest), read in the transaction of the change, for each key
+     * event of a type an endpoint may subscribe to (an update or a roll is none).
+     */
     @EventListener
     void key(ApiKeyEvent e) {
-        String type = e instanceof ApiKeyEvent.CreditsNoticed noticed
-                ? (noticed.exhausted() ? "api_key.credits_exhausted" : "api_key.credits_low")
-                : KEY_TYPES.get(e.getClass());
-        if (type != null) {
+        if (EventTypes.KNOWN.contains(e.type())) {
             ApiKey key = apiKeys.listItem(e.keyId()).orElseThrow();
-            outgoing.publish(e.organizationId(), type, key);
+            outgoing.publish(e.organizationId(), e.type(), key);
         }
     }
 

@@ -1,5 +1,6 @@
 package com.kvportal.webhooks;
 
+import com.kvportal.common.WireName;
 import java.util.Map;
 import java.util.UUID;
 
@@ -14,6 +15,11 @@ public sealed interface WebhookEndpointEvent {
     UUID endpointId();
 
     String url();
+
+    /** What happened, as the audit log names it: {@code webhook_endpoint.} and the record's name in snake case. */
+    default String type() {
+        return "webhook_endpoint." + WireName.ofType(getClass());
+    }
 
     record Created(UUID organizationId, UUID endpointId, String url) implements WebhookEndpointEvent {}
 

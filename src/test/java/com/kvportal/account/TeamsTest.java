@@ -580,11 +580,13 @@ class TeamsTest extends SignedInTest {
         assertThat(roleOf(account.customerId())).isEqualTo("admin");
         assertThat(new Inbox(baseUrl(), admin.email()).awaitMessage("You are now the owner"))
                 .isNotNull();
-        assertThat(count(
-                        "select count(*) from audit_events where organization_id = ? and action ="
-                                + " 'organization.ownership_transferred'",
-                        account.organizationId()))
-                .isEqualTo(1);
+        assertThat(jdbc.sql("select actor_id || ' -> ' || target_id from audit_events where organization_id = ?"
+                                + " and action = 'organization.ownership_transferred'")
+                        .param(account.organizationId())
+                        .query(String.class)
+                        .list())
+                .as("one line: the owner who handed it on, and the new owner")
+                .containsExactly(account.customerId() + " -> " + admin.customerId());
     }
 
     @Test

@@ -147,10 +147,8 @@ class BillingEventsTest extends IntegrationTest {
     }
 
     private boolean processed(String eventId) {
-        return jdbc.sql("select exists (select 1 from processed_webhook_events where event_id = ?)")
-                .param(eventId)
-                .query(Boolean.class)
-                .single();
+        return single(
+                Boolean.class, "select exists (select 1 from processed_webhook_events where event_id = ?)", eventId);
     }
 
     private double webhookCount(String type, String outcome) {

@@ -3,12 +3,11 @@ package com.kvportal.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.kvportal.support.PropertiesContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 
 /** The typed settings: defaults that make a bare start work, and refusal of what cannot work. */
@@ -19,9 +18,7 @@ class SettingsTest {
     @EnableConfigurationProperties({AppProperties.class, PaymentProperties.class})
     static class Settings {}
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
-            .withUserConfiguration(Settings.class);
+    private final ApplicationContextRunner runner = PropertiesContext.of(Settings.class);
 
     @Test
     void aBareStartHasTheLocalBaseUrlAndTheSandbox() {

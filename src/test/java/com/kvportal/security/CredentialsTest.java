@@ -12,7 +12,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import tools.jackson.databind.JsonNode;
 
 class CredentialsTest extends IntegrationTest {
 
@@ -180,9 +179,7 @@ class CredentialsTest extends IntegrationTest {
         assertThat(rows("projects")).isEqualTo(projects);
         assertThat(rows("api_keys")).isEqualTo(keys);
         assertThat(api.keyNames()).containsExactly("keep");
-        JsonNode session = api.get("/api/v1/session").json();
-        assertThat(session.get("project_id").asString())
-                .isEqualTo(account.projectId().toString());
+        assertThat(api.session().projectId()).isEqualTo(account.projectId());
     }
 
     @Test

@@ -73,11 +73,7 @@ class CrossTenantTest extends IntegrationTest {
                     second.put("/api/v1/session/project", Map.of("project_id", project)), 404, "project_not_found");
         }
 
-        JsonNode session = second.get("/api/v1/session").json();
-        assertThat(session.get("project_id").asString())
-                .isEqualTo(secondAccount.projectId().toString());
-        assertThat(session.get("organization_id").asString())
-                .isEqualTo(secondAccount.organizationId().toString());
+        assertThat(second.session()).as("still in its own project").isEqualTo(secondAccount);
     }
 
     @Test

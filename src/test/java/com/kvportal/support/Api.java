@@ -135,7 +135,19 @@ public final class Api {
         if (response.status() != 201) {
             throw new IllegalStateException("signup failed: " + response);
         }
-        JsonNode body = response.json();
+        return account(email, response.json());
+    }
+
+    /** Who this client's session is now, as {@code GET /api/v1/session} answers: its customer, organization, project. */
+    public Account session() {
+        Response response = get("/api/v1/session");
+        if (response.status() != 200) {
+            throw new IllegalStateException("no session: " + response);
+        }
+        return account(response.json().get("email").asString(), response.json());
+    }
+
+    private static Account account(String email, JsonNode body) {
         return new Account(
                 email,
                 UUID.fromString(body.get("customer_id").asString()),

@@ -93,23 +93,15 @@ class AccountSecurityController {
     }
 
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
-    @AccountProblem.Codes({
-        AccountProblem.REAUTHENTICATION_FAILED,
-        AccountProblem.TOO_MANY_ATTEMPTS,
-        AccountProblem.SESSION_REQUIRED
-    })
+    @AccountProblem.Reauthenticates
     @PutMapping(path = "/api/v1/account/password", consumes = MediaType.APPLICATION_JSON_VALUE)
     void changePassword(Caller caller, @Valid @RequestBody PasswordChange body, HttpServletRequest request) {
         security.changePassword(caller, body, request);
     }
 
     @ApiContract(success = HttpStatus.ACCEPTED, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
-    @AccountProblem.Codes({
-        AccountProblem.REAUTHENTICATION_FAILED,
-        AccountProblem.EMAIL_TAKEN,
-        AccountProblem.TOO_MANY_ATTEMPTS,
-        AccountProblem.SESSION_REQUIRED
-    })
+    @AccountProblem.Codes(AccountProblem.EMAIL_TAKEN)
+    @AccountProblem.Reauthenticates
     @CommonProblem.Codes(CommonProblem.TOO_MANY_REQUESTS)
     @PutMapping(path = "/api/v1/account/email", consumes = MediaType.APPLICATION_JSON_VALUE)
     Accepted changeEmail(Caller caller, @Valid @RequestBody EmailChange body) {
@@ -147,12 +139,8 @@ class AccountSecurityController {
     }
 
     @ApiContract(credentials = Credential.PORTAL, permission = Permission.SIGNED_IN, verifiedEmail = true)
-    @AccountProblem.Codes({
-        AccountProblem.REAUTHENTICATION_FAILED,
-        AccountProblem.TOTP_ALREADY_ENABLED,
-        AccountProblem.TOO_MANY_ATTEMPTS,
-        AccountProblem.SESSION_REQUIRED
-    })
+    @AccountProblem.Codes(AccountProblem.TOTP_ALREADY_ENABLED)
+    @AccountProblem.Reauthenticates
     @PostMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
     Setup setUpTotp(Caller caller, @Valid @RequestBody Start body) {
         return twoStep.setup(caller, body);
@@ -171,13 +159,8 @@ class AccountSecurityController {
     }
 
     @ApiContract(success = HttpStatus.NO_CONTENT, credentials = Credential.PORTAL, permission = Permission.SIGNED_IN)
-    @AccountProblem.Codes({
-        AccountProblem.INVALID_CODE,
-        AccountProblem.REAUTHENTICATION_FAILED,
-        AccountProblem.TOTP_NOT_ENABLED,
-        AccountProblem.TOO_MANY_ATTEMPTS,
-        AccountProblem.SESSION_REQUIRED
-    })
+    @AccountProblem.Codes({AccountProblem.INVALID_CODE, AccountProblem.TOTP_NOT_ENABLED})
+    @AccountProblem.Reauthenticates
     @DeleteMapping(path = "/api/v1/account/totp", consumes = MediaType.APPLICATION_JSON_VALUE)
     void disableTotp(Caller caller, @RequestBody Disable body) {
         twoStep.disable(caller, body);

@@ -106,12 +106,8 @@ class TeamsController {
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_ORGANIZATION,
             successDescription = "The members, as GET /api/v1/members answers.")
-    @AccountProblem.Codes({
-        AccountProblem.MEMBER_NOT_FOUND,
-        AccountProblem.REAUTHENTICATION_FAILED,
-        AccountProblem.TOO_MANY_ATTEMPTS,
-        AccountProblem.SESSION_REQUIRED
-    })
+    @AccountProblem.Codes(AccountProblem.MEMBER_NOT_FOUND)
+    @AccountProblem.Reauthenticates
     @PostMapping(path = "/api/v1/organization/transfer", consumes = MediaType.APPLICATION_JSON_VALUE)
     MemberList transferOwnership(Caller caller, @Valid @RequestBody Transfer body) {
         teams.transfer(caller, body);
@@ -122,11 +118,7 @@ class TeamsController {
             success = HttpStatus.ACCEPTED,
             credentials = Credential.PORTAL,
             permission = Permission.MANAGE_ORGANIZATION)
-    @AccountProblem.Codes({
-        AccountProblem.REAUTHENTICATION_FAILED,
-        AccountProblem.TOO_MANY_ATTEMPTS,
-        AccountProblem.SESSION_REQUIRED
-    })
+    @AccountProblem.Reauthenticates
     @CommonProblem.Codes(CommonProblem.PAYMENT_PROVIDER_UNAVAILABLE)
     @DeleteMapping(path = "/api/v1/organization", consumes = MediaType.APPLICATION_JSON_VALUE)
     Deleted deleteOrganization(Caller caller, @Valid @RequestBody Deletion body) {

@@ -1,16 +1,14 @@
 package com.kvportal.common.web;
 
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses a request body over its endpoint's limit ({@link BodyLimit}: 64 KiB unless the endpoint declares more) with
@@ -19,21 +17,22 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
-@RequiredArgsConstructor
-class BodySizeLimitFilter extends OncePerRequestFilter {
-
-    private final Problems problems;
+class BodySizeLimitFilter extends RefusingFilter {
 
     @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        long limit = BodyLimit.of(request).bytes();
-        if (request.getContentLengthLong() > limit) {
-            response.setHeader("Connection", "close");
-            problems.write(response, Problems.payloadTooLarge(request));
-            return;
+    @Nullable
+    ProblemDetail refusal(HttpServletRequest request, HttpServletResponse response) {
+        if (request.getContentLengthLong() <= BodyLimit.of(request).bytes()) {
+            return null;
         }
-        chain.doFilter(CheckedBody.of(request, body -> new LimitedStream(body, limit)), response);
+        response.setHeader("Connection", "close");
+        return Problems.payloadTooLarge(request);
+    }
+
+    @Override
+    HttpServletRequest passed(HttpServletRequest request) {
+        long limit = BodyLimit.of(request).bytes();
+        return CheckedBody.of(request, body -> new LimitedStream(body, limit));
     }
 
     /** Thrown while reading a body that turns out larger than the limit. */

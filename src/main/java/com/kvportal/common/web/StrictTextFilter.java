@@ -1,17 +1,15 @@
 package com.kvportal.common.web;
 
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
-import lombok.RequiredArgsConstructor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Text that is not valid Unicode is refused, never repaired: a JSON body is checked byte by byte as it is read, and
@@ -22,31 +20,33 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 11)
-@RequiredArgsConstructor
-class StrictTextFilter extends OncePerRequestFilter {
-
-    private final Problems problems;
+class StrictTextFilter extends RefusingFilter {
 
     @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        String type = request.getContentType();
-        if (type == null) {
-            chain.doFilter(CheckedBody.of(request, CheckedStream::new), response);
-            return;
-        }
-        String mediaType = type.toLowerCase(Locale.ROOT).strip();
+    @Nullable
+    ProblemDetail refusal(HttpServletRequest request, HttpServletResponse response) {
+        String mediaType = mediaType(request);
         // a body's type is concrete; Spring MVC would fail on "*/*" or "application/*" with a 500
         if (mediaType.startsWith("*") || mediaType.matches("^[^/;]*/\\*.*")) {
-            problems.write(response, Problems.unsupportedMediaType(type));
-            return;
+            return Problems.unsupportedMediaType(request.getContentType());
         }
+        return null;
+    }
+
+    @Override
+    HttpServletRequest passed(HttpServletRequest request) {
+        String mediaType = mediaType(request);
         // forms and multipart are decoded by Tomcat, which refuses undecodable bytes itself
         if (mediaType.startsWith("application/x-www-form-urlencoded") || mediaType.startsWith("multipart/")) {
-            chain.doFilter(request, response);
-            return;
+            return request;
         }
-        chain.doFilter(CheckedBody.of(request, CheckedStream::new), response);
+        return CheckedBody.of(request, CheckedStream::new);
+    }
+
+    /** The body's media type in lower case, as sent; empty when the request names none. */
+    private static String mediaType(HttpServletRequest request) {
+        String type = request.getContentType();
+        return type == null ? "" : type.toLowerCase(Locale.ROOT).strip();
     }
 
     /** Thrown while reading a body that is not valid Unicode text. */

@@ -2,14 +2,13 @@ package com.kvportal.billing.subscription;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.kvportal.support.PropertiesContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 
 /** {@code TRIAL_DAYS}: unset means no trials; 1 to 90 gives paid plans a trial; anything else stops the start. */
@@ -20,9 +19,7 @@ class PlanPropertiesTest {
     @EnableConfigurationProperties(PlanProperties.class)
     static class Settings {}
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
-            .withUserConfiguration(Settings.class);
+    private final ApplicationContextRunner runner = PropertiesContext.of(Settings.class);
 
     @Test
     void unsetGivesNoPlanATrial() {
