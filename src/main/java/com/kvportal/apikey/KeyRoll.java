@@ -2,6 +2,7 @@ package com.kvportal.apikey;
 
 import com.kvportal.apikey.fields.Checked;
 import com.kvportal.apikey.fields.Checked.Rule;
+import com.kvportal.apikey.fields.KeyFields;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,6 +39,6 @@ public record KeyRoll(
     /** The roll of a validated request, with the default grace when it leaves it out. */
     Valid resolve() {
         long grace = graceSeconds == null ? DEFAULT_GRACE_SECONDS : graceSeconds;
-        return new Valid(Duration.ofSeconds(grace), expiresAt == null ? null : NewApiKey.expiry(expiresAt));
+        return new Valid(Duration.ofSeconds(grace), expiresAt == null ? null : KeyFields.expiry(expiresAt));
     }
 }

@@ -12,15 +12,11 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -91,9 +87,7 @@ public record NewApiKey(
         this(name, permissions, expiresAt, null, null, null, null, null, null);
     }
 
-    static final Set<String> PERMISSIONS = Set.of("read", "write", "admin");
     static final Duration DEFAULT_LIFETIME = Duration.ofDays(90);
-    static final Duration MAX_LIFETIME = Duration.ofDays(365);
     public static final int MAX_NAME_LENGTH = 100;
 
     /** @param expiresAt null when the request leaves it to the default (which a key policy may shorten) */
@@ -108,7 +102,10 @@ public record NewApiKey(
                 enabled == null || enabled,
                 allowedIps == null ? null : AllowedIps.of(allowedIps));
         return new Valid(
-                Objects.requireNonNull(name).strip(), unique, expiresAt == null ? null : expiry(expiresAt), shape);
+                Objects.requireNonNull(name).strip(),
+                unique,
+                expiresAt == null ? null : KeyFields.expiry(expiresAt),
+                shape);
     }
 
     /** Valid permissions, each once, in the order first given. */
@@ -119,39 +116,5 @@ public record NewApiKey(
     static Instant defaultExpiry(Instant now) {
         // whole seconds, as the API shows timestamps: the expiry shown is the one enforced
         return now.plus(DEFAULT_LIFETIME).truncatedTo(ChronoUnit.SECONDS);
-    }
-
-    /** A valid {@code expires_at} (see {@link #expiryRefusal}) as an instant in whole seconds, as the API shows it. */
-    public static Instant expiry(String expiresAt) {
-        return OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
-    }
-
-    /** {@code permissions}: absent (then {@code write}), or at least one of read, write, admin. */
-    public static Optional<String> permissionsRefusal(List<?> permissions) {
-        if (permissions.isEmpty()) {
-            return Optional.of("must contain at least one of read, write, admin");
-        }
-        return permissions.stream()
-                .map(String::valueOf) // a null one is unknown too
-                .filter(permission -> !PERMISSIONS.contains(permission))
-                .findFirst()
-                .map(unknown -> "unknown permission '" + unknown + "'; allowed: read, write, admin");
-    }
-
-    /**
-     * {@code expires_at}: absent (then 90 days), or an ISO 8601 timestamp with an offset, in the future, at most 365
-     * days ahead of {@code now}.
-     */
-    public static Optional<String> expiryRefusal(String expiresAt, Instant now) {
-        Instant at;
-        try {
-            at = expiry(expiresAt);
-        } catch (DateTimeParseException e) {
-            return Optional.of("must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z");
-        }
-        if (!at.isAfter(now)) {
-            return Optional.of("must be in the future");
-        }
-        return at.isAfter(now.plus(MAX_LIFETIME)) ? Optional.of("must be at most 365 days ahead") : Optional.empty();
     }
 }

@@ -5,7 +5,6 @@ import static java.lang.annotation.ElementType.PARAMETER;
 import static java.lang.annotation.ElementType.TYPE_USE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
-import com.kvportal.apikey.NewApiKey;
 import com.kvportal.apikey.limits.RateLimit;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -41,10 +40,10 @@ public @interface Checked {
 
     /** The rules, each what is wrong with a value sent (never null), or empty when it is valid. */
     enum Rule {
-        /** {@link NewApiKey#permissionsRefusal} */
-        PERMISSIONS((value, now) -> NewApiKey.permissionsRefusal((List<?>) value)),
-        /** {@link NewApiKey#expiryRefusal} */
-        EXPIRY((value, now) -> NewApiKey.expiryRefusal((String) value, now)),
+        /** {@link KeyFields#permissionsRefusal} */
+        PERMISSIONS((value, now) -> KeyFields.permissionsRefusal((List<?>) value)),
+        /** {@link KeyFields#expiryRefusal} */
+        EXPIRY((value, now) -> KeyFields.expiryRefusal((String) value, now)),
         /** {@link KeyFields#metadataRefusal} */
         METADATA((value, now) -> KeyFields.metadataRefusal((Map<?, ?>) value)),
         /** {@link KeyFields#externalIdRefusal} */

@@ -1,17 +1,23 @@
 package com.kvportal.apikey.fields;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The rules of the fields a customer shapes a key with, besides its name, permissions and expiry: {@code metadata},
- * {@code external_id} and {@code allowed_ips}; each the rule of a {@link Checked} field of the create and update
- * bodies.
+ * The rules of the fields a customer shapes a key with, besides its name: {@code permissions}, {@code expires_at},
+ * {@code metadata}, {@code external_id} and {@code allowed_ips}; each the rule of a {@link Checked} field of the create,
+ * update and roll bodies.
  */
 public final class KeyFields {
 
@@ -21,7 +27,44 @@ public final class KeyFields {
     private static final Pattern EXTERNAL_ID = Pattern.compile(EXTERNAL_ID_PATTERN);
     private static final JsonMapper JSON = new JsonMapper();
 
+    static final Set<String> PERMISSIONS = Set.of("read", "write", "admin");
+    static final Duration MAX_LIFETIME = Duration.ofDays(365);
+
     private KeyFields() {}
+
+    /** A valid {@code expires_at} (see {@link #expiryRefusal}) as an instant in whole seconds, as the API shows it. */
+    public static Instant expiry(String expiresAt) {
+        return OffsetDateTime.parse(expiresAt).toInstant().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    /** {@code permissions}: absent (then {@code write}), or at least one of read, write, admin. */
+    public static Optional<String> permissionsRefusal(List<?> permissions) {
+        if (permissions.isEmpty()) {
+            return Optional.of("must contain at least one of read, write, admin");
+        }
+        return permissions.stream()
+                .map(String::valueOf) // a null one is unknown too
+                .filter(permission -> !PERMISSIONS.contains(permission))
+                .findFirst()
+                .map(unknown -> "unknown permission '" + unknown + "'; allowed: read, write, admin");
+    }
+
+    /**
+     * {@code expires_at}: absent (then 90 days), or an ISO 8601 timestamp with an offset, in the future, at most 365
+     * days ahead of {@code now}.
+     */
+    public static Optional<String> expiryRefusal(String expiresAt, Instant now) {
+        Instant at;
+        try {
+            at = expiry(expiresAt);
+        } catch (DateTimeParseException e) {
+            return Optional.of("must be an ISO 8601 timestamp with an offset, e.g. 2027-01-31T00:00:00Z");
+        }
+        if (!at.isAfter(now)) {
+            return Optional.of("must be in the future");
+        }
+        return at.isAfter(now.plus(MAX_LIFETIME)) ? Optional.of("must be at most 365 days ahead") : Optional.empty();
+    }
 
     /** The metadata as JSON, e.g. to store it or to measure it. */
     public static String json(Map<String, @Nullable Object> metadata) {

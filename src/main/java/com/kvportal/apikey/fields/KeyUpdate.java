@@ -113,7 +113,7 @@ public record KeyUpdate(
         return new Valid(
                 name == null ? null : name.strip(),
                 permissions == null ? null : NewApiKey.unique(permissions),
-                expiresAt == null ? null : NewApiKey.expiry(expiresAt),
+                expiresAt == null ? null : KeyFields.expiry(expiresAt),
                 metadata == null ? null : KeyFields.copy(metadata),
                 externalId,
                 enabled,
