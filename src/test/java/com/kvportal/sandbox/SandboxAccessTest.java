@@ -109,9 +109,9 @@ class SandboxAccessTest extends SandboxTest {
 
     @Test
     void shouldNotLetAMadeUpKeyCancelAnotherTenantsSubscription() throws StripeException {
-        Session session = openCheckout("cancel-victim@example.com");
-        String subscriptionId = payAndSubscribe(session);
-        long before = settledEventCountAbout(session.getCustomer());
+        Subscribed subscribed = subscribed("cancel-victim@example.com");
+        String subscriptionId = subscribed.subscription();
+        long before = settledEventCountAbout(subscribed.customer());
 
         Reply cancel = send("DELETE", "/sandbox/stripe/v1/subscriptions/" + subscriptionId, null, null, MADE_UP_BEARER);
         Reply update = send(
@@ -127,7 +127,7 @@ class SandboxAccessTest extends SandboxTest {
                 .isEqualTo("active");
         assertThat(stripeClient().v1().subscriptions().retrieve(subscriptionId).getCancelAtPeriodEnd())
                 .isFalse();
-        assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
+        assertThat(settledEventCountAbout(subscribed.customer())).isEqualTo(before);
     }
 
     @Test
@@ -152,23 +152,23 @@ class SandboxAccessTest extends SandboxTest {
 
     @Test
     void shouldNotLetAMadeUpKeyOrNoKeyAdvanceASubscriptionOrDeclineACard() throws StripeException {
-        Session session = openCheckout("clock-victim@example.com");
-        String subscriptionId = payAndSubscribe(session);
-        long periodEnd = periodEnd(subscriptionId);
-        long before = settledEventCountAbout(session.getCustomer());
+        Subscribed subscribed = subscribed("clock-victim@example.com");
+        long periodEnd = periodEnd(subscribed.subscription());
+        long before = settledEventCountAbout(subscribed.customer());
 
-        Reply advance =
-                send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null, MADE_UP_BEARER);
-        Reply advanceWithout = send("POST", "/sandbox/subscriptions/" + subscriptionId + "/advance", null, null);
+        Reply advance = send(
+                "POST", "/sandbox/subscriptions/" + subscribed.subscription() + "/advance", null, null, MADE_UP_BEARER);
+        Reply advanceWithout =
+                send("POST", "/sandbox/subscriptions/" + subscribed.subscription() + "/advance", null, null);
         Reply card = send(
                 "POST",
-                "/sandbox/customers/" + session.getCustomer() + "/card",
+                "/sandbox/customers/" + subscribed.customer() + "/card",
                 "{\"outcome\":\"card_declined\"}",
                 "application/json",
                 MADE_UP_BEARER);
         Reply cardForm = send(
                 "POST",
-                "/sandbox/customers/" + session.getCustomer() + "/card",
+                "/sandbox/customers/" + subscribed.customer() + "/card",
                 "outcome=card_declined",
                 FORM,
                 "Accept",
@@ -179,33 +179,32 @@ class SandboxAccessTest extends SandboxTest {
         assertStripeError(advanceWithout, 401, "invalid_request_error");
         assertStripeError(card, 401, "invalid_request_error");
         assertStripeError(cardForm, 401, "invalid_request_error");
-        assertThat(periodEnd(subscriptionId)).isEqualTo(periodEnd);
+        assertThat(periodEnd(subscribed.subscription())).isEqualTo(periodEnd);
         assertThat(count(
                         "select count(*) from sandbox.sandbox_customers where id = ? and card_outcome = 'card_declined'",
-                        session.getCustomer()))
+                        subscribed.customer()))
                 .isZero();
-        assertThat(settledEventCountAbout(session.getCustomer())).isEqualTo(before);
+        assertThat(settledEventCountAbout(subscribed.customer())).isEqualTo(before);
     }
 
     @Test
     void shouldLetTheRightKeyAdvanceAndSetTheCardAsBearerOrBasicAuth() throws StripeException {
-        Session session = openCheckout("clock-owner@example.com");
-        String subscriptionId = payAndSubscribe(session);
-        long periodEnd = periodEnd(subscriptionId);
+        Subscribed subscribed = subscribed("clock-owner@example.com");
+        long periodEnd = periodEnd(subscribed.subscription());
         String basic = Base64.getEncoder().encodeToString((IntegrationTest.SANDBOX_KEY + ":").getBytes());
 
         Reply card = send(
                 "POST",
-                "/sandbox/customers/" + session.getCustomer() + "/card",
+                "/sandbox/customers/" + subscribed.customer() + "/card",
                 "outcome=succeeded",
                 FORM,
                 "Authorization",
                 "Basic " + basic);
-        Reply advance = advance(subscriptionId);
+        Reply advance = advance(subscribed.subscription());
 
         assertThat(card.status()).as(card.body()).isEqualTo(200);
         assertThat(advance.status()).as(advance.body()).isEqualTo(200);
-        assertThat(periodEnd(subscriptionId)).isGreaterThan(periodEnd);
+        assertThat(periodEnd(subscribed.subscription())).isGreaterThan(periodEnd);
     }
 
     @Test

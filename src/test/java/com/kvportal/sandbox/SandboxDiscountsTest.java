@@ -380,13 +380,6 @@ class SandboxDiscountsTest extends SandboxTest {
     }
 
     private static InvoiceItemCreateParams usage(String customer, long cents) {
-        return InvoiceItemCreateParams.builder()
-                .setCustomer(customer)
-                .setQuantity(1L)
-                .setUnitAmountDecimal(BigDecimal.valueOf(cents))
-                .setCurrency("usd")
-                .setDescription("Storage overage")
-                .putMetadata("kind", "storage_overage")
-                .build();
+        return overageItem(customer, 1, BigDecimal.valueOf(cents)).build();
     }
 }

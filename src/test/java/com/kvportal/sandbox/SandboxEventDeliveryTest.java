@@ -12,7 +12,6 @@ import com.stripe.model.InvoiceItem;
 import com.stripe.model.StripeObject;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.Webhook;
-import com.stripe.param.InvoiceItemCreateParams;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -255,12 +254,8 @@ class SandboxEventDeliveryTest extends SandboxTest {
         InvoiceItem item = stripeClient()
                 .v1()
                 .invoiceItems()
-                .create(InvoiceItemCreateParams.builder()
-                        .setCustomer(session.getCustomer())
+                .create(overageItem(session.getCustomer(), 5, new BigDecimal("200"))
                         .setInvoice(invoiceId)
-                        .setQuantity(5L)
-                        .setUnitAmountDecimal(new BigDecimal("200"))
-                        .setDescription("Storage overage")
                         .build());
         assertThat(item.getInvoice()).isEqualTo(invoiceId);
 

@@ -356,17 +356,12 @@ class SandboxInvoicesTest extends SandboxTest {
     }
 
     private static InvoiceItemCreateParams overage(String customer, String invoice, long units) {
-        InvoiceItemCreateParams.Builder params = InvoiceItemCreateParams.builder()
-                .setCustomer(customer)
-                .setQuantity(units)
-                .setUnitAmountDecimal(new BigDecimal("200"))
-                .setCurrency("usd")
+        InvoiceItemCreateParams.Builder params = overageItem(customer, units, new BigDecimal("200"))
                 .setDescription("Storage overage: " + units + " × 10 GiB")
                 .setPeriod(InvoiceItemCreateParams.Period.builder()
                         .setStart(PERIOD_START)
                         .setEnd(PERIOD_END)
-                        .build())
-                .putMetadata("kind", "storage_overage");
+                        .build());
         if (invoice != null) {
             params.setInvoice(invoice);
         }

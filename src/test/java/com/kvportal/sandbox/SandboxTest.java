@@ -12,7 +12,9 @@ import com.stripe.model.Invoice;
 import com.stripe.model.Subscription;
 import com.stripe.model.checkout.Session;
 import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.InvoiceItemCreateParams;
 import com.stripe.param.SubscriptionUpdateParams;
+import java.math.BigDecimal;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -184,6 +186,29 @@ abstract class SandboxTest extends IntegrationTest {
         return checkoutSession(session).getSubscription();
     }
 
+    /** A customer with an active subscription: theirs and its ids. */
+    record Subscribed(String customer, String subscription) {}
+
+    /** A new customer with this email, subscribed through a checkout session paid with a succeeding card. */
+    Subscribed subscribed(String email) throws StripeException {
+        Session session = openCheckout(email);
+        return new Subscribed(session.getCustomer(), payAndSubscribe(session));
+    }
+
+    /**
+     * An invoice item of storage overage for the customer, as billing adds one: {@code quantity} units at
+     * {@code unitAmount} cents each, in usd.
+     */
+    static InvoiceItemCreateParams.Builder overageItem(String customer, long quantity, BigDecimal unitAmount) {
+        return InvoiceItemCreateParams.builder()
+                .setCustomer(customer)
+                .setQuantity(quantity)
+                .setUnitAmountDecimal(unitAmount)
+                .setCurrency("usd")
+                .setDescription("Storage overage")
+                .putMetadata("kind", "storage_overage");
+    }
+
     /** Sets the subscription to cancel at its period's end, through stripe-java. */
     Subscription cancelAtPeriodEnd(String subscriptionId) throws StripeException {
         return stripeClient()
@@ -217,6 +242,20 @@ abstract class SandboxTest extends IntegrationTest {
 
     private long eventCountAbout(String customerId) {
         return count("select count(*) from sandbox.sandbox_events where " + ABOUT_CUSTOMER, customerId);
+    }
+
+    /** What a call did: its reply, and the types of the events about the customer that came of it. */
+    record Caused<T>(T reply, List<String> eventTypes) {}
+
+    /**
+     * Runs {@code call} between two settled counts of the events about the customer ({@link #settledEventCountAbout}):
+     * its reply with the events it brought, in creation order; none when it changed nothing.
+     */
+    <T> Caused<T> causedFor(String customerId, Callable<T> call) throws Exception {
+        long before = settledEventCountAbout(customerId);
+        T reply = call.call();
+        settledEventCountAbout(customerId);
+        return new Caused<>(reply, eventTypesOfCustomerAfter(customerId, before));
     }
 
     /** The types of the events about one customer (as {@link #settledEventCountAbout}), in creation order. */

@@ -215,9 +215,8 @@ public class StripeDiscounts {
         if (Boolean.TRUE.equals(active) && !code.active()) {
             throw StripeError.invalid("active", "A promotion code that was deactivated cannot be activated again.");
         }
-        StoredPromotionCode updated = code.withActive(
-                active == null ? code.active() : active,
-                StripeParams.merged(code.metadata(), params.metadata("metadata")));
+        StoredPromotionCode updated = code.withActive(active == null ? code.active() : active)
+                .withMetadata(StripeParams.merged(code.metadata(), params.metadata("metadata")));
         discounts.update(updated);
         return StripeDiscountJson.promotionCode(updated);
     }

@@ -1,27 +1,31 @@
 package com.kvportal.sandbox.store;
 
 import java.util.Map;
-import java.util.function.Consumer;
+import lombok.AccessLevel;
+import lombok.With;
 import org.jspecify.annotations.Nullable;
 
-/** A subscription with its single item (one price, one quantity). */
+/**
+ * A subscription with its single item (one price, one quantity). What changes over its life is changed in copies
+ * ({@code with...}, Lombok's); the rest is set once.
+ */
 public record StoredSubscription(
         String id,
         String customer,
-        String status,
-        String price,
+        @With String status,
+        @With String price,
         long quantity,
         String itemId,
         long itemCreated,
-        long billingCycleAnchor,
-        long currentPeriodStart,
-        long currentPeriodEnd,
-        boolean cancelAtPeriodEnd,
-        @Nullable Long cancelAt,
-        @Nullable Long canceledAt,
-        @Nullable Long endedAt,
-        Map<String, String> metadata,
-        @Nullable String latestInvoice,
+        @With(AccessLevel.PRIVATE) long billingCycleAnchor,
+        @With(AccessLevel.PRIVATE) long currentPeriodStart,
+        @With(AccessLevel.PRIVATE) long currentPeriodEnd,
+        @With(AccessLevel.PRIVATE) boolean cancelAtPeriodEnd,
+        @With(AccessLevel.PRIVATE) @Nullable Long cancelAt,
+        @With(AccessLevel.PRIVATE) @Nullable Long canceledAt,
+        @With(AccessLevel.PRIVATE) @Nullable Long endedAt,
+        @With Map<String, String> metadata,
+        @With(AccessLevel.PRIVATE) @Nullable String latestInvoice,
         long created,
         @Nullable Long trialStart,
         @Nullable Long trialEnd) {
@@ -35,10 +39,7 @@ public record StoredSubscription(
      * (the renewal that follows then starts the first paid period).
      */
     public StoredSubscription trialOver() {
-        return with(c -> {
-            c.status = "active";
-            c.billingCycleAnchor = currentPeriodEnd;
-        });
+        return withStatus("active").withBillingCycleAnchor(currentPeriodEnd);
     }
 
     public boolean hasEnded() {
@@ -58,34 +59,20 @@ public record StoredSubscription(
         return cancelAtPeriodEnd || (cancelAt != null && cancelAt <= currentPeriodEnd);
     }
 
-    public StoredSubscription withStatus(String status) {
-        return with(c -> c.status = status);
-    }
-
     public StoredSubscription withCancellation(
             boolean cancelAtPeriodEnd, @Nullable Long cancelAt, @Nullable Long canceledAt) {
-        return with(c -> {
-            c.cancelAtPeriodEnd = cancelAtPeriodEnd;
-            c.cancelAt = cancelAt;
-            c.canceledAt = canceledAt;
-        });
+        return withCancelAtPeriodEnd(cancelAtPeriodEnd).withCancelAt(cancelAt).withCanceledAt(canceledAt);
     }
 
     public StoredSubscription ended(long endedAt, long canceledAt) {
-        return with(c -> {
-            c.status = "canceled";
-            c.canceledAt = canceledAt;
-            c.endedAt = endedAt;
-        });
+        return withStatus("canceled").withCanceledAt(canceledAt).withEndedAt(endedAt);
     }
 
     public StoredSubscription renewed(long periodStart, long periodEnd, String invoice, String status) {
-        return with(c -> {
-            c.status = status;
-            c.currentPeriodStart = periodStart;
-            c.currentPeriodEnd = periodEnd;
-            c.latestInvoice = invoice;
-        });
+        return withStatus(status)
+                .withCurrentPeriodStart(periodStart)
+                .withCurrentPeriodEnd(periodEnd)
+                .withLatestInvoice(invoice);
     }
 
     /**
@@ -93,73 +80,6 @@ public record StoredSubscription(
      * a new period {@code [now, periodEnd)} anchored at {@code now}, billed by {@code invoice}.
      */
     public StoredSubscription changedTo(String newPrice, long now, long periodEnd, String invoice) {
-        return renewed(now, periodEnd, invoice, status).with(c -> {
-            c.price = newPrice;
-            c.billingCycleAnchor = now;
-        });
-    }
-
-    /** The subscription on another price in the same period and anchor (a schedule's next phase, at a renewal). */
-    public StoredSubscription withPrice(String newPrice) {
-        return with(c -> c.price = newPrice);
-    }
-
-    public StoredSubscription withMetadata(Map<String, String> metadata) {
-        return with(c -> c.metadata = metadata);
-    }
-
-    /** A copy with the changes {@code change} makes to the fields that change over a subscription's life. */
-    private StoredSubscription with(Consumer<Changes> change) {
-        Changes c = new Changes(this);
-        change.accept(c);
-        return new StoredSubscription(
-                id,
-                customer,
-                c.status,
-                c.price,
-                quantity,
-                itemId,
-                itemCreated,
-                c.billingCycleAnchor,
-                c.currentPeriodStart,
-                c.currentPeriodEnd,
-                c.cancelAtPeriodEnd,
-                c.cancelAt,
-                c.canceledAt,
-                c.endedAt,
-                c.metadata,
-                c.latestInvoice,
-                created,
-                trialStart,
-                trialEnd);
-    }
-
-    /** The fields that change over a subscription's life (those that updates write), as a copy is changed. */
-    private static final class Changes {
-        private String status;
-        private String price;
-        private long billingCycleAnchor;
-        private long currentPeriodStart;
-        private long currentPeriodEnd;
-        private boolean cancelAtPeriodEnd;
-        private @Nullable Long cancelAt;
-        private @Nullable Long canceledAt;
-        private @Nullable Long endedAt;
-        private Map<String, String> metadata;
-        private @Nullable String latestInvoice;
-
-        private Changes(StoredSubscription s) {
-            status = s.status;
-            price = s.price;
-            billingCycleAnchor = s.billingCycleAnchor;
-            currentPeriodStart = s.currentPeriodStart;
-            currentPeriodEnd = s.currentPeriodEnd;
-            cancelAtPeriodEnd = s.cancelAtPeriodEnd;
-            cancelAt = s.cancelAt;
-            canceledAt = s.canceledAt;
-            endedAt = s.endedAt;
-            metadata = s.metadata;
-            latestInvoice = s.latestInvoice;
-        }
+        return renewed(now, periodEnd, invoice, status).withPrice(newPrice).withBillingCycleAnchor(now);
     }
 }

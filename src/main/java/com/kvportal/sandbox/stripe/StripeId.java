@@ -7,22 +7,22 @@ public enum StripeId {
     CUSTOMER("cus_", 14),
     /** Checkout session ids are also the secret of the hosted page's URL, hence long. */
     CHECKOUT_SESSION("cs_test_", 58),
-    SUBSCRIPTION("sub_", 24),
+    SUBSCRIPTION("sub_"),
     SUBSCRIPTION_ITEM("si_", 14),
-    SUBSCRIPTION_SCHEDULE("sub_sched_", 24),
-    INVOICE("in_", 24),
-    INVOICE_LINE("il_", 24),
-    INVOICE_ITEM("ii_", 24),
-    INVOICE_PAYMENT("inpay_", 24),
-    PAYMENT_INTENT("pi_", 24),
-    CHARGE("ch_", 24),
-    REFUND("re_", 24),
-    EVENT("evt_", 24),
-    PORTAL_SESSION("bps_", 24),
+    SUBSCRIPTION_SCHEDULE("sub_sched_"),
+    INVOICE("in_"),
+    INVOICE_LINE("il_"),
+    INVOICE_ITEM("ii_"),
+    INVOICE_PAYMENT("inpay_"),
+    PAYMENT_INTENT("pi_"),
+    CHARGE("ch_"),
+    REFUND("re_"),
+    EVENT("evt_"),
+    PORTAL_SESSION("bps_"),
     /** Stripe makes a coupon's id of 8 characters without a prefix when none is given. */
     COUPON("", 8),
-    PROMOTION_CODE("promo_", 24),
-    DISCOUNT("di_", 24),
+    PROMOTION_CODE("promo_"),
+    DISCOUNT("di_"),
     REQUEST("req_", 14);
 
     private static final char[] ALPHABET =
@@ -31,6 +31,11 @@ public enum StripeId {
 
     private final String prefix;
     private final int randomLength;
+
+    /** An id of Stripe's usual length: 24 random characters after the prefix. */
+    StripeId(String prefix) {
+        this(prefix, 24);
+    }
 
     StripeId(String prefix, int randomLength) {
         this.prefix = prefix;
